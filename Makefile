@@ -1,0 +1,80 @@
+# mpiwasm - one Makefile; each area adds its own rules in a small
+# fragment (src/*/rules.mk, tests/*/rules.mk, bench/rules.mk,
+# toolchain/rules.mk) so that the areas can be read one at a time.
+#
+#   make            build build/mpiwasm and the toolchain
+#   make demo       install packages, build, compile examples, run one
+#   make check      every test suite (what .ci/run calls)
+#   make asan       the same build with AddressSanitizer+UBSan in build-asan/
+#   make MPI=mpich  build the MPI bridge against MPICH instead of Open MPI
+
+MPI      ?= openmpi
+B        ?= build
+CC       ?= cc
+ifeq ($(origin CC),default)
+CC       := cc
+endif
+OPT      ?= -O2 -g
+WARN     := -Wall -Wextra -Wshadow -Wno-unused-parameter
+CFLAGS   += -std=gnu11 $(OPT) $(WARN) -fvisibility=hidden -D_GNU_SOURCE -Isrc
+LDLIBS   += -ldl -lpthread -lm
+
+ifeq ($(MPI),mpich)
+MPI_PC   := mpich
+else
+MPI_PC   := ompi-c
+endif
+MPI_CFLAGS = $(shell pkg-config --cflags $(MPI_PC) 2>/dev/null)
+MPI_LIBS   = $(shell pkg-config --libs $(MPI_PC) 2>/dev/null)
+
+# The engine: everything but the MPI bridge and the command line.
+CORE_DIRS := src/wasm src/xlate src/rt src/cache src/wasi src/coll
+CORE_SRC  := $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))
+CORE_OBJ  := $(CORE_SRC:%.c=$(B)/%.o)
+MPI_SRC   := $(wildcard src/mpi/*.c)
+MPI_OBJ   := $(MPI_SRC:%.c=$(B)/$(MPI)/%.o)
+CLI_SRC   := $(wildcard src/cli/*.c)
+CLI_OBJ   := $(CLI_SRC:%.c=$(B)/%.o)
+
+CHECKS :=
+
+all: $(B)/mpiwasm
+
+$(B)/libmpiwasm.a: $(CORE_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/$(MPI)/src/mpi/%.o: src/mpi/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
+
+# -rdynamic: generated code resolves the runtime's rt_* ABI from the binary.
+$(B)/mpiwasm: $(CLI_OBJ) $(MPI_OBJ) $(B)/libmpiwasm.a
+	$(CC) -rdynamic -o $@ $(CLI_OBJ) $(MPI_OBJ) $(B)/libmpiwasm.a $(MPI_LIBS) $(LDLIBS)
+
+-include $(wildcard src/*/rules.mk tests/*/rules.mk bench/rules.mk toolchain/rules.mk examples/rules.mk)
+
+deps:
+	sh scripts/install-deps.sh
+
+demo: deps all
+	$(MAKE) --no-print-directory demo-run
+
+check: deps all
+	@fail=0; for c in $(CHECKS); do \
+	  echo "== $$c"; $(MAKE) --no-print-directory $$c || fail=1; \
+	done; exit $$fail
+
+asan:
+	$(MAKE) B=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
+	  LDFLAGS="-fsanitize=address,undefined" all
+
+clean:
+	rm -rf build build-asan
+
+.PHONY: all deps demo demo-run check asan clean $(CHECKS)
+-include $(CORE_OBJ:.o=.d) $(MPI_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

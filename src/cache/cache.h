@@ -1,0 +1,54 @@
+/* cache.h - the production path from .wasm bytes to loaded native code.
+ *
+ * cache_load() = key -> (hit: decode without bodies, dlopen) |
+ *   (miss: decode, validate, check imports, translate, compile units in
+ *    parallel with the system C compiler, link a shared object, install it
+ *    atomically under a lock, dlopen).
+ * The key is SHA-256 over the module bytes, XLATE_VERSION, the generated-
+ * code ABI, the C compiler's identity (`cc -v`), the flags and the CPU
+ * model.  Location: $MPIWASM_CACHE_DIR, else $XDG_CACHE_HOME/mpiwasm, else
+ * ~/.cache/mpiwasm.  See DESIGN.md "The compile cache". */
+#ifndef MPIWASM_CACHE_H
+#define MPIWASM_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../wasm/wasm.h"
+#include "../rt/rt.h"
+
+typedef struct cache_options {
+	const char *dir;          /* NULL: the default location above */
+	const char *cc;           /* NULL: $MPIWASM_CC, else cc */
+	const char *extra_cflags; /* appended to the compile flags (part of the key) */
+	bool quiet;               /* no "compiling ..." line on a miss */
+	bool check_host_imports;  /* refuse imports the host registry lacks */
+	unsigned jobs;            /* parallel compiler processes; 0 = online CPUs */
+} cache_options;
+
+typedef struct cache_timings {
+	double decode, validate, translate, compile, load;   /* seconds */
+} cache_timings;
+
+typedef struct cache_module {
+	wasm_module mod;          /* bodies decoded only on a miss */
+	const rt_code *code;
+	void *dl;
+	char key[65];             /* hex SHA-256 */
+	bool was_cached;
+	cache_timings t;
+} cache_module;
+
+/* Returns 0, or -1 with one line in err naming the file and the problem
+ * (malformed/invalid module, unknown imports, compiler failure, ...).
+ * `bytes` must outlive the cache_module. */
+int cache_load(const uint8_t *bytes, size_t size, const char *filename,
+               const cache_options *opt, cache_module *out,
+               char *err, size_t errlen);
+
+void cache_module_free(cache_module *cm);
+
+/* The cache directory in use (for `mpiwasm cache`). */
+const char *cache_dir(const cache_options *opt);
+
+#endif

@@ -1,0 +1,182 @@
+/* rt.h - the runtime: instances, memories, tables, globals, traps.
+ *
+ * Two audiences:
+ *  - the embedder (src/cli, src/cache, tests/spec): instantiate a compiled
+ *    module, link its imports, call its exports, report traps;
+ *  - generated code (src/xlate output): the structures it reads and the
+ *    rt_* functions it calls.  That part is marked "generated-code ABI";
+ *    any change to it bumps XLATE_VERSION (it is part of the cache key).
+ *
+ * Host functions (WASI, MPI) see only host.h. */
+#ifndef MPIWASM_RT_H
+#define MPIWASM_RT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "host.h"
+#include "../wasm/wasm.h"
+
+/* ---- values and types -------------------------------------------------- */
+
+union rt_value {
+	uint32_t i32;
+	uint64_t i64;
+	float f32;
+	double f64;
+	void *ref;         /* funcref: const rt_func *; externref: opaque; NULL = null */
+	uint8_t v128[16];
+};
+
+/* Function types are interned: two rt_type pointers are equal exactly when
+ * the types are equal, across all instances in the process, so
+ * call_indirect compares pointers. */
+typedef struct rt_type {
+	const char *sig;   /* "ii:i": i I f F V r e, params ':' results */
+	uint32_t nparams, nresults;
+	const uint8_t *params, *results;   /* enum wasm_valtype */
+} rt_type;
+
+const rt_type *rt_type_intern(const char *sig);
+const rt_type *rt_type_of(const wasm_functype *ft);
+
+/* ---- traps --------------------------------------------------------------- */
+
+enum rt_trapkind {
+	RT_OK = 0,
+	RT_TRAP_UNREACHABLE,
+	RT_TRAP_MEM_OOB,        /* out of bounds memory access */
+	RT_TRAP_TABLE_OOB,      /* undefined element / out of bounds table access */
+	RT_TRAP_INDIRECT_NULL,  /* uninitialized element */
+	RT_TRAP_INDIRECT_TYPE,  /* indirect call type mismatch */
+	RT_TRAP_INT_OVERFLOW,
+	RT_TRAP_DIV_ZERO,
+	RT_TRAP_INVALID_CONV,   /* invalid conversion to integer */
+	RT_TRAP_STACK,          /* call stack exhausted */
+	RT_TRAP_UNALIGNED,      /* unaligned atomic */
+	RT_TRAP_HOST,           /* raised by a host function, with a message */
+	RT_EXIT,                /* proc_exit: not an error, status in exit_status */
+};
+
+const char *rt_trap_name(int kind);   /* "integer divide by zero", ... */
+
+typedef struct rt_trapinfo {
+	int kind;              /* enum rt_trapkind */
+	int exit_status;       /* RT_EXIT */
+	uint32_t func;         /* function index where it happened, or UINT32_MAX */
+	char msg[256];         /* RT_TRAP_HOST message, else empty */
+} rt_trapinfo;
+
+/* ---- objects ------------------------------------------------------------- */
+
+typedef struct rt_instance rt_instance;
+
+/* A function value: what funcref points to and what tables hold. */
+struct rt_func {
+	const rt_type *type;
+	void *fn;              /* R fn(void *ctx, P...) */
+	void *ctx;             /* instance the function runs in */
+	/* Calls fn with args[] and writes results[], for a generic caller. */
+	void (*invoke)(const struct rt_func *f, const rt_value *args, rt_value *results);
+	uint32_t index;        /* function index in its instance */
+};
+
+typedef struct rt_memory {
+	uint8_t *base;         /* never moves (8 GiB reservation) */
+	uint64_t pages;        /* current size in 64 KiB pages */
+	uint64_t max_pages;    /* limit from the type, or 65536 */
+	bool shared;
+} rt_memory;
+
+typedef struct rt_table {
+	void **elems;          /* funcref: const rt_func *; externref: opaque */
+	uint32_t size, max;
+	uint8_t type;          /* WASM_FUNCREF or WASM_EXTERNREF */
+} rt_table;
+
+typedef struct rt_global {
+	rt_value v;
+	uint8_t type;
+	bool mut;
+} rt_global;
+
+rt_memory *rt_memory_new(const wasm_limits *lim, char *err, size_t errlen);
+rt_table *rt_table_new(uint8_t elemtype, const wasm_limits *lim);
+rt_global *rt_global_new(uint8_t type, bool mut, rt_value v);
+
+/* ---- linking and instantiation --------------------------------------- */
+
+/* What an import resolves to. */
+typedef struct rt_extern {
+	uint8_t kind;          /* enum wasm_externkind */
+	union {
+		const rt_func *func;          /* a function of another instance */
+		const rt_hostfn *host;        /* or a host function (kind FUNC) */
+		rt_table *table;
+		rt_memory *mem;
+		rt_global *global;
+	} u;
+	bool is_host;          /* kind FUNC: u.host is set, not u.func */
+} rt_extern;
+
+/* Resolves one import; returns 0 or -1 with a message in err ("unknown
+ * import"); type compatibility is checked by rt_instantiate. */
+typedef int (*rt_resolver)(void *ud, const wasm_import *imp, rt_extern *out,
+                           char *err, size_t errlen);
+
+/* The default resolver: host functions from the registry (host.h). */
+int rt_resolve_host(void *ud, const wasm_import *imp, rt_extern *out,
+                    char *err, size_t errlen);
+
+/* Checks every import of m against the registry (name and signature) and
+ * writes one line per problem into err; returns the number of problems.
+ * Called before anything is compiled. */
+int rt_check_host_imports(const wasm_module *m, const char *file,
+                          char *err, size_t errlen);
+
+typedef struct rt_code rt_code;   /* generated-code descriptor (below) */
+
+/* Finds and checks `mpiwasm_code` in a dlopen()ed object; NULL + err. */
+const rt_code *rt_code_from_dl(void *dl, char *err, size_t errlen);
+
+/* Links imports, allocates memory/tables/globals, initializes segments
+ * and runs the start function.  Returns 0; or -1 for a link or
+ * instantiation error (message in err); or a trap kind (>0) if the start
+ * function or a segment initialization trapped (details in *trap).  On
+ * success *out is a new instance.  `m` and `code` must outlive it. */
+int rt_instantiate(const wasm_module *m, const rt_code *code,
+                   rt_resolver resolve, void *ud, rt_instance **out,
+                   rt_trapinfo *trap, char *err, size_t errlen);
+
+/* Export by name: 0 and *out filled, or -1. */
+int rt_get_export(rt_instance *inst, const char *name, rt_extern *out);
+
+/* Calls f(args) catching traps: returns 0 or the trap kind, with *trap
+ * filled (trap may be NULL).  Runs on the calling thread's stack with a
+ * guard page and alternate signal stack installed by rt_thread_init(). */
+int rt_call_ex(rt_instance *inst, const rt_func *f, const rt_value *args,
+               rt_value *results, rt_trapinfo *trap);
+
+/* The module an instance was made from. */
+const wasm_module *rt_instance_module(const rt_instance *inst);
+
+/* Per-instance slot for a host subsystem's state (WASI, MPI). */
+void **rt_instance_hostdata(rt_instance *inst, int slot);
+enum { RT_HOST_WASI, RT_HOST_MPI, RT_HOST_NSLOTS };
+
+void rt_instance_free(rt_instance *inst);
+
+/* Installs the trap handlers (SIGSEGV/SIGBUS/SIGFPE/SIGILL, alternate
+ * stack) for this process/thread; again after a library (MPI) installs
+ * its own, forwarding faults outside linear memory to the previous
+ * handler.  Idempotent. */
+int rt_signals_install(void);
+
+/* Formats "trap: integer divide by zero in main (function 12)" etc. */
+void rt_trap_format(const rt_instance *inst, const rt_trapinfo *t,
+                    char *buf, size_t len);
+
+/* ---- generated-code ABI ------------------------------------------------- */
+/* Defined by the translator/runtime owner; documented here in full. */
+
+#endif

@@ -1,0 +1,41 @@
+/* xlate.h - WebAssembly -> C translator.
+ *
+ * Input: a decoded and validated wasm_module.  Output: C translation units
+ * that together define the module's functions and one descriptor,
+ * `mpiwasm_code` (struct rt_code, see src/rt/rt.h), which the runtime reads
+ * after dlopen.  Units are self-contained C11 (the prelude they need is
+ * emitted into each), so they compile with any cc and no include path; they
+ * call back into the runtime only through the rt_* functions that rt.h
+ * marks as the generated-code ABI. */
+#ifndef MPIWASM_XLATE_H
+#define MPIWASM_XLATE_H
+
+#include <stddef.h>
+#include "../wasm/wasm.h"
+
+/* Bumped whenever the generated code changes; part of the cache key. */
+#define XLATE_VERSION "mpiwasm-xlate-1"
+
+typedef struct xlate_unit {
+	char *text;        /* NUL-terminated C source */
+	size_t len;
+} xlate_unit;
+
+typedef struct xlate_output {
+	xlate_unit *units;
+	size_t nunits;
+} xlate_output;
+
+typedef struct xlate_options {
+	size_t unit_target_bytes; /* split into units of about this size; 0 = default */
+	unsigned max_units;       /* 0 = number of online CPUs */
+} xlate_options;
+
+/* Returns 0, or an enum wasm_errcode with *err filled (e.g.
+ * WASM_ERR_UNSUPPORTED for SIMD or atomics until they are implemented). */
+int xlate_module(const wasm_module *m, const xlate_options *opt,
+                 xlate_output *out, wasm_error *err);
+
+void xlate_output_free(xlate_output *out);
+
+#endif
