@@ -1,0 +1,23 @@
+/* mpib.h - the MPI bridge: the module's MPI imports implemented on the
+ * host's MPI library (Open MPI or MPICH), zero-copy and bounds-checked.
+ * See DESIGN.md "The MPI bridge" and ABI.md. */
+#ifndef MPIWASM_MPIB_H
+#define MPIWASM_MPIB_H
+
+/* Adds the `env` MPI host functions (and gethostname, __cxa_*) to the
+ * registry (host.h).  Procedures that are not implemented yet are not
+ * registered, so a module importing one is refused at load time. */
+void mpib_register(void);
+
+/* True between the module's MPI_Init(_thread) and MPI_Finalize. */
+int mpib_active(void);
+
+/* This process's rank in MPI_COMM_WORLD, or -1 before MPI_Init. */
+int mpib_rank(void);
+
+/* Ends the whole job after a fatal error in this rank (trap, proc_exit
+ * without MPI_Finalize, C++ throw): MPI_Abort on MPI_COMM_WORLD when MPI is
+ * active.  Returns only if MPI is not active. */
+void mpib_abort(int status);
+
+#endif
