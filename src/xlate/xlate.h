@@ -16,6 +16,14 @@
 /* Bumped whenever the generated code changes; part of the cache key. */
 #define XLATE_VERSION "mpiwasm-xlate-1"
 
+/* Flags generated code needs from the C compiler, whatever the -O level:
+ * no FMA contraction (WebAssembly rounds every operation), no strict
+ * aliasing (linear memory is accessed with any type), no sibling-call
+ * elimination (a runaway recursion must exhaust the stack, not loop).
+ * src/cache adds -march=native -fPIC and the -O level. */
+#define XLATE_CFLAGS "-std=gnu11 -ffp-contract=off -fno-strict-aliasing " \
+                     "-fno-optimize-sibling-calls -fno-fast-math -w"
+
 typedef struct xlate_unit {
 	char *text;        /* NUL-terminated C source */
 	size_t len;
