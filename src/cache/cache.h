@@ -30,6 +30,15 @@ typedef struct cache_timings {
 	double decode, validate, translate, compile, load;   /* seconds */
 } cache_timings;
 
+/* Why cache_load failed, for the command's exit status. */
+enum cache_failure {
+	CACHE_FAIL_NONE = 0,
+	CACHE_FAIL_MODULE,        /* malformed or invalid module */
+	CACHE_FAIL_IMPORTS,       /* imports the host registry lacks */
+	CACHE_FAIL_COMPILE,       /* translator or C compiler failed */
+	CACHE_FAIL_SYSTEM,        /* I/O, processes, dlopen, ... */
+};
+
 typedef struct cache_module {
 	wasm_module mod;          /* bodies decoded only on a miss */
 	const rt_code *code;
@@ -37,6 +46,7 @@ typedef struct cache_module {
 	char key[65];             /* hex SHA-256 */
 	bool was_cached;
 	cache_timings t;
+	int failure;              /* enum cache_failure after cache_load */
 } cache_module;
 
 /* Returns 0, or -1 with one line in err naming the file and the problem
@@ -50,5 +60,18 @@ void cache_module_free(cache_module *cm);
 
 /* The cache directory in use (for `mpiwasm cache`). */
 const char *cache_dir(const cache_options *opt);
+
+/* SHA-256 (FIPS 180-4), used for the key and the entries' checksums. */
+typedef struct cache_sha256 {
+	uint32_t h[8];
+	uint64_t len;
+	uint8_t buf[64];
+	size_t nbuf;
+} cache_sha256;
+
+void cache_sha256_init(cache_sha256 *s);
+void cache_sha256_update(cache_sha256 *s, const void *data, size_t n);
+void cache_sha256_final(cache_sha256 *s, uint8_t out[32]);
+void cache_sha256_hex(const uint8_t digest[32], char hex[65]);
 
 #endif
