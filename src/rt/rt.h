@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdnoreturn.h>
 #include "host.h"
 #include "../wasm/wasm.h"
 
@@ -176,7 +177,118 @@ int rt_signals_install(void);
 void rt_trap_format(const rt_instance *inst, const rt_trapinfo *t,
                     char *buf, size_t len);
 
+/* Frees a memory, table or global made by the functions above (an
+ * instance frees the ones it created itself in rt_instance_free). */
+void rt_memory_free(rt_memory *m);
+void rt_table_free(rt_table *t);
+void rt_global_free(rt_global *g);
+
+/* Function value of function index idx of inst (imports included), or
+ * NULL past the end. */
+const rt_func *rt_instance_func(rt_instance *inst, uint32_t idx);
+
 /* ---- generated-code ABI ------------------------------------------------- */
-/* Defined by the translator/runtime owner; documented here in full. */
+/* What code produced by src/xlate reads and calls.  The translator emits a
+ * prelude into every unit that mirrors, field by field, the structures
+ * below (rt_value, rt_func, rt_memory, rt_table, rt_global, the head of
+ * rt_instance, rt_code); a change to any of them bumps RT_CODE_ABI and
+ * XLATE_VERSION.
+ *
+ * Generated functions.  Every function of the module (defined index i) is
+ * a C function
+ *     R f(void *inst, P0, P1, ...)
+ * with i32 -> uint32_t, i64 -> uint64_t, f32 -> float, f64 -> double,
+ * funcref/externref -> void *.  R is void, the single result type, or for
+ * several results a struct of them in order (members r0, r1, ...), returned
+ * by value; host functions never have more than one result.  Imported
+ * functions are called through inst->funcs[i]: fn(ctx, P...).
+ *
+ * Linear memory.  A load or store of memory k is
+ *     memcpy(&v, inst->mems[k]->base + (uint64_t)addr + offset, size)
+ * with no bounds check: every memory reserves RT_MEM_RESERVE bytes of
+ * address space, PROT_NONE past the current size, and the fault handler
+ * turns an access there into RT_TRAP_MEM_OOB.  `base` never changes, so a
+ * function loads it once.
+ *
+ * Traps.  Generated code calls rt_trap(kind, function index); it never
+ * returns (it longjmps to the rt_call_ex/rt_call that entered the module).
+ */
+
+#define RT_CODE_ABI 1u
+
+/* 4 GiB of index space + 4 GiB of static offset + slack for the access
+ * width. */
+#define RT_MEM_RESERVE ((uint64_t)8 << 30 | (uint64_t)1 << 16)
+#define RT_PAGE_SIZE 65536u
+#define RT_MAX_PAGES 65536u
+
+/* The runtime functions generated code calls are exported from the
+ * executable (it links with -rdynamic) even though the engine is built
+ * with -fvisibility=hidden. */
+#define RT_ABI __attribute__((visibility("default")))
+
+typedef void (*rt_invoke_fn)(const struct rt_func *f, const rt_value *args,
+                             rt_value *results);
+
+/* The descriptor `mpiwasm_code` each compiled module defines. */
+struct rt_code {
+	uint32_t abi;              /* RT_CODE_ABI */
+	uint32_t ntypes;           /* = module's ntypes */
+	uint32_t nfuncs;           /* = module's nfuncs (imports included) */
+	uint32_t nfunc_imports;
+	const char *version;       /* XLATE_VERSION that produced it */
+	const rt_invoke_fn *invokes;   /* [ntypes]: the invoke of each type */
+	void *const *funcs;        /* [nfuncs - nfunc_imports]: defined functions */
+};
+
+typedef struct rt_segdata {     /* a data segment, for memory.init */
+	const uint8_t *bytes;
+	uint32_t size;             /* 0 once dropped */
+} rt_segdata;
+
+typedef struct rt_segelem {     /* an element segment, evaluated */
+	void **refs;
+	uint32_t size;             /* 0 once dropped */
+} rt_segelem;
+
+struct rt_instance {
+	/* -- read by generated code: keep in sync with the xlate prelude -- */
+	rt_memory **mems;          /* [nmems] */
+	rt_table **tables;         /* [ntables] */
+	rt_global **globals;       /* [nglobals] */
+	rt_func *funcs;            /* [nfuncs]: every function, imports first */
+	const rt_type **types;     /* [ntypes]: interned type of each index */
+	/* -- runtime only -- */
+	const wasm_module *mod;
+	const rt_code *code;
+	rt_segdata *datas;         /* [ndatas] */
+	rt_segelem *elems;         /* [nelems] */
+	uint8_t *owned_mem, *owned_table, *owned_global;  /* which to free */
+	void *hostdata[RT_HOST_NSLOTS];
+	uintptr_t *fnaddr_sorted;  /* defined function entry points, sorted */
+	uint32_t *fnaddr_index;    /* and their function indices */
+};
+
+/* Raises a trap; `func` is the function index for the message. */
+RT_ABI noreturn void rt_trap(int kind, uint32_t func);
+
+/* memory.grow: the old size in pages, or UINT32_MAX past the maximum or
+ * when the pages cannot be made accessible. */
+RT_ABI uint32_t rt_memory_grow(rt_memory *m, uint32_t delta);
+
+/* Bulk memory and table instructions; each traps (kind and `func` as
+ * rt_trap) when a range is out of bounds, before writing anything. */
+RT_ABI void rt_memory_init(rt_instance *inst, uint32_t mem, uint32_t seg,
+                           uint32_t dst, uint32_t src, uint32_t n, uint32_t func);
+RT_ABI void rt_data_drop(rt_instance *inst, uint32_t seg);
+RT_ABI void rt_table_init(rt_instance *inst, uint32_t table, uint32_t seg,
+                          uint32_t dst, uint32_t src, uint32_t n, uint32_t func);
+RT_ABI void rt_elem_drop(rt_instance *inst, uint32_t seg);
+RT_ABI void rt_table_copy(rt_instance *inst, uint32_t dt, uint32_t st,
+                          uint32_t dst, uint32_t src, uint32_t n, uint32_t func);
+RT_ABI void rt_table_fill(rt_instance *inst, uint32_t table, uint32_t i,
+                          void *val, uint32_t n, uint32_t func);
+/* table.grow: old size, or UINT32_MAX. */
+RT_ABI uint32_t rt_table_grow(rt_table *t, void *init, uint32_t delta);
 
 #endif
