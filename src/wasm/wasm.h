@@ -138,7 +138,13 @@ enum wasm_blockkind {
 };
 
 /* A decoded instruction.  Bodies are decoded once into an array of these;
- * both the validator and the translator walk the array. */
+ * both the validator and the translator walk the array.
+ * `else` and `end` carry a copy of their opening instruction's u.block
+ * (kind, type, else_, end), so either can be handled without a stack; the
+ * function's final `end` has kind WASM_BLOCK_TYPEIDX with the function's
+ * type index, else_ 0 and end its own index.
+ * select t: u.two.a = the value type, u.two.b = how many types the binary
+ * listed (the validator requires exactly 1). */
 typedef struct wasm_instr {
 	uint32_t op;        /* enum wasm_opcode */
 	uint32_t offset;    /* byte offset in the file */
@@ -209,6 +215,7 @@ typedef struct wasm_export {
 	char *name;
 	uint8_t kind;            /* enum wasm_externkind */
 	uint32_t index;
+	uint32_t name_len;       /* bytes of name: UTF-8 names may hold NUL */
 } wasm_export;
 
 typedef struct wasm_global {
