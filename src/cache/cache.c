@@ -1,0 +1,1141 @@
+/* cache.c - key, compiler driver, atomic install under a lock, dlopen.
+ *
+ * Entry layout in the cache directory:
+ *   KEY.so     the shared object
+ *   KEY.meta   "mpiwasm-cache-1", its size and SHA-256, the source name
+ *   KEY.lock   flock()ed by the one process that builds KEY
+ *   cc-ID.id   `cc -v` output, ID from the compiler's path, mtime and size
+ *   .tmp-KEY-PID.*   files being written; renamed into place when complete
+ * A reader first checks KEY.so against KEY.meta without the lock; anything
+ * short of a verified, loadable entry sends it to the locked path, which
+ * re-checks and builds only if the entry is still missing or damaged. */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "cache.h"
+#include "../xlate/xlate.h"
+
+extern char **environ;
+
+#define CACHE_FORMAT "mpiwasm-cache-1"
+#define CACHE_OPTFLAGS "-O2 -march=native -fPIC"
+#define CC_OUTPUT_SHOWN 16384   /* bytes of compiler output shown on failure */
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void setf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void setf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+/* ---- files --------------------------------------------------------------- */
+
+static int mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) && errno != EEXIST)
+		return -1;
+	struct stat st;
+	if (stat(buf, &st))
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return 0;
+}
+
+/* Whole file into a NUL-terminated malloc'd buffer, or NULL. */
+static char *read_text(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	size_t cap = 4096, n = 0;
+	char *s = malloc(cap + 1);
+	for (;;) {
+		if (!s)
+			break;
+		if (n == cap) {
+			char *t = realloc(s, 2 * cap + 1);
+			if (!t) {
+				free(s);
+				s = NULL;
+				break;
+			}
+			s = t;
+			cap *= 2;
+		}
+		ssize_t r = read(fd, s + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(s);
+			s = NULL;
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	if (s) {
+		s[n] = 0;
+		if (len)
+			*len = n;
+	}
+	return s;
+}
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	const char *c = p;
+	while (n) {
+		ssize_t w = write(fd, c, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		c += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+static int write_file(const char *path, const void *p, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	int rc = write_all(fd, p, n);
+	if (close(fd))
+		rc = -1;
+	return rc;
+}
+
+/* SHA-256 of a file's contents; -1 if unreadable. */
+static int hash_file(int fd, size_t size, char hex[65])
+{
+	cache_sha256 s;
+	uint8_t d[32];
+	cache_sha256_init(&s);
+	if (size) {
+		void *p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED)
+			return -1;
+		cache_sha256_update(&s, p, size);
+		munmap(p, size);
+	}
+	cache_sha256_final(&s, d);
+	cache_sha256_hex(d, hex);
+	return 0;
+}
+
+/* ---- child processes ----------------------------------------------------- */
+
+typedef struct strvec {
+	char **v;
+	size_t n, cap;
+} strvec;
+
+static int sv_push(strvec *sv, const char *s)
+{
+	if (sv->n + 2 > sv->cap) {
+		size_t cap = sv->cap ? 2 * sv->cap : 16;
+		char **v = realloc(sv->v, cap * sizeof *v);
+		if (!v)
+			return -1;
+		sv->v = v;
+		sv->cap = cap;
+	}
+	if (!(sv->v[sv->n] = strdup(s)))
+		return -1;
+	sv->v[++sv->n] = NULL;
+	return 0;
+}
+
+static int sv_split(strvec *sv, const char *words)
+{
+	char w[1024];
+	while (words && *words) {
+		size_t k = strspn(words, " \t\n");
+		words += k;
+		k = strcspn(words, " \t\n");
+		if (!k)
+			break;
+		if (k >= sizeof w)
+			return -1;
+		memcpy(w, words, k);
+		w[k] = 0;
+		if (sv_push(sv, w))
+			return -1;
+		words += k;
+	}
+	return 0;
+}
+
+static void sv_free(strvec *sv)
+{
+	for (size_t i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	memset(sv, 0, sizeof *sv);
+}
+
+/* Starts argv with stdin from /dev/null and stdout+stderr into outfd. */
+static pid_t spawn(char *const argv[], int outfd)
+{
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, outfd, 1);
+	posix_spawn_file_actions_adddup2(&fa, outfd, 2);
+	int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		errno = rc;
+		return -1;
+	}
+	return pid;
+}
+
+static int wait_pid(pid_t pid)
+{
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return st;
+}
+
+static void describe_status(int st, char *buf, size_t len)
+{
+	if (WIFEXITED(st))
+		snprintf(buf, len, "exit status %d", WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		snprintf(buf, len, "killed by signal %d", WTERMSIG(st));
+	else
+		snprintf(buf, len, "wait status %#x", (unsigned)st);
+}
+
+/* ---- cleanup on failure and on signals ----------------------------------- */
+
+/* Everything a build creates is listed here before it is created, so that
+ * an error path or a fatal signal (SIGINT/SIGTERM/SIGHUP from a launcher)
+ * removes it: compilers first, then files, then the private directory. */
+static struct {
+	char **paths;
+	size_t npaths;
+	char *tmpdir;
+	volatile pid_t *pids;
+	size_t npids;
+	volatile sig_atomic_t armed;
+} cl;
+
+static const int cl_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static struct sigaction cl_old[sizeof cl_signals / sizeof *cl_signals];
+
+static void cl_run(void)
+{
+	for (size_t i = 0; i < cl.npids; i++) {
+		pid_t p = cl.pids[i];
+		if (p > 0) {
+			kill(p, SIGKILL);
+			waitpid(p, NULL, 0);
+			cl.pids[i] = 0;
+		}
+	}
+	for (size_t i = 0; i < cl.npaths; i++)
+		if (cl.paths[i])
+			unlink(cl.paths[i]);
+	if (cl.tmpdir)
+		rmdir(cl.tmpdir);
+}
+
+static void cl_handler(int sig)
+{
+	if (cl.armed)
+		cl_run();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void cl_arm(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = cl_handler;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof cl_signals / sizeof *cl_signals; i++)
+		sigaddset(&sa.sa_mask, cl_signals[i]);
+	for (size_t i = 0; i < sizeof cl_signals / sizeof *cl_signals; i++)
+		sigaction(cl_signals[i], &sa, &cl_old[i]);
+	cl.armed = 1;
+}
+
+/* Removes the files unless `keep`, restores the handlers, frees the list. */
+static void cl_disarm(bool keep)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	if (!keep)
+		cl_run();
+	if (cl.armed)
+		for (size_t i = 0; i < sizeof cl_signals / sizeof *cl_signals; i++)
+			sigaction(cl_signals[i], &cl_old[i], NULL);
+	cl.armed = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	for (size_t i = 0; i < cl.npaths; i++)
+		free(cl.paths[i]);
+	free(cl.paths);
+	free(cl.tmpdir);
+	free((void *)cl.pids);
+	memset(&cl, 0, sizeof cl);
+}
+
+static int cl_add(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int cl_add(const char *fmt, ...)
+{
+	char buf[PATH_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n < 0 || n >= (int)sizeof buf)
+		return -1;
+	/* The handler walks the list: keep it out while the list moves. */
+	sigset_t set, old;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof cl_signals / sizeof *cl_signals; i++)
+		sigaddset(&set, cl_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	int rc = -1;
+	char **p = realloc(cl.paths, (cl.npaths + 1) * sizeof *p);
+	if (p) {
+		cl.paths = p;
+		if ((p[cl.npaths] = strdup(buf))) {
+			cl.npaths++;
+			rc = 0;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/* ---- the key -------------------------------------------------------------- */
+
+const char *cache_dir(const cache_options *opt)
+{
+	static char buf[PATH_MAX];
+	const char *e;
+	if (opt && opt->dir && *opt->dir)
+		snprintf(buf, sizeof buf, "%s", opt->dir);
+	else if ((e = getenv("MPIWASM_CACHE_DIR")) && *e)
+		snprintf(buf, sizeof buf, "%s", e);
+	else if ((e = getenv("XDG_CACHE_HOME")) && *e)
+		snprintf(buf, sizeof buf, "%s/mpiwasm", e);
+	else if ((e = getenv("HOME")) && *e)
+		snprintf(buf, sizeof buf, "%s/.cache/mpiwasm", e);
+	else
+		snprintf(buf, sizeof buf, "/tmp/mpiwasm-cache-%ld", (long)getuid());
+	return buf;
+}
+
+/* Path of an executable: as given if it has a '/', else from $PATH. */
+static int find_program(const char *name, char *out, size_t outlen)
+{
+	if (strchr(name, '/')) {
+		if (access(name, X_OK))
+			return -1;
+		snprintf(out, outlen, "%s", name);
+		return 0;
+	}
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t k = strcspn(path, ":");
+		struct stat st;
+		if (snprintf(out, outlen, "%.*s/%s", (int)(k ? k : 1),
+		             k ? path : ".", name) < (int)outlen &&
+		    !stat(out, &st) && S_ISREG(st.st_mode) && !access(out, X_OK))
+			return 0;
+		path += k;
+		if (*path == ':')
+			path++;
+	}
+	errno = ENOENT;
+	return -1;
+}
+
+/* `cc -v` output: from the cache dir when the compiler binary is the same
+ * (path, mtime, size) as when it was recorded, else by running it. */
+static char *cc_identity(const char *dir, const char *cc, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(cc, &st)) {
+		setf(err, errlen, "cache: cannot stat C compiler %s: %s", cc, strerror(errno));
+		return NULL;
+	}
+	char idfile[PATH_MAX + 64] = "";
+	if (dir) {
+		char buf[PATH_MAX + 128];
+		uint8_t d[32];
+		char hex[65];
+		cache_sha256 s;
+		int n = snprintf(buf, sizeof buf, "%s|%lld.%09ld|%lld|%llu", cc,
+		                 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+		                 (long long)st.st_size, (unsigned long long)st.st_ino);
+		cache_sha256_init(&s);
+		cache_sha256_update(&s, buf, (size_t)n);
+		cache_sha256_final(&s, d);
+		cache_sha256_hex(d, hex);
+		snprintf(idfile, sizeof idfile, "%s/cc-%.32s.id", dir, hex);
+		char *id = read_text(idfile, NULL);
+		if (id && !strncmp(id, "mpiwasm-ccid\n", 13))
+			return id;
+		free(id);
+	}
+
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC)) {
+		setf(err, errlen, "cache: pipe: %s", strerror(errno));
+		return NULL;
+	}
+	char *argv[] = { (char *)cc, "-v", NULL };
+	pid_t pid = spawn(argv, pfd[1]);
+	close(pfd[1]);
+	if (pid < 0) {
+		setf(err, errlen, "cache: cannot run C compiler %s: %s", cc, strerror(errno));
+		close(pfd[0]);
+		return NULL;
+	}
+	size_t cap = 4096, n = 13;
+	char *out = malloc(cap);
+	if (out)
+		memcpy(out, "mpiwasm-ccid\n", 13);
+	for (;;) {
+		if (out && cap - n < 1025) {
+			char *t = realloc(out, cap * 2);
+			if (!t) {
+				free(out);
+				out = NULL;
+			} else {
+				out = t;
+				cap *= 2;
+			}
+		}
+		char sink[1024];
+		ssize_t r = read(pfd[0], out ? out + n : sink, 1024);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		if (out)
+			n += (size_t)r;
+	}
+	close(pfd[0]);
+	int ws = wait_pid(pid);
+	if (!out) {
+		setf(err, errlen, "cache: out of memory reading `%s -v`", cc);
+		return NULL;
+	}
+	out[n] = 0;
+	if (ws < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+		char how[64];
+		describe_status(ws, how, sizeof how);
+		setf(err, errlen, "cache: `%s -v` failed (%s)", cc, how);
+		free(out);
+		return NULL;
+	}
+	if (*idfile) {
+		/* Best effort: a failure only costs the next start-up a `cc -v`. */
+		char tmp[PATH_MAX + 96];
+		snprintf(tmp, sizeof tmp, "%s.tmp%ld", idfile, (long)getpid());
+		if (!write_file(tmp, out, n)) {
+			if (rename(tmp, idfile))
+				unlink(tmp);
+		} else {
+			unlink(tmp);
+		}
+	}
+	return out;
+}
+
+/* Lines of /proc/cpuinfo that name the CPU and its features. */
+static void hash_cpu(cache_sha256 *s)
+{
+	static const char *keys[] = { "model name", "flags", "Features",
+		"CPU implementer", "CPU architecture", "CPU variant", "CPU part",
+		"cpu model", "isa", "cpu", NULL };
+	bool seen[16] = { 0 };
+	char *text = read_text("/proc/cpuinfo", NULL);
+	struct utsname u;
+	if (!uname(&u))
+		cache_sha256_update(s, u.machine, strlen(u.machine) + 1);
+	if (!text)
+		return;
+	for (char *line = text; *line;) {
+		char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		for (int k = 0; keys[k]; k++) {
+			size_t kl = strlen(keys[k]);
+			if (!seen[k] && len > kl && !strncmp(line, keys[k], kl) &&
+			    (line[kl] == ' ' || line[kl] == '\t' || line[kl] == ':')) {
+				seen[k] = true;
+				cache_sha256_update(s, line, len);
+				cache_sha256_update(s, "\n", 1);
+			}
+		}
+		line += len + (end ? 1 : 0);
+	}
+	free(text);
+}
+
+/* ---- entries -------------------------------------------------------------- */
+
+typedef struct entry {
+	char dir[PATH_MAX];
+	char so[PATH_MAX + 128], meta[PATH_MAX + 128], lock[PATH_MAX + 128];
+	char tmpso[PATH_MAX + 128], tmpmeta[PATH_MAX + 128];
+	char key[65];
+	bool private_dir;        /* cache unusable: a temp dir removed after load */
+} entry;
+
+static void entry_paths(entry *e)
+{
+	snprintf(e->so, sizeof e->so, "%s/%s.so", e->dir, e->key);
+	snprintf(e->meta, sizeof e->meta, "%s/%s.meta", e->dir, e->key);
+	snprintf(e->lock, sizeof e->lock, "%s/%s.lock", e->dir, e->key);
+	snprintf(e->tmpso, sizeof e->tmpso, "%s/.tmp-%s-%ld.so", e->dir, e->key, (long)getpid());
+	snprintf(e->tmpmeta, sizeof e->tmpmeta, "%s/.tmp-%s-%ld.meta", e->dir, e->key, (long)getpid());
+}
+
+/* 1: KEY.so matches KEY.meta; 0: missing; -1: damaged (why in `why`). */
+static int entry_check(const entry *e, char *why, size_t whylen)
+{
+	struct stat st;
+	char *meta = read_text(e->meta, NULL);
+	int sofd = open(e->so, O_RDONLY | O_CLOEXEC);
+	int rc = -1;
+	if (!meta && sofd < 0 && errno == ENOENT) {
+		rc = 0;
+		goto out;
+	}
+	if (!meta) {
+		snprintf(why, whylen, "no readable %.200s", base_name(e->meta));
+		goto out;
+	}
+	if (sofd < 0) {
+		snprintf(why, whylen, "%.200s: %s", base_name(e->so), strerror(errno));
+		goto out;
+	}
+	unsigned long long size;
+	char sum[65], hex[65];
+	if (sscanf(meta, CACHE_FORMAT "\nsize %llu\nsha256 %64[0-9a-f]", &size, sum) != 2) {
+		snprintf(why, whylen, "malformed %.200s", base_name(e->meta));
+		goto out;
+	}
+	if (fstat(sofd, &st) || (unsigned long long)st.st_size != size) {
+		snprintf(why, whylen, "size %lld, recorded %llu",
+		         (long long)st.st_size, size);
+		goto out;
+	}
+	if (hash_file(sofd, (size_t)size, hex) || strcmp(hex, sum)) {
+		snprintf(why, whylen, "checksum mismatch");
+		goto out;
+	}
+	rc = 1;
+out:
+	free(meta);
+	if (sofd >= 0)
+		close(sofd);
+	return rc;
+}
+
+static void cache_log(const char *what, const char *key, const char *file)
+{
+	const char *log = getenv("MPIWASM_CACHE_LOG");
+	if (!log || !*log)
+		return;
+	int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	char line[PATH_MAX + 128];
+	int n = snprintf(line, sizeof line, "%s %s %ld %s\n", what, key,
+	                 (long)getpid(), file);
+	if (n > 0)
+		write_all(fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+	close(fd);
+}
+
+/* Removes leftovers of builds of this key that died without cleaning up
+ * (SIGKILL); only called with the key's lock held, so none is live. */
+static void remove_stale_tmp(const entry *e)
+{
+	DIR *d = opendir(e->dir);
+	if (!d)
+		return;
+	char prefix[80];
+	snprintf(prefix, sizeof prefix, ".tmp-%s-", e->key);
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, prefix, strlen(prefix)))
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+}
+
+/* dlopen + descriptor; 0, or -1 with the reason in why. */
+static int entry_open(const entry *e, cache_module *out, char *why, size_t whylen)
+{
+	void *dl = dlopen(e->so, RTLD_NOW | RTLD_LOCAL);
+	if (!dl) {
+		const char *m = dlerror();
+		snprintf(why, whylen, "dlopen: %s", m ? m : "failed");
+		return -1;
+	}
+	char cerr[256] = "";
+	const rt_code *code = rt_code_from_dl(dl, cerr, sizeof cerr);
+	if (!code) {
+		snprintf(why, whylen, "%s", *cerr ? cerr : "no mpiwasm_code descriptor");
+		dlclose(dl);
+		return -1;
+	}
+	out->dl = dl;
+	out->code = code;
+	return 0;
+}
+
+/* ---- building ------------------------------------------------------------- */
+
+/* Prints up to CC_OUTPUT_SHOWN bytes of a compiler log to stderr. */
+static void show_log(const char *path, const char *what)
+{
+	size_t n = 0;
+	char *s = read_text(path, &n);
+	if (!s)
+		return;
+	if (n) {
+		fprintf(stderr, "mpiwasm: output of %s:\n", what);
+		fwrite(s, 1, n < CC_OUTPUT_SHOWN ? n : CC_OUTPUT_SHOWN, stderr);
+		if (n > CC_OUTPUT_SHOWN)
+			fprintf(stderr, "\n[... %zu more bytes]\n", n - CC_OUTPUT_SHOWN);
+		else if (s[n - 1] != '\n')
+			fputc('\n', stderr);
+	}
+	free(s);
+}
+
+static int run_logged(strvec *argv, const char *log, pid_t *slot, int *status)
+{
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	pid_t pid = spawn(argv->v, fd);
+	close(fd);
+	if (pid < 0)
+		return -1;
+	*slot = pid;
+	*status = wait_pid(pid);
+	*slot = 0;
+	return 0;
+}
+
+/* Translates m, compiles the units in parallel and links e->tmpso.  The
+ * caller has armed the cleanup list; everything created is on it. */
+static int build(const wasm_module *m, const char *filename, const char *cc,
+                 const cache_options *opt, unsigned jobs, const entry *e,
+                 cache_module *out, char *err, size_t errlen)
+{
+	const char *name = base_name(filename);
+	xlate_output xo = { 0 };
+	xlate_options xopt = { .unit_target_bytes = 0, .max_units = jobs };
+	wasm_error werr = { 0 };
+	strvec av = { 0 };
+	int rc = -1;
+	double t0 = now();
+
+	werr.func = UINT32_MAX;
+	if (xlate_module(m, &xopt, &xo, &werr)) {
+		wasm_error_format(m, filename, &werr, err, errlen);
+		out->failure = werr.code == WASM_ERR_NOMEM ? CACHE_FAIL_SYSTEM : CACHE_FAIL_COMPILE;
+		return -1;
+	}
+	out->t.translate = now() - t0;
+	t0 = now();
+	if (!xo.nunits) {
+		setf(err, errlen, "%s: cache: the translator produced no C units", filename);
+		out->failure = CACHE_FAIL_COMPILE;
+		goto done;
+	}
+
+	const char *tmpbase = getenv("TMPDIR");
+	char tdir[PATH_MAX];
+	snprintf(tdir, sizeof tdir, "%s/mpiwasm-XXXXXX",
+	         tmpbase && *tmpbase ? tmpbase : "/tmp");
+	out->failure = CACHE_FAIL_SYSTEM;
+	if (!mkdtemp(tdir)) {
+		setf(err, errlen, "%s: cache: cannot create a temp dir %s: %s",
+		     filename, tdir, strerror(errno));
+		goto done;
+	}
+	cl.tmpdir = strdup(tdir);
+	cl.pids = calloc(xo.nunits, sizeof *cl.pids);
+	if (!cl.tmpdir || !cl.pids)
+		goto nomem;
+	cl.npids = xo.nunits;
+	for (size_t i = 0; i < xo.nunits; i++)
+		if (cl_add("%s/u%zu.c", tdir, i) || cl_add("%s/u%zu.o", tdir, i) ||
+		    cl_add("%s/u%zu.log", tdir, i))
+			goto nomem;
+	if (cl_add("%s/link.log", tdir))
+		goto nomem;
+
+	for (size_t i = 0; i < xo.nunits; i++) {
+		char p[PATH_MAX + 32];
+		snprintf(p, sizeof p, "%s/u%zu.c", tdir, i);
+		if (write_file(p, xo.units[i].text, xo.units[i].len)) {
+			setf(err, errlen, "%s: cache: cannot write %s: %s",
+			     filename, p, strerror(errno));
+			goto done;
+		}
+	}
+
+	/* Compile: at most `jobs` compilers at a time. */
+	size_t next = 0, running = 0, failed_unit = SIZE_MAX;
+	int failed_status = 0;
+	while (next < xo.nunits || running) {
+		while (next < xo.nunits && running < jobs && failed_unit == SIZE_MAX) {
+			char src[PATH_MAX + 32], obj[PATH_MAX + 32], logp[PATH_MAX + 32];
+			snprintf(src, sizeof src, "%s/u%zu.c", tdir, next);
+			snprintf(obj, sizeof obj, "%s/u%zu.o", tdir, next);
+			snprintf(logp, sizeof logp, "%s/u%zu.log", tdir, next);
+			sv_free(&av);
+			if (sv_push(&av, cc) || sv_split(&av, XLATE_CFLAGS) ||
+			    sv_split(&av, CACHE_OPTFLAGS) ||
+			    sv_split(&av, opt->extra_cflags) || sv_push(&av, "-c") ||
+			    sv_push(&av, src) || sv_push(&av, "-o") || sv_push(&av, obj))
+				goto nomem;
+			int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			pid_t pid = fd < 0 ? -1 : spawn(av.v, fd);
+			if (fd >= 0)
+				close(fd);
+			if (pid < 0) {
+				setf(err, errlen, "%s: cache: cannot run C compiler %s: %s",
+				     filename, cc, strerror(errno));
+				goto done;
+			}
+			cl.pids[next++] = pid;
+			running++;
+		}
+		if (!running)
+			break;
+		int st;
+		/* cache_load runs before the module starts, so every child of
+		 * this process here is one of our compilers. */
+		pid_t pid = waitpid(-1, &st, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			setf(err, errlen, "%s: cache: waitpid: %s", filename, strerror(errno));
+			goto done;
+		}
+		for (size_t i = 0; i < next; i++) {
+			if (cl.pids[i] != pid)
+				continue;
+			cl.pids[i] = 0;
+			running--;
+			if ((!WIFEXITED(st) || WEXITSTATUS(st)) && failed_unit == SIZE_MAX) {
+				failed_unit = i;
+				failed_status = st;
+			}
+		}
+	}
+	if (failed_unit != SIZE_MAX) {
+		char logp[PATH_MAX + 32], what[PATH_MAX + 400], how[64];
+		snprintf(logp, sizeof logp, "%s/u%zu.log", tdir, failed_unit);
+		snprintf(what, sizeof what, "%s on unit %zu of %.200s", cc, failed_unit, name);
+		show_log(logp, what);
+		describe_status(failed_status, how, sizeof how);
+		setf(err, errlen, "%s: cache: C compiler %s failed on generated unit %zu of %zu (%s)",
+		     filename, cc, failed_unit, xo.nunits, how);
+		out->failure = CACHE_FAIL_COMPILE;
+		goto done;
+	}
+
+	/* Link straight into the cache dir under a temporary name. */
+	sv_free(&av);
+	if (sv_push(&av, cc) || sv_push(&av, "-shared") ||
+	    sv_split(&av, opt->extra_cflags) || sv_push(&av, "-o") ||
+	    sv_push(&av, e->tmpso))
+		goto nomem;
+	for (size_t i = 0; i < xo.nunits; i++) {
+		char obj[PATH_MAX + 32];
+		snprintf(obj, sizeof obj, "%s/u%zu.o", tdir, i);
+		if (sv_push(&av, obj))
+			goto nomem;
+	}
+	char linklog[PATH_MAX + 32];
+	int st;
+	snprintf(linklog, sizeof linklog, "%s/link.log", tdir);
+	if (run_logged(&av, linklog, (pid_t *)&cl.pids[0], &st)) {
+		setf(err, errlen, "%s: cache: cannot run C compiler %s to link: %s",
+		     filename, cc, strerror(errno));
+		goto done;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		char how[64], what[PATH_MAX + 400];
+		snprintf(what, sizeof what, "%s -shared (link of %.200s)", cc, name);
+		show_log(linklog, what);
+		describe_status(st, how, sizeof how);
+		setf(err, errlen, "%s: cache: linking the shared object failed (%s)",
+		     filename, how);
+		out->failure = CACHE_FAIL_COMPILE;
+		goto done;
+	}
+	out->failure = CACHE_FAIL_NONE;
+	rc = 0;
+	goto done;
+nomem:
+	setf(err, errlen, "%s: cache: out of memory", filename);
+	out->failure = CACHE_FAIL_SYSTEM;
+done:
+	out->t.compile = now() - t0;
+	sv_free(&av);
+	xlate_output_free(&xo);
+	return rc;
+}
+
+/* Writes KEY.meta for e->tmpso and renames both into place. */
+static int install(const entry *e, const char *filename, char *err, size_t errlen)
+{
+	int fd = open(e->tmpso, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	char hex[65], meta[PATH_MAX + 256];
+	if (fd < 0 || fstat(fd, &st) || hash_file(fd, (size_t)st.st_size, hex)) {
+		setf(err, errlen, "%s: cache: cannot read back %s: %s", filename,
+		     e->tmpso, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	int n = snprintf(meta, sizeof meta, CACHE_FORMAT "\nsize %lld\nsha256 %s\nsource %s\n",
+	                 (long long)st.st_size, hex, base_name(filename));
+	if (write_file(e->tmpmeta, meta, (size_t)n)) {
+		setf(err, errlen, "%s: cache: cannot write %s: %s", filename,
+		     e->tmpmeta, strerror(errno));
+		return -1;
+	}
+	/* Meta first: a reader that sees the new .so also sees its record; a
+	 * stale .so under a new record fails the check and takes the lock. */
+	if (rename(e->tmpmeta, e->meta) || rename(e->tmpso, e->so)) {
+		setf(err, errlen, "%s: cache: cannot install %s: %s", filename,
+		     e->so, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Falls back to a private temp dir when the cache dir is unusable. */
+static int use_private_dir(entry *e, const char *why, char *err, size_t errlen)
+{
+	fprintf(stderr, "mpiwasm: warning: cache dir %s is not usable (%s); "
+	        "compiling into a private temp dir\n", e->dir, why);
+	const char *tmpbase = getenv("TMPDIR");
+	snprintf(e->dir, sizeof e->dir, "%s/mpiwasm-so-XXXXXX",
+	         tmpbase && *tmpbase ? tmpbase : "/tmp");
+	if (!mkdtemp(e->dir)) {
+		setf(err, errlen, "cache: cannot create a temp dir %s: %s", e->dir,
+		     strerror(errno));
+		return -1;
+	}
+	e->private_dir = true;
+	entry_paths(e);
+	return 0;
+}
+
+static int decode(const uint8_t *bytes, size_t size, const char *filename,
+                  unsigned flags, cache_module *out, char *err, size_t errlen)
+{
+	wasm_error werr = { 0 };
+	werr.func = UINT32_MAX;
+	double t0 = now();
+	if (wasm_decode(bytes, size, flags, &out->mod, &werr)) {
+		wasm_error_format(&out->mod, filename, &werr, err, errlen);
+		out->failure = werr.code == WASM_ERR_NOMEM ? CACHE_FAIL_SYSTEM : CACHE_FAIL_MODULE;
+		return -1;
+	}
+	out->t.decode += now() - t0;
+	return 0;
+}
+
+static int check_imports(const char *filename, const cache_options *opt,
+                         cache_module *out, char *err, size_t errlen)
+{
+	if (!opt->check_host_imports)
+		return 0;
+	if (rt_check_host_imports(&out->mod, filename, err, errlen) > 0) {
+		out->failure = CACHE_FAIL_IMPORTS;
+		return -1;
+	}
+	return 0;
+}
+
+int cache_load(const uint8_t *bytes, size_t size, const char *filename,
+               const cache_options *opt, cache_module *out,
+               char *err, size_t errlen)
+{
+	static const cache_options defaults = { 0 };
+	entry e;
+	char ccpath[PATH_MAX], why[PATH_MAX + 64] = "";
+	char *ccid = NULL;
+	int lockfd = -1, rc = -1;
+	bool dir_ok;
+	double t0 = now();
+
+	if (!opt)
+		opt = &defaults;
+	memset(out, 0, sizeof *out);
+	memset(&e, 0, sizeof e);
+	if (err && errlen)
+		*err = 0;
+	out->failure = CACHE_FAIL_SYSTEM;
+
+	const char *ccname = opt->cc;
+	if (!ccname || !*ccname)
+		ccname = getenv("MPIWASM_CC");
+	if (!ccname || !*ccname)
+		ccname = "cc";
+	if (find_program(ccname, ccpath, sizeof ccpath)) {
+		setf(err, errlen, "%s: cache: C compiler '%s' not found%s", filename,
+		     ccname, strchr(ccname, '/') ? "" : " in PATH (set MPIWASM_CC)");
+		return -1;
+	}
+	unsigned jobs = opt->jobs;
+	if (!jobs) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = n > 0 ? (unsigned)n : 1;
+	}
+
+	snprintf(e.dir, sizeof e.dir, "%s", cache_dir(opt));
+	dir_ok = !mkdir_p(e.dir);
+	if (!dir_ok)
+		snprintf(why, sizeof why, "%s", strerror(errno));
+
+	/* The key. */
+	if (!(ccid = cc_identity(dir_ok ? e.dir : NULL, ccpath, err, errlen)))
+		goto out;
+	{
+		cache_sha256 s;
+		uint8_t d[32];
+		uint64_t sz = size;
+		const char *parts[] = { CACHE_FORMAT, XLATE_VERSION, XLATE_CFLAGS,
+			CACHE_OPTFLAGS, opt->extra_cflags ? opt->extra_cflags : "",
+			ccpath, ccid };
+		cache_sha256_init(&s);
+		for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+			cache_sha256_update(&s, parts[i], strlen(parts[i]) + 1);
+		hash_cpu(&s);
+		cache_sha256_update(&s, &sz, sizeof sz);
+		cache_sha256_update(&s, bytes, size);
+		cache_sha256_final(&s, d);
+		cache_sha256_hex(d, e.key);
+		memcpy(out->key, e.key, sizeof out->key);
+	}
+	entry_paths(&e);
+	double tkey = now() - t0;
+
+	/* Fast path: a verified entry, no lock. */
+	if (dir_ok && entry_check(&e, why, sizeof why) == 1) {
+		if (decode(bytes, size, filename, WASM_DECODE_NO_BODIES, out, err, errlen) ||
+		    check_imports(filename, opt, out, err, errlen))
+			goto out;
+		double t1 = now();
+		if (!entry_open(&e, out, why, sizeof why)) {
+			out->was_cached = true;
+			out->t.load = tkey + (now() - t1);
+			rc = 0;
+			goto out;
+		}
+		wasm_module_free(&out->mod);
+		memset(&out->mod, 0, sizeof out->mod);
+	}
+
+	if (dir_ok) {
+		lockfd = open(e.lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (lockfd < 0)
+			snprintf(why, sizeof why, "%.200s: %s", base_name(e.lock), strerror(errno));
+	}
+	if (lockfd < 0) {
+		if (use_private_dir(&e, why, err, errlen))
+			goto out;
+	} else {
+		while (flock(lockfd, LOCK_EX))
+			if (errno != EINTR) {
+				setf(err, errlen, "%s: cache: flock %s: %s", filename,
+				     e.lock, strerror(errno));
+				goto out;
+			}
+		/* Someone else may have built it while we waited. */
+		int c = entry_check(&e, why, sizeof why);
+		if (c == 1) {
+			if (decode(bytes, size, filename, WASM_DECODE_NO_BODIES, out, err, errlen) ||
+			    check_imports(filename, opt, out, err, errlen))
+				goto out;
+			double t1 = now();
+			if (!entry_open(&e, out, why, sizeof why)) {
+				out->was_cached = true;
+				out->t.load = tkey + (now() - t1);
+				rc = 0;
+				goto out;
+			}
+			wasm_module_free(&out->mod);
+			memset(&out->mod, 0, sizeof out->mod);
+			c = -1;
+		}
+		if (c < 0) {
+			if (!opt->quiet)
+				fprintf(stderr, "mpiwasm: cache entry %.16s for %s is damaged "
+				        "(%s); rebuilding it\n", e.key, base_name(filename), why);
+			cache_log("damaged", e.key, filename);
+			unlink(e.so);
+			unlink(e.meta);
+		}
+		remove_stale_tmp(&e);
+	}
+
+	/* Miss: the full pipeline. */
+	out->failure = CACHE_FAIL_SYSTEM;
+	if (decode(bytes, size, filename, 0, out, err, errlen))
+		goto out;
+	{
+		wasm_error werr = { 0 };
+		werr.func = UINT32_MAX;
+		double t1 = now();
+		if (wasm_validate(&out->mod, &werr)) {
+			wasm_error_format(&out->mod, filename, &werr, err, errlen);
+			out->failure = CACHE_FAIL_MODULE;
+			goto out;
+		}
+		out->t.validate = now() - t1;
+	}
+	if (check_imports(filename, opt, out, err, errlen))
+		goto out;
+
+	if (!opt->quiet)
+		fprintf(stderr, e.private_dir ? "mpiwasm: compiling %s\n" :
+		        "mpiwasm: compiling %s (first run; later runs use the cache)\n",
+		        base_name(filename));
+	cache_log("compile", e.key, filename);
+	if (cl_add("%s", e.tmpso) || cl_add("%s", e.tmpmeta)) {
+		setf(err, errlen, "%s: cache: out of memory", filename);
+		cl_disarm(false);
+		goto out;
+	}
+	cl_arm();
+	bool keep = getenv("MPIWASM_KEEP_TEMP") != NULL;
+	if (build(&out->mod, filename, ccpath, opt, jobs, &e, out, err, errlen)) {
+		if (keep && cl.tmpdir)
+			fprintf(stderr, "mpiwasm: kept the generated C in %s\n", cl.tmpdir);
+		cl_disarm(keep);
+		goto out;
+	}
+	double t1 = now();
+	if (install(&e, filename, err, errlen)) {
+		out->failure = CACHE_FAIL_SYSTEM;
+		cl_disarm(false);
+		goto out;
+	}
+	out->t.compile += now() - t1;
+	cl_disarm(keep);
+
+	t1 = now();
+	if (entry_open(&e, out, why, sizeof why)) {
+		setf(err, errlen, "%s: cache: the freshly built object does not load: %s",
+		     filename, why);
+		out->failure = CACHE_FAIL_COMPILE;
+		goto out;
+	}
+	out->t.load = tkey + (now() - t1);
+	rc = 0;
+out:
+	if (e.private_dir) {
+		/* The mapping stays valid after the file is gone. */
+		unlink(e.so);
+		unlink(e.meta);
+		unlink(e.lock);
+		rmdir(e.dir);
+	}
+	if (lockfd >= 0)
+		close(lockfd);   /* releases the flock */
+	free(ccid);
+	if (rc) {
+		if (out->dl)
+			dlclose(out->dl);
+		wasm_module_free(&out->mod);
+		int failure = out->failure ? out->failure : CACHE_FAIL_SYSTEM;
+		memset(out, 0, sizeof *out);
+		out->failure = failure;
+	} else {
+		out->failure = CACHE_FAIL_NONE;
+	}
+	return rc;
+}
+
+void cache_module_free(cache_module *cm)
+{
+	if (!cm)
+		return;
+	wasm_module_free(&cm->mod);
+	if (cm->dl)
+		dlclose(cm->dl);
+	memset(cm, 0, sizeof *cm);
+}
