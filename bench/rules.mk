@@ -1,0 +1,65 @@
+# bench/ - native-vs-wasm benchmarks.  `make bench` runs every suite:
+# bench-kernels here, bench-wasi and bench-mpi from their own fragments
+# (each adds itself as a prerequisite of `bench`).
+#
+#   make bench-kernels          kernels, cold compile, start-up -> REPORT.md
+#   make check-bench-kernels    each kernel once, native vs wasm checksums
+#   BENCH_RUNS=7 BENCH_OPT=-O3  more runs / another -O level (both sides)
+
+BENCH_DIR    := $(B)/bench/kernels
+BENCH_KERNELS := dgemm jacobi triad isort spmv fib indirect
+BENCH_OPT    ?= -O2
+BENCH_CC     ?= $(CC)
+BENCH_WASMCC ?= clang-19 --target=wasm32-wasi --sysroot=/usr
+BENCH_BIGN   ?= 3000
+# Same source, same -O level, no FMA contraction on either side (wasm
+# rounds every operation; see bench/README.md).
+BENCH_COMMON := -std=gnu11 -ffp-contract=off -Wall -Wextra -Wshadow
+BENCH_NATIVE_FLAGS := $(BENCH_COMMON) $(BENCH_OPT) -march=native
+BENCH_WASM_FLAGS   := $(BENCH_COMMON) $(BENCH_OPT) -Wl,--strip-debug
+# The SIMD variant: auto-vectorized -O3 on both sides.
+BENCH_NATIVE_SIMD  := $(BENCH_COMMON) -O3 -march=native
+BENCH_WASM_SIMD    := $(BENCH_COMMON) -O3 -msimd128 -Wl,--strip-debug
+
+BENCH_BINS := $(foreach k,$(BENCH_KERNELS),$(BENCH_DIR)/$(k) $(BENCH_DIR)/$(k).wasm \
+                $(BENCH_DIR)/$(k).o3 $(BENCH_DIR)/$(k).simd.wasm) \
+              $(BENCH_DIR)/hello $(BENCH_DIR)/hello.wasm $(BENCH_DIR)/big.wasm
+
+$(BENCH_DIR)/%: bench/kernels/%.c bench/kernels/bench.h
+	@mkdir -p $(@D)
+	$(BENCH_CC) $(BENCH_NATIVE_FLAGS) -o $@ $<
+
+$(BENCH_DIR)/%.wasm: bench/kernels/%.c bench/kernels/bench.h
+	@mkdir -p $(@D)
+	$(BENCH_WASMCC) $(BENCH_WASM_FLAGS) -o $@ $<
+
+$(BENCH_DIR)/%.o3: bench/kernels/%.c bench/kernels/bench.h
+	@mkdir -p $(@D)
+	$(BENCH_CC) $(BENCH_NATIVE_SIMD) -o $@ $<
+
+$(BENCH_DIR)/%.simd.wasm: bench/kernels/%.c bench/kernels/bench.h
+	@mkdir -p $(@D)
+	$(BENCH_WASMCC) $(BENCH_WASM_SIMD) -o $@ $<
+
+$(BENCH_DIR)/big.c: bench/kernels/gen-big.sh
+	@mkdir -p $(@D)
+	sh bench/kernels/gen-big.sh $(BENCH_BIGN) > $@.tmp && mv $@.tmp $@
+
+$(BENCH_DIR)/big.wasm: $(BENCH_DIR)/big.c
+	nice $(BENCH_WASMCC) $(BENCH_WASM_FLAGS) -o $@ $<
+
+bench-kernels-build: $(BENCH_BINS)
+
+bench-kernels: all bench-kernels-build
+	sh bench/kernels/run.sh $(B)
+
+check-bench-kernels: all bench-kernels-build
+	sh bench/kernels/run.sh --check $(B)
+
+bench: bench-kernels
+
+CHECKS += check-bench-kernels
+.PHONY: bench bench-kernels bench-kernels-build check-bench-kernels
+.SECONDARY: $(BENCH_DIR)/big.c
+
+-include bench/wasi/rules.mk bench/mpi/rules.mk
