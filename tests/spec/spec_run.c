@@ -315,6 +315,9 @@ enum { ST_UNRUN, ST_PASS, ST_FAIL, ST_SKIP, ST_SKIP_TEXT };
 /* Shared between the parent and the child that runs the commands. */
 typedef struct sr_shared {
 	volatile int cur;         /* command being executed, -1 between */
+	/* Where the time went (cache_timings of every cache_load), seconds. */
+	double t_decode, t_validate, t_translate, t_compile, t_load;
+	unsigned nloads, ncached;
 	volatile uint8_t st[];    /* enum ST_* per command */
 } sr_shared;
 
@@ -752,7 +755,18 @@ static int sr_compile(const char *filename, sr_mod *m, char *err, size_t errlen)
 		.check_host_imports = false,
 		.jobs = 1,
 	};
-	return cache_load(m->bytes, size, filename, &opt, &m->cm, err, errlen);
+	int rc = cache_load(m->bytes, size, filename, &opt, &m->cm, err, errlen);
+	if (!S.quiet_cmd) {
+		const cache_timings *t = &m->cm.t;
+		S.sh->t_decode += t->decode;
+		S.sh->t_validate += t->validate;
+		S.sh->t_translate += t->translate;
+		S.sh->t_compile += t->compile;
+		S.sh->t_load += t->load;
+		S.sh->nloads++;
+		S.sh->ncached += rc == 0 && m->cm.was_cached;
+	}
+	return rc;
 }
 
 /* Instantiates m; returns rt_instantiate's result. */
@@ -1170,7 +1184,11 @@ static int sr_exec(size_t i)
 		sr_report(line, "?", "command without a type");
 		return ST_FAIL;
 	}
-	if (sr_skip_reason(c, line)) {
+	const char *why = sr_skip_reason(c, line);
+	if (why) {
+		if (!S.quiet_cmd)
+			printf("%s:%d: %s: skipped: %s%s", S.wast, line, type, why,
+			       why[strlen(why) - 1] == '\n' ? "" : "\n");
 		/* A skipped module still becomes the current one, as a failed
 		 * load: later commands that use it fail rather than run against
 		 * the previous module; list those lines too. */
@@ -1313,6 +1331,8 @@ static void sr_usage(void)
 int main(int argc, char **argv)
 {
 	const char *skipfile = NULL, *optname = NULL;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int opt;
 	while ((opt = getopt(argc, argv, "vc:s:n:")) != -1) {
 		switch (opt) {
@@ -1459,7 +1479,13 @@ int main(int argc, char **argv)
 	}
 	if (unrun)
 		printf("%s: %u commands not run%s\n", S.wast, unrun, gave_up ? "" : " (?)");
-	printf("%s: %u passed, %u failed, %u skipped (%u skip-list, %u text-format)\n",
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	printf("%s: time: %.2f s wall; %u modules loaded (%u from the cache): "
+	       "decode %.2f, validate %.2f, translate %.2f, compile %.2f, load %.2f s\n",
+	       name, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9,
+	       S.sh->nloads, S.sh->ncached, S.sh->t_decode, S.sh->t_validate,
+	       S.sh->t_translate, S.sh->t_compile, S.sh->t_load);
+	printf("%s: %u passed, %u failed, %u skipped (%u with a reason, %u text-format)\n",
 	       name, pass, fail, skip + text_skip, skip, text_skip);
 	return fail ? 1 : 0;
 }
