@@ -1139,3 +1139,114 @@ void cache_module_free(cache_module *cm)
 		dlclose(cm->dl);
 	memset(cm, 0, sizeof *cm);
 }
+
+/* ---- listing and cleaning ------------------------------------------------- */
+
+static bool is_key(const char *s, size_t n)
+{
+	if (n != 64)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
+static bool has_suffix(const char *s, const char *suf, size_t *stem)
+{
+	size_t n = strlen(s), k = strlen(suf);
+	if (n < k || strcmp(s + n - k, suf))
+		return false;
+	*stem = n - k;
+	return true;
+}
+
+int cache_list(const cache_options *opt,
+               void (*fn)(void *ud, const cache_entry_info *e), void *ud,
+               char *err, size_t errlen)
+{
+	const char *dir = cache_dir(opt);
+	DIR *d = opendir(dir);
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		setf(err, errlen, "cache: cannot read %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	int count = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		size_t stem;
+		if (!has_suffix(de->d_name, ".so", &stem) || !is_key(de->d_name, stem))
+			continue;
+		cache_entry_info info;
+		struct stat st;
+		char meta[80], src[256] = "";
+		memset(&info, 0, sizeof info);
+		memcpy(info.key, de->d_name, 64);
+		info.key[64] = 0;
+		if (fstatat(dirfd(d), de->d_name, &st, 0))
+			continue;
+		info.size = (uint64_t)st.st_size;
+		info.mtime = st.st_mtime;
+		snprintf(meta, sizeof meta, "%s.meta", info.key);
+		int mfd = openat(dirfd(d), meta, O_RDONLY | O_CLOEXEC);
+		if (mfd >= 0) {
+			char buf[1024];
+			ssize_t n = read(mfd, buf, sizeof buf - 1);
+			close(mfd);
+			if (n > 0) {
+				buf[n] = 0;
+				char *p = strstr(buf, "\nsource ");
+				info.complete = !strncmp(buf, CACHE_FORMAT "\n", strlen(CACHE_FORMAT) + 1);
+				if (p)
+					sscanf(p + 8, "%255[^\n]", src);
+			}
+		}
+		info.source = src;
+		count++;
+		if (fn)
+			fn(ud, &info);
+	}
+	closedir(d);
+	return count;
+}
+
+int cache_clean(const cache_options *opt, char *err, size_t errlen)
+{
+	const char *dir = cache_dir(opt);
+	DIR *d = opendir(dir);
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		setf(err, errlen, "cache: cannot read %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	int count = 0, failed = 0, fail_errno = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		size_t stem;
+		bool ours = (has_suffix(n, ".so", &stem) && is_key(n, stem)) ||
+		            (has_suffix(n, ".meta", &stem) && is_key(n, stem)) ||
+		            (has_suffix(n, ".lock", &stem) && is_key(n, stem)) ||
+		            (!strncmp(n, "cc-", 3) && strstr(n, ".id")) ||
+		            !strncmp(n, ".tmp-", 5);
+		if (!ours)
+			continue;
+		if (unlinkat(dirfd(d), n, 0)) {
+			failed++;
+			fail_errno = errno;
+			continue;
+		}
+		if (has_suffix(n, ".so", &stem) && is_key(n, stem))
+			count++;
+	}
+	closedir(d);
+	if (failed) {
+		setf(err, errlen, "cache: could not remove %d files from %s: %s",
+		     failed, dir, strerror(fail_errno));
+		return -1;
+	}
+	return count;
+}

@@ -61,6 +61,25 @@ void cache_module_free(cache_module *cm);
 /* The cache directory in use (for `mpiwasm cache`). */
 const char *cache_dir(const cache_options *opt);
 
+/* One entry of the cache directory, for `mpiwasm cache show`. */
+typedef struct cache_entry_info {
+	char key[65];
+	const char *source;       /* module file name it was built from, or "" */
+	uint64_t size;            /* bytes of the shared object */
+	int64_t mtime;            /* when it was installed (seconds since epoch) */
+	bool complete;            /* false: a leftover without its record */
+} cache_entry_info;
+
+/* Calls fn for every entry in the cache dir; returns the number of
+ * entries (0 if the dir does not exist), or -1 with one line in err. */
+int cache_list(const cache_options *opt,
+               void (*fn)(void *ud, const cache_entry_info *e), void *ud,
+               char *err, size_t errlen);
+
+/* Removes every file mpiwasm put in the cache dir (nothing else); returns
+ * the number of entries removed, or -1 with one line in err. */
+int cache_clean(const cache_options *opt, char *err, size_t errlen);
+
 /* SHA-256 (FIPS 180-4), used for the key and the entries' checksums. */
 typedef struct cache_sha256 {
 	uint32_t h[8];

@@ -1,0 +1,455 @@
+/* main.c - the mpiwasm command.
+ *
+ *   mpiwasm [OPTIONS] app.wasm [ARGS...]    (or `mpiwasm run ...`)
+ *   mpiwasm compile [OPTIONS] app.wasm
+ *   mpiwasm cache [--cache-dir DIR] [show|clean]
+ *
+ * Exit status: the module's own (proc_exit, or 0 when _start returns);
+ * 2 for a bad command line, a missing or malformed module, or imports
+ * mpiwasm does not provide; 1 for other failures (C compiler, cache,
+ * instantiation); 134 when the module traps (as an abort would). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdnoreturn.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "cache/cache.h"
+#include "mpi/mpib.h"
+#include "rt/rt.h"
+#include "wasi/wasi.h"
+#include "xlate/xlate.h"
+
+#define MPIWASM_VERSION "0.1.0"
+
+enum {
+	EXIT_USAGE = 2,         /* bad invocation, missing/malformed module */
+	EXIT_FAILURE_RT = 1,    /* compiler, cache, instantiation */
+	EXIT_TRAP = 134,        /* 128 + SIGABRT: the module trapped */
+};
+
+extern char **environ;
+
+typedef struct cli {
+	bool quiet, timings, inherit_env;
+	const char *cache_dir;
+	wasi_preopen *pre;
+	int npre;
+	char **env;
+	int nenv;
+} cli;
+
+static void usage(FILE *f)
+{
+	fputs("usage: mpiwasm [OPTIONS] app.wasm [ARGS...]   run a module (also: mpiwasm run ...)\n"
+	      "       mpiwasm compile [OPTIONS] app.wasm     fill the cache ahead of a job\n"
+	      "       mpiwasm cache [--cache-dir DIR] [show|clean]\n"
+	      "       mpiwasm --version | --help\n"
+	      "\n"
+	      "Options (before the module; everything after it is the module's):\n"
+	      "  --dir HOST[:GUEST]     grant a directory (GUEST defaults to HOST)\n"
+	      "  --dir-ro HOST[:GUEST]  grant a directory read-only\n"
+	      "  -d DIR                 grant DIR as /DIR (MPIWasm's form)\n"
+	      "  --env NAME=VALUE       give the module an environment variable\n"
+	      "  --inherit-env          give the module mpiwasm's whole environment\n"
+	      "  --cache-dir DIR        use DIR as the compile cache\n"
+	      "  -q                     no \"compiling ...\" line on the first run\n"
+	      "  --timings              print decode/validate/translate/compile/load/run times\n"
+	      "\n"
+	      "Environment: MPIWASM_CACHE_DIR (cache location), MPIWASM_CC (C compiler),\n"
+	      "MPIWASM_CACHE_LOG (append a line per compile), MPIWASM_KEEP_TEMP (keep the\n"
+	      "generated C of a failed compile).\n"
+	      "Exit status: the module's; 2 bad usage or module; 1 other failure;\n"
+	      "134 the module trapped.\n", f);
+}
+
+static noreturn void die(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static noreturn void die(int status, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("mpiwasm: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+/* Prints a (possibly multi-line) message, each line as `mpiwasm: ...`. */
+static void print_lines(const char *prefix, const char *msg)
+{
+	while (*msg) {
+		size_t n = strcspn(msg, "\n");
+		if (n)
+			fprintf(stderr, "mpiwasm: %s%.*s\n", prefix, (int)n, msg);
+		msg += n;
+		if (*msg)
+			msg++;
+	}
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		die(EXIT_FAILURE_RT, "out of memory");
+	return p;
+}
+
+static void add_preopen(cli *c, const char *host, const char *guest, bool ro)
+{
+	c->pre = xrealloc(c->pre, (size_t)(c->npre + 1) * sizeof *c->pre);
+	c->pre[c->npre++] = (wasi_preopen){ host, guest, ro };
+}
+
+/* HOST[:GUEST]; GUEST defaults to HOST as written. */
+static void add_dir(cli *c, const char *arg, bool ro)
+{
+	const char *colon = strchr(arg, ':');
+	if (!*arg || colon == arg)
+		die(EXIT_USAGE, "%s: empty host directory in '%s'", ro ? "--dir-ro" : "--dir", arg);
+	if (!colon) {
+		add_preopen(c, arg, arg, ro);
+		return;
+	}
+	if (!colon[1])
+		die(EXIT_USAGE, "%s: empty guest path in '%s'", ro ? "--dir-ro" : "--dir", arg);
+	add_preopen(c, strndup(arg, (size_t)(colon - arg)), colon + 1, ro);
+}
+
+/* -d DIR: DIR appears as /DIR. */
+static void add_d(cli *c, const char *dir)
+{
+	if (!*dir)
+		die(EXIT_USAGE, "-d: empty directory name");
+	const char *g = dir;
+	while (!strncmp(g, "./", 2))
+		g += 2;
+	while (*g == '/')
+		g++;
+	char *guest = xrealloc(NULL, strlen(g) + 2);
+	guest[0] = '/';
+	strcpy(guest + 1, g);
+	add_preopen(c, dir, guest, false);
+}
+
+static void set_env(cli *c, const char *kv)
+{
+	size_t k = strcspn(kv, "=");
+	for (int i = 0; i < c->nenv; i++)
+		if (!strncmp(c->env[i], kv, k) && c->env[i][k] == '=') {
+			c->env[i] = (char *)kv;
+			return;
+		}
+	c->env = xrealloc(c->env, (size_t)(c->nenv + 2) * sizeof *c->env);
+	c->env[c->nenv++] = (char *)kv;
+	c->env[c->nenv] = NULL;
+}
+
+/* Options up to the module name; returns the index of the first non-option. */
+static int parse_options(int argc, char **argv, int i, cli *c)
+{
+	const char **envs = NULL;
+	int nenvs = 0;
+	for (; i < argc; i++) {
+		const char *a = argv[i], *val = NULL;
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		}
+		if (a[0] != '-' || !a[1])
+			break;
+		/* Options with a value take it as the next word or after '='. */
+		static const char *with_value[] = { "--dir", "--dir-ro", "-d", "--env",
+			"--cache-dir", NULL };
+		const char *name = a;
+		char namebuf[32];
+		const char *eq = strchr(a, '=');
+		if (eq && a[1] == '-' && (size_t)(eq - a) < sizeof namebuf) {
+			memcpy(namebuf, a, (size_t)(eq - a));
+			namebuf[eq - a] = 0;
+			name = namebuf;
+		}
+		bool takes = false;
+		for (int k = 0; with_value[k]; k++)
+			takes |= !strcmp(name, with_value[k]);
+		if (takes) {
+			if (name == namebuf)
+				val = eq + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else
+				die(EXIT_USAGE, "option %s needs a value (try --help)", a);
+		} else if (name == namebuf) {
+			die(EXIT_USAGE, "option %s takes no value (try --help)", name);
+		}
+
+		if (!strcmp(name, "-q") || !strcmp(name, "--quiet"))
+			c->quiet = true;
+		else if (!strcmp(name, "--timings"))
+			c->timings = true;
+		else if (!strcmp(name, "--inherit-env"))
+			c->inherit_env = true;
+		else if (!strcmp(name, "--cache-dir"))
+			c->cache_dir = val;
+		else if (!strcmp(name, "--dir"))
+			add_dir(c, val, false);
+		else if (!strcmp(name, "--dir-ro"))
+			add_dir(c, val, true);
+		else if (!strcmp(name, "-d"))
+			add_d(c, val);
+		else if (!strcmp(name, "--env")) {
+			if (!strchr(val, '=') || *val == '=')
+				die(EXIT_USAGE, "--env %s: expected NAME=VALUE", val);
+			envs = xrealloc(envs, (size_t)(nenvs + 1) * sizeof *envs);
+			envs[nenvs++] = val;
+		} else if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+			usage(stdout);
+			exit(0);
+		} else if (!strcmp(name, "--version")) {
+			printf("mpiwasm %s (translator %s)\n", MPIWASM_VERSION, XLATE_VERSION);
+			exit(0);
+		} else {
+			die(EXIT_USAGE, "unknown option '%s' (try --help)", a);
+		}
+	}
+	/* The inherited environment first, so that --env overrides it. */
+	if (c->inherit_env)
+		for (char **e = environ; *e; e++)
+			if (strchr(*e, '='))
+				set_env(c, *e);
+	for (int k = 0; k < nenvs; k++)
+		set_env(c, envs[k]);
+	free(envs);
+	return i;
+}
+
+/* The module file, mapped read-only; exits with a one-line message if it
+ * is missing or not a WebAssembly binary. */
+static const uint8_t *map_module(const char *path, size_t *size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		die(EXIT_USAGE, "cannot open %s: %s", path, strerror(errno));
+	if (fstat(fd, &st))
+		die(EXIT_USAGE, "cannot stat %s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		die(EXIT_USAGE, "%s: is a directory, not a WebAssembly module", path);
+	if (st.st_size < 8)
+		die(EXIT_USAGE, "%s: not a WebAssembly module (%lld bytes, too short)",
+		    path, (long long)st.st_size);
+	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		die(EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
+	close(fd);
+	if (memcmp(p, "\0asm", 4))
+		die(EXIT_USAGE, "%s: not a WebAssembly module (no \\0asm header)", path);
+	*size = (size_t)st.st_size;
+	return p;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int load_status(int failure)
+{
+	return failure == CACHE_FAIL_MODULE || failure == CACHE_FAIL_IMPORTS ?
+	       EXIT_USAGE : EXIT_FAILURE_RT;
+}
+
+static void load(const char *file, const cli *c, cache_module *cm)
+{
+	static char err[8192];
+	const uint8_t *bytes;
+	size_t size;
+	cache_options opt = { .dir = c->cache_dir, .quiet = c->quiet,
+	                      .check_host_imports = true };
+	bytes = map_module(file, &size);
+	if (cache_load(bytes, size, file, &opt, cm, err, sizeof err)) {
+		print_lines("", *err ? err : "cache_load failed without a message");
+		exit(load_status(cm->failure));
+	}
+}
+
+static void print_timings(const cache_module *cm, double run)
+{
+	fprintf(stderr, "mpiwasm: timings: decode %.3f ms, validate %.3f ms, "
+	        "translate %.3f ms, compile %.3f ms, load %.3f ms, run %.3f ms (cache %s)\n",
+	        cm->t.decode * 1e3, cm->t.validate * 1e3, cm->t.translate * 1e3,
+	        cm->t.compile * 1e3, cm->t.load * 1e3, run * 1e3,
+	        cm->was_cached ? "hit" : "miss");
+}
+
+/* Ends the process after the module ended; with MPI still initialized the
+ * whole job is aborted, since the other ranks would wait for this one. */
+static noreturn void finish(int status, const char *why)
+{
+	if (mpib_active()) {
+		if (why)
+			fprintf(stderr, "mpiwasm: rank %d: %s without MPI_Finalize; aborting the job\n",
+			        mpib_rank(), why);
+		fflush(NULL);
+		mpib_abort(status);
+	}
+	fflush(NULL);
+	exit(status);
+}
+
+static void report_trap(rt_instance *inst, const rt_trapinfo *t)
+{
+	char buf[512];
+	rt_trap_format(inst, t, buf, sizeof buf);
+	if (mpib_rank() >= 0)
+		fprintf(stderr, "mpiwasm: rank %d: %s\n", mpib_rank(), buf);
+	else
+		fprintf(stderr, "mpiwasm: %s\n", buf);
+}
+
+static int cmd_run(int argc, char **argv, int i)
+{
+	cli c = { 0 };
+	char err[4096];
+	i = parse_options(argc, argv, i, &c);
+	if (i >= argc)
+		die(EXIT_USAGE, "no module given (usage: mpiwasm [OPTIONS] app.wasm [ARGS...])");
+	const char *file = argv[i];
+
+	wasi_register();
+	mpib_register();
+	wasi_config cfg = { .argc = argc - i, .argv = argv + i, .nenv = c.nenv,
+	                    .env = c.env, .npreopens = c.npre, .preopens = c.pre };
+	err[0] = 0;
+	if (wasi_setup(&cfg, err, sizeof err))
+		die(EXIT_USAGE, "%s", *err ? err : "wasi_setup failed without a message");
+
+	cache_module cm;
+	load(file, &c, &cm);
+
+	rt_instance *inst = NULL;
+	rt_trapinfo trap;
+	memset(&trap, 0, sizeof trap);
+	if (rt_signals_install())
+		die(EXIT_FAILURE_RT, "rt_signals_install: cannot install the trap handlers");
+	double t0 = now();
+	err[0] = 0;
+	int rc = rt_instantiate(&cm.mod, cm.code, rt_resolve_host, NULL, &inst,
+	                        &trap, err, sizeof err);
+	if (rc < 0) {
+		print_lines("", *err ? err : "rt_instantiate failed without a message");
+		finish(EXIT_FAILURE_RT, NULL);
+	}
+	if (rc == 0) {
+		rt_extern ex;
+		if (rt_get_export(inst, "_start", &ex) || ex.kind != WASM_EXTERN_FUNC)
+			die(EXIT_USAGE, "%s: no exported function _start (not a WASI command module)", file);
+		if (ex.is_host)
+			die(EXIT_USAGE, "%s: _start re-exports a host function; nothing to run", file);
+		rc = rt_call_ex(inst, ex.u.func, NULL, NULL, &trap);
+	}
+	double run = now() - t0;
+	if (c.timings)
+		print_timings(&cm, run);
+	if (rc == 0)
+		finish(0, "the module returned");
+	if (rc == RT_EXIT)
+		finish(trap.exit_status & 0xff, "the module exited");
+	report_trap(inst, &trap);
+	finish(EXIT_TRAP, NULL);
+}
+
+static int cmd_compile(int argc, char **argv, int i)
+{
+	cli c = { 0 };
+	i = parse_options(argc, argv, i, &c);
+	if (i >= argc)
+		die(EXIT_USAGE, "compile: no module given (usage: mpiwasm compile app.wasm)");
+	if (i + 1 < argc)
+		die(EXIT_USAGE, "compile: one module at a time ('%s' is extra)", argv[i + 1]);
+	const char *file = argv[i];
+	wasi_register();
+	mpib_register();
+	cache_module cm;
+	double t0 = now();
+	load(file, &c, &cm);
+	if (c.timings)
+		print_timings(&cm, 0);
+	if (!c.quiet)
+		printf("mpiwasm: %s: %s %s in %s (%.2f s)\n", file,
+		       cm.was_cached ? "already cached as" : "compiled and cached as",
+		       cm.key, cache_dir(&(cache_options){ .dir = c.cache_dir }), now() - t0);
+	cache_module_free(&cm);
+	return 0;
+}
+
+static void show_entry(void *ud, const cache_entry_info *e)
+{
+	time_t t = time(NULL);
+	long long age = (long long)(t - e->mtime);
+	char agebuf[32];
+	if (age < 120)
+		snprintf(agebuf, sizeof agebuf, "%llds", age);
+	else if (age < 7200)
+		snprintf(agebuf, sizeof agebuf, "%lldm", age / 60);
+	else if (age < 172800)
+		snprintf(agebuf, sizeof agebuf, "%lldh", age / 3600);
+	else
+		snprintf(agebuf, sizeof agebuf, "%lldd", age / 86400);
+	printf("%s %10llu %6s  %s%s\n", e->key, (unsigned long long)e->size, agebuf,
+	       *e->source ? e->source : "?", e->complete ? "" : " (incomplete)");
+	*(unsigned long long *)ud += e->size;
+}
+
+static int cmd_cache(int argc, char **argv, int i)
+{
+	cli c = { 0 };
+	char err[1024];
+	i = parse_options(argc, argv, i, &c);
+	const char *what = i < argc ? argv[i] : "show";
+	if (i + 1 < argc)
+		die(EXIT_USAGE, "cache: unexpected argument '%s'", argv[i + 1]);
+	cache_options opt = { .dir = c.cache_dir };
+	if (!strcmp(what, "show")) {
+		unsigned long long total = 0;
+		printf("cache dir: %s\n", cache_dir(&opt));
+		int n = cache_list(&opt, show_entry, &total, err, sizeof err);
+		if (n < 0)
+			die(EXIT_FAILURE_RT, "%s", err);
+		printf("%d entr%s, %llu bytes\n", n, n == 1 ? "y" : "ies", total);
+		return 0;
+	}
+	if (!strcmp(what, "clean")) {
+		int n = cache_clean(&opt, err, sizeof err);
+		if (n < 0)
+			die(EXIT_FAILURE_RT, "%s", err);
+		printf("mpiwasm: removed %d entr%s from %s\n", n, n == 1 ? "y" : "ies",
+		       cache_dir(&opt));
+		return 0;
+	}
+	die(EXIT_USAGE, "cache: unknown action '%s' (show or clean)", what);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc, argv, 2);
+	if (!strcmp(argv[1], "compile"))
+		return cmd_compile(argc, argv, 2);
+	if (!strcmp(argv[1], "cache"))
+		return cmd_cache(argc, argv, 2);
+	return cmd_run(argc, argv, 1);
+}
