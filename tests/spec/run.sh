@@ -7,7 +7,11 @@ run=$1 b=$2 jobs=$3 limit=$4
 shift 4
 mkdir -p "$b/spec-cache"
 start=$(date +%s)
-printf '%s\n' "$@" | xargs -P "$jobs" -I@ sh -c '
+# Files with the most modules first: the long ones start early and the
+# two workers finish together.
+for name in "$@"; do
+	printf '%s %s\n' "$(grep -c '"type": "module"' "$b/spec/$name/$(basename "$name").json")" "$name"
+done | sort -rn | cut -d' ' -f2 | xargs -P "$jobs" -I@ sh -c '
 	d="$1/spec/@"; n=$(basename "@")
 	timeout -k 10 "$2" nice "$3" -c "$1/spec-cache" -s tests/spec/skip.txt -n "@" \
 	  "$d/$n.json" > "$d/result.log" 2>&1
