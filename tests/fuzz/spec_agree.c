@@ -103,11 +103,12 @@ int main(int argc, char **argv)
 			wasm_module m;
 			wasm_error e;
 			int rc = wasm_decode((const uint8_t *)bytes, len, 0, &m, &e);
-			if (rc == 0 && !decode_only)
+			bool decoded = rc == 0;
+			if (decoded && !decode_only)
 				rc = wasm_validate(&m, &e);
 			char msg[512];
-			wasm_error_format(rc ? NULL : &m, path, &e, msg, sizeof msg);
-			if (rc == 0)
+			wasm_error_format(&m, path, &e, msg, sizeof msg);
+			if (decoded)
 				wasm_module_free(&m);
 			if (rc == WASM_ERR_UNSUPPORTED) {
 				unsup++;
