@@ -227,17 +227,24 @@ static void sv_free(strvec *sv)
 	memset(sv, 0, sizeof *sv);
 }
 
-/* Starts argv with stdin from /dev/null and stdout+stderr into outfd. */
+/* Starts argv with stdin from /dev/null and stdout+stderr into outfd, in
+ * a process group of its own so that a cleanup can kill the compiler's
+ * own children (cc1, as, ld) with it. */
 static pid_t spawn(char *const argv[], int outfd)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
 	pid_t pid;
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setpgroup(&attr, 0);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, outfd, 1);
 	posix_spawn_file_actions_adddup2(&fa, outfd, 2);
-	int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+	int rc = posix_spawn(&pid, argv[0], &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
 	if (rc) {
 		errno = rc;
 		return -1;
@@ -286,6 +293,7 @@ static void cl_run(void)
 	for (size_t i = 0; i < cl.npids; i++) {
 		pid_t p = cl.pids[i];
 		if (p > 0) {
+			kill(-p, SIGKILL);
 			kill(p, SIGKILL);
 			waitpid(p, NULL, 0);
 			cl.pids[i] = 0;
