@@ -87,12 +87,15 @@ typedef struct rt_memory {
 	uint64_t pages;        /* current size in 64 KiB pages */
 	uint64_t max_pages;    /* limit from the type, or 65536 */
 	bool shared;
+	bool has_max;          /* the type had a maximum (import matching) */
+	uint32_t slot;         /* runtime: index in the fault handler's registry */
 } rt_memory;
 
 typedef struct rt_table {
 	void **elems;          /* funcref: const rt_func *; externref: opaque */
-	uint32_t size, max;
+	uint32_t size, max;    /* max: from the type, else RT_TABLE_LIMIT */
 	uint8_t type;          /* WASM_FUNCREF or WASM_EXTERNREF */
+	bool has_max;          /* the type had a maximum (import matching) */
 } rt_table;
 
 typedef struct rt_global {
@@ -221,6 +224,8 @@ const rt_func *rt_instance_func(rt_instance *inst, uint32_t idx);
 #define RT_MEM_RESERVE ((uint64_t)8 << 30 | (uint64_t)1 << 16)
 #define RT_PAGE_SIZE 65536u
 #define RT_MAX_PAGES 65536u
+/* Implementation limit on table size when the type gives no maximum. */
+#define RT_TABLE_LIMIT 10000000u
 
 /* The runtime functions generated code calls are exported from the
  * executable (it links with -rdynamic) even though the engine is built

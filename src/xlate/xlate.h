@@ -17,12 +17,13 @@
 #define XLATE_VERSION "mpiwasm-xlate-1"
 
 /* Flags generated code needs from the C compiler, whatever the -O level:
- * no FMA contraction (WebAssembly rounds every operation), no strict
+ * no FMA contraction (WebAssembly rounds every operation), no errno from
+ * sqrt (it would stop inlining of the instruction), no strict
  * aliasing (linear memory is accessed with any type), no sibling-call
  * elimination (a runaway recursion must exhaust the stack, not loop).
  * src/cache adds -march=native -fPIC and the -O level. */
 #define XLATE_CFLAGS "-std=gnu11 -ffp-contract=off -fno-strict-aliasing " \
-                     "-fno-optimize-sibling-calls -fno-fast-math -w"
+                     "-fno-optimize-sibling-calls -fno-fast-math -fno-math-errno -w"
 
 typedef struct xlate_unit {
 	char *text;        /* NUL-terminated C source */

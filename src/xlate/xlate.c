@@ -1,0 +1,1371 @@
+/* xlate.c - WebAssembly -> C.
+ *
+ * Every operand-stack slot becomes a typed C local named after its height
+ * and type (si3 is the i32 at height 3), so a block's results and a loop's
+ * parameters simply stay in the slots at the block's base height and a
+ * branch is a few copies and a goto.  Locals are l0.., parameters first.
+ * The validator guarantees the typing, so the translator only tracks the
+ * types it needs to name slots.  Code after br/return/unreachable is
+ * skipped up to the end of its block. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xlate.h"
+#include "prelude.h"
+#include "../rt/rt.h"
+
+/* ---- growable text buffer ------------------------------------------- */
+
+typedef struct xbuf {
+	char *p;
+	size_t len, cap;
+	bool oom;
+} xbuf;
+
+static void xb_grow(xbuf *b, size_t need)
+{
+	if (b->oom || b->len + need + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 4096;
+	while (cap < b->len + need + 1)
+		cap *= 2;
+	char *p = realloc(b->p, cap);
+	if (!p) {
+		b->oom = true;
+		return;
+	}
+	b->p = p;
+	b->cap = cap;
+}
+
+static void xb_put(xbuf *b, const char *s, size_t n)
+{
+	xb_grow(b, n);
+	if (b->oom)
+		return;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+static void xb_puts(xbuf *b, const char *s) { xb_put(b, s, strlen(s)); }
+
+__attribute__((format(printf, 2, 3)))
+static void xb_printf(xbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char tmp[512];
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof tmp) {
+		xb_put(b, tmp, (size_t)n);
+		return;
+	}
+	xb_grow(b, (size_t)n);
+	if (b->oom)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* ---- types ------------------------------------------------------------ */
+
+static const char *ctype(uint8_t t)
+{
+	switch (t) {
+	case WASM_I32: return "uint32_t";
+	case WASM_I64: return "uint64_t";
+	case WASM_F32: return "float";
+	case WASM_F64: return "double";
+	default: return "void *";
+	}
+}
+
+/* Letter in slot names; both reference types share the pointer slots. */
+static char tchar(uint8_t t)
+{
+	switch (t) {
+	case WASM_I32: return 'i';
+	case WASM_I64: return 'j';
+	case WASM_F32: return 'f';
+	case WASM_F64: return 'd';
+	default: return 'r';
+	}
+}
+
+static int tslot(uint8_t t)
+{
+	switch (t) {
+	case WASM_I32: return 0;
+	case WASM_I64: return 1;
+	case WASM_F32: return 2;
+	case WASM_F64: return 3;
+	default: return 4;
+	}
+}
+
+/* Member of mw_value. */
+static const char *vmember(uint8_t t)
+{
+	switch (t) {
+	case WASM_I32: return "i32";
+	case WASM_I64: return "i64";
+	case WASM_F32: return "f32";
+	case WASM_F64: return "f64";
+	default: return "ref";
+	}
+}
+
+static char sigletter(uint8_t t)
+{
+	switch (t) {
+	case WASM_I32: return 'i';
+	case WASM_I64: return 'I';
+	case WASM_F32: return 'f';
+	case WASM_F64: return 'F';
+	case WASM_FUNCREF: return 'r';
+	case WASM_EXTERNREF: return 'e';
+	default: return 'V';
+	}
+}
+
+static void put_results_struct_name(xbuf *b, const wasm_functype *ft)
+{
+	xb_puts(b, "struct mw_r_");
+	for (uint32_t i = 0; i < ft->nresults; i++)
+		xb_put(b, &(char){sigletter(ft->results[i])}, 1);
+}
+
+static void put_ret_type(xbuf *b, const wasm_functype *ft)
+{
+	if (ft->nresults == 0)
+		xb_puts(b, "void");
+	else if (ft->nresults == 1)
+		xb_puts(b, ctype(ft->results[0]));
+	else
+		put_results_struct_name(b, ft);
+}
+
+/* "R (*)(void *, P...)" */
+static void put_fnptr_type(xbuf *b, const wasm_functype *ft)
+{
+	put_ret_type(b, ft);
+	xb_puts(b, " (*)(void *");
+	for (uint32_t i = 0; i < ft->nparams; i++) {
+		xb_puts(b, ", ");
+		xb_puts(b, ctype(ft->params[i]));
+	}
+	xb_puts(b, ")");
+}
+
+/* Comment-safe copy of a name from the name section. */
+static void put_comment_name(xbuf *b, const char *name)
+{
+	for (const char *s = name; *s; s++) {
+		char c = *s;
+		if ((unsigned char)c < 0x20 || (unsigned char)c >= 0x7f ||
+		    (c == '*' && s[1] == '/') || (c == '/' && s[1] == '*'))
+			c = '?';
+		xb_put(b, &c, 1);
+	}
+}
+
+static void put_proto(xbuf *b, const wasm_module *m, uint32_t fi)
+{
+	const wasm_functype *ft = &m->types[m->func_types[fi]];
+	xb_puts(b, "MW_HIDDEN ");
+	put_ret_type(b, ft);
+	xb_printf(b, " mw_f%u(void *ctx_", fi);
+	for (uint32_t i = 0; i < ft->nparams; i++)
+		xb_printf(b, ", %s l%u", ctype(ft->params[i]), i);
+	xb_puts(b, ")");
+}
+
+/* ---- per-function translation ----------------------------------------- */
+
+typedef struct ctl {
+	uint32_t op;          /* BLOCK, LOOP, IF, or END for the function body */
+	uint32_t id;          /* label number */
+	uint32_t base;        /* stack height below the parameters */
+	uint32_t np, nr;
+	const uint8_t *pt, *rt;
+	uint8_t single;       /* WASM_BLOCK_VAL result type */
+	bool unreachable, has_else, used;
+} ctl;
+
+typedef struct fx {
+	const wasm_module *m;
+	const wasm_func *f;
+	uint32_t fi;               /* function index */
+	xbuf *o;                   /* body text */
+	uint8_t *st;               /* type of each stack slot */
+	uint32_t h, stcap;
+	uint32_t maxh[5];          /* highest slot used, + 1, per slot kind */
+	ctl *cs;
+	uint32_t ncs, cscap;
+	uint32_t nlabels;
+	uint8_t *local_types;
+	uint32_t nlocals_total;
+	uint32_t *callees;         /* defined functions called directly */
+	uint32_t ncallees, calleecap;
+	wasm_error *err;
+	int rc;
+	char names[8][24];
+	unsigned nextname;
+} fx;
+
+static int fx_fail(fx *x, const wasm_instr *in, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fx_fail(fx *x, const wasm_instr *in, int code, const char *fmt, ...)
+{
+	if (x->rc)
+		return x->rc;
+	x->rc = code;
+	if (x->err && x->err->code == WASM_OK) {
+		x->err->code = code;
+		x->err->offset = in ? in->offset : x->f->body_offset;
+		x->err->func = x->fi;
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(x->err->msg, sizeof x->err->msg, fmt, ap);
+		va_end(ap);
+	}
+	return code;
+}
+
+/* Name of stack slot h (valid until 8 more calls). */
+static const char *S(fx *x, uint32_t h)
+{
+	char *n = x->names[x->nextname++ & 7];
+	snprintf(n, 24, "s%c%u", tchar(x->st[h]), h);
+	return n;
+}
+
+static void push(fx *x, uint8_t t)
+{
+	if (x->h >= x->stcap) {
+		uint32_t cap = x->stcap ? x->stcap * 2 : 64;
+		uint8_t *p = realloc(x->st, cap);
+		if (!p) {
+			x->rc = WASM_ERR_NOMEM;
+			return;
+		}
+		x->st = p;
+		x->stcap = cap;
+	}
+	x->st[x->h] = t;
+	int k = tslot(t);
+	if (x->h + 1 > x->maxh[k])
+		x->maxh[k] = x->h + 1;
+	x->h++;
+}
+
+static const uint8_t *ctl_results(const ctl *c)
+{
+	return c->nr == 1 && !c->rt ? &c->single : c->rt;
+}
+
+static ctl *ctl_push(fx *x, uint32_t op, const wasm_instr *in)
+{
+	if (x->ncs >= x->cscap) {
+		uint32_t cap = x->cscap ? x->cscap * 2 : 32;
+		ctl *p = realloc(x->cs, cap * sizeof *p);
+		if (!p) {
+			x->rc = WASM_ERR_NOMEM;
+			return NULL;
+		}
+		x->cs = p;
+		x->cscap = cap;
+	}
+	ctl *c = &x->cs[x->ncs++];
+	memset(c, 0, sizeof *c);
+	c->op = op;
+	c->id = x->nlabels++;
+	if (in) {
+		switch (in->u.block.kind) {
+		case WASM_BLOCK_EMPTY:
+			break;
+		case WASM_BLOCK_VAL:
+			c->nr = 1;
+			c->single = (uint8_t)in->u.block.type;
+			break;
+		default: {
+			const wasm_functype *ft = &x->m->types[in->u.block.type];
+			c->np = ft->nparams;
+			c->nr = ft->nresults;
+			c->pt = ft->params;
+			c->rt = ft->results;
+		}
+		}
+	}
+	c->base = x->h - c->np;
+	return c;
+}
+
+/* Copies the top n slots into the slots starting at dst. */
+static void copy_down(fx *x, uint32_t dst, uint32_t n)
+{
+	uint32_t src = x->h - n;
+	if (src == dst)
+		return;
+	for (uint32_t k = 0; k < n; k++)
+		xb_printf(x->o, "s%c%u = s%c%u; ", tchar(x->st[src + k]), dst + k,
+		          tchar(x->st[src + k]), src + k);
+}
+
+/* Branch to the label `depth` levels out: copy its arity, goto. */
+static void emit_br(fx *x, uint32_t depth)
+{
+	ctl *c = &x->cs[x->ncs - 1 - depth];
+	c->used = true;
+	if (c->op == WASM_OP_LOOP) {
+		copy_down(x, c->base, c->np);
+		xb_printf(x->o, "goto L%u;", c->id);
+	} else {
+		copy_down(x, c->base, c->nr);
+		xb_printf(x->o, "goto L%u;", c->id);
+	}
+}
+
+static void emit_return(fx *x)
+{
+	const wasm_functype *ft = &x->m->types[x->m->func_types[x->fi]];
+	uint32_t n = ft->nresults, b = x->h - n;
+	if (n == 0) {
+		xb_puts(x->o, "return;");
+	} else if (n == 1) {
+		xb_printf(x->o, "return %s;", S(x, b));
+	} else {
+		xb_puts(x->o, "{ ");
+		put_results_struct_name(x->o, ft);
+		xb_puts(x->o, " r_; ");
+		for (uint32_t k = 0; k < n; k++)
+			xb_printf(x->o, "r_.r%u = %s; ", k, S(x, b + k));
+		xb_puts(x->o, "return r_; }");
+	}
+}
+
+/* Calls: args are the top nparams slots; results replace them. */
+static void emit_call_tail(fx *x, const wasm_functype *ft, const char *callee,
+                           const char *ctxexpr)
+{
+	uint32_t b = x->h - ft->nparams;
+	xbuf *o = x->o;
+	if (ft->nresults > 1) {
+		xb_puts(o, "{ ");
+		put_results_struct_name(o, ft);
+		xb_puts(o, " r_ = ");
+	} else if (ft->nresults == 1) {
+		/* the result slot's type is set below; name it now */
+		xb_printf(o, "s%c%u = ", tchar(ft->results[0]), b);
+	}
+	xb_printf(o, "%s(%s", callee, ctxexpr);
+	for (uint32_t k = 0; k < ft->nparams; k++)
+		xb_printf(o, ", %s", S(x, b + k));
+	xb_puts(o, ");");
+	x->h = b;
+	for (uint32_t k = 0; k < ft->nresults; k++)
+		push(x, ft->results[k]);
+	if (ft->nresults > 1) {
+		for (uint32_t k = 0; k < ft->nresults; k++)
+			xb_printf(o, " %s = r_.r%u;", S(x, b + k), k);
+		xb_puts(o, " }");
+	}
+}
+
+static void add_callee(fx *x, uint32_t fi)
+{
+	for (uint32_t i = 0; i < x->ncallees; i++)
+		if (x->callees[i] == fi)
+			return;
+	if (x->ncallees >= x->calleecap) {
+		uint32_t cap = x->calleecap ? x->calleecap * 2 : 8;
+		uint32_t *p = realloc(x->callees, cap * sizeof *p);
+		if (!p) {
+			x->rc = WASM_ERR_NOMEM;
+			return;
+		}
+		x->callees = p;
+		x->calleecap = cap;
+	}
+	x->callees[x->ncallees++] = fi;
+}
+
+static void emit_call(fx *x, uint32_t fi)
+{
+	const wasm_module *m = x->m;
+	const wasm_functype *ft = &m->types[m->func_types[fi]];
+	char callee[160], ctxe[64];
+	if (fi < m->nfunc_imports) {
+		xbuf t = {0};
+		xb_puts(&t, "((");
+		put_fnptr_type(&t, ft);
+		xb_printf(&t, ")inst->funcs[%u].fn)", fi);
+		if (t.oom) {
+			x->rc = WASM_ERR_NOMEM;
+			return;
+		}
+		snprintf(ctxe, sizeof ctxe, "inst->funcs[%u].ctx", fi);
+		emit_call_tail(x, ft, t.p, ctxe);
+		free(t.p);
+	} else {
+		add_callee(x, fi);
+		snprintf(callee, sizeof callee, "mw_f%u", fi);
+		emit_call_tail(x, ft, callee, "inst");
+	}
+}
+
+static void emit_call_indirect(fx *x, uint32_t type, uint32_t table)
+{
+	const wasm_functype *ft = &x->m->types[type];
+	x->h--;
+	xb_printf(x->o, "{ const struct mw_func *c_ = mw_callee(inst, %u, %s, %u, %u); ",
+	          table, S(x, x->h), type, x->fi);
+	xbuf t = {0};
+	xb_puts(&t, "((");
+	put_fnptr_type(&t, ft);
+	xb_puts(&t, ")c_->fn)");
+	if (t.oom) {
+		x->rc = WASM_ERR_NOMEM;
+		return;
+	}
+	emit_call_tail(x, ft, t.p, "c_->ctx");
+	free(t.p);
+	xb_puts(x->o, " }");
+}
+
+/* Expression templates for instructions with a fixed signature:
+ * $a $b $c are the operands (deepest first), $F the function index. */
+static const char *tmpl(uint32_t op)
+{
+	switch (op) {
+	case WASM_OP_NOP: return "";
+	case WASM_OP_I32_EQZ: return "$a == 0";
+	case WASM_OP_I32_EQ: return "$a == $b";
+	case WASM_OP_I32_NE: return "$a != $b";
+	case WASM_OP_I32_LT_S: return "(int32_t)$a < (int32_t)$b";
+	case WASM_OP_I32_LT_U: return "$a < $b";
+	case WASM_OP_I32_GT_S: return "(int32_t)$a > (int32_t)$b";
+	case WASM_OP_I32_GT_U: return "$a > $b";
+	case WASM_OP_I32_LE_S: return "(int32_t)$a <= (int32_t)$b";
+	case WASM_OP_I32_LE_U: return "$a <= $b";
+	case WASM_OP_I32_GE_S: return "(int32_t)$a >= (int32_t)$b";
+	case WASM_OP_I32_GE_U: return "$a >= $b";
+	case WASM_OP_I64_EQZ: return "$a == 0";
+	case WASM_OP_I64_EQ: return "$a == $b";
+	case WASM_OP_I64_NE: return "$a != $b";
+	case WASM_OP_I64_LT_S: return "(int64_t)$a < (int64_t)$b";
+	case WASM_OP_I64_LT_U: return "$a < $b";
+	case WASM_OP_I64_GT_S: return "(int64_t)$a > (int64_t)$b";
+	case WASM_OP_I64_GT_U: return "$a > $b";
+	case WASM_OP_I64_LE_S: return "(int64_t)$a <= (int64_t)$b";
+	case WASM_OP_I64_LE_U: return "$a <= $b";
+	case WASM_OP_I64_GE_S: return "(int64_t)$a >= (int64_t)$b";
+	case WASM_OP_I64_GE_U: return "$a >= $b";
+	case WASM_OP_F32_EQ: case WASM_OP_F64_EQ: return "$a == $b";
+	case WASM_OP_F32_NE: case WASM_OP_F64_NE: return "$a != $b";
+	case WASM_OP_F32_LT: case WASM_OP_F64_LT: return "$a < $b";
+	case WASM_OP_F32_GT: case WASM_OP_F64_GT: return "$a > $b";
+	case WASM_OP_F32_LE: case WASM_OP_F64_LE: return "$a <= $b";
+	case WASM_OP_F32_GE: case WASM_OP_F64_GE: return "$a >= $b";
+
+	case WASM_OP_I32_CLZ: return "mw_clz32($a)";
+	case WASM_OP_I32_CTZ: return "mw_ctz32($a)";
+	case WASM_OP_I32_POPCNT: return "(uint32_t)__builtin_popcount($a)";
+	case WASM_OP_I32_ADD: case WASM_OP_I64_ADD: return "$a + $b";
+	case WASM_OP_I32_SUB: case WASM_OP_I64_SUB: return "$a - $b";
+	case WASM_OP_I32_MUL: case WASM_OP_I64_MUL: return "$a * $b";
+	case WASM_OP_I32_DIV_S: return "mw_div_s32($a, $b, $F)";
+	case WASM_OP_I32_DIV_U: return "mw_div_u32($a, $b, $F)";
+	case WASM_OP_I32_REM_S: return "mw_rem_s32($a, $b, $F)";
+	case WASM_OP_I32_REM_U: return "mw_rem_u32($a, $b, $F)";
+	case WASM_OP_I32_AND: case WASM_OP_I64_AND: return "$a & $b";
+	case WASM_OP_I32_OR: case WASM_OP_I64_OR: return "$a | $b";
+	case WASM_OP_I32_XOR: case WASM_OP_I64_XOR: return "$a ^ $b";
+	case WASM_OP_I32_SHL: return "$a << ($b & 31)";
+	case WASM_OP_I32_SHR_S: return "(uint32_t)((int32_t)$a >> ($b & 31))";
+	case WASM_OP_I32_SHR_U: return "$a >> ($b & 31)";
+	case WASM_OP_I32_ROTL: return "mw_rotl32($a, $b)";
+	case WASM_OP_I32_ROTR: return "mw_rotr32($a, $b)";
+	case WASM_OP_I64_CLZ: return "mw_clz64($a)";
+	case WASM_OP_I64_CTZ: return "mw_ctz64($a)";
+	case WASM_OP_I64_POPCNT: return "(uint64_t)__builtin_popcountll($a)";
+	case WASM_OP_I64_DIV_S: return "mw_div_s64($a, $b, $F)";
+	case WASM_OP_I64_DIV_U: return "mw_div_u64($a, $b, $F)";
+	case WASM_OP_I64_REM_S: return "mw_rem_s64($a, $b, $F)";
+	case WASM_OP_I64_REM_U: return "mw_rem_u64($a, $b, $F)";
+	case WASM_OP_I64_SHL: return "$a << ($b & 63)";
+	case WASM_OP_I64_SHR_S: return "(uint64_t)((int64_t)$a >> ($b & 63))";
+	case WASM_OP_I64_SHR_U: return "$a >> ($b & 63)";
+	case WASM_OP_I64_ROTL: return "mw_rotl64($a, $b)";
+	case WASM_OP_I64_ROTR: return "mw_rotr64($a, $b)";
+
+	case WASM_OP_F32_ABS: return "mw_f32_abs($a)";
+	case WASM_OP_F32_NEG: return "mw_f32_neg($a)";
+	case WASM_OP_F32_CEIL: return "__builtin_ceilf($a)";
+	case WASM_OP_F32_FLOOR: return "__builtin_floorf($a)";
+	case WASM_OP_F32_TRUNC: return "__builtin_truncf($a)";
+	case WASM_OP_F32_NEAREST: return "__builtin_rintf($a)";
+	case WASM_OP_F32_SQRT: return "__builtin_sqrtf($a)";
+	case WASM_OP_F32_ADD: case WASM_OP_F64_ADD: return "$a + $b";
+	case WASM_OP_F32_SUB: case WASM_OP_F64_SUB: return "$a - $b";
+	case WASM_OP_F32_MUL: case WASM_OP_F64_MUL: return "$a * $b";
+	case WASM_OP_F32_DIV: case WASM_OP_F64_DIV: return "$a / $b";
+	case WASM_OP_F32_MIN: return "mw_f32_min($a, $b)";
+	case WASM_OP_F32_MAX: return "mw_f32_max($a, $b)";
+	case WASM_OP_F32_COPYSIGN: return "mw_f32_copysign($a, $b)";
+	case WASM_OP_F64_ABS: return "mw_f64_abs($a)";
+	case WASM_OP_F64_NEG: return "mw_f64_neg($a)";
+	case WASM_OP_F64_CEIL: return "__builtin_ceil($a)";
+	case WASM_OP_F64_FLOOR: return "__builtin_floor($a)";
+	case WASM_OP_F64_TRUNC: return "__builtin_trunc($a)";
+	case WASM_OP_F64_NEAREST: return "__builtin_rint($a)";
+	case WASM_OP_F64_SQRT: return "__builtin_sqrt($a)";
+	case WASM_OP_F64_MIN: return "mw_f64_min($a, $b)";
+	case WASM_OP_F64_MAX: return "mw_f64_max($a, $b)";
+	case WASM_OP_F64_COPYSIGN: return "mw_f64_copysign($a, $b)";
+
+	case WASM_OP_I32_WRAP_I64: return "(uint32_t)$a";
+	case WASM_OP_I32_TRUNC_F32_S: return "mw_i32_trunc_f32_s($a, $F)";
+	case WASM_OP_I32_TRUNC_F32_U: return "mw_i32_trunc_f32_u($a, $F)";
+	case WASM_OP_I32_TRUNC_F64_S: return "mw_i32_trunc_f64_s($a, $F)";
+	case WASM_OP_I32_TRUNC_F64_U: return "mw_i32_trunc_f64_u($a, $F)";
+	case WASM_OP_I64_EXTEND_I32_S: return "(uint64_t)(int64_t)(int32_t)$a";
+	case WASM_OP_I64_EXTEND_I32_U: return "(uint64_t)$a";
+	case WASM_OP_I64_TRUNC_F32_S: return "mw_i64_trunc_f32_s($a, $F)";
+	case WASM_OP_I64_TRUNC_F32_U: return "mw_i64_trunc_f32_u($a, $F)";
+	case WASM_OP_I64_TRUNC_F64_S: return "mw_i64_trunc_f64_s($a, $F)";
+	case WASM_OP_I64_TRUNC_F64_U: return "mw_i64_trunc_f64_u($a, $F)";
+	case WASM_OP_F32_CONVERT_I32_S: return "(float)(int32_t)$a";
+	case WASM_OP_F32_CONVERT_I32_U: return "(float)$a";
+	case WASM_OP_F32_CONVERT_I64_S: return "(float)(int64_t)$a";
+	case WASM_OP_F32_CONVERT_I64_U: return "(float)$a";
+	case WASM_OP_F32_DEMOTE_F64: return "(float)$a";
+	case WASM_OP_F64_CONVERT_I32_S: return "(double)(int32_t)$a";
+	case WASM_OP_F64_CONVERT_I32_U: return "(double)$a";
+	case WASM_OP_F64_CONVERT_I64_S: return "(double)(int64_t)$a";
+	case WASM_OP_F64_CONVERT_I64_U: return "(double)$a";
+	case WASM_OP_F64_PROMOTE_F32: return "(double)$a";
+	case WASM_OP_I32_REINTERPRET_F32: return "mw_f32_bits($a)";
+	case WASM_OP_I64_REINTERPRET_F64: return "mw_f64_bits($a)";
+	case WASM_OP_F32_REINTERPRET_I32: return "mw_f32_of($a)";
+	case WASM_OP_F64_REINTERPRET_I64: return "mw_f64_of($a)";
+	case WASM_OP_I32_EXTEND8_S: return "(uint32_t)(int32_t)(int8_t)$a";
+	case WASM_OP_I32_EXTEND16_S: return "(uint32_t)(int32_t)(int16_t)$a";
+	case WASM_OP_I64_EXTEND8_S: return "(uint64_t)(int64_t)(int8_t)$a";
+	case WASM_OP_I64_EXTEND16_S: return "(uint64_t)(int64_t)(int16_t)$a";
+	case WASM_OP_I64_EXTEND32_S: return "(uint64_t)(int64_t)(int32_t)$a";
+	case WASM_OP_I32_TRUNC_SAT_F32_S: return "mw_i32_trunc_sat_f32_s($a)";
+	case WASM_OP_I32_TRUNC_SAT_F32_U: return "mw_i32_trunc_sat_f32_u($a)";
+	case WASM_OP_I32_TRUNC_SAT_F64_S: return "mw_i32_trunc_sat_f64_s($a)";
+	case WASM_OP_I32_TRUNC_SAT_F64_U: return "mw_i32_trunc_sat_f64_u($a)";
+	case WASM_OP_I64_TRUNC_SAT_F32_S: return "mw_i64_trunc_sat_f32_s($a)";
+	case WASM_OP_I64_TRUNC_SAT_F32_U: return "mw_i64_trunc_sat_f32_u($a)";
+	case WASM_OP_I64_TRUNC_SAT_F64_S: return "mw_i64_trunc_sat_f64_s($a)";
+	case WASM_OP_I64_TRUNC_SAT_F64_U: return "mw_i64_trunc_sat_f64_u($a)";
+	default: return NULL;
+	}
+}
+
+static uint8_t letter_type(char c)
+{
+	switch (c) {
+	case 'i': return WASM_I32;
+	case 'I': return WASM_I64;
+	case 'f': return WASM_F32;
+	case 'F': return WASM_F64;
+	case 'r': return WASM_FUNCREF;
+	case 'e': return WASM_EXTERNREF;
+	default: return WASM_V128;
+	}
+}
+
+/* An instruction with a fixed signature and an expression template. */
+static void emit_simple(fx *x, const wasm_instr *in, const char *sig, const char *t)
+{
+	const char *colon = strchr(sig, ':');
+	uint32_t npop = (uint32_t)(colon - sig);
+	uint32_t b = x->h - npop;
+	char ops[3][24] = {{0}};
+	for (uint32_t k = 0; k < npop && k < 3; k++)
+		snprintf(ops[k], sizeof ops[k], "%s", S(x, b + k));
+	x->h = b;
+	const char *res = colon + 1;
+	xbuf *o = x->o;
+	if (*res) {
+		push(x, letter_type(*res));
+		xb_printf(o, "%s = ", S(x, b));
+	}
+	for (const char *p = t; *p; p++) {
+		if (*p == '$' && p[1]) {
+			p++;
+			if (*p == 'F')
+				xb_printf(o, "%uu", x->fi);
+			else if (*p >= 'a' && *p <= 'c')
+				xb_puts(o, ops[*p - 'a']);
+			continue;
+		}
+		xb_put(o, p, 1);
+	}
+	xb_puts(o, ";");
+	(void)in;
+}
+
+static void put_f32_const(xbuf *o, uint32_t bits)
+{
+	float f;
+	memcpy(&f, &bits, 4);
+	if ((bits & 0x7f800000u) == 0x7f800000u)
+		xb_printf(o, "mw_f32_of(0x%08xu)", bits);
+	else
+		xb_printf(o, "%af", (double)f);
+}
+
+static void put_f64_const(xbuf *o, uint64_t bits)
+{
+	double d;
+	memcpy(&d, &bits, 8);
+	if ((bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull)
+		xb_printf(o, "mw_f64_of(0x%016llxull)", (unsigned long long)bits);
+	else
+		xb_printf(o, "%a", d);
+}
+
+static bool emit_mem(fx *x, const wasm_instr *in)
+{
+	const char *ld = NULL, *st = NULL, *conv = "";
+	switch (in->op) {
+	case WASM_OP_I32_LOAD: ld = "mw_ld_u32"; break;
+	case WASM_OP_I64_LOAD: ld = "mw_ld_u64"; break;
+	case WASM_OP_F32_LOAD: ld = "mw_ld_f32"; break;
+	case WASM_OP_F64_LOAD: ld = "mw_ld_f64"; break;
+	case WASM_OP_I32_LOAD8_S: ld = "mw_ld_u8"; conv = "(uint32_t)(int32_t)(int8_t)"; break;
+	case WASM_OP_I32_LOAD8_U: ld = "mw_ld_u8"; conv = "(uint32_t)"; break;
+	case WASM_OP_I32_LOAD16_S: ld = "mw_ld_u16"; conv = "(uint32_t)(int32_t)(int16_t)"; break;
+	case WASM_OP_I32_LOAD16_U: ld = "mw_ld_u16"; conv = "(uint32_t)"; break;
+	case WASM_OP_I64_LOAD8_S: ld = "mw_ld_u8"; conv = "(uint64_t)(int64_t)(int8_t)"; break;
+	case WASM_OP_I64_LOAD8_U: ld = "mw_ld_u8"; conv = "(uint64_t)"; break;
+	case WASM_OP_I64_LOAD16_S: ld = "mw_ld_u16"; conv = "(uint64_t)(int64_t)(int16_t)"; break;
+	case WASM_OP_I64_LOAD16_U: ld = "mw_ld_u16"; conv = "(uint64_t)"; break;
+	case WASM_OP_I64_LOAD32_S: ld = "mw_ld_u32"; conv = "(uint64_t)(int64_t)(int32_t)"; break;
+	case WASM_OP_I64_LOAD32_U: ld = "mw_ld_u32"; conv = "(uint64_t)"; break;
+	case WASM_OP_I32_STORE: st = "mw_st_u32"; break;
+	case WASM_OP_I64_STORE: st = "mw_st_u64"; break;
+	case WASM_OP_F32_STORE: st = "mw_st_f32"; break;
+	case WASM_OP_F64_STORE: st = "mw_st_f64"; break;
+	case WASM_OP_I32_STORE8: st = "mw_st_u8"; conv = "(uint8_t)"; break;
+	case WASM_OP_I32_STORE16: st = "mw_st_u16"; conv = "(uint16_t)"; break;
+	case WASM_OP_I64_STORE8: st = "mw_st_u8"; conv = "(uint8_t)"; break;
+	case WASM_OP_I64_STORE16: st = "mw_st_u16"; conv = "(uint16_t)"; break;
+	case WASM_OP_I64_STORE32: st = "mw_st_u32"; conv = "(uint32_t)"; break;
+	default: return false;
+	}
+	uint32_t mem = in->u.mem.mem, off = in->u.mem.offset;
+	char addr[64];
+	if (ld) {
+		uint32_t a = x->h - 1;
+		if (off)
+			snprintf(addr, sizeof addr, "(uint64_t)%s + %uu", S(x, a), off);
+		else
+			snprintf(addr, sizeof addr, "(uint64_t)%s", S(x, a));
+		x->h = a;
+		push(x, letter_type(wasm_opinfo_get(in->op)->sig[2]));
+		xb_printf(x->o, "%s = %s%s(m%u, %s);", S(x, a), conv, ld, mem, addr);
+	} else {
+		uint32_t a = x->h - 2;
+		if (off)
+			snprintf(addr, sizeof addr, "(uint64_t)%s + %uu", S(x, a), off);
+		else
+			snprintf(addr, sizeof addr, "(uint64_t)%s", S(x, a));
+		xb_printf(x->o, "%s(m%u, %s, %s%s);", st, mem, addr, conv, S(x, a + 1));
+		x->h = a;
+	}
+	return true;
+}
+
+static bool op_uses_mem(const wasm_instr *in, uint32_t *mem, uint32_t *mem2)
+{
+	*mem2 = UINT32_MAX;
+	uint32_t op = in->op;
+	if (op >= WASM_OP_I32_LOAD && op <= WASM_OP_I64_STORE32) {
+		*mem = in->u.mem.mem;
+		return true;
+	}
+	return false;
+}
+
+static int translate_body(fx *x)
+{
+	const wasm_module *m = x->m;
+	const wasm_func *f = x->f;
+	xbuf *o = x->o;
+	ctl *fc = ctl_push(x, WASM_OP_END, NULL);
+	if (!fc)
+		return x->rc;
+	{
+		const wasm_functype *ft = &m->types[f->type];
+		fc->nr = ft->nresults;
+		fc->rt = ft->results;
+		fc->base = 0;
+	}
+	for (uint32_t i = 0; i < f->ncode && !x->rc && !o->oom; i++) {
+		const wasm_instr *in = &f->code[i];
+		ctl *c = &x->cs[x->ncs - 1];
+		uint32_t op = in->op;
+		if (c->unreachable) {
+			if (op == WASM_OP_BLOCK || op == WASM_OP_LOOP || op == WASM_OP_IF) {
+				i = in->u.block.end;
+				continue;
+			}
+			if (op != WASM_OP_ELSE && op != WASM_OP_END)
+				continue;
+		}
+		xb_puts(o, "  ");
+		switch (op) {
+		case WASM_OP_UNREACHABLE:
+			xb_printf(o, "rt_trap(%d, %uu);", RT_TRAP_UNREACHABLE, x->fi);
+			c->unreachable = true;
+			break;
+		case WASM_OP_BLOCK:
+			ctl_push(x, op, in);
+			break;
+		case WASM_OP_LOOP: {
+			ctl *l = ctl_push(x, op, in);
+			if (l)
+				xb_printf(o, "L%u:;", l->id);
+			break;
+		}
+		case WASM_OP_IF: {
+			x->h--;
+			const char *cond = S(x, x->h);
+			ctl *l = ctl_push(x, op, in);
+			if (l)
+				xb_printf(o, "if (!%s) goto E%u;", cond, l->id);
+			break;
+		}
+		case WASM_OP_ELSE:
+			if (!c->unreachable) {
+				c->used = true;
+				xb_printf(o, "goto L%u; ", c->id);
+			}
+			xb_printf(o, "E%u:;", c->id);
+			c->has_else = true;
+			c->unreachable = false;
+			x->h = c->base;
+			for (uint32_t k = 0; k < c->np; k++)
+				push(x, c->pt[k]);
+			break;
+		case WASM_OP_END: {
+			bool after;
+			if (c->op == WASM_OP_LOOP) {
+				after = !c->unreachable;
+			} else if (c->op == WASM_OP_IF && !c->has_else) {
+				xb_printf(o, "E%u:; ", c->id);
+				after = true;
+			} else {
+				after = !c->unreachable || c->used;
+			}
+			if (c->op != WASM_OP_LOOP && c->used)
+				xb_printf(o, "L%u:;", c->id);
+			x->h = c->base;
+			const uint8_t *rt = ctl_results(c);
+			for (uint32_t k = 0; k < c->nr; k++)
+				push(x, rt[k]);
+			if (c->op == WASM_OP_END) {
+				if (after) {
+					xb_puts(o, "\n  ");
+					emit_return(x);
+				}
+				xb_puts(o, "\n");
+				x->ncs--;
+				return x->rc;
+			}
+			x->ncs--;
+			x->cs[x->ncs - 1].unreachable = !after;
+			break;
+		}
+		case WASM_OP_BR:
+			emit_br(x, in->u.index);
+			c->unreachable = true;
+			break;
+		case WASM_OP_BR_IF:
+			x->h--;
+			xb_printf(o, "if (%s) { ", S(x, x->h));
+			emit_br(x, in->u.index);
+			xb_puts(o, " }");
+			break;
+		case WASM_OP_BR_TABLE: {
+			x->h--;
+			uint32_t n = in->u.brtable.count;
+			const uint32_t *tg = &f->brtable[in->u.brtable.first];
+			xb_printf(o, "switch (%s) {", S(x, x->h));
+			/* one case group per distinct target */
+			for (uint32_t k = 0; k <= n; k++) {
+				bool seen = false;
+				for (uint32_t j = 0; j < k; j++)
+					if (tg[j] == tg[k])
+						seen = true;
+				if (seen)
+					continue;
+				xb_puts(o, "\n   ");
+				for (uint32_t j = k; j <= n; j++) {
+					if (tg[j] != tg[k])
+						continue;
+					if (j == n)
+						xb_puts(o, " default:");
+					else
+						xb_printf(o, " case %u:", j);
+				}
+				xb_puts(o, " ");
+				emit_br(x, tg[k]);
+			}
+			xb_puts(o, "\n  }");
+			c->unreachable = true;
+			break;
+		}
+		case WASM_OP_RETURN:
+			emit_return(x);
+			c->unreachable = true;
+			break;
+		case WASM_OP_CALL:
+			emit_call(x, in->u.index);
+			break;
+		case WASM_OP_CALL_INDIRECT:
+			emit_call_indirect(x, in->u.two.a, in->u.two.b);
+			break;
+		case WASM_OP_DROP:
+			x->h--;
+			break;
+		case WASM_OP_SELECT:
+		case WASM_OP_SELECT_T: {
+			uint32_t b = x->h - 3;
+			xb_printf(o, "%s = %s ? %s : %s;", S(x, b), S(x, b + 2),
+			          S(x, b), S(x, b + 1));
+			x->h = b + 1;
+			break;
+		}
+		case WASM_OP_LOCAL_GET:
+			push(x, x->local_types[in->u.index]);
+			xb_printf(o, "%s = l%u;", S(x, x->h - 1), in->u.index);
+			break;
+		case WASM_OP_LOCAL_SET:
+			x->h--;
+			xb_printf(o, "l%u = %s;", in->u.index, S(x, x->h));
+			break;
+		case WASM_OP_LOCAL_TEE:
+			xb_printf(o, "l%u = %s;", in->u.index, S(x, x->h - 1));
+			break;
+		case WASM_OP_GLOBAL_GET: {
+			uint8_t t = m->globals[in->u.index].type.type;
+			push(x, t);
+			xb_printf(o, "%s = inst->globals[%u]->v.%s;", S(x, x->h - 1),
+			          in->u.index, vmember(t));
+			break;
+		}
+		case WASM_OP_GLOBAL_SET: {
+			uint8_t t = m->globals[in->u.index].type.type;
+			x->h--;
+			xb_printf(o, "inst->globals[%u]->v.%s = %s;", in->u.index,
+			          vmember(t), S(x, x->h));
+			break;
+		}
+		case WASM_OP_TABLE_GET: {
+			uint32_t a = x->h - 1;
+			const char *idx = S(x, a);
+			char idxs[24];
+			snprintf(idxs, sizeof idxs, "%s", idx);
+			x->h = a;
+			push(x, m->tables[in->u.index].elemtype);
+			xb_printf(o, "%s = mw_table_get(inst->tables[%u], %s, %uu);",
+			          S(x, a), in->u.index, idxs, x->fi);
+			break;
+		}
+		case WASM_OP_TABLE_SET:
+			x->h -= 2;
+			xb_printf(o, "mw_table_set(inst->tables[%u], %s, %s, %uu);",
+			          in->u.index, S(x, x->h), S(x, x->h + 1), x->fi);
+			break;
+		case WASM_OP_TABLE_SIZE:
+			push(x, WASM_I32);
+			xb_printf(o, "%s = inst->tables[%u]->size;", S(x, x->h - 1), in->u.index);
+			break;
+		case WASM_OP_TABLE_GROW: {
+			uint32_t b = x->h - 2;
+			char init[24];
+			snprintf(init, sizeof init, "%s", S(x, b));
+			const char *n = S(x, b + 1);
+			char ns[24];
+			snprintf(ns, sizeof ns, "%s", n);
+			x->h = b;
+			push(x, WASM_I32);
+			xb_printf(o, "%s = rt_table_grow(inst->tables[%u], %s, %s);",
+			          S(x, b), in->u.index, init, ns);
+			break;
+		}
+		case WASM_OP_TABLE_FILL:
+			x->h -= 3;
+			xb_printf(o, "rt_table_fill(inst, %u, %s, %s, %s, %uu);", in->u.index,
+			          S(x, x->h), S(x, x->h + 1), S(x, x->h + 2), x->fi);
+			break;
+		case WASM_OP_TABLE_COPY:
+			x->h -= 3;
+			xb_printf(o, "rt_table_copy(inst, %u, %u, %s, %s, %s, %uu);",
+			          in->u.two.a, in->u.two.b, S(x, x->h), S(x, x->h + 1),
+			          S(x, x->h + 2), x->fi);
+			break;
+		case WASM_OP_TABLE_INIT:
+			x->h -= 3;
+			xb_printf(o, "rt_table_init(inst, %u, %u, %s, %s, %s, %uu);",
+			          in->u.two.b, in->u.two.a, S(x, x->h), S(x, x->h + 1),
+			          S(x, x->h + 2), x->fi);
+			break;
+		case WASM_OP_ELEM_DROP:
+			xb_printf(o, "rt_elem_drop(inst, %u);", in->u.index);
+			break;
+		case WASM_OP_MEMORY_SIZE:
+			push(x, WASM_I32);
+			xb_printf(o, "%s = (uint32_t)inst->mems[%u]->pages;", S(x, x->h - 1),
+			          in->u.index);
+			break;
+		case WASM_OP_MEMORY_GROW:
+			xb_printf(o, "%s = rt_memory_grow(inst->mems[%u], %s);",
+			          S(x, x->h - 1), in->u.index, S(x, x->h - 1));
+			break;
+		case WASM_OP_MEMORY_FILL:
+			x->h -= 3;
+			xb_printf(o, "mw_memory_fill(inst->mems[%u], %s, %s, %s, %uu);",
+			          in->u.index, S(x, x->h), S(x, x->h + 1), S(x, x->h + 2), x->fi);
+			break;
+		case WASM_OP_MEMORY_COPY:
+			x->h -= 3;
+			xb_printf(o, "mw_memory_copy(inst->mems[%u], inst->mems[%u], %s, %s, %s, %uu);",
+			          in->u.two.a, in->u.two.b, S(x, x->h), S(x, x->h + 1),
+			          S(x, x->h + 2), x->fi);
+			break;
+		case WASM_OP_MEMORY_INIT:
+			x->h -= 3;
+			xb_printf(o, "rt_memory_init(inst, %u, %u, %s, %s, %s, %uu);",
+			          in->u.two.b, in->u.two.a, S(x, x->h), S(x, x->h + 1),
+			          S(x, x->h + 2), x->fi);
+			break;
+		case WASM_OP_DATA_DROP:
+			xb_printf(o, "rt_data_drop(inst, %u);", in->u.index);
+			break;
+		case WASM_OP_I32_CONST:
+			push(x, WASM_I32);
+			xb_printf(o, "%s = 0x%xu;", S(x, x->h - 1), (uint32_t)in->u.i32);
+			break;
+		case WASM_OP_I64_CONST:
+			push(x, WASM_I64);
+			xb_printf(o, "%s = 0x%llxull;", S(x, x->h - 1),
+			          (unsigned long long)(uint64_t)in->u.i64);
+			break;
+		case WASM_OP_F32_CONST:
+			push(x, WASM_F32);
+			xb_printf(o, "%s = ", S(x, x->h - 1));
+			put_f32_const(o, in->u.f32);
+			xb_puts(o, ";");
+			break;
+		case WASM_OP_F64_CONST:
+			push(x, WASM_F64);
+			xb_printf(o, "%s = ", S(x, x->h - 1));
+			put_f64_const(o, in->u.f64);
+			xb_puts(o, ";");
+			break;
+		case WASM_OP_REF_NULL:
+			push(x, (uint8_t)in->u.index);
+			xb_printf(o, "%s = 0;", S(x, x->h - 1));
+			break;
+		case WASM_OP_REF_IS_NULL: {
+			uint32_t a = x->h - 1;
+			char r[24];
+			snprintf(r, sizeof r, "%s", S(x, a));
+			x->h = a;
+			push(x, WASM_I32);
+			xb_printf(o, "%s = %s == 0;", S(x, a), r);
+			break;
+		}
+		case WASM_OP_REF_FUNC:
+			push(x, WASM_FUNCREF);
+			xb_printf(o, "%s = (void *)&inst->funcs[%u];", S(x, x->h - 1), in->u.index);
+			break;
+		default: {
+			if (emit_mem(x, in))
+				break;
+			const wasm_opinfo *oi = wasm_opinfo_get(op);
+			const char *t = tmpl(op);
+			if (!oi || !oi->sig || !t)
+				return fx_fail(x, in, WASM_ERR_UNSUPPORTED,
+				               "translator: instruction %s not supported",
+				               oi ? oi->name : "(unknown)");
+			emit_simple(x, in, oi->sig, t);
+		}
+		}
+		xb_puts(o, "\n");
+	}
+	if (o->oom)
+		x->rc = WASM_ERR_NOMEM;
+	if (!x->rc)
+		return fx_fail(x, NULL, WASM_ERR_INVALID, "translator: body has no final end");
+	return x->rc;
+}
+
+/* Translates defined function fi into out (prototype + body). */
+static int translate_func(const wasm_module *m, uint32_t fi, xbuf *out,
+                          uint32_t **callees, uint32_t *ncallees, wasm_error *err)
+{
+	const wasm_func *f = &m->funcs[fi - m->nfunc_imports];
+	const wasm_functype *ft = &m->types[f->type];
+	fx x = {0};
+	x.m = m;
+	x.f = f;
+	x.fi = fi;
+	x.err = err;
+	xbuf body = {0};
+	x.o = &body;
+	x.nlocals_total = ft->nparams + f->nlocals;
+	x.local_types = malloc(x.nlocals_total + 1);
+	if (!x.local_types)
+		return WASM_ERR_NOMEM;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < ft->nparams; i++)
+		x.local_types[n++] = ft->params[i];
+	for (uint32_t r = 0; r < f->nlocalruns; r++)
+		for (uint32_t k = 0; k < f->locals[r].count; k++)
+			x.local_types[n++] = f->locals[r].type;
+	for (uint32_t i = 0; i < n; i++)
+		if (x.local_types[i] == WASM_V128) {
+			fx_fail(&x, NULL, WASM_ERR_UNSUPPORTED, "translator: v128 locals not supported");
+			goto done;
+		}
+
+	translate_body(&x);
+	if (x.rc)
+		goto done;
+
+	/* header: name, prototype, instance, memory bases, locals, slots */
+	const char *name = m->func_names ? m->func_names[fi] : NULL;
+	if (!name)
+		name = wasm_func_name(m, fi);
+	xb_printf(out, "\n/* function %u", fi);
+	if (name) {
+		xb_puts(out, ": ");
+		put_comment_name(out, name);
+	}
+	xb_puts(out, " */\n");
+	put_proto(out, m, fi);
+	xb_puts(out, " {\n  struct mw_inst *const inst = (struct mw_inst *)ctx_;\n");
+	/* memory bases: one const local per memory the body touches */
+	bool *usedmem = calloc(m->nmems + 1, 1);
+	if (!usedmem) {
+		x.rc = WASM_ERR_NOMEM;
+		goto done;
+	}
+	for (uint32_t i = 0; i < f->ncode; i++) {
+		uint32_t mm, m2;
+		if (op_uses_mem(&f->code[i], &mm, &m2) && mm < m->nmems)
+			usedmem[mm] = true;
+	}
+	for (uint32_t k = 0; k < m->nmems; k++)
+		if (usedmem[k])
+			xb_printf(out, "  uint8_t *const m%u = inst->mems[%u]->base;\n", k, k);
+	free(usedmem);
+	for (uint32_t i = ft->nparams; i < n; i++)
+		xb_printf(out, "  %s l%u = 0;\n", ctype(x.local_types[i]), i);
+	static const char *const kt[5] = {"uint32_t", "uint64_t", "float", "double", "void"};
+	static const char kc[5] = {'i', 'j', 'f', 'd', 'r'};
+	for (int k = 0; k < 5; k++) {
+		for (uint32_t h = 0; h < x.maxh[k]; h++) {
+			if (h % 16 == 0)
+				xb_printf(out, "%s  %s ", h ? ";\n" : "", kt[k]);
+			else
+				xb_puts(out, ", ");
+			xb_printf(out, "%ss%c%u", k == 4 ? "*" : "", kc[k], h);
+		}
+		if (x.maxh[k])
+			xb_puts(out, ";\n");
+	}
+	xb_put(out, body.p ? body.p : "", body.len);
+	xb_puts(out, "}\n");
+	if (out->oom)
+		x.rc = WASM_ERR_NOMEM;
+done:
+	free(body.p);
+	free(x.st);
+	free(x.cs);
+	free(x.local_types);
+	if (x.rc) {
+		free(x.callees);
+		return x.rc;
+	}
+	*callees = x.callees;
+	*ncallees = x.ncallees;
+	return 0;
+}
+
+/* ---- module level ------------------------------------------------------ */
+
+/* The prelude with @KIND@ replaced by enum rt_trapkind values. */
+static void put_prelude(xbuf *o)
+{
+	static const struct { const char *name; int kind; } kinds[] = {
+		{"MEM_OOB", RT_TRAP_MEM_OOB}, {"TABLE_OOB", RT_TRAP_TABLE_OOB},
+		{"INDIRECT_NULL", RT_TRAP_INDIRECT_NULL},
+		{"INDIRECT_TYPE", RT_TRAP_INDIRECT_TYPE},
+		{"INT_OVERFLOW", RT_TRAP_INT_OVERFLOW}, {"DIV_ZERO", RT_TRAP_DIV_ZERO},
+		{"INVALID_CONV", RT_TRAP_INVALID_CONV},
+	};
+	xb_printf(o, "/* Generated by %s from a WebAssembly module; do not edit. */\n",
+	          XLATE_VERSION);
+	const char *p = xlate_prelude;
+	while (*p) {
+		const char *at = strchr(p, '@');
+		if (!at) {
+			xb_puts(o, p);
+			break;
+		}
+		xb_put(o, p, (size_t)(at - p));
+		const char *end = strchr(at + 1, '@');
+		size_t n = (size_t)(end - at - 1);
+		int kind = -1;
+		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+			if (strlen(kinds[k].name) == n && !memcmp(kinds[k].name, at + 1, n))
+				kind = kinds[k].kind;
+		xb_printf(o, "%d", kind);
+		p = end + 1;
+	}
+}
+
+/* struct definitions for multi-value results, once per result list */
+static void put_result_structs(xbuf *o, const wasm_module *m)
+{
+	for (uint32_t t = 0; t < m->ntypes; t++) {
+		const wasm_functype *ft = &m->types[t];
+		if (ft->nresults < 2)
+			continue;
+		bool dup = false;
+		for (uint32_t u = 0; u < t && !dup; u++) {
+			const wasm_functype *fu = &m->types[u];
+			dup = fu->nresults == ft->nresults &&
+			      !memcmp(fu->results, ft->results, ft->nresults);
+		}
+		if (dup)
+			continue;
+		put_results_struct_name(o, ft);
+		xb_puts(o, " {");
+		for (uint32_t k = 0; k < ft->nresults; k++)
+			xb_printf(o, " %s r%u;", ctype(ft->results[k]), k);
+		xb_puts(o, " };\n");
+	}
+}
+
+static void put_invoke(xbuf *o, const wasm_module *m, uint32_t t)
+{
+	const wasm_functype *ft = &m->types[t];
+	xb_printf(o, "static void mw_inv%u(const struct mw_func *f_, const mw_value *a, mw_value *r) {\n  ", t);
+	if (ft->nresults > 1) {
+		put_results_struct_name(o, ft);
+		xb_puts(o, " x_ = ");
+	} else if (ft->nresults == 1) {
+		xb_printf(o, "r[0].%s = ", vmember(ft->results[0]));
+	}
+	xb_puts(o, "((");
+	put_fnptr_type(o, ft);
+	xb_puts(o, ")f_->fn)(f_->ctx");
+	for (uint32_t k = 0; k < ft->nparams; k++)
+		xb_printf(o, ", a[%u].%s", k, vmember(ft->params[k]));
+	xb_puts(o, ");\n");
+	for (uint32_t k = 0; ft->nresults > 1 && k < ft->nresults; k++)
+		xb_printf(o, "  r[%u].%s = x_.r%u;\n", k, vmember(ft->results[k]), k);
+	if (ft->nresults == 0)
+		xb_puts(o, "  (void)r;\n");
+	xb_puts(o, "}\n");
+}
+
+static int check_supported(const wasm_module *m, wasm_error *err)
+{
+	const char *what = NULL;
+	if (m->uses_simd)
+		what = "SIMD (v128)";
+	else if (m->uses_threads)
+		what = "threads/atomics";
+	for (uint32_t t = 0; !what && t < m->ntypes; t++) {
+		const wasm_functype *ft = &m->types[t];
+		for (uint32_t k = 0; k < ft->nparams; k++)
+			if (ft->params[k] == WASM_V128)
+				what = "SIMD (v128)";
+		for (uint32_t k = 0; k < ft->nresults; k++)
+			if (ft->results[k] == WASM_V128)
+				what = "SIMD (v128)";
+	}
+	for (uint32_t g = 0; !what && g < m->nglobals; g++)
+		if (m->globals[g].type.type == WASM_V128)
+			what = "SIMD (v128)";
+	for (uint32_t k = 0; !what && k < m->nmems; k++)
+		if (m->mems[k].lim.shared)
+			what = "shared memory (threads)";
+	if (!m->bodies_decoded && m->nfuncs > m->nfunc_imports)
+		what = "a module decoded without function bodies";
+	if (!what)
+		return 0;
+	if (err && err->code == WASM_OK) {
+		err->code = WASM_ERR_UNSUPPORTED;
+		err->offset = 0;
+		err->func = UINT32_MAX;
+		snprintf(err->msg, sizeof err->msg, "xlate_module: %s is not supported", what);
+	}
+	return WASM_ERR_UNSUPPORTED;
+}
+
+int xlate_module(const wasm_module *m, const xlate_options *opt,
+                 xlate_output *out, wasm_error *err)
+{
+	memset(out, 0, sizeof *out);
+	int rc = check_supported(m, err);
+	if (rc)
+		return rc;
+	uint32_t ndef = m->nfuncs - m->nfunc_imports;
+	xbuf *fb = calloc(ndef + 1, sizeof *fb);
+	uint32_t **callees = calloc(ndef + 1, sizeof *callees);
+	uint32_t *ncallees = calloc(ndef + 1, sizeof *ncallees);
+	uint32_t *unit_of = calloc(ndef + 1, sizeof *unit_of);
+	uint8_t *declared = calloc(ndef + 1, 1);
+	xbuf common = {0};
+	if (!fb || !callees || !ncallees || !unit_of || !declared) {
+		rc = WASM_ERR_NOMEM;
+		goto done;
+	}
+	size_t total = 0;
+	for (uint32_t i = 0; i < ndef; i++) {
+		rc = translate_func(m, m->nfunc_imports + i, &fb[i], &callees[i],
+		                    &ncallees[i], err);
+		if (rc)
+			goto done;
+		total += fb[i].len;
+	}
+
+	/* split into units of about the target size, at most max_units */
+	size_t target = opt && opt->unit_target_bytes ? opt->unit_target_bytes : 256 * 1024;
+	unsigned maxu = opt && opt->max_units ? opt->max_units : 0;
+	if (!maxu) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		maxu = n > 0 ? (unsigned)n : 1;
+	}
+	size_t nunits = (total + target - 1) / target;
+	if (nunits < 1)
+		nunits = 1;
+	if (nunits > maxu)
+		nunits = maxu;
+	if (nunits > ndef && ndef > 0)
+		nunits = ndef;
+	size_t per = (total + nunits - 1) / nunits, acc = 0;
+	uint32_t u = 0;
+	for (uint32_t i = 0; i < ndef; i++) {
+		if (acc >= per && u + 1 < nunits) {
+			u++;
+			acc = 0;
+		}
+		unit_of[i] = u;
+		acc += fb[i].len;
+	}
+	nunits = (size_t)u + 1;
+
+	put_prelude(&common);
+	put_result_structs(&common, m);
+	out->units = calloc(nunits, sizeof *out->units);
+	if (!out->units || common.oom) {
+		rc = WASM_ERR_NOMEM;
+		goto done;
+	}
+	out->nunits = nunits;
+	for (u = 0; u < nunits; u++) {
+		xbuf o = {0};
+		xb_put(&o, common.p, common.len);
+		memset(declared, 0, ndef + 1);
+		for (uint32_t i = 0; i < ndef; i++) {
+			if (u == 0)
+				declared[i] = 1;  /* the descriptor lists them all */
+			if (unit_of[i] != u)
+				continue;
+			declared[i] = 1;
+			for (uint32_t k = 0; k < ncallees[i]; k++)
+				declared[callees[i][k] - m->nfunc_imports] = 1;
+		}
+		for (uint32_t i = 0; i < ndef; i++) {
+			if (!declared[i])
+				continue;
+			put_proto(&o, m, m->nfunc_imports + i);
+			xb_puts(&o, ";\n");
+		}
+		for (uint32_t i = 0; i < ndef; i++)
+			if (unit_of[i] == u)
+				xb_put(&o, fb[i].p, fb[i].len);
+		if (u == 0) {
+			xb_puts(&o, "\n/* generic entry points, one per type */\n");
+			for (uint32_t t = 0; t < m->ntypes; t++)
+				put_invoke(&o, m, t);
+			if (m->ntypes) {
+				xb_puts(&o, "static const mw_invoke_fn mw_invokes[] = {");
+				for (uint32_t t = 0; t < m->ntypes; t++)
+					xb_printf(&o, "%s mw_inv%u", t ? "," : "", t);
+				xb_puts(&o, " };\n");
+			}
+			if (ndef) {
+				xb_puts(&o, "static void *const mw_funcs[] = {");
+				for (uint32_t i = 0; i < ndef; i++)
+					xb_printf(&o, "%s%s(void *)mw_f%u", i ? "," : "",
+					          i % 8 == 0 ? "\n  " : " ", m->nfunc_imports + i);
+				xb_puts(&o, "\n};\n");
+			}
+			xb_printf(&o, "__attribute__((visibility(\"default\"))) const struct mw_code mpiwasm_code = {\n"
+			          "  %uu, %uu, %uu, %uu, \"%s\", %s, %s\n};\n",
+			          RT_CODE_ABI, m->ntypes, m->nfuncs, m->nfunc_imports,
+			          XLATE_VERSION, m->ntypes ? "mw_invokes" : "0",
+			          ndef ? "mw_funcs" : "0");
+		}
+		if (o.oom) {
+			free(o.p);
+			rc = WASM_ERR_NOMEM;
+			goto done;
+		}
+		out->units[u].text = o.p;
+		out->units[u].len = o.len;
+	}
+done:
+	if (rc == WASM_ERR_NOMEM && err && err->code == WASM_OK) {
+		err->code = WASM_ERR_NOMEM;
+		err->func = UINT32_MAX;
+		snprintf(err->msg, sizeof err->msg, "xlate_module: out of memory");
+	}
+	for (uint32_t i = 0; fb && i < ndef; i++)
+		free(fb[i].p);
+	for (uint32_t i = 0; callees && i < ndef; i++)
+		free(callees[i]);
+	free(fb);
+	free(callees);
+	free(ncallees);
+	free(unit_of);
+	free(declared);
+	free(common.p);
+	if (rc)
+		xlate_output_free(out);
+	return rc;
+}
+
+void xlate_output_free(xlate_output *out)
+{
+	for (size_t i = 0; out->units && i < out->nunits; i++)
+		free(out->units[i].text);
+	free(out->units);
+	out->units = NULL;
+	out->nunits = 0;
+}
