@@ -66,7 +66,7 @@ static uint16_t sb_openat2(int root, const char *path, int flags,
 	struct open_how how;
 	memset(&how, 0, sizeof how);
 	how.flags = (uint64_t)(flags | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
-	how.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0;
+	how.mode = ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) ? mode : 0;
 	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
 	for (int tries = 0; tries < 64; tries++) {
 		long fd = syscall(SYS_openat2, root, path, &how, sizeof how);

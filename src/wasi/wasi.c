@@ -899,10 +899,15 @@ static uint32_t w_path_open(rt_instance *inst, uint32_t dirfd,
 		return WE_NOTCAPABLE;
 	if ((fdflags & FDF_SYNC) && !(base & RT_FD_SYNC))
 		return WE_NOTCAPABLE;
-	if (d->ro && (wr || (oflags & (OF_CREAT | OF_TRUNC)) ||
+	if (d->ro && ((wr && !(oflags & OF_DIRECTORY)) ||
+	              (oflags & (OF_CREAT | OF_TRUNC)) ||
 	              (fdflags & FDF_APPEND)))
 		return WE_ROFS;
 
+	/* A directory is opened for reading whatever else was asked: the
+	 * rights of the new fd are cut to a directory's below. */
+	if (oflags & OF_DIRECTORY)
+		wr = false;
 	int fl = wr ? (rd ? O_RDWR : O_WRONLY) : O_RDONLY;
 	if (oflags & OF_CREAT) fl |= O_CREAT;
 	if (oflags & OF_DIRECTORY) fl |= O_DIRECTORY;
