@@ -51,7 +51,8 @@ $(BENCH_DIR)/big.wasm: $(BENCH_DIR)/big.c
 bench-kernels-build: $(BENCH_BINS)
 
 bench-kernels: all bench-kernels-build
-	sh bench/kernels/run.sh $(B)
+	BENCH_NATIVE_FLAGS="$(BENCH_NATIVE_FLAGS)" BENCH_WASM_FLAGS="$(BENCH_WASM_FLAGS)" \
+	  BENCH_CC="$(BENCH_CC)" sh bench/kernels/run.sh $(B)
 
 check-bench-kernels: all bench-kernels-build
 	sh bench/kernels/run.sh --check $(B)

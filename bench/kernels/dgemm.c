@@ -4,7 +4,7 @@
 
 #define N 512
 
-static void dgemm(int n, const double *a, const double *b, double *c)
+BENCH_HOT static void dgemm(int n, const double *a, const double *b, double *c)
 {
 	for (int i = 0; i < n; i++)
 		for (int k = 0; k < n; k++) {

@@ -34,7 +34,7 @@ static op_fn table[NOPS] = {
 
 /* Returns the sum of the accumulator over all steps, so that every step
  * counts in the checksum. */
-static uint64_t run(const uint8_t *prog, const uint32_t *args, int steps)
+BENCH_HOT static uint64_t run(const uint8_t *prog, const uint32_t *args, int steps)
 {
 	uint32_t acc = 1;
 	uint64_t sum = 0;

@@ -14,7 +14,7 @@
 static int *keys, *keys2, *ranks, *count, *sorted;
 static int bsize[NBUCKET], bptr[NBUCKET];
 
-static void rank(void)
+BENCH_HOT static void rank(void)
 {
 	memset(bsize, 0, sizeof bsize);
 	for (int i = 0; i < NKEYS; i++)

@@ -5,7 +5,7 @@
 #define N 2048
 #define SWEEPS 20
 
-static void sweep(int n, const double *u, double *v)
+BENCH_HOT static void sweep(int n, const double *u, double *v)
 {
 	for (int i = 1; i < n - 1; i++)
 		for (int j = 1; j < n - 1; j++)

@@ -1,6 +1,8 @@
 // node-wasi.mjs - run a wasm32-wasi command module under Node's WASI, as a
 // second runtime to check the kernels' checksums against (not the engine).
-// usage: node --no-warnings node-wasi.mjs app.wasm [args...]
+// usage: node --no-warnings --single-threaded node-wasi.mjs app.wasm [args...]
+// (--single-threaded: Node 20 segfaults at exit after a large memory.grow
+// when V8 background threads are running.)
 import { readFile } from 'node:fs/promises';
 import { WASI } from 'node:wasi';
 

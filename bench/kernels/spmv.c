@@ -8,7 +8,7 @@
 #define BAND 2000
 #define ITERS 20
 
-static void spmv(int n, const int *rowptr, const int *col, const double *val,
+BENCH_HOT static void spmv(int n, const int *rowptr, const int *col, const double *val,
                  const double *x, double *y)
 {
 	for (int i = 0; i < n; i++) {

@@ -5,7 +5,7 @@
 #define N (1 << 23)
 #define PASSES 10
 
-static void triad(int n, double *a, const double *b, const double *c, double s)
+BENCH_HOT static void triad(int n, double *a, const double *b, const double *c, double s)
 {
 	for (int i = 0; i < n; i++)
 		a[i] = b[i] + s * c[i];

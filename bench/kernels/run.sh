@@ -1,0 +1,256 @@
+#!/bin/sh
+# run.sh - native vs wasm kernel benchmarks (see bench/README.md).
+#
+#   sh bench/kernels/run.sh [B]          full run, writes bench/kernels/REPORT.md
+#   sh bench/kernels/run.sh --check [B]  each kernel once, checksums must match
+#
+# B is the build directory (default build); binaries come from `make
+# bench-kernels-build`.  Environment:
+#   BENCH_RUNS=5        alternating native/wasm runs per kernel (median taken)
+#   BENCH_NODE=1        add a column for Node's WASI (V8) as a second runtime
+#   BENCH_REPORT=path   where to write the report (default bench/kernels/REPORT.md)
+#   WASM_RUN="cmd"      run wasm with this instead of "$B/mpiwasm -q", e.g.
+#                       "node --no-warnings --single-threaded bench/kernels/node-wasi.mjs"
+#                       (to validate the suite with node before the engine runs)
+set -u
+
+check=0
+if [ "${1:-}" = --check ]; then check=1; shift; fi
+B=${1:-build}
+D=$B/bench/kernels
+HERE=$(dirname "$0")
+KERNELS="dgemm jacobi triad isort spmv fib indirect"
+RUNS=${BENCH_RUNS:-5}
+REPORT=${BENCH_REPORT:-$HERE/REPORT.md}
+MPIWASM=$B/mpiwasm
+export MPIWASM_CACHE_DIR=${MPIWASM_CACHE_DIR:-$(cd "$B" && pwd)/bench/cache}
+WASM_RUN=${WASM_RUN:-$MPIWASM -q}
+TMO=600
+
+die() { echo "run.sh: $*" >&2; exit 1; }
+
+[ -d "$D" ] || die "$D missing: run 'make bench-kernels-build' first"
+if [ -z "${WASM_RUN%%"$MPIWASM"*}" ] && [ ! -x "$MPIWASM" ]; then
+	die "$MPIWASM not found or not executable: run 'make' first"
+fi
+mkdir -p "$MPIWASM_CACHE_DIR"
+T=$(mktemp -d "${TMPDIR:-/tmp}/bench-kernels.XXXXXX") || die "mktemp failed"
+trap 'rm -rf "$T"' EXIT
+
+# run NAME OUTFILE CMD... : run a benchmark command; on success OUTFILE holds
+# its BENCH line; on failure it holds one line saying why.
+run() {
+	_out=$2; shift 2
+	if timeout $TMO nice -n 2 "$@" >"$T/o" 2>"$T/e"; then
+		if grep '^BENCH ' "$T/o" >"$_out"; then return 0; fi
+		echo "no BENCH line in output" >"$_out"
+	else
+		_rc=$?
+		if [ $_rc = 124 ]; then echo "timed out after ${TMO}s" >"$_out"
+		else
+			_msg=$(grep -v '^[[:space:]]*$' "$T/e" | head -n 1)
+			echo "exit $_rc: ${_msg:-no message}" >"$_out"
+		fi
+	fi
+	return 1
+}
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" "$2"; }
+median() { sort -g | awk '{ v[NR] = $1 } END {
+	if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2];
+	else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# ---- --check: one repetition each, native and wasm checksums must agree ----
+if [ $check = 1 ]; then
+	pass=0; fail=0
+	for k in $KERNELS; do
+		if ! run "$k" "$T/n" "$D/$k" 1; then
+			echo "FAIL $k: native: $(cat "$T/n")"; fail=$((fail + 1)); continue
+		fi
+		# shellcheck disable=SC2086 # WASM_RUN is a command line
+		if ! run "$k" "$T/w" $WASM_RUN "$D/$k.wasm" 1; then
+			echo "FAIL $k: wasm: $(cat "$T/w")"; fail=$((fail + 1)); continue
+		fi
+		cn=$(field checksum "$T/n"); cw=$(field checksum "$T/w")
+		if [ -n "$cn" ] && [ "$cn" = "$cw" ]; then
+			pass=$((pass + 1))
+		else
+			echo "FAIL $k: checksum native $cn, wasm $cw"; fail=$((fail + 1))
+		fi
+	done
+	echo "bench-kernels: $pass passed, $fail failed"
+	[ $fail = 0 ]
+	exit
+fi
+
+# ---- full run ----------------------------------------------------------------
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+ncpu=$(nproc)
+ccver=$(${BENCH_CC:-cc} --version | head -n 1)
+clangver=$(clang-19 --version | head -n 1)
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+use_node=0
+if [ "${BENCH_NODE:-0}" = 1 ] && command -v node >/dev/null; then use_node=1; fi
+
+# kernel_pair KERNEL NATIVE WASM LABEL: warm up, then RUNS alternating runs;
+# appends "kernel native_med wasm_med ratio status [node_med]" to $T/rows.$LABEL
+kernel_pair() {
+	k=$1; nat=$2; wasm=$3; label=$4
+	: >"$T/nt"; : >"$T/wt"; : >"$T/jt"; status=ok; cks=""
+	t0=$(date +%s.%N)
+	# The warm-up fills the compile cache; its wall time includes the compile.
+	# shellcheck disable=SC2086
+	if ! run "$k" "$T/w" $WASM_RUN "$wasm" 1; then
+		status="wasm: $(cat "$T/w")"
+	fi
+	t1=$(date +%s.%N)
+	warm=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		i=$((i + 1))
+		if run "$k" "$T/n" "$nat"; then
+			field best_s "$T/n" >>"$T/nt"
+			c=$(field checksum "$T/n"); [ -z "$cks" ] && cks=$c
+			[ "$c" = "$cks" ] || status="checksum varies between native runs"
+		else
+			status="native: $(cat "$T/n")"; break
+		fi
+		[ "${status%%:*}" = wasm ] && continue
+		# shellcheck disable=SC2086
+		if run "$k" "$T/w" $WASM_RUN "$wasm"; then
+			field best_s "$T/w" >>"$T/wt"
+			c=$(field checksum "$T/w")
+			[ "$c" = "$cks" ] || status="CHECKSUM MISMATCH native $cks wasm $c"
+		else
+			status="wasm: $(cat "$T/w")"
+		fi
+		if [ $use_node = 1 ] && run "$k" "$T/j" node --no-warnings --single-threaded "$HERE/node-wasi.mjs" "$wasm"; then
+			field best_s "$T/j" >>"$T/jt"
+		fi
+	done
+	mn=$(median <"$T/nt"); mw=$(median <"$T/wt"); mj=$(median <"$T/jt")
+	echo "$k $mn $mw $mj $warm $status" >>"$T/rows.$label"
+	echo "  $k: native $mn s, wasm $mw s$([ $use_node = 1 ] && echo ", node $mj s"), warm-up ${warm}s: $status" >&2
+}
+
+echo "run.sh: kernels, $RUNS alternating runs each (cache $MPIWASM_CACHE_DIR)" >&2
+for k in $KERNELS; do kernel_pair "$k" "$D/$k" "$D/$k.wasm" scalar; done
+
+echo "run.sh: SIMD variant" >&2
+for k in $KERNELS; do
+	w=$D/$k.simd.wasm
+	nsimd=$(wasm-objdump -d "$w" 2>/dev/null | grep -cE '(v128|[if](8|16|32|64)x[0-9]+)\.')
+	echo "$k $nsimd" >>"$T/simdops"
+	# shellcheck disable=SC2086
+	if run "$k" "$T/w" $WASM_RUN "$w" 1; then
+		kernel_pair "$k" "$D/$k.o3" "$w" simd
+	else
+		: >"$T/nt"
+		i=0
+		while [ $i -lt "$RUNS" ]; do
+			i=$((i + 1))
+			run "$k" "$T/n" "$D/$k.o3" && field best_s "$T/n" >>"$T/nt"
+		done
+		echo "$k $(median <"$T/nt") - - - refused: $(cat "$T/w")" >>"$T/rows.simd"
+		echo "  $k (SIMD): refused: $(cat "$T/w")" >&2
+	fi
+done
+
+echo "run.sh: cold compile of the large module" >&2
+cold=$(mktemp -d "$B/bench/coldcache.XXXXXX") || die "mktemp failed"
+bigfuncs=$(wasm-objdump -h "$D/big.wasm" | sed -n 's/.* Code .*count: \([0-9]*\).*/\1/p')
+bigsize=$(wc -c <"$D/big.wasm")
+t0=$(date +%s.%N)
+if MPIWASM_CACHE_DIR=$cold timeout $TMO "$MPIWASM" compile --timings "$D/big.wasm" >"$T/cold" 2>&1; then
+	coldrc=ok
+else
+	coldrc="failed (exit $?)"
+fi
+t1=$(date +%s.%N)
+coldwall=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')
+rm -rf "$cold"
+
+echo "run.sh: start-up (hyperfine)" >&2
+startup=failed
+# shellcheck disable=SC2086
+if $WASM_RUN "$D/hello.wasm" >/dev/null 2>"$T/he" &&
+   hyperfine -N --warmup 5 --min-runs 30 --export-markdown "$T/hf.md" \
+	-n native "$D/hello" -n "mpiwasm (cached)" "$WASM_RUN $D/hello.wasm" >"$T/hf.txt" 2>&1; then
+	startup=ok
+else
+	echo "hello.wasm: $(head -n 1 "$T/he")" >"$T/hf.md"
+fi
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# ---- report -------------------------------------------------------------------
+ratio_table() {
+	awk -v node="$2" '
+	function fmt(x) { return x == "nan" || x == "-" ? "-" : sprintf("%.4f", x) }
+	{
+		k = $1; n = $2; w = $3; j = $4; warm = $5
+		st = ""; for (i = 6; i <= NF; i++) st = st (i > 6 ? " " : "") $i
+		r = "-"; rj = "-"
+		if (st == "ok" && n > 0 && w != "nan") { r = sprintf("%.3f", w / n); s += log(w / n); c++; if (w / n > worst) { worst = w / n; wk = k } }
+		if (node && j != "nan" && n > 0) { rj = sprintf("%.3f", j / n); sj += log(j / n); cj++ }
+		line = "| " k " | " fmt(n) " | " fmt(w) " | **" r "** |"
+		if (node) line = line " " fmt(j) " | " rj " |"
+		line = line " " warm " | " (st == "ok" ? "checksums match" : st) " |"
+		print line
+	}
+	END {
+		g = c ? sprintf("%.3f", exp(s / c)) : "-"
+		line = "| **geomean** (" c " kernels) | | | **" g "** |"
+		if (node) line = line " | " (cj ? sprintf("%.3f", exp(sj / cj)) : "-") " |"
+		print line " | |"
+		if (c) printf "\nWorst kernel: %s at %.3f.\n", wk, worst
+	}' "$1"
+}
+
+{
+	echo "# Kernel benchmarks: mpiwasm vs native"
+	echo
+	echo "Generated by \`make bench-kernels\` (bench/kernels/run.sh) on $(date -u '+%Y-%m-%d %H:%M UTC')."
+	echo
+	echo "- CPU: $cpu, $ncpu cores visible (shared with other jobs: load average $load0 at start, $load1 at end)"
+	echo "- native: $ccver, \`${BENCH_NATIVE_FLAGS:-see bench/rules.mk}\`"
+	echo "- wasm: $clangver, \`--target=wasm32-wasi ${BENCH_WASM_FLAGS:-}\`, run with \`$WASM_RUN\`"
+	echo "- both sides built with \`-ffp-contract=off\` so floating-point results are bit-identical"
+	echo "- time = the kernel's own best-of-N (CLOCK_MONOTONIC around the hot loop);"
+	echo "  median of $RUNS runs, native and wasm alternating; the wasm warm-up run (which fills the"
+	echo "  compile cache, so its wall time includes translation and compilation) is not counted"
+	echo
+	echo "## Scalar kernels (goal: geomean <= 1.10, none above 1.25)"
+	echo
+	if [ $use_node = 1 ]; then
+		echo "| kernel | native s | mpiwasm s | mpiwasm/native | node s | node/native | warm-up s | status |"
+		echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+	else
+		echo "| kernel | native s | mpiwasm s | mpiwasm/native | warm-up s | status |"
+		echo "| --- | ---: | ---: | ---: | ---: | --- |"
+	fi
+	ratio_table "$T/rows.scalar" $use_node
+	echo
+	echo "## SIMD variant (wasm \`-O3 -msimd128\` vs native \`-O3 -march=native\`)"
+	echo
+	echo "SIMD instructions in each .simd.wasm (wasm-objdump -d):"
+	awk '{ printf "%s%s %s", NR > 1 ? ", " : "", $1, $2 } END { print "" }' "$T/simdops"
+	echo
+	echo "| kernel | native -O3 s | mpiwasm s | mpiwasm/native | warm-up s | status |"
+	echo "| --- | ---: | ---: | ---: | ---: | --- |"
+	ratio_table "$T/rows.simd" 0
+	echo
+	echo "## Cold compile of a large module"
+	echo
+	echo "\`bench/kernels/gen-big.sh\` output ($bigfuncs functions in the code section, $bigsize bytes)"
+	echo "compiled with an empty cache: \`mpiwasm compile --timings big.wasm\`: $coldrc, ${coldwall} s wall."
+	echo
+	echo '```'
+	cat "$T/cold"
+	echo '```'
+	echo
+	echo "## Start-up: trivial program, cached, vs native (hyperfine -N)"
+	echo
+	cat "$T/hf.md"
+} >"$T/report"
+mv "$T/report" "$REPORT" 2>/dev/null || cp "$T/report" "$REPORT" || die "cannot write $REPORT"
+echo "run.sh: wrote $REPORT" >&2
+cat "$REPORT"
