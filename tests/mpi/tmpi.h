@@ -46,14 +46,14 @@ static inline int tm_finish(const char *name)
 	int *lens = NULL, *displs = NULL;
 	char *all = NULL;
 	if (rank == 0) {
-		lens = malloc(sizeof(int) * (size_t)size);
-		displs = malloc(sizeof(int) * (size_t)size);
+		lens = (int *)malloc(sizeof(int) * (size_t)size);
+		displs = (int *)malloc(sizeof(int) * (size_t)size);
 	}
 	MPI_Gather(&tm_len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	if (rank == 0) {
 		int tot = 0;
 		for (i = 0; i < size; i++) { displs[i] = tot; tot += lens[i]; }
-		all = malloc((size_t)tot + 1);
+		all = (char *)malloc((size_t)tot + 1);
 	}
 	MPI_Gatherv(tm_buf, tm_len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
 	MPI_Reduce(&tm_fail, &total_fail, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -61,7 +61,7 @@ static inline int tm_finish(const char *name)
 		for (i = 0; i < size; i++) {
 			char *p = all + displs[i], *end = p + lens[i];
 			while (p < end) {
-				char *nl = memchr(p, '\n', (size_t)(end - p));
+				char *nl = (char *)memchr(p, '\n', (size_t)(end - p));
 				printf("[%d] %.*s\n", i, (int)(nl - p), p);
 				p = nl + 1;
 			}
