@@ -1,0 +1,301 @@
+#!/bin/bash
+# tests/e2e/run.sh - the mpiwasm command end to end.
+#   MPIWASM=build/mpiwasm bash tests/e2e/run.sh [NAME...]
+# Builds its modules from sources into a scratch dir, runs every test (or
+# the named ones) and prints `e2e: N passed, N failed`; exits non-zero on
+# any failure.  Each test has its own cache dir.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+MPIWASM=${MPIWASM:-$root/build/mpiwasm}
+case $MPIWASM in /*) ;; *) MPIWASM=$root/$MPIWASM ;; esac
+WASM_CC=${WASM_CC:-clang-19 --target=wasm32-wasi --sysroot=/usr}
+T=${E2E_TIMEOUT:-300}
+
+W=$(mktemp -d /tmp/mpiwasm-e2e-XXXXXX)
+trap 'rm -rf "$W"' EXIT
+mkdir -p "$W/tmp"
+export TMPDIR=$W/tmp          # so that leftovers of compiles can be checked
+unset MPIWASM_CACHE_DIR MPIWASM_CC MPIWASM_CACHE_LOG MPIWASM_KEEP_TEMP
+
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); echo "PASS $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; [ -f "$W/err" ] && sed 's/^/    | /' "$W/err" | head -20; }
+
+# run CACHE_DIR ARGS...: mpiwasm with stdout in $W/out, stderr in $W/err,
+# status in $rc.
+run() {
+	local c=$1; shift
+	MPIWASM_CACHE_DIR=$c timeout "$T" "$MPIWASM" "$@" >"$W/out" 2>"$W/err"
+	rc=$?
+}
+lines() { grep -c '' "$1"; }
+compiles() { [ -f "$1" ] && grep -c '^compile ' "$1" || echo 0; }
+
+if [ ! -x "$MPIWASM" ]; then
+	echo "e2e: $MPIWASM is missing (make first)"
+	echo "e2e: 0 passed, 1 failed"
+	exit 1
+fi
+
+# ---- modules ------------------------------------------------------------
+build_ok=1
+$WASM_CC -O2 "$root/examples/hello.c" -o "$W/hello.wasm" || build_ok=0
+$WASM_CC -O2 "$here/exit3.c" -o "$W/exit3.wasm" || build_ok=0
+$WASM_CC -O1 "$here/trap.c" -o "$W/trap.wasm" || build_ok=0
+wat2wasm "$here/unknown_import.wat" -o "$W/unknown_import.wasm" || build_ok=0
+wat2wasm "$here/nostart.wat" -o "$W/nostart.wasm" || build_ok=0
+# A second module with other bytes, for tests that need a cold cache.
+cp "$W/hello.wasm" "$W/hello2.wasm" && printf '\0\x08mpiwasm2' >> "$W/hello2.wasm"
+printf '\0asm\1\0\0\0\x01\xff\xff\xff\xff\x0f' > "$W/malformed.wasm"
+printf 'this is not wasm at all\n' > "$W/text.wasm"
+if [ $build_ok = 0 ]; then
+	echo "e2e: could not build the test modules"
+	echo "e2e: 0 passed, 1 failed"
+	exit 1
+fi
+
+want_hello() {   # output of `hello.wasm a b` without a directory
+	printf 'hello from wasm\nargv[0] = %s\nargv[1] = a\nargv[2] = b\nGREETING = (unset)\n' "$1"
+}
+
+# ---- tests ----------------------------------------------------------------
+
+t_version() {
+	run "$W/c-version" --version
+	[ $rc = 0 ] && grep -q '^mpiwasm ' "$W/out" && ok version || bad version "rc=$rc"
+	run "$W/c-version" --help
+	[ $rc = 0 ] && grep -q 'usage: mpiwasm' "$W/out" && ok help || bad help "rc=$rc"
+}
+
+t_hello() {
+	local c=$W/c-hello log=$W/c-hello.log
+	MPIWASM_CACHE_LOG=$log run "$c" "$W/hello.wasm" a b
+	if [ $rc = 0 ] && diff -u <(want_hello "$W/hello.wasm") "$W/out" >/dev/null &&
+	   grep -q '^mpiwasm: compiling hello.wasm (first run; later runs use the cache)$' "$W/err"; then
+		ok hello-first-run
+	else
+		bad hello-first-run "rc=$rc, output or compile line wrong"
+	fi
+	local so; so=$(ls "$c"/*.so 2>/dev/null)
+	local m1; m1=$(stat -c %Y.%i "$so" 2>/dev/null)
+	MPIWASM_CACHE_LOG=$log run "$c" --timings "$W/hello.wasm" a b
+	local m2; m2=$(stat -c %Y.%i "$so" 2>/dev/null)
+	if [ $rc = 0 ] && [ "$(compiles "$log")" = 1 ] && [ -n "$m1" ] && [ "$m1" = "$m2" ] &&
+	   grep -q '(cache hit)$' "$W/err" && ! grep -q compiling "$W/err" &&
+	   diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null; then
+		ok second-run-uses-cache
+		sed -n 's/^mpiwasm: timings: /    cached run: /p' "$W/err"
+	else
+		bad second-run-uses-cache "rc=$rc compiles=$(compiles "$log") entry $m1 -> $m2"
+	fi
+	MPIWASM_CACHE_LOG=$log run "$c" -q "$W/hello.wasm" a b
+	[ $rc = 0 ] && [ ! -s "$W/err" ] && ok quiet-hit || bad quiet-hit "rc=$rc or stderr not empty"
+}
+
+t_quiet_miss() {
+	run "$W/c-quiet" -q "$W/hello.wasm" a b
+	[ $rc = 0 ] && [ ! -s "$W/err" ] && ok quiet-miss || bad quiet-miss "rc=$rc or stderr not empty"
+}
+
+t_concurrent() {
+	local c=$W/c-conc log=$W/c-conc.log pids="" i okc=0
+	for i in 1 2 3 4; do
+		MPIWASM_CACHE_DIR=$c MPIWASM_CACHE_LOG=$log timeout "$T" "$MPIWASM" -q \
+			"$W/hello.wasm" a b >"$W/conc$i.out" 2>"$W/conc$i.err" &
+		pids="$pids $!"
+	done
+	i=0
+	for p in $pids; do
+		i=$((i + 1))
+		wait "$p" && diff <(want_hello "$W/hello.wasm") "$W/conc$i.out" >/dev/null &&
+			okc=$((okc + 1))
+	done
+	local n; n=$(compiles "$log")
+	[ $okc = 4 ] && [ "$n" = 1 ] && [ -z "$(ls -A "$c" | grep '^\.tmp')" ] &&
+		ok four-simultaneous-runs-compile-once ||
+		bad four-simultaneous-runs-compile-once "$okc of 4 succeeded, $n compiles"
+}
+
+t_damaged() {
+	local c=$W/c-dmg log=$W/c-dmg.log so
+	run "$c" -q "$W/hello.wasm" a b
+	so=$(ls "$c"/*.so 2>/dev/null)
+	if [ -z "$so" ]; then bad truncated-entry-rebuilt "no entry after the first run"; return; fi
+	truncate -s 1000 "$so"
+	MPIWASM_CACHE_LOG=$log run "$c" "$W/hello.wasm" a b
+	[ $rc = 0 ] && [ "$(compiles "$log")" = 1 ] && grep -q damaged "$W/err" &&
+	   diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null &&
+		ok truncated-entry-rebuilt || bad truncated-entry-rebuilt "rc=$rc compiles=$(compiles "$log")"
+	# Same size, one byte changed: only the checksum can tell.
+	printf '\x5a' | dd of="$so" bs=1 seek=600 conv=notrunc status=none
+	MPIWASM_CACHE_LOG=$log run "$c" -q "$W/hello.wasm" a b
+	[ $rc = 0 ] && [ "$(compiles "$log")" = 2 ] &&
+		ok corrupted-entry-rebuilt || bad corrupted-entry-rebuilt "rc=$rc compiles=$(compiles "$log")"
+	# A record without its object (an install cut short).
+	rm -f "$so"
+	MPIWASM_CACHE_LOG=$log run "$c" -q "$W/hello.wasm" a b
+	[ $rc = 0 ] && [ "$(compiles "$log")" = 3 ] && [ -f "$so" ] &&
+		ok missing-object-rebuilt || bad missing-object-rebuilt "rc=$rc"
+}
+
+t_unwritable() {
+	# A path below a regular file cannot be created, even by root.
+	: > "$W/plainfile"
+	run "$W/plainfile/cache" "$W/hello.wasm" a b
+	[ $rc = 0 ] && grep -q '^mpiwasm: warning: cache dir .* is not usable' "$W/err" &&
+	   [ "$(grep -c warning "$W/err")" = 1 ] &&
+	   diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null &&
+	   [ -z "$(ls -A "$W/tmp")" ] &&
+		ok unwritable-cache-dir-warns-and-runs ||
+		bad unwritable-cache-dir-warns-and-runs "rc=$rc, leftovers: $(ls -A "$W/tmp")"
+}
+
+# one_line NAME WANT_RC PATTERN: exactly one line on stderr matching PATTERN.
+one_line() {
+	if [ "$rc" = "$2" ] && [ "$(lines "$W/err")" = 1 ] && grep -Eq "$3" "$W/err"; then
+		ok "$1"
+	else
+		bad "$1" "rc=$rc (want $2), stderr $(lines "$W/err") lines"
+	fi
+}
+
+t_errors() {
+	local c=$W/c-err log=$W/c-err.log
+	run "$c" "$W/missing.wasm"
+	one_line missing-file 2 '^mpiwasm: cannot open .*missing\.wasm: No such file'
+	run "$c" --frobnicate "$W/hello.wasm"
+	one_line unknown-option 2 "^mpiwasm: unknown option '--frobnicate'"
+	run "$c" "$W/text.wasm"
+	one_line not-a-wasm-file 2 '^mpiwasm: .*text\.wasm: not a WebAssembly module'
+	run "$c" -q "$W/malformed.wasm"
+	one_line malformed-module 2 '^mpiwasm: .*malformed\.wasm'
+	MPIWASM_CACHE_LOG=$log run "$c" -q "$W/unknown_import.wasm"
+	if [ "$rc" = 2 ] && grep -q 'env.*nonexistent' "$W/err" && grep -q also_missing "$W/err" &&
+	   [ "$(grep -vc '^mpiwasm: ' "$W/err")" = 0 ] && [ "$(compiles "$log")" = 0 ]; then
+		ok unknown-import-refused-before-compiling
+	else
+		bad unknown-import-refused-before-compiling "rc=$rc compiles=$(compiles "$log")"
+	fi
+	run "$c" -q "$W/nostart.wasm"
+	one_line no-start-export 2 '^mpiwasm: .*nostart\.wasm: no exported function _start'
+	run "$c"
+	[ $rc = 2 ] && ok no-arguments || bad no-arguments "rc=$rc"
+	run "$c" --dir "$W/does-not-exist" -q "$W/hello.wasm"
+	one_line bad-dir-option 2 'does-not-exist'
+}
+
+t_exit_status() {
+	run "$W/c-exit" -q "$W/exit3.wasm"
+	[ $rc = 3 ] && grep -q 'leaving with 3' "$W/out" && ok proc-exit-3 || bad proc-exit-3 "rc=$rc"
+}
+
+t_trap() {
+	run "$W/c-trap" -q "$W/trap.wasm"
+	if [ $rc = 134 ] && [ "$(lines "$W/err")" = 1 ] &&
+	   grep -Eq '^mpiwasm: trap: integer divide by zero in .+ \(function [0-9]+\)$' "$W/err" &&
+	   grep -q 'before the trap' "$W/out"; then
+		ok trap-message
+	else
+		bad trap-message "rc=$rc (want 134)"
+	fi
+}
+
+t_wasi() {
+	mkdir -p "$W/data"
+	run "$W/c-wasi" -q --dir "$W/data:/data" --env GREETING=hi --env HELLO_DIR=/data \
+		"$W/hello.wasm" x
+	[ $rc = 0 ] && grep -q '^GREETING = hi$' "$W/out" &&
+	   grep -q '^read back: written by hello.wasm$' "$W/out" &&
+	   grep -q 'written by hello.wasm' "$W/data/hello.txt" &&
+		ok dir-and-env || bad dir-and-env "rc=$rc"
+	rm -f "$W/data/hello.txt"
+	(cd "$W" && MPIWASM_CACHE_DIR=$W/c-wasi timeout "$T" "$MPIWASM" -q -d data \
+		--env HELLO_DIR=/data hello.wasm >"$W/out" 2>"$W/err")
+	rc=$?
+	[ $rc = 0 ] && [ -f "$W/data/hello.txt" ] && ok d-option-maps-to-slash-dir ||
+		bad d-option-maps-to-slash-dir "rc=$rc"
+	GREETING=inherited run "$W/c-wasi" -q --inherit-env "$W/hello.wasm"
+	[ $rc = 0 ] && grep -q '^GREETING = inherited$' "$W/out" && ok inherit-env ||
+		bad inherit-env "rc=$rc"
+	GREETING=inherited run "$W/c-wasi" -q "$W/hello.wasm"
+	[ $rc = 0 ] && grep -q '^GREETING = (unset)$' "$W/out" && ok no-env-by-default ||
+		bad no-env-by-default "rc=$rc"
+}
+
+t_cache_cmds() {
+	local c=$W/c-cmd log=$W/c-cmd.log
+	MPIWASM_CACHE_LOG=$log run "$c" compile "$W/hello.wasm"
+	[ $rc = 0 ] && [ "$(compiles "$log")" = 1 ] && ok compile-command ||
+		bad compile-command "rc=$rc"
+	MPIWASM_CACHE_LOG=$log run "$c" run --timings "$W/hello.wasm" a b
+	[ $rc = 0 ] && [ "$(compiles "$log")" = 1 ] && grep -q '(cache hit)' "$W/err" &&
+		ok run-after-compile-is-a-hit || bad run-after-compile-is-a-hit "rc=$rc"
+	run "$c" cache show
+	[ $rc = 0 ] && grep -q "^cache dir: $c\$" "$W/out" &&
+	   grep -Eq '^[0-9a-f]{64} +[0-9]+ +[0-9]+[smhd]  hello\.wasm$' "$W/out" &&
+	   grep -q '^1 entry' "$W/out" && ok cache-show || bad cache-show "rc=$rc: $(cat "$W/out")"
+	run "$c" cache clean
+	[ $rc = 0 ] && [ -z "$(ls "$c")" ] && ok cache-clean || bad cache-clean "rc=$rc: $(ls "$c")"
+	run "$c" cache show
+	[ $rc = 0 ] && grep -q '^0 entries' "$W/out" && ok cache-show-empty || bad cache-show-empty "rc=$rc"
+	run "$c" cache frob
+	one_line cache-unknown-action 2 "unknown action 'frob'"
+}
+
+t_cc_identity_cached() {
+	local c=$W/c-ccid wrap=$W/cc-counting
+	printf '#!/bin/sh\necho "$*" >> %s/cc-calls\nexec cc "$@"\n' "$W" > "$wrap"
+	chmod +x "$wrap"
+	: > "$W/cc-calls"
+	MPIWASM_CC=$wrap run "$c" -q "$W/hello.wasm"
+	MPIWASM_CC=$wrap run "$c" -q "$W/hello.wasm"
+	local nv; nv=$(grep -c '^-v$' "$W/cc-calls")
+	[ $rc = 0 ] && [ "$nv" = 1 ] && ok cc-identity-computed-once || bad cc-identity-computed-once "cc -v ran $nv times"
+}
+
+t_compiler_failure() {
+	local c=$W/c-ccfail wrap=$W/cc-failing
+	printf '#!/bin/sh\n[ "$*" = -v ] && exec cc -v\necho "fake-cc: deliberate failure" >&2\nexit 1\n' > "$wrap"
+	chmod +x "$wrap"
+	MPIWASM_CC=$wrap run "$c" -q "$W/hello2.wasm"
+	if [ $rc = 1 ] && grep -q 'fake-cc: deliberate failure' "$W/err" &&
+	   grep -q '^mpiwasm: .*hello2\.wasm: cache: C compiler .* failed' "$W/err" &&
+	   [ -z "$(ls -A "$c" | grep -v '\.lock$' | grep -v '^cc-')" ] && [ -z "$(ls -A "$W/tmp")" ]; then
+		ok compiler-failure-shown-and-cleaned
+	else
+		bad compiler-failure-shown-and-cleaned "rc=$rc, left: $(ls -A "$c" "$W/tmp")"
+	fi
+}
+
+t_signal_cleanup() {
+	local c=$W/c-sig wrap=$W/cc-slow
+	# Slow only when linking, i.e. when the temp object is being written.
+	printf '#!/bin/sh\ncase "$*" in *-shared*) sleep 29.71;; esac\nexec cc "$@"\n' > "$wrap"
+	chmod +x "$wrap"
+	MPIWASM_CC=$wrap MPIWASM_CACHE_DIR=$c "$MPIWASM" "$W/hello2.wasm" >"$W/out" 2>"$W/err" &
+	local p=$! i
+	for i in $(seq 1 600); do
+		pgrep -f "sleep 29.71" >/dev/null && break
+		sleep 0.1
+	done
+	kill -TERM $p
+	wait $p
+	rc=$?
+	sleep 0.2
+	local left; left=$( { ls -A "$c"; ls -A "$W/tmp"; } | grep -E '\.so|\.meta|\.tmp|mpiwasm-')
+	[ $rc = 143 ] && [ -z "$left" ] && ! pgrep -f "sleep 29.71" >/dev/null &&
+		ok sigterm-during-compile-leaves-nothing ||
+		bad sigterm-during-compile-leaves-nothing "rc=$rc left: $left"
+}
+
+all="t_version t_hello t_quiet_miss t_concurrent t_damaged t_unwritable t_errors
+     t_exit_status t_trap t_wasi t_cache_cmds t_cc_identity_cached
+     t_compiler_failure t_signal_cleanup"
+sel=${*:-$all}
+for t in $sel; do
+	case $t in t_*) ;; *) t=t_$t ;; esac
+	"$t"
+done
+echo "e2e: $pass passed, $fail failed"
+[ $fail = 0 ]
