@@ -1,0 +1,88 @@
+/* wasm only: arguments that reach outside linear memory, and handle
+ * numbers that name nothing, must fail with an MPI error class under
+ * MPI_ERRORS_RETURN and never crash or touch memory. */
+#include "tmpi.h"
+#include <stdint.h>
+
+#define FAR ((void *)(uintptr_t)0xFFFFFFF0u)
+
+static int rank, size;
+
+/* the class a call returned is one of the acceptable ones */
+static int one_of(int rc, const char *a, const char *b, const char *c)
+{
+	const char *k = tm_class(rc);
+	return rc != MPI_SUCCESS && (!strcmp(k, a) || (b && !strcmp(k, b)) || (c && !strcmp(k, c)));
+}
+
+#define BAD_BUF(call) do { int rc_ = (call); CHECK(one_of(rc_, "MPI_ERR_BUFFER", "MPI_ERR_ARG", "MPI_ERR_COUNT")); \
+	tm_out("%-40.40s -> %s", #call, tm_class(rc_)); } while (0)
+#define BAD_HANDLE(call, cls) do { int rc_ = (call); CHECK(one_of(rc_, cls, "MPI_ERR_ARG", NULL)); \
+	tm_out("%-40.40s -> %s", #call, tm_class(rc_)); } while (0)
+
+int main(int argc, char **argv)
+{
+	int x = 5, y = -1, counts[4] = {1, 1, 1, 1}, displs[4] = {0, 1, 2, 3}, flag;
+	int *buf;
+	MPI_Status st;
+	MPI_Request rq;
+	MPI_Datatype wide;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+	rank = tm_rank();
+	size = tm_size();
+	buf = calloc(64, sizeof(int));
+
+	/* buffers past the end of memory */
+	BAD_BUF(MPI_Send(FAR, 100, MPI_INT, rank, 1, MPI_COMM_WORLD));
+	BAD_BUF(MPI_Isend(FAR, 100, MPI_INT, rank, 1, MPI_COMM_WORLD, &rq));
+	BAD_BUF(MPI_Bcast(FAR, 100, MPI_INT, 0, MPI_COMM_WORLD));
+	BAD_BUF(MPI_Allreduce(&x, FAR, 100, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+	BAD_BUF(MPI_Send((void *)(uintptr_t)0x100, 0x7FFFFFFF, MPI_INT, rank, 1, MPI_COMM_WORLD));
+	/* a derived type whose extent leaves memory from a valid base */
+	MPI_Type_vector(2, 1, 0x20000000, MPI_INT, &wide);
+	MPI_Type_commit(&wide);
+	BAD_BUF(MPI_Send(buf, 1, wide, rank, 1, MPI_COMM_WORLD));
+	MPI_Type_free(&wide);
+
+	/* a receive into bad memory fails before it consumes the message */
+	OK(MPI_Isend(&x, 1, MPI_INT, rank, 2, MPI_COMM_WORLD, &rq));
+	BAD_BUF(MPI_Recv(FAR, 100, MPI_INT, rank, 2, MPI_COMM_WORLD, &st));
+	OK(MPI_Recv(&y, 1, MPI_INT, rank, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+	CHECK(y == 5);
+	OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+
+	/* status and count arrays outside memory */
+	OK(MPI_Isend(&x, 1, MPI_INT, rank, 3, MPI_COMM_WORLD, &rq));
+	BAD_BUF(MPI_Recv(&y, 1, MPI_INT, rank, 3, MPI_COMM_WORLD, (MPI_Status *)FAR));
+	OK(MPI_Recv(&y, 1, MPI_INT, rank, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+	OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+	BAD_BUF(MPI_Gatherv(&x, 1, MPI_INT, buf, (int *)FAR, displs, MPI_INT, 0, MPI_COMM_WORLD));
+	BAD_BUF(MPI_Allgatherv(&x, 1, MPI_INT, buf, counts, (int *)FAR, MPI_INT, MPI_COMM_WORLD));
+	BAD_BUF(MPI_Comm_rank(MPI_COMM_WORLD, (int *)FAR));
+	BAD_BUF(MPI_Waitall(1, (MPI_Request *)FAR, MPI_STATUSES_IGNORE));
+
+	/* handle numbers that name nothing */
+	BAD_HANDLE(MPI_Send(&x, 1, MPI_INT, 0, 1, (MPI_Comm)12345), "MPI_ERR_COMM");
+	BAD_HANDLE(MPI_Barrier((MPI_Comm)-77), "MPI_ERR_COMM");
+	BAD_HANDLE(MPI_Send(&x, 1, (MPI_Datatype)9999, rank, 1, MPI_COMM_WORLD), "MPI_ERR_TYPE");
+	BAD_HANDLE(MPI_Allreduce(&x, &y, 1, MPI_INT, (MPI_Op)777, MPI_COMM_WORLD), "MPI_ERR_OP");
+	rq = (MPI_Request)4444;
+	BAD_HANDLE(MPI_Wait(&rq, MPI_STATUS_IGNORE), "MPI_ERR_REQUEST");
+	rq = (MPI_Request)4444;
+	BAD_HANDLE(MPI_Test(&rq, &flag, MPI_STATUS_IGNORE), "MPI_ERR_REQUEST");
+	BAD_HANDLE(MPI_Group_size((MPI_Group)555, &x), "MPI_ERR_GROUP");
+	BAD_HANDLE(MPI_Info_set((MPI_Info)31337, "k", "v"), "MPI_ERR_INFO");
+	BAD_HANDLE(MPI_Type_commit(&(MPI_Datatype){(MPI_Datatype)-999}), "MPI_ERR_TYPE");
+
+	/* still healthy afterwards */
+	x = rank;
+	OK(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+	CHECK(x == size * (size - 1) / 2);
+	free(buf);
+	int rc = tm_finish("bounds");
+	MPI_Finalize();
+	return rc;
+}
