@@ -16,10 +16,10 @@ BENCH_BIGN   ?= 3000
 # rounds every operation; see bench/README.md).
 BENCH_COMMON := -std=gnu11 -ffp-contract=off -Wall -Wextra -Wshadow
 BENCH_NATIVE_FLAGS := $(BENCH_COMMON) $(BENCH_OPT) -march=native
-BENCH_WASM_FLAGS   := $(BENCH_COMMON) $(BENCH_OPT) -Wl,--strip-debug
+BENCH_WASM_FLAGS   := $(BENCH_COMMON) $(BENCH_OPT)
 # The SIMD variant: auto-vectorized -O3 on both sides.
 BENCH_NATIVE_SIMD  := $(BENCH_COMMON) -O3 -march=native
-BENCH_WASM_SIMD    := $(BENCH_COMMON) -O3 -msimd128 -Wl,--strip-debug
+BENCH_WASM_SIMD    := $(BENCH_COMMON) -O3 -msimd128
 
 BENCH_BINS := $(foreach k,$(BENCH_KERNELS),$(BENCH_DIR)/$(k) $(BENCH_DIR)/$(k).wasm \
                 $(BENCH_DIR)/$(k).o3 $(BENCH_DIR)/$(k).simd.wasm) \
