@@ -49,7 +49,9 @@ typedef struct cache_module {
 	int failure;              /* enum cache_failure after cache_load */
 } cache_module;
 
-/* Returns 0, or -1 with one line in err naming the file and the problem
+/* Not thread-safe: one cache_load at a time per process (it installs
+ * signal handlers to remove half-written files while it builds).
+ * Returns 0, or -1 with one line in err naming the file and the problem
  * (malformed/invalid module, unknown imports, compiler failure, ...).
  * `bytes` must outlive the cache_module. */
 int cache_load(const uint8_t *bytes, size_t size, const char *filename,
