@@ -270,8 +270,7 @@ struct rt_instance {
 	rt_segelem *elems;         /* [nelems] */
 	uint8_t *owned_mem, *owned_table, *owned_global;  /* which to free */
 	void *hostdata[RT_HOST_NSLOTS];
-	uintptr_t *fnaddr_sorted;  /* defined function entry points, sorted */
-	uint32_t *fnaddr_index;    /* and their function indices */
+	uintptr_t *fnaddr_sorted;  /* (entry point, function index) pairs, sorted */
 };
 
 /* Raises a trap; `func` is the function index for the message. */
