@@ -49,6 +49,18 @@ wat2wasm "$here/nostart.wat" -o "$W/nostart.wasm" || build_ok=0
 cp "$W/hello.wasm" "$W/hello2.wasm" && printf '\0\x08mpiwasm2' >> "$W/hello2.wasm"
 printf '\0asm\1\0\0\0\x01\xff\xff\xff\xff\x0f' > "$W/malformed.wasm"
 printf 'this is not wasm at all\n' > "$W/text.wasm"
+# MPI modules need mpiwasm-cc (built beside mpiwasm by toolchain/rules.mk).
+MPIWASM_CC_DRIVER=$(dirname "$MPIWASM")/mpiwasm-cc
+have_mpi=0
+if [ -x "$MPIWASM_CC_DRIVER" ] &&
+   "$MPIWASM_CC_DRIVER" -O2 "$root/examples/mpi_ring.c" -o "$W/mpi_ring.wasm" 2>"$W/mpicc.err" &&
+   "$MPIWASM_CC_DRIVER" -O1 "$here/mpi_fault.c" -o "$W/mpi_fault.wasm" 2>>"$W/mpicc.err"; then
+	have_mpi=1
+fi
+if [ -n "${MPIRUN:-}" ]; then :
+elif [ "${MPI:-openmpi}" = mpich ]; then MPIRUN=mpiexec.mpich
+else MPIRUN="env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 mpirun.openmpi"
+fi
 if [ $build_ok = 0 ]; then
 	echo "e2e: could not build the test modules"
 	echo "e2e: 0 passed, 1 failed"
@@ -289,9 +301,36 @@ t_signal_cleanup() {
 		bad sigterm-during-compile-leaves-nothing "rc=$rc left: $left"
 }
 
+# mpirun NP ARGS...: a job with a bounded run time, output as for run().
+mpirun_() {
+	local np=$1; shift
+	MPIWASM_CACHE_DIR=$W/c-mpi timeout 120 $MPIRUN -np "$np" "$MPIWASM" "$@" >"$W/out" 2>"$W/err"
+	rc=$?
+}
+
+t_mpi() {
+	if [ $have_mpi = 0 ]; then
+		echo "SKIP mpi tests: no working $MPIWASM_CC_DRIVER ($(head -1 "$W/mpicc.err" 2>/dev/null))"
+		return
+	fi
+	mpirun_ 2 -q "$W/mpi_ring.wasm"
+	[ $rc = 0 ] && grep -q 'ring of 2: token 2 (expect 2), sum of ranks 1 (expect 1)' "$W/out" &&
+		ok mpi-ring-2-ranks || bad mpi-ring-2-ranks "rc=$rc"
+	local t0=$SECONDS
+	mpirun_ 2 -q "$W/mpi_fault.wasm" trap
+	[ $rc != 0 ] && [ $rc != 124 ] &&
+	   grep -Eq '^mpiwasm: rank 1: trap: integer divide by zero in .+ \(function [0-9]+\)$' "$W/err" &&
+		ok mpi-trap-in-one-rank-ends-job || bad mpi-trap-in-one-rank-ends-job "rc=$rc after $((SECONDS - t0)) s"
+	t0=$SECONDS
+	mpirun_ 2 -q "$W/mpi_fault.wasm" exit
+	[ $rc != 0 ] && [ $rc != 124 ] && grep -q 'without MPI_Finalize' "$W/err" &&
+		ok mpi-exit-without-finalize-ends-job ||
+		bad mpi-exit-without-finalize-ends-job "rc=$rc after $((SECONDS - t0)) s"
+}
+
 all="t_version t_hello t_quiet_miss t_concurrent t_damaged t_unwritable t_errors
      t_exit_status t_trap t_wasi t_cache_cmds t_cc_identity_cached
-     t_compiler_failure t_signal_cleanup"
+     t_compiler_failure t_signal_cleanup t_mpi"
 sel=${*:-$all}
 for t in $sel; do
 	case $t in t_*) ;; *) t=t_$t ;; esac
