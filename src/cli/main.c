@@ -324,6 +324,10 @@ static int cmd_run(int argc, char **argv, int i)
 	if (i >= argc)
 		die(EXIT_USAGE, "no module given (usage: mpiwasm [OPTIONS] app.wasm [ARGS...])");
 	const char *file = argv[i];
+	if ((!strcmp(file, "compile") || !strcmp(file, "cache") || !strcmp(file, "run")) &&
+	    access(file, F_OK))
+		die(EXIT_USAGE, "cannot open %s: no such module (commands come first: "
+		    "mpiwasm %s [OPTIONS] ...)", file, file);
 
 	wasi_register();
 	mpib_register();

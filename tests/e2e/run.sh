@@ -46,7 +46,7 @@ $WASM_CC -O1 "$here/trap.c" -o "$W/trap.wasm" || build_ok=0
 wat2wasm "$here/unknown_import.wat" -o "$W/unknown_import.wasm" || build_ok=0
 wat2wasm "$here/nostart.wat" -o "$W/nostart.wasm" || build_ok=0
 # A second module with other bytes, for tests that need a cold cache.
-cp "$W/hello.wasm" "$W/hello2.wasm" && printf '\0\x08mpiwasm2' >> "$W/hello2.wasm"
+cp "$W/hello.wasm" "$W/hello2.wasm" && printf '\0\x09\x08mpiwasm2' >> "$W/hello2.wasm"
 printf '\0asm\1\0\0\0\x01\xff\xff\xff\xff\x0f' > "$W/malformed.wasm"
 printf 'this is not wasm at all\n' > "$W/text.wasm"
 # MPI modules need mpiwasm-cc (built beside mpiwasm by toolchain/rules.mk).
