@@ -5,7 +5,7 @@
 PREFIX    ?= /usr/local
 TC_SHARE  := $(B)/share/mpiwasm
 TC_DRIVERS := $(B)/mpiwasm-cc $(B)/mpiwasm-c++
-TC_DATA   := $(TC_SHARE)/mpi-undefined.txt \
+TC_DATA   := $(TC_SHARE)/mpi-undefined.txt $(TC_SHARE)/lib/crt1-mpiwasm.o \
 	$(TC_SHARE)/mpiwasm.cmake $(TC_SHARE)/Platform/WASI.cmake
 # Until the ABI header lands, the drivers refuse to run (they name the
 # missing mpi.h) instead of breaking every engineer's `make`.
@@ -25,6 +25,11 @@ $(B)/mpiwasm-c++: toolchain/mpiwasm-cc.in
 	sed -e 's/@LANG@/c++/' -e 's/@NAME@/mpiwasm-c++/' $< > $@.tmp
 	chmod +x $@.tmp && mv $@.tmp $@
 
+MPIWASM_CLANG ?= clang-19
+$(TC_SHARE)/lib/crt1-mpiwasm.o: toolchain/crt1.c
+	@mkdir -p $(@D)
+	$(MPIWASM_CLANG) --target=wasm32-wasi --sysroot=/usr -O2 -Wall -Wextra -c $< -o $@
+
 $(TC_SHARE)/include/mpi.h: toolchain/mpi.h
 	@mkdir -p $(@D)
 	cp $< $@
@@ -39,12 +44,13 @@ toolchain-regen:
 
 install-toolchain: toolchain
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/mpiwasm/include \
-	  $(DESTDIR)$(PREFIX)/share/mpiwasm/Platform
+	  $(DESTDIR)$(PREFIX)/share/mpiwasm/Platform $(DESTDIR)$(PREFIX)/share/mpiwasm/lib
 	install -m 755 $(TC_DRIVERS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(TC_SHARE)/include/mpi.h $(DESTDIR)$(PREFIX)/share/mpiwasm/include/
 	install -m 644 $(TC_SHARE)/mpi-undefined.txt $(TC_SHARE)/mpiwasm.cmake \
 	  $(DESTDIR)$(PREFIX)/share/mpiwasm/
 	install -m 644 $(TC_SHARE)/Platform/WASI.cmake $(DESTDIR)$(PREFIX)/share/mpiwasm/Platform/
+	install -m 644 $(TC_SHARE)/lib/crt1-mpiwasm.o $(DESTDIR)$(PREFIX)/share/mpiwasm/lib/
 install: install-toolchain
 
 .PHONY: toolchain toolchain-regen install-toolchain install
