@@ -181,5 +181,262 @@ def main():
             print(e['name'])
 
 
+
+# ---- the bridge's glue (src/mpi/glue.c) ----------------------------------
+# Coverage of this issue; procedures outside it are not registered.
+COVER = re.compile(r'''^MPI_(
+    Init|Init_thread|Initialized|Finalize|Finalized|Abort|Query_thread|
+    Is_thread_main|Get_version|Get_library_version|Get_processor_name|
+    Wtime|Wtick|Alloc_mem|Free_mem|Info_.*|
+    Send|Bsend|Rsend|Ssend|Isend|Ibsend|Irsend|Issend|Recv|Irecv|
+    Send_init|Bsend_init|Rsend_init|Ssend_init|Recv_init|Start|
+    Startall|Buffer_attach|Buffer_detach|Probe|Iprobe|Mprobe|Improbe|Mrecv|
+    Imrecv|Sendrecv|Topo_test|Cart_.*|Cartdim_get|Dims_create|Graph.*|
+    Dist_graph_neighbors_count|
+    Sendrecv_replace|Cancel|Test_cancelled|Request_free|Request_get_status|
+    (Wait|Test)(all|any|some)?|Get_count|Get_elements(_x)?|
+    Status_set_(elements(_x)?|cancelled)|
+    Barrier|Bcast|Gather(v)?|Scatter(v)?|Allgather(v)?|Alltoall(v|w)?|
+    Reduce|Allreduce|Reduce_local|Reduce_scatter(_block)?|Scan|Exscan|
+    Group_.*|Comm_(?!spawn|spawn_multiple|accept|connect|join|disconnect|get_parent).*|
+    Intercomm_create|Intercomm_merge|
+    Type_.*|Get_address|Pack|Unpack|Pack_size|Pack_external|Unpack_external|
+    Pack_external_size|Aint_add|Aint_diff|
+    Op_create|Op_free|Op_commutative|
+    Errhandler_free|Error_string|Error_class|Add_error_.*|
+    Attr_.*|Keyval_.*|
+    (Comm|Type|Group|Info|Request|Op|Errhandler|Message)_(c2f|f2c)
+    )$''', re.X)
+
+# Written by hand in src/mpi/hand.c as mwh_<name> (buffers with their
+# counts/datatypes, status arrays, callbacks, handle-array staging...).
+HAND = set('''Init Init_thread Initialized Finalize Finalized Abort Wtime Wtick
+Query_thread Is_thread_main Get_version Get_library_version
+Get_processor_name Alloc_mem Free_mem
+Send Bsend Rsend Ssend Recv Isend Ibsend Irsend Issend Irecv
+Send_init Bsend_init Rsend_init Ssend_init Recv_init Start Startall
+Buffer_attach Buffer_detach Probe Iprobe Mprobe Improbe Mrecv Imrecv
+Sendrecv Sendrecv_replace Cancel Test_cancelled Request_free
+Request_get_status Wait Test Waitall Testall Waitany Testany Waitsome
+Testsome Get_count Get_elements Get_elements_x Status_set_elements
+Status_set_elements_x Status_set_cancelled
+Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv
+Alltoall Alltoallv Alltoallw Reduce Allreduce Reduce_local Reduce_scatter
+Reduce_scatter_block Scan Exscan
+Op_create Op_free Comm_set_errhandler Comm_get_errhandler
+Comm_create_errhandler Errhandler_free Error_string
+Error_class Comm_free Comm_dup Comm_dup_with_info Comm_create
+Comm_create_group Comm_split Comm_split_type Intercomm_create
+Intercomm_merge Group_range_incl Group_range_excl Group_translate_ranks
+Type_create_hindexed Type_create_hindexed_block Type_create_struct
+Type_create_hvector Type_create_resized Type_get_extent Type_get_true_extent
+Type_free Type_commit Get_address Aint_add Aint_diff
+Pack Unpack Pack_size
+Comm_get_name Type_get_name Comm_set_name Type_set_name Info_get
+Info_get_nthkey
+Type_free_keyval
+Keyval_free
+Info_free Group_free Op_commutative
+Type_create_darray Type_create_subarray
+'''.split())
+
+H_KINDS = {'COMMUNICATOR': ('comm', 'MPI_Comm'), 'GROUP': ('group', 'MPI_Group'),
+           'OPERATION': ('op', 'MPI_Op'), 'INFO': ('info', 'MPI_Info'),
+           'ERRHANDLER': ('errh', 'MPI_Errhandler'),
+           'REQUEST': ('req', 'MPI_Request'), 'MESSAGE': ('msg', 'MPI_Message'),
+           'DATATYPE': ('dtype', 'MPI_Datatype')}
+F2C = {'COMMUNICATOR', 'GROUP', 'OPERATION', 'INFO', 'ERRHANDLER', 'REQUEST',
+       'MESSAGE', 'DATATYPE'}
+I64 = {'OFFSET', 'XFER_NUM_ELEM', 'NUM_BYTES'}
+
+
+def wsig(e):
+    """WebAssembly signature of the import (host.h letters)."""
+    ps = [p for p in e['parameters']
+          if 'c_parameter' not in p['suppress'] and not p['large_only']]
+    s = ''
+    for p in ps:
+        by_value = p['length'] is None and not (
+            p['pointer'] or p['param_direction'] in ('out', 'inout'))
+        s += 'I' if (p['kind'] in I64 and by_value) else 'i'
+    r = RET.get(e['return_kind'], 'int')
+    if e['name'] == 'MPI_Pcontrol':
+        r = 'int'
+    return s + ':' + {'void': '', 'double': 'F'}.get(r, 'i')
+
+
+# Not in this issue yet: refused at load time rather than half done.
+LATER = set('''Type_get_contents Pack_external Unpack_external Pack_external_size
+Comm_create_keyval Comm_free_keyval Comm_set_attr
+Comm_get_attr Comm_delete_attr Type_create_keyval Type_free_keyval
+Type_set_attr Type_get_attr Type_delete_attr Keyval_create Keyval_free
+Attr_put Attr_get Attr_delete Comm_idup Comm_call_errhandler'''.split())
+
+
+class Unsupported(Exception):
+    pass
+
+
+def gen_simple(e):
+    """C glue for a procedure whose parameters need no pairing rules."""
+    name = e['name']
+    ps = [p for p in e['parameters']
+          if 'c_parameter' not in p['suppress'] and not p['large_only']]
+    args, pre, call, post = [], [], [], []
+    comm = 'MW_NOCOMM'
+    names = {p['name'] for p in ps}
+    for i, p in enumerate(ps):
+        k, d, a = p['kind'], p['param_direction'], 'a%d' % i
+        arr, ptr = p['length'], p['pointer']
+        is_out = d in ('out', 'inout')
+        args.append(('uint64_t ' if wsig(e)[i] == 'I' else 'uint32_t ') + a)
+        if k in H_KINDS and arr is None:
+            tab, ty = H_KINDS[k]
+            get = 'mw_dtype_hget' if tab == 'dtype' else 'mw_%s_get' % tab
+            if not is_out:
+                pre.append('%s h%d;' % (ty, i))
+                pre.append('if ((rc = %s(%s, &h%d))) return mw_fail(inst, rc, %s, "%s");'
+                           % (get, a, i, '%COMM%', name))
+                call.append('h%d' % i)
+                if k == 'COMMUNICATOR' and comm == 'MW_NOCOMM':
+                    comm = a
+            else:
+                pre.append('uint32_t *m%d = mw_ptr(inst, %s, 4);' % (i, a))
+                pre.append('if (!m%d) return mw_fail(inst, MW_ERR_ARG, %s, "%s");'
+                           % (i, '%COMM%', name))
+                pre.append('%s h%d;' % (ty, i))
+                if d == 'inout':
+                    pre.append('if ((rc = %s(*m%d, &h%d))) return mw_fail(inst, rc, %s, "%s");'
+                               % (get, i, i, '%COMM%', name))
+                    post.append('if (rc == MPI_SUCCESS) *m%d = mw_%s_put(h%d);' % (i, tab, i))
+                else:
+                    post.append('if (rc == MPI_SUCCESS) *m%d = mw_%s_put(h%d);' % (i, tab, i))
+                call.append('&h%d' % i)
+            continue
+        base = BASE.get(k)
+        if base == 'int' and arr is None and not (ptr or is_out):
+            conv = {'RANK': 'mw_rank_in(%s)', 'TAG': 'mw_tag_in(%s)'}.get(k, '(int)%s')
+            call.append(conv % a)
+            continue
+        if base == 'int' and arr is None and is_out:
+            pre.append('int *p%d = mw_ptr(inst, %s, 4);' % (i, a))
+            pre.append('if (!p%d) return mw_fail(inst, MW_ERR_ARG, %s, "%s");'
+                       % (i, '%COMM%', name))
+            call.append('p%d' % i)
+            if k in ('RANK', 'RANK_NNI'):
+                post.append('if (rc == MPI_SUCCESS) *p%d = (int)mw_rank_out(*p%d);' % (i, i))
+            continue
+        if base == 'int' and arr is not None and arr in names:
+            li = [q['name'] for q in ps].index(arr)
+            if ps[li]['param_direction'] != 'in':
+                raise Unsupported
+            pre.append('int *p%d = mw_arr(inst, %s, (uint64_t)(int32_t)a%d < 0 ? 0 : a%d, 4);'
+                       % (i, a, li, li))
+            pre.append('if (!p%d && (int32_t)a%d > 0) return mw_fail(inst, MW_ERR_ARG, %s, "%s");'
+                       % (i, li, '%COMM%', name))
+            call.append('p%d' % i)
+            continue
+        if base in ('MPI_Count', 'MPI_Offset') and arr is None:
+            if is_out:
+                pre.append('%s *p%d = mw_ptr(inst, %s, 8);' % (base, i, a))
+                pre.append('if (!p%d) return mw_fail(inst, MW_ERR_ARG, %s, "%s");'
+                           % (i, '%COMM%', name))
+                call.append('p%d' % i)
+            else:
+                call.append('(%s)(int64_t)%s' % (base, a))
+            continue
+        if base == 'MPI_Aint' and arr is None:
+            if is_out:
+                pre.append('int32_t *m%d = mw_ptr(inst, %s, 4);' % (i, a))
+                pre.append('if (!m%d) return mw_fail(inst, MW_ERR_ARG, %s, "%s");'
+                           % (i, '%COMM%', name))
+                pre.append('MPI_Aint h%d = %s;' % (i, '*m%d' % i if d == 'inout' else '0'))
+                post.append('if (rc == MPI_SUCCESS) *m%d = (int32_t)h%d;' % (i, i))
+                call.append('&h%d' % i)
+            else:
+                call.append('(MPI_Aint)(int32_t)%s' % a)
+            continue
+        if k == 'STRING' and not is_out and arr is None:
+            pre.append('const char *s%d = mw_str(inst, %s);' % (i, a))
+            pre.append('if (!s%d) return mw_fail(inst, MW_ERR_ARG, %s, "%s");'
+                       % (i, '%COMM%', name))
+            call.append('s%d' % i)
+            continue
+        if k == 'STATUS' and arr is None and is_out:
+            pre.append('MPI_Status st%d;' % i)
+            pre.append('if (%s && !mw_ptr(inst, %s, 24)) return mw_fail(inst, MW_ERR_ARG, %s, "%s");'
+                       % (a, a, '%COMM%', name))
+            call.append('%s ? &st%d : MPI_STATUS_IGNORE' % (a, i))
+            post.append('if (rc == MPI_SUCCESS) mw_status_out(inst, %s, &st%d);' % (a, i))
+            continue
+        raise Unsupported
+    rt = RET.get(e['return_kind'], 'int')
+    if name.endswith(('_c2f', '_f2c')) and len(ps) == 1:
+        # Module handles are already Fortran integers.
+        return ('static uint32_t mwg_%s(rt_instance *inst, uint32_t a0)\n'
+                '{\n\treturn a0;\n}\n' % name[4:])
+    body = ['\tint rc = 0;'] + ['\t' + x.replace('%COMM%', comm) for x in pre]
+    hcall = '%s(%s)' % (name, ', '.join(call))
+    if rt == 'int':
+        body.append('\trc = %s;' % hcall)
+        body += ['\t' + x for x in post]
+        body.append('\treturn mw_ret(inst, rc, %s, "%s");' % (comm, name))
+    else:
+        raise Unsupported
+    params = ', '.join(['rt_instance *inst'] + args)
+    return 'static uint32_t mwg_%s(%s)\n{\n%s\n}\n' % (name[4:], params,
+                                                      '\n'.join(body))
+
+
+def write_glue(apis):
+    out = ['/* glue.c - GENERATED by src/mpi/gen/gen.py from the MPI Standard\'s',
+           ' * apis.json; do not edit.  Regenerate: python3 src/mpi/gen/gen.py',
+           ' * Host functions for the MPI procedures whose parameters follow',
+           ' * the generic rules; the rest are in hand.c (mwh_*). */',
+           '#include "mpib_int.h"', '',
+           '#pragma GCC diagnostic ignored "-Wunused-variable"', '']
+    reg, missing = [], []
+    for e in procedures(apis):
+        name = e['name']
+        if not COVER.match(name) or name[4:] in LATER:
+            missing.append(name)
+            continue
+        short = name[4:]
+        if short in HAND:
+            out.append('uint32_t mwh_%s();' % short)
+            fn = 'mwh_' + short
+        else:
+            try:
+                out.append(gen_simple(e))
+                fn = 'mwg_' + short
+            except (Unsupported, KeyError):
+                missing.append(name)
+                continue
+        reg.append((name, wsig(e), fn))
+    out.append('#pragma GCC diagnostic ignored "-Wstrict-prototypes"')
+    out.append('const rt_hostfn mw_glue[] = {')
+    for name, sig, fn in reg:
+        out.append('\t{ "env", "%s", "%s", (void *)%s },' % (name, sig, fn))
+        out.append('\t{ "env", "P%s", "%s", (void *)%s },' % (name, sig, fn))
+    out.append('};')
+    out.append('const unsigned mw_glue_n = sizeof mw_glue / sizeof mw_glue[0];')
+    out.append('')
+    out.append('/* Not registered yet (a module importing one is refused):')
+    for i in range(0, len(missing), 4):
+        out.append(' *   ' + ' '.join(missing[i:i + 4]))
+    out.append(' */')
+    open(os.path.join(ROOT, 'src', 'mpi', 'glue.c'), 'w').write('\n'.join(out) + '\n')
+    return reg, missing
+
+
+_main = main
+
+
+def main():
+    _main()
+    reg, missing = write_glue(json.load(open(APIS)))
+    print('glue: %d procedures registered, %d not' % (len(reg), len(missing)))
+
+
 if __name__ == '__main__':
     main()

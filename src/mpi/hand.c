@@ -1,0 +1,1414 @@
+/* hand.c - host functions that need more than the generic rules of
+ * gen.py: buffers paired with counts and datatypes, request and status
+ * arrays, collectives' root-only and per-peer arguments, callbacks into
+ * the module, strings whose maximum differs between module and host. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "mpib.h"
+#include "mpib_int.h"
+#include "rt/rt.h"
+
+typedef uint32_t u32;
+
+#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
+#define COMM(c, a) TRY(mw_comm_get((a), &(c)))
+#define DTYPE(d, a) TRY(mw_dtype_get((a), &(d)))
+#define OUT(p, a, n) do { if (!((p) = mw_ptr(inst, (a), (n)))) { rc = MW_ERR_ARG; goto fail; } } while (0)
+#define BUF(p, a, n, d) TRY(mw_buf(inst, (a), (int)(n), (d), &(p)))
+#define STATUS_OK(a) do { if ((a) && !mw_ptr(inst, (a), 24)) { rc = MW_ERR_ARG; goto fail; } } while (0)
+#define IN_PLACE(a) ((a) == 1)
+
+/* ---- environment ----------------------------------------------------------- */
+
+void mw_tables_init(void);
+
+static u32 init_done(rt_instance *inst, int rc, const char *proc)
+{
+	mw_inst = inst;
+	if (rc == MPI_SUCCESS)
+		mw_tables_init();
+	return mw_ret(inst, rc, MW_NOCOMM, proc);
+}
+
+u32 mwh_Init(rt_instance *inst, u32 argc, u32 argv)
+{
+	return init_done(inst, MPI_Init(NULL, NULL), "MPI_Init");
+}
+
+u32 mwh_Init_thread(rt_instance *inst, u32 argc, u32 argv, u32 req, u32 prov)
+{
+	int *p = mw_ptr(inst, prov, 4), rc;
+	if (!p)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Init_thread");
+	rc = MPI_Init_thread(NULL, NULL, (int)req, p);
+	return init_done(inst, rc, "MPI_Init_thread");
+}
+
+u32 mwh_Initialized(rt_instance *inst, u32 flag)
+{
+	int *p = mw_ptr(inst, flag, 4);
+	if (!p)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Initialized");
+	return mw_ret(inst, MPI_Initialized(p), MW_NOCOMM, "MPI_Initialized");
+}
+
+u32 mwh_Finalized(rt_instance *inst, u32 flag)
+{
+	int *p = mw_ptr(inst, flag, 4);
+	if (!p)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Finalized");
+	return mw_ret(inst, MPI_Finalized(p), MW_NOCOMM, "MPI_Finalized");
+}
+
+u32 mwh_Finalize(rt_instance *inst)
+{
+	int rc = MPI_Finalize();
+	if (rc == MPI_SUCCESS)
+		mw_is_active = 0;
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Finalize");
+}
+
+u32 mwh_Abort(rt_instance *inst, u32 comm, u32 code)
+{
+	MPI_Comm c;
+	if (mw_comm_get(comm, &c) || c == MPI_COMM_NULL)
+		c = MPI_COMM_WORLD;
+	fflush(stdout);
+	fprintf(stderr, "mpiwasm: rank %d: MPI_Abort(%d) called by the module\n",
+	        mw_world_rank, (int)code);
+	fflush(stderr);
+	MPI_Abort(c, (int)code);
+	_exit((int)code ? (int)code : 1);
+}
+
+double mwh_Wtime(rt_instance *inst)
+{
+	return MPI_Wtime();
+}
+
+double mwh_Wtick(rt_instance *inst)
+{
+	return MPI_Wtick();
+}
+
+u32 mwh_Query_thread(rt_instance *inst, u32 prov)
+{
+	int *p = mw_ptr(inst, prov, 4);
+	if (!p)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Query_thread");
+	return mw_ret(inst, MPI_Query_thread(p), MW_NOCOMM, "MPI_Query_thread");
+}
+
+u32 mwh_Is_thread_main(rt_instance *inst, u32 flag)
+{
+	int *p = mw_ptr(inst, flag, 4);
+	if (!p)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Is_thread_main");
+	return mw_ret(inst, MPI_Is_thread_main(p), MW_NOCOMM, "MPI_Is_thread_main");
+}
+
+u32 mwh_Get_version(rt_instance *inst, u32 v, u32 sv)
+{
+	int32_t *a = mw_ptr(inst, v, 4), *b = mw_ptr(inst, sv, 4);
+	if (!a || !b)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Get_version");
+	/* The module's mpi.h is MPI-3.1, whatever the host implements. */
+	*a = MW_VERSION;
+	*b = MW_SUBVERSION;
+	return 0;
+}
+
+u32 mwh_Get_library_version(rt_instance *inst, u32 s, u32 len)
+{
+	char buf[MPI_MAX_LIBRARY_VERSION_STRING + 64];
+	int n = 0, rc = MPI_Get_library_version(buf, &n);
+	if (rc)
+		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Get_library_version");
+	char out[MW_MAX_LIBRARY_VERSION_STRING];
+	snprintf(out, sizeof out, "mpiwasm (MPIWASM_ABI 1) on %.200s", buf);
+	if ((rc = mw_str_out(inst, s, MW_MAX_LIBRARY_VERSION_STRING, len, out)))
+		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Get_library_version");
+	return 0;
+}
+
+u32 mwh_Get_processor_name(rt_instance *inst, u32 s, u32 len)
+{
+	char buf[MPI_MAX_PROCESSOR_NAME + 1];
+	int n = 0, rc = MPI_Get_processor_name(buf, &n);
+	if (rc)
+		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Get_processor_name");
+	if ((rc = mw_str_out(inst, s, MW_MAX_PROCESSOR_NAME, len, buf)))
+		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Get_processor_name");
+	return 0;
+}
+
+u32 mwh_Alloc_mem(rt_instance *inst, u32 size, u32 info, u32 baseptr)
+{
+	uint32_t *out = mw_ptr(inst, baseptr, 4);
+	MPI_Info in;
+	if (!out)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Alloc_mem");
+	if (mw_info_get(info, &in))
+		return mw_fail(inst, MW_ERR_INFO, MW_NOCOMM, "MPI_Alloc_mem");
+	uint32_t a = mw_malloc(inst, size ? size : 1);
+	mw_after(inst, 0);
+	if (!a)
+		return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, "MPI_Alloc_mem");
+	out = mw_ptr(inst, baseptr, 4);   /* malloc may have grown memory */
+	*out = a;
+	return 0;
+}
+
+u32 mwh_Free_mem(rt_instance *inst, u32 base)
+{
+	mw_free(inst, base);
+	return mw_after(inst, 0);
+}
+
+/* ---- point-to-point --------------------------------------------------------- */
+
+#define SEND_LIKE(NAME, CALL)                                                   \
+u32 mwh_##NAME(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 dest,        \
+               u32 tag, u32 comm)                                             \
+{                                                                             \
+	MPI_Comm c;                                                           \
+	mw_dtype *d;                                                          \
+	void *p;                                                              \
+	int rc;                                                               \
+	COMM(c, comm);                                                        \
+	DTYPE(d, dt);                                                         \
+	BUF(p, buf, count, d);                                                \
+	return mw_ret(inst, CALL(p, (int)count, d->h, mw_rank_in(dest),       \
+	              mw_tag_in(tag), c), comm, "MPI_" #NAME);                 \
+fail:                                                                         \
+	return mw_fail(inst, rc, comm, "MPI_" #NAME);                         \
+}
+SEND_LIKE(Send, MPI_Send)
+SEND_LIKE(Bsend, MPI_Bsend)
+SEND_LIKE(Rsend, MPI_Rsend)
+SEND_LIKE(Ssend, MPI_Ssend)
+
+#define ISEND_LIKE(NAME, CALL)                                                  \
+u32 mwh_##NAME(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 dest,        \
+               u32 tag, u32 comm, u32 req)                                    \
+{                                                                             \
+	MPI_Comm c;                                                           \
+	mw_dtype *d;                                                          \
+	void *p;                                                              \
+	uint32_t *r;                                                          \
+	MPI_Request hr;                                                       \
+	int rc;                                                               \
+	COMM(c, comm);                                                        \
+	DTYPE(d, dt);                                                         \
+	BUF(p, buf, count, d);                                                \
+	OUT(r, req, 4);                                                       \
+	rc = CALL(p, (int)count, d->h, mw_rank_in(dest), mw_tag_in(tag), c, &hr); \
+	if (rc == MPI_SUCCESS)                                                \
+		*r = mw_req_put(hr);                                          \
+	return mw_ret(inst, rc, comm, "MPI_" #NAME);                          \
+fail:                                                                         \
+	return mw_fail(inst, rc, comm, "MPI_" #NAME);                         \
+}
+ISEND_LIKE(Isend, MPI_Isend)
+ISEND_LIKE(Ibsend, MPI_Ibsend)
+ISEND_LIKE(Irsend, MPI_Irsend)
+ISEND_LIKE(Issend, MPI_Issend)
+ISEND_LIKE(Irecv, MPI_Irecv)
+ISEND_LIKE(Send_init, MPI_Send_init)
+ISEND_LIKE(Bsend_init, MPI_Bsend_init)
+ISEND_LIKE(Rsend_init, MPI_Rsend_init)
+ISEND_LIKE(Ssend_init, MPI_Ssend_init)
+ISEND_LIKE(Recv_init, MPI_Recv_init)
+
+u32 mwh_Recv(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 src, u32 tag,
+             u32 comm, u32 status)
+{
+	MPI_Comm c;
+	mw_dtype *d;
+	void *p;
+	MPI_Status st;
+	int rc;
+	COMM(c, comm);
+	DTYPE(d, dt);
+	BUF(p, buf, count, d);
+	STATUS_OK(status);
+	rc = MPI_Recv(p, (int)count, d->h, mw_rank_in(src), mw_tag_in(tag), c,
+	              status ? &st : MPI_STATUS_IGNORE);
+	if (status && (rc == MPI_SUCCESS || rc == MPI_ERR_TRUNCATE))
+		mw_status_out(inst, status, &st);
+	return mw_ret(inst, rc, comm, "MPI_Recv");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Recv");
+}
+
+u32 mwh_Sendrecv(rt_instance *inst, u32 sbuf, u32 scount, u32 sdt, u32 dest,
+                 u32 stag, u32 rbuf, u32 rcount, u32 rdt, u32 src, u32 rtag,
+                 u32 comm, u32 status)
+{
+	MPI_Comm c;
+	mw_dtype *sd, *rd;
+	void *sp, *rp;
+	MPI_Status st;
+	int rc;
+	COMM(c, comm);
+	DTYPE(sd, sdt);
+	DTYPE(rd, rdt);
+	BUF(sp, sbuf, scount, sd);
+	BUF(rp, rbuf, rcount, rd);
+	STATUS_OK(status);
+	rc = MPI_Sendrecv(sp, (int)scount, sd->h, mw_rank_in(dest), mw_tag_in(stag),
+	                  rp, (int)rcount, rd->h, mw_rank_in(src), mw_tag_in(rtag),
+	                  c, status ? &st : MPI_STATUS_IGNORE);
+	if (status && rc == MPI_SUCCESS)
+		mw_status_out(inst, status, &st);
+	return mw_ret(inst, rc, comm, "MPI_Sendrecv");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Sendrecv");
+}
+
+u32 mwh_Sendrecv_replace(rt_instance *inst, u32 buf, u32 count, u32 dt,
+                         u32 dest, u32 stag, u32 src, u32 rtag, u32 comm,
+                         u32 status)
+{
+	MPI_Comm c;
+	mw_dtype *d;
+	void *p;
+	MPI_Status st;
+	int rc;
+	COMM(c, comm);
+	DTYPE(d, dt);
+	BUF(p, buf, count, d);
+	STATUS_OK(status);
+	rc = MPI_Sendrecv_replace(p, (int)count, d->h, mw_rank_in(dest),
+	                          mw_tag_in(stag), mw_rank_in(src), mw_tag_in(rtag),
+	                          c, status ? &st : MPI_STATUS_IGNORE);
+	if (status && rc == MPI_SUCCESS)
+		mw_status_out(inst, status, &st);
+	return mw_ret(inst, rc, comm, "MPI_Sendrecv_replace");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Sendrecv_replace");
+}
+
+u32 mwh_Probe(rt_instance *inst, u32 src, u32 tag, u32 comm, u32 status)
+{
+	MPI_Comm c;
+	MPI_Status st;
+	int rc;
+	COMM(c, comm);
+	STATUS_OK(status);
+	rc = MPI_Probe(mw_rank_in(src), mw_tag_in(tag), c, &st);
+	if (rc == MPI_SUCCESS)
+		mw_status_out(inst, status, &st);
+	return mw_ret(inst, rc, comm, "MPI_Probe");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Probe");
+}
+
+u32 mwh_Iprobe(rt_instance *inst, u32 src, u32 tag, u32 comm, u32 flag,
+               u32 status)
+{
+	MPI_Comm c;
+	MPI_Status st;
+	int rc, *f;
+	COMM(c, comm);
+	OUT(f, flag, 4);
+	STATUS_OK(status);
+	rc = MPI_Iprobe(mw_rank_in(src), mw_tag_in(tag), c, f, &st);
+	if (rc == MPI_SUCCESS && *f)
+		mw_status_out(inst, status, &st);
+	return mw_ret(inst, rc, comm, "MPI_Iprobe");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Iprobe");
+}
+
+u32 mwh_Mprobe(rt_instance *inst, u32 src, u32 tag, u32 comm, u32 msg,
+               u32 status)
+{
+	MPI_Comm c;
+	MPI_Status st;
+	MPI_Message m;
+	uint32_t *mp;
+	int rc;
+	COMM(c, comm);
+	OUT(mp, msg, 4);
+	STATUS_OK(status);
+	rc = MPI_Mprobe(mw_rank_in(src), mw_tag_in(tag), c, &m, &st);
+	if (rc == MPI_SUCCESS) {
+		*mp = mw_msg_put(m);
+		mw_status_out(inst, status, &st);
+	}
+	return mw_ret(inst, rc, comm, "MPI_Mprobe");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Mprobe");
+}
+
+u32 mwh_Improbe(rt_instance *inst, u32 src, u32 tag, u32 comm, u32 flag,
+                u32 msg, u32 status)
+{
+	MPI_Comm c;
+	MPI_Status st;
+	MPI_Message m;
+	uint32_t *mp;
+	int rc, *f;
+	COMM(c, comm);
+	OUT(f, flag, 4);
+	OUT(mp, msg, 4);
+	STATUS_OK(status);
+	rc = MPI_Improbe(mw_rank_in(src), mw_tag_in(tag), c, f, &m, &st);
+	if (rc == MPI_SUCCESS && *f) {
+		*mp = mw_msg_put(m);
+		mw_status_out(inst, status, &st);
+	}
+	return mw_ret(inst, rc, comm, "MPI_Improbe");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Improbe");
+}
+
+u32 mwh_Mrecv(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 msg,
+              u32 status)
+{
+	mw_dtype *d;
+	void *p;
+	uint32_t *mp;
+	MPI_Message m;
+	MPI_Status st;
+	int rc;
+	DTYPE(d, dt);
+	BUF(p, buf, count, d);
+	OUT(mp, msg, 4);
+	STATUS_OK(status);
+	TRY(mw_msg_get(*mp, &m));
+	rc = MPI_Mrecv(p, (int)count, d->h, &m, status ? &st : MPI_STATUS_IGNORE);
+	if (rc == MPI_SUCCESS) {
+		if (*mp != MW_MESSAGE_NO_PROC)
+			mw_msg_del(*mp);
+		*mp = MW_MESSAGE_NULL;
+		mw_status_out(inst, status, &st);
+	}
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Mrecv");
+fail:
+	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Mrecv");
+}
+
+u32 mwh_Imrecv(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 msg,
+               u32 req)
+{
+	mw_dtype *d;
+	void *p;
+	uint32_t *mp, *r;
+	MPI_Message m;
+	MPI_Request hr;
+	int rc;
+	DTYPE(d, dt);
+	BUF(p, buf, count, d);
+	OUT(mp, msg, 4);
+	OUT(r, req, 4);
+	TRY(mw_msg_get(*mp, &m));
+	rc = MPI_Imrecv(p, (int)count, d->h, &m, &hr);
+	if (rc == MPI_SUCCESS) {
+		if (*mp != MW_MESSAGE_NO_PROC)
+			mw_msg_del(*mp);
+		*mp = MW_MESSAGE_NULL;
+		*r = mw_req_put(hr);
+	}
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Imrecv");
+fail:
+	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Imrecv");
+}
+
+/* Buffered mode: the buffer stays in linear memory. */
+static uint32_t bsend_addr;
+
+u32 mwh_Buffer_attach(rt_instance *inst, u32 buf, u32 size)
+{
+	void *p = mw_ptr(inst, buf, size);
+	if (!p || (int)size < 0)
+		return mw_fail(inst, MW_ERR_BUFFER, MW_NOCOMM, "MPI_Buffer_attach");
+	int rc = MPI_Buffer_attach(p, (int)size);
+	if (rc == MPI_SUCCESS)
+		bsend_addr = buf;
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Buffer_attach");
+}
+
+u32 mwh_Buffer_detach(rt_instance *inst, u32 bufp, u32 sizep)
+{
+	uint32_t *a = mw_ptr(inst, bufp, 4);
+	int *s = mw_ptr(inst, sizep, 4);
+	void *p;
+	if (!a || !s)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Buffer_detach");
+	int rc = MPI_Buffer_detach(&p, s);
+	if (rc == MPI_SUCCESS) {
+		*a = bsend_addr;
+		bsend_addr = 0;
+	}
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Buffer_detach");
+}
+
+/* ---- requests --------------------------------------------------------------- */
+
+u32 mwh_Start(rt_instance *inst, u32 req)
+{
+	uint32_t *r = mw_ptr(inst, req, 4);
+	MPI_Request h;
+	if (!r)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Start");
+	int rc = mw_req_get(*r, &h);
+	if (rc)
+		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Start");
+	return mw_ret(inst, MPI_Start(&h), MW_NOCOMM, "MPI_Start");
+}
+
+/* Stages n module requests into a host array (NULL = out of memory or
+ * a bad handle, with *err set). */
+static MPI_Request *reqs_in(rt_instance *inst, u32 arr, int n, uint32_t **mod,
+                            MPI_Request *small, int nsmall, int *err)
+{
+	*err = 0;
+	if (n < 0) {
+		*err = MW_ERR_COUNT;
+		return NULL;
+	}
+	*mod = mw_arr(inst, arr, (uint64_t)n, 4);
+	if (!*mod && n > 0) {
+		*err = MW_ERR_ARG;
+		return NULL;
+	}
+	MPI_Request *h = n <= nsmall ? small : malloc((size_t)n * sizeof *h);
+	if (!h) {
+		*err = MW_ERR_NO_MEM;
+		return NULL;
+	}
+	for (int i = 0; i < n; i++)
+		if ((*err = mw_req_get((*mod)[i], &h[i]))) {
+			if (h != small)
+				free(h);
+			return NULL;
+		}
+	return h;
+}
+
+/* After completion: requests the host freed become MPI_REQUEST_NULL. */
+static void req_back(uint32_t *m, const MPI_Request *h)
+{
+	if (*m != MW_REQUEST_NULL && *h == MPI_REQUEST_NULL) {
+		mw_req_del(*m);
+		*m = MW_REQUEST_NULL;
+	}
+}
+
+u32 mwh_Startall(rt_instance *inst, u32 n, u32 arr)
+{
+	MPI_Request small[16], *h;
+	uint32_t *m;
+	int err;
+	if (!(h = reqs_in(inst, arr, (int)n, &m, small, 16, &err)))
+		return mw_fail(inst, err, MW_NOCOMM, "MPI_Startall");
+	int rc = MPI_Startall((int)n, h);
+	if (h != small)
+		free(h);
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Startall");
+}
+
+u32 mwh_Wait(rt_instance *inst, u32 req, u32 status)
+{
+	uint32_t *r = mw_ptr(inst, req, 4);
+	MPI_Request h;
+	MPI_Status st;
+	int rc;
+	if (!r || (status && !mw_ptr(inst, status, 24)))
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Wait");
+	if ((rc = mw_req_get(*r, &h)))
+		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Wait");
+	rc = MPI_Wait(&h, status ? &st : MPI_STATUS_IGNORE);
+	req_back(r, &h);
+	if (rc == MPI_SUCCESS)
+		mw_status_out(inst, status, &st);
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Wait");
+}
+
+u32 mwh_Test(rt_instance *inst, u32 req, u32 flag, u32 status)
+{
+	uint32_t *r = mw_ptr(inst, req, 4);
+	int *f = mw_ptr(inst, flag, 4);
+	MPI_Request h;
+	MPI_Status st;
+	int rc;
+	if (!r || !f || (status && !mw_ptr(inst, status, 24)))
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Test");
+	if ((rc = mw_req_get(*r, &h)))
+		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Test");
+	rc = MPI_Test(&h, f, status ? &st : MPI_STATUS_IGNORE);
+	req_back(r, &h);
+	if (rc == MPI_SUCCESS && *f)
+		mw_status_out(inst, status, &st);
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Test");
+}
+
+u32 mwh_Request_get_status(rt_instance *inst, u32 req, u32 flag, u32 status)
+{
+	int *f = mw_ptr(inst, flag, 4);
+	MPI_Request h;
+	MPI_Status st;
+	int rc;
+	if (!f || (status && !mw_ptr(inst, status, 24)))
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Request_get_status");
+	if ((rc = mw_req_get(req, &h)))
+		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Request_get_status");
+	rc = MPI_Request_get_status(h, f, &st);
+	if (rc == MPI_SUCCESS && *f)
+		mw_status_out(inst, status, &st);
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Request_get_status");
+}
+
+u32 mwh_Request_free(rt_instance *inst, u32 req)
+{
+	uint32_t *r = mw_ptr(inst, req, 4);
+	MPI_Request h;
+	int rc;
+	if (!r)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Request_free");
+	if ((rc = mw_req_get(*r, &h)))
+		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Request_free");
+	rc = MPI_Request_free(&h);
+	if (rc == MPI_SUCCESS) {
+		mw_req_del(*r);
+		*r = MW_REQUEST_NULL;
+	}
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Request_free");
+}
+
+u32 mwh_Cancel(rt_instance *inst, u32 req)
+{
+	uint32_t *r = mw_ptr(inst, req, 4);
+	MPI_Request h;
+	int rc;
+	if (!r)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Cancel");
+	if ((rc = mw_req_get(*r, &h)))
+		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Cancel");
+	return mw_ret(inst, MPI_Cancel(&h), MW_NOCOMM, "MPI_Cancel");
+}
+
+u32 mwh_Test_cancelled(rt_instance *inst, u32 status, u32 flag)
+{
+	int32_t *s = mw_ptr(inst, status, 24);
+	int32_t *f = mw_ptr(inst, flag, 4);
+	if (!s || !f)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Test_cancelled");
+	*f = s[3] != 0;
+	return 0;
+}
+
+/* Waitall/Testall/Waitany/Testany/Waitsome/Testsome share the staging. */
+enum { W_ALL, T_ALL, W_ANY, T_ANY, W_SOME, T_SOME };
+
+static u32 wait_many(rt_instance *inst, int kind, const char *proc, u32 n,
+                     u32 arr, u32 a2, u32 a3, u32 a4)
+{
+	MPI_Request small[16], *h;
+	MPI_Status ssmall[16], *st = ssmall;
+	uint32_t *m;
+	int err, rc, cnt = (int)n;
+	if (!(h = reqs_in(inst, arr, cnt, &m, small, 16, &err)))
+		return mw_fail(inst, err, MW_NOCOMM, proc);
+	/* Check every output before anything can complete. */
+	u32 stat = 0, outc = 0, idxs = 0, flag = 0;
+	switch (kind) {
+	case W_ALL: stat = a2; break;
+	case T_ALL: flag = a2; stat = a3; break;
+	case W_ANY: outc = a2; stat = a3; break;
+	case T_ANY: outc = a2; flag = a3; stat = a4; break;
+	case W_SOME: case T_SOME: outc = a2; idxs = a3; stat = a4; break;
+	}
+	int nst = (kind == W_ALL || kind == T_ALL || kind == W_SOME || kind == T_SOME) ? cnt : 1;
+	int32_t *pc = outc ? mw_ptr(inst, outc, 4) : NULL;
+	int32_t *pf = flag ? mw_ptr(inst, flag, 4) : NULL;
+	int32_t *pi = idxs ? mw_arr(inst, idxs, (uint64_t)cnt, 4) : NULL;
+	if ((outc && !pc) || (flag && !pf) || (idxs && !pi && cnt > 0) ||
+	    (stat && !mw_arr(inst, stat, (uint64_t)nst, 24) && nst > 0)) {
+		rc = MW_ERR_ARG;
+		goto fail;
+	}
+	if (stat && nst > 16 && !(st = malloc((size_t)nst * sizeof *st))) {
+		rc = MW_ERR_NO_MEM;
+		goto fail;
+	}
+	MPI_Status *sp = stat ? st : MPI_STATUSES_IGNORE;
+	int idx = 0, f = 0, outn = 0, *hi = NULL;
+	switch (kind) {
+	case W_ALL: rc = MPI_Waitall(cnt, h, sp); break;
+	case T_ALL: rc = MPI_Testall(cnt, h, &f, sp); *pf = f; break;
+	case W_ANY: rc = MPI_Waitany(cnt, h, &idx, stat ? st : MPI_STATUS_IGNORE); break;
+	case T_ANY: rc = MPI_Testany(cnt, h, &idx, &f, stat ? st : MPI_STATUS_IGNORE); *pf = f; break;
+	default:
+		hi = (int *)pi;   /* int32_t == int */
+		rc = kind == W_SOME ? MPI_Waitsome(cnt, h, &outn, hi, sp)
+		                    : MPI_Testsome(cnt, h, &outn, hi, sp);
+		*pc = outn == MPI_UNDEFINED ? MW_UNDEFINED : outn;
+		break;
+	}
+	if (kind == W_ANY || kind == T_ANY)
+		*pc = idx == MPI_UNDEFINED ? MW_UNDEFINED : idx;
+	for (int i = 0; i < cnt; i++)
+		req_back(&m[i], &h[i]);
+	if (stat && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)) {
+		if (kind == W_ALL || (kind == T_ALL && f)) {
+			for (int i = 0; i < cnt; i++)
+				mw_status_out(inst, stat + 24u * (u32)i, &st[i]);
+		} else if ((kind == W_ANY || (kind == T_ANY && f)) && idx != MPI_UNDEFINED) {
+			mw_status_out(inst, stat, &st[0]);
+		} else if ((kind == W_SOME || kind == T_SOME) && outn != MPI_UNDEFINED) {
+			for (int i = 0; i < outn; i++)
+				mw_status_out(inst, stat + 24u * (u32)i, &st[i]);
+		}
+	}
+	if (h != small)
+		free(h);
+	if (st != ssmall)
+		free(st);
+	return mw_ret(inst, rc, MW_NOCOMM, proc);
+fail:
+	if (h != small)
+		free(h);
+	return mw_fail(inst, rc, MW_NOCOMM, proc);
+}
+
+u32 mwh_Waitall(rt_instance *inst, u32 n, u32 a, u32 s)
+{ return wait_many(inst, W_ALL, "MPI_Waitall", n, a, s, 0, 0); }
+u32 mwh_Testall(rt_instance *inst, u32 n, u32 a, u32 f, u32 s)
+{ return wait_many(inst, T_ALL, "MPI_Testall", n, a, f, s, 0); }
+u32 mwh_Waitany(rt_instance *inst, u32 n, u32 a, u32 i, u32 s)
+{ return wait_many(inst, W_ANY, "MPI_Waitany", n, a, i, s, 0); }
+u32 mwh_Testany(rt_instance *inst, u32 n, u32 a, u32 i, u32 f, u32 s)
+{ return wait_many(inst, T_ANY, "MPI_Testany", n, a, i, f, s); }
+u32 mwh_Waitsome(rt_instance *inst, u32 n, u32 a, u32 o, u32 i, u32 s)
+{ return wait_many(inst, W_SOME, "MPI_Waitsome", n, a, o, i, s); }
+u32 mwh_Testsome(rt_instance *inst, u32 n, u32 a, u32 o, u32 i, u32 s)
+{ return wait_many(inst, T_SOME, "MPI_Testsome", n, a, o, i, s); }
+
+/* ---- statuses ---------------------------------------------------------------- */
+
+u32 mwh_Get_count(rt_instance *inst, u32 status, u32 dt, u32 count)
+{
+	MPI_Status st;
+	mw_dtype *d;
+	int *c, rc;
+	DTYPE(d, dt);
+	OUT(c, count, 4);
+	TRY(mw_status_in(inst, status, &st));
+	rc = MPI_Get_count(&st, d->h, c);
+	if (rc == MPI_SUCCESS && *c == MPI_UNDEFINED)
+		*c = MW_UNDEFINED;
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Get_count");
+fail:
+	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Get_count");
+}
+
+u32 mwh_Get_elements(rt_instance *inst, u32 status, u32 dt, u32 count)
+{
+	MPI_Status st;
+	mw_dtype *d;
+	int *c, rc;
+	DTYPE(d, dt);
+	OUT(c, count, 4);
+	TRY(mw_status_in(inst, status, &st));
+	rc = MPI_Get_elements(&st, d->h, c);
+	if (rc == MPI_SUCCESS && *c == MPI_UNDEFINED)
+		*c = MW_UNDEFINED;
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Get_elements");
+fail:
+	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Get_elements");
+}
+
+u32 mwh_Get_elements_x(rt_instance *inst, u32 status, u32 dt, u32 count)
+{
+	MPI_Status st;
+	mw_dtype *d;
+	MPI_Count *c;
+	int rc;
+	DTYPE(d, dt);
+	OUT(c, count, 8);
+	TRY(mw_status_in(inst, status, &st));
+	rc = MPI_Get_elements_x(&st, d->h, c);
+	if (rc == MPI_SUCCESS && *c == MPI_UNDEFINED)
+		*c = MW_UNDEFINED;
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Get_elements_x");
+fail:
+	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Get_elements_x");
+}
+
+static u32 set_elements(rt_instance *inst, u32 status, u32 dt, MPI_Count n,
+                        const char *proc)
+{
+	MPI_Status st;
+	mw_dtype *d;
+	int rc;
+	int64_t *m;
+	DTYPE(d, dt);
+	OUT(m, status, 24);
+	TRY(mw_status_in(inst, status, &st));
+	rc = MPI_Status_set_elements_x(&st, d->h, n);
+	if (rc == MPI_SUCCESS) {
+		MPI_Count bytes = 0;
+		MPI_Get_elements_x(&st, MPI_BYTE, &bytes);
+		m[2] = bytes;
+	}
+	return mw_ret(inst, rc, MW_NOCOMM, proc);
+fail:
+	return mw_fail(inst, rc, MW_NOCOMM, proc);
+}
+
+u32 mwh_Status_set_elements(rt_instance *inst, u32 status, u32 dt, u32 n)
+{ return set_elements(inst, status, dt, (int)n, "MPI_Status_set_elements"); }
+u32 mwh_Status_set_elements_x(rt_instance *inst, u32 status, u32 dt, uint64_t n)
+{ return set_elements(inst, status, dt, (MPI_Count)n, "MPI_Status_set_elements_x"); }
+
+u32 mwh_Status_set_cancelled(rt_instance *inst, u32 status, u32 flag)
+{
+	int32_t *s = mw_ptr(inst, status, 24);
+	if (!s)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Status_set_cancelled");
+	s[3] = flag != 0;
+	return 0;
+}
+
+/* ---- user-defined operations --------------------------------------------------
+ * The host calls op_tramp with no user data, so the op being applied is
+ * remembered around each reduction (calls are not reentrant). */
+
+static struct { u32 fn; int used; } *uop;
+static uint32_t uop_cap;
+static u32 cur_op = (u32)-1;
+static uint32_t scratch, scratch_len;
+
+static uint32_t module_scratch(rt_instance *inst, uint32_t len)
+{
+	if (len <= scratch_len)
+		return scratch;
+	if (scratch)
+		mw_free(inst, scratch);
+	scratch = mw_malloc(inst, len);
+	scratch_len = scratch ? len : 0;
+	return scratch;
+}
+
+static void op_tramp(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+	rt_instance *inst = mw_inst;
+	if (mw_pending_trap || cur_op >= uop_cap)
+		return;
+	uint8_t *base = rt_mem(inst, 0, 0);
+	uint64_t size = rt_mem_size(inst);
+	MPI_Aint lb, ext, tlb, text;
+	MPI_Type_get_extent(*dt, &lb, &ext);
+	MPI_Type_get_true_extent(*dt, &tlb, &text);
+	uint64_t bytes = *len > 0 ? (uint64_t)(*len - 1) * (uint64_t)ext + (uint64_t)(tlb + text) : 0;
+	/* len, datatype, then staged in/inout when outside linear memory. */
+	int in_lin = (uint8_t *)in >= base && (uint8_t *)in + bytes <= base + size;
+	int io_lin = (uint8_t *)inout >= base && (uint8_t *)inout + bytes <= base + size;
+	uint32_t s = module_scratch(inst, (uint32_t)(16 + (in_lin ? 0 : bytes) + (io_lin ? 0 : bytes)));
+	if (!s || mw_pending_trap) {
+		if (!mw_pending_trap)
+			fprintf(stderr, "mpiwasm: rank %d: user op: no module memory for staging\n", mw_world_rank);
+		return;
+	}
+	base = rt_mem(inst, 0, 0);   /* malloc may have grown memory */
+	uint32_t a_in = in_lin ? (uint32_t)((uint8_t *)in - base) : s + 16;
+	uint32_t a_io = io_lin ? (uint32_t)((uint8_t *)inout - base)
+	                       : s + 16 + (in_lin ? 0 : (uint32_t)bytes);
+	if (!in_lin)
+		memcpy(base + a_in, in, bytes);
+	if (!io_lin)
+		memcpy(base + a_io, inout, bytes);
+	int32_t *hdr = (int32_t *)(base + s);
+	hdr[0] = *len;
+	hdr[1] = (int32_t)mw_dtype_find(*dt);
+	const rt_func *f = rt_table_func(inst, 0, uop[cur_op].fn, "iiii:");
+	if (!f) {
+		fprintf(stderr, "mpiwasm: rank %d: user op: table entry %u is not a "
+		        "void(void*, void*, int*, MPI_Datatype*) function\n",
+		        mw_world_rank, uop[cur_op].fn);
+		mw_pending_trap = RT_TRAP_INDIRECT_TYPE;
+		return;
+	}
+	rt_value args[4] = { { .i32 = a_in }, { .i32 = a_io }, { .i32 = s }, { .i32 = s + 4 } };
+	int k = rt_call(inst, f, args, NULL);
+	if (k) {
+		mw_pending_trap = k;
+		return;
+	}
+	base = rt_mem(inst, 0, 0);
+	if (!io_lin)
+		memcpy(inout, base + a_io, bytes);
+}
+
+u32 mwh_Op_create(rt_instance *inst, u32 fn, u32 commute, u32 opp)
+{
+	uint32_t *o = mw_ptr(inst, opp, 4);
+	MPI_Op op;
+	if (!o)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Op_create");
+	if (!rt_table_func(inst, 0, fn, "iiii:"))
+		return mw_fail(inst, MW_ERR_OP, MW_NOCOMM, "MPI_Op_create");
+	int rc = MPI_Op_create(op_tramp, (int)commute, &op);
+	if (rc != MPI_SUCCESS)
+		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Op_create");
+	uint32_t h = mw_op_new(op);
+	if (h >= uop_cap) {
+		uint32_t cap = uop_cap ? uop_cap * 2 : 64;
+		while (cap <= h)
+			cap *= 2;
+		void *v = realloc(uop, cap * sizeof *uop);
+		if (!v)
+			return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, "MPI_Op_create");
+		uop = v;
+		uop_cap = cap;
+	}
+	uop[h].fn = fn;
+	uop[h].used = 1;
+	*o = h;
+	return 0;
+}
+
+u32 mwh_Op_free(rt_instance *inst, u32 opp)
+{
+	uint32_t *o = mw_ptr(inst, opp, 4);
+	MPI_Op op;
+	if (!o)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Op_free");
+	if (*o < 32 || mw_op_get(*o, &op) || op == MPI_OP_NULL)
+		return mw_fail(inst, MW_ERR_OP, MW_NOCOMM, "MPI_Op_free");
+	int rc = MPI_Op_free(&op);
+	if (rc == MPI_SUCCESS) {
+		mw_op_del(*o);
+		*o = MW_OP_NULL;
+	}
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Op_free");
+}
+
+u32 mwh_Op_commutative(rt_instance *inst, u32 opv, u32 flag)
+{
+	int *f = mw_ptr(inst, flag, 4);
+	MPI_Op op;
+	if (!f)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Op_commutative");
+	if (mw_op_get(opv, &op))
+		return mw_fail(inst, MW_ERR_OP, MW_NOCOMM, "MPI_Op_commutative");
+	return mw_ret(inst, MPI_Op_commutative(op, f), MW_NOCOMM, "MPI_Op_commutative");
+}
+
+#define OP(o, a) do { TRY(mw_op_get((a), &(o))); cur_op = (a); } while (0)
+
+/* ---- collectives -------------------------------------------------------------- */
+
+static int peers(MPI_Comm c)
+{
+	int inter = 0, n = 0;
+	MPI_Comm_test_inter(c, &inter);
+	if (inter)
+		MPI_Comm_remote_size(c, &n);
+	else
+		MPI_Comm_size(c, &n);
+	return n;
+}
+
+/* Whether the root-only arguments are significant in this process. */
+static int at_root(MPI_Comm c, int root)
+{
+	int inter = 0, r = -1;
+	MPI_Comm_test_inter(c, &inter);
+	if (inter)
+		return root == MPI_ROOT;
+	MPI_Comm_rank(c, &r);
+	return r == root;
+}
+
+static int is_inter(MPI_Comm c)
+{
+	int inter = 0;
+	MPI_Comm_test_inter(c, &inter);
+	return inter;
+}
+
+/* Send buffer or MPI_IN_PLACE. */
+static int sbuf(rt_instance *inst, u32 a, int count, const mw_dtype *d, void **p)
+{
+	if (IN_PLACE(a)) {
+		*p = MPI_IN_PLACE;
+		return 0;
+	}
+	return mw_buf(inst, a, count, d, p);
+}
+
+u32 mwh_Barrier(rt_instance *inst, u32 comm)
+{
+	MPI_Comm c;
+	int rc;
+	COMM(c, comm);
+	return mw_ret(inst, MPI_Barrier(c), comm, "MPI_Barrier");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Barrier");
+}
+
+u32 mwh_Bcast(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 root, u32 comm)
+{
+	MPI_Comm c;
+	mw_dtype *d;
+	void *p;
+	int rc;
+	COMM(c, comm);
+	DTYPE(d, dt);
+	BUF(p, buf, count, d);
+	return mw_ret(inst, MPI_Bcast(p, (int)count, d->h, mw_rank_in(root), c),
+	              comm, "MPI_Bcast");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Bcast");
+}
+
+/* Gather/Scatter: per-process block on one side, n blocks at the root. */
+static u32 gather_scatter(rt_instance *inst, int scatter, u32 sb, u32 sc, u32 sdt,
+                          u32 rb, u32 rcn, u32 rdt, u32 root, u32 comm)
+{
+	const char *proc = scatter ? "MPI_Scatter" : "MPI_Gather";
+	MPI_Comm c;
+	mw_dtype *sd, *rd;
+	void *sp = NULL, *rp = NULL;
+	int rc;
+	COMM(c, comm);
+	int hroot = mw_rank_in(root), me = at_root(c, hroot), n = peers(c);
+	int inter = is_inter(c);
+	if (!scatter) {
+		if (!(inter && me)) {
+			DTYPE(sd, sdt);
+			if (!(hroot == MPI_PROC_NULL))
+				TRY(me && IN_PLACE(sb) ? (sp = MPI_IN_PLACE, 0) : mw_buf(inst, sb, (int)sc, sd, &sp));
+		} else
+			sd = NULL;
+		DTYPE(rd, rdt);
+		if (me)
+			BUF(rp, rb, (uint64_t)rcn * (uint64_t)n, rd);
+	} else {
+		DTYPE(sd, sdt);
+		if (me)
+			BUF(sp, sb, (uint64_t)sc * (uint64_t)n, sd);
+		rd = NULL;
+		if (!(inter && me)) {
+			DTYPE(rd, rdt);
+			if (hroot != MPI_PROC_NULL)
+				TRY(me && IN_PLACE(rb) ? (rp = MPI_IN_PLACE, 0) : mw_buf(inst, rb, (int)rcn, rd, &rp));
+		}
+	}
+	MPI_Datatype sh = sd ? sd->h : MPI_DATATYPE_NULL, rh = rd ? rd->h : MPI_DATATYPE_NULL;
+	if (!sh) sh = MPI_BYTE;
+	if (!rh) rh = MPI_BYTE;
+	rc = scatter ? MPI_Scatter(sp, (int)sc, sh, rp, (int)rcn, rh, hroot, c)
+	             : MPI_Gather(sp, (int)sc, sh, rp, (int)rcn, rh, hroot, c);
+	return mw_ret(inst, rc, comm, proc);
+fail:
+	return mw_fail(inst, rc, comm, proc);
+}
+
+u32 mwh_Gather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rc_,
+               u32 rdt, u32 root, u32 comm)
+{ return gather_scatter(inst, 0, sb, sc, sdt, rb, rc_, rdt, root, comm); }
+u32 mwh_Scatter(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rc_,
+                u32 rdt, u32 root, u32 comm)
+{ return gather_scatter(inst, 1, sb, sc, sdt, rb, rc_, rdt, root, comm); }
+
+/* Checks n (count, displacement) blocks of d from base address a. */
+static int vbuf(rt_instance *inst, u32 a, int n, const int *counts,
+                const int *displs, const mw_dtype *d, void **p)
+{
+	int rc = mw_buf(inst, a, 0, d, p);
+	for (int i = 0; i < n && !rc; i++) {
+		void *q;
+		rc = mw_buf_at(inst, a, (int64_t)displs[i] * d->extent, counts[i], d, &q);
+	}
+	return rc;
+}
+
+static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
+                            u32 displs_or_sdt, u32 x, u32 rb, u32 rcn, u32 y,
+                            u32 rdt, u32 root, u32 comm)
+{
+	/* Gatherv(sb, sc, sdt, rb, rcounts, displs, rdt, root, comm)
+	 * Scatterv(sb, scounts, displs, sdt, rb, rc, rdt, root, comm) */
+	const char *proc = scatter ? "MPI_Scatterv" : "MPI_Gatherv";
+	MPI_Comm c;
+	mw_dtype *sd = NULL, *rd = NULL;
+	void *sp = NULL, *rp = NULL;
+	int *counts = NULL, *displs = NULL, rc;
+	COMM(c, comm);
+	int hroot = mw_rank_in(root), me = at_root(c, hroot), n = peers(c);
+	int inter = is_inter(c);
+	if (!scatter) {
+		u32 sdt = displs_or_sdt, rcounts = rcn, rdispls = y;
+		(void)x;
+		if (!(inter && me) && hroot != MPI_PROC_NULL) {
+			DTYPE(sd, sdt);
+			TRY(me && IN_PLACE(sb) ? (sp = MPI_IN_PLACE, 0) : mw_buf(inst, sb, (int)sc, sd, &sp));
+		}
+		DTYPE(rd, rdt);
+		if (me) {
+			counts = mw_arr(inst, rcounts, (uint64_t)n, 4);
+			displs = mw_arr(inst, rdispls, (uint64_t)n, 4);
+			if (!counts || !displs)
+				TRY(MW_ERR_ARG);
+			TRY(vbuf(inst, rb, n, counts, displs, rd, &rp));
+		}
+		rc = MPI_Gatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp, counts, displs,
+		                 rd->h, hroot, c);
+	} else {
+		u32 scounts = sc, sdispls = displs_or_sdt, sdt = x, rc_ = rcn;
+		(void)y;
+		DTYPE(sd, sdt);
+		if (me) {
+			counts = mw_arr(inst, scounts, (uint64_t)n, 4);
+			displs = mw_arr(inst, sdispls, (uint64_t)n, 4);
+			if (!counts || !displs)
+				TRY(MW_ERR_ARG);
+			TRY(vbuf(inst, sb, n, counts, displs, sd, &sp));
+		}
+		if (!(inter && me) && hroot != MPI_PROC_NULL) {
+			DTYPE(rd, rdt);
+			TRY(me && IN_PLACE(rb) ? (rp = MPI_IN_PLACE, 0) : mw_buf(inst, rb, (int)rc_, rd, &rp));
+		}
+		rc = MPI_Scatterv(sp, counts, displs, sd->h, rp, (int)rc_,
+		                  rd ? rd->h : MPI_BYTE, hroot, c);
+	}
+	return mw_ret(inst, rc, comm, proc);
+fail:
+	return mw_fail(inst, rc, comm, proc);
+}
+
+u32 mwh_Gatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcounts,
+                u32 displs, u32 rdt, u32 root, u32 comm)
+{ return gatherv_scatterv(inst, 0, sb, sc, sdt, 0, rb, rcounts, displs, rdt, root, comm); }
+u32 mwh_Scatterv(rt_instance *inst, u32 sb, u32 scounts, u32 displs, u32 sdt,
+                 u32 rb, u32 rcn, u32 rdt, u32 root, u32 comm)
+{ return gatherv_scatterv(inst, 1, sb, scounts, displs, sdt, rb, rcn, 0, rdt, root, comm); }
+
+u32 mwh_Allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
+                  u32 rdt, u32 comm)
+{
+	MPI_Comm c;
+	mw_dtype *sd = NULL, *rd;
+	void *sp, *rp;
+	int rc;
+	COMM(c, comm);
+	DTYPE(rd, rdt);
+	if (!IN_PLACE(sb))
+		DTYPE(sd, sdt);
+	TRY(sbuf(inst, sb, (int)sc, sd, &sp));
+	BUF(rp, rb, (uint64_t)rcn * (uint64_t)peers(c), rd);
+	return mw_ret(inst, MPI_Allgather(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp,
+	              (int)rcn, rd->h, c), comm, "MPI_Allgather");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Allgather");
+}
+
+u32 mwh_Allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
+                   u32 rcounts, u32 rdispls, u32 rdt, u32 comm)
+{
+	MPI_Comm c;
+	mw_dtype *sd = NULL, *rd;
+	void *sp, *rp;
+	int rc, *cnt, *dis;
+	COMM(c, comm);
+	int n = peers(c);
+	DTYPE(rd, rdt);
+	if (!IN_PLACE(sb))
+		DTYPE(sd, sdt);
+	TRY(sbuf(inst, sb, (int)sc, sd, &sp));
+	cnt = mw_arr(inst, rcounts, (uint64_t)n, 4);
+	dis = mw_arr(inst, rdispls, (uint64_t)n, 4);
+	if (!cnt || !dis)
+		TRY(MW_ERR_ARG);
+	TRY(vbuf(inst, rb, n, cnt, dis, rd, &rp));
+	return mw_ret(inst, MPI_Allgatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp,
+	              cnt, dis, rd->h, c), comm, "MPI_Allgatherv");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Allgatherv");
+}
+
+u32 mwh_Alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
+                 u32 rdt, u32 comm)
+{
+	MPI_Comm c;
+	mw_dtype *sd = NULL, *rd;
+	void *sp, *rp;
+	int rc;
+	COMM(c, comm);
+	int n = peers(c);
+	DTYPE(rd, rdt);
+	if (!IN_PLACE(sb))
+		DTYPE(sd, sdt);
+	TRY(sbuf(inst, sb, (int)((uint64_t)sc * (uint64_t)n), sd, &sp));
+	BUF(rp, rb, (uint64_t)rcn * (uint64_t)n, rd);
+	return mw_ret(inst, MPI_Alltoall(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp,
+	              (int)rcn, rd->h, c), comm, "MPI_Alltoall");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Alltoall");
+}
+
+u32 mwh_Alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
+                  u32 rb, u32 rcounts, u32 rdispls, u32 rdt, u32 comm)
+{
+	MPI_Comm c;
+	mw_dtype *sd = NULL, *rd;
+	void *sp = MPI_IN_PLACE, *rp;
+	int rc, *sc = NULL, *sdi = NULL, *rcn, *rdi;
+	COMM(c, comm);
+	int n = peers(c);
+	DTYPE(rd, rdt);
+	rcn = mw_arr(inst, rcounts, (uint64_t)n, 4);
+	rdi = mw_arr(inst, rdispls, (uint64_t)n, 4);
+	if (!rcn || !rdi)
+		TRY(MW_ERR_ARG);
+	TRY(vbuf(inst, rb, n, rcn, rdi, rd, &rp));
+	if (!IN_PLACE(sb)) {
+		DTYPE(sd, sdt);
+		sc = mw_arr(inst, scounts, (uint64_t)n, 4);
+		sdi = mw_arr(inst, sdispls, (uint64_t)n, 4);
+		if (!sc || !sdi)
+			TRY(MW_ERR_ARG);
+		TRY(vbuf(inst, sb, n, sc, sdi, sd, &sp));
+	}
+	return mw_ret(inst, MPI_Alltoallv(sp, sc, sdi, sd ? sd->h : MPI_BYTE, rp,
+	              rcn, rdi, rd->h, c), comm, "MPI_Alltoallv");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Alltoallv");
+}
+
+/* Alltoallw: byte displacements and one datatype per peer. */
+static int wbuf(rt_instance *inst, u32 a, int n, const int *counts,
+                const int *displs, const int32_t *types, MPI_Datatype *ht,
+                void **p)
+{
+	int rc = 0;
+	*p = (uint8_t *)rt_mem(inst, 0, 0) + a;
+	for (int i = 0; i < n && !rc; i++) {
+		mw_dtype *d;
+		void *q;
+		if ((rc = mw_dtype_get((u32)types[i], &d)))
+			break;
+		ht[i] = d->h;
+		rc = mw_buf_at(inst, a, displs[i], counts[i], d, &q);
+	}
+	return rc;
+}
+
+u32 mwh_Alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 stypes,
+                  u32 rb, u32 rcounts, u32 rdispls, u32 rtypes, u32 comm)
+{
+	MPI_Comm c;
+	void *sp = MPI_IN_PLACE, *rp;
+	int rc, *sc = NULL, *sdi = NULL, *rcn, *rdi;
+	int32_t *st = NULL, *rt;
+	MPI_Datatype *hs = NULL, *hr = NULL;
+	COMM(c, comm);
+	int n = peers(c);
+	hs = calloc((size_t)n + 1, sizeof *hs);
+	hr = calloc((size_t)n + 1, sizeof *hr);
+	if (!hs || !hr)
+		TRY(MW_ERR_NO_MEM);
+	rcn = mw_arr(inst, rcounts, (uint64_t)n, 4);
+	rdi = mw_arr(inst, rdispls, (uint64_t)n, 4);
+	rt = mw_arr(inst, rtypes, (uint64_t)n, 4);
+	if (!rcn || !rdi || !rt)
+		TRY(MW_ERR_ARG);
+	TRY(wbuf(inst, rb, n, rcn, rdi, rt, hr, &rp));
+	if (!IN_PLACE(sb)) {
+		sc = mw_arr(inst, scounts, (uint64_t)n, 4);
+		sdi = mw_arr(inst, sdispls, (uint64_t)n, 4);
+		st = mw_arr(inst, stypes, (uint64_t)n, 4);
+		if (!sc || !sdi || !st)
+			TRY(MW_ERR_ARG);
+		TRY(wbuf(inst, sb, n, sc, sdi, st, hs, &sp));
+	}
+	rc = MPI_Alltoallw(sp, sc, sdi, IN_PLACE(sb) ? NULL : hs, rp, rcn, rdi, hr, c);
+	free(hs);
+	free(hr);
+	return mw_ret(inst, rc, comm, "MPI_Alltoallw");
+fail:
+	free(hs);
+	free(hr);
+	return mw_fail(inst, rc, comm, "MPI_Alltoallw");
+}
+
+u32 mwh_Reduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
+               u32 root, u32 comm)
+{
+	MPI_Comm c;
+	mw_dtype *d;
+	MPI_Op op;
+	void *sp = NULL, *rp = NULL;
+	int rc;
+	COMM(c, comm);
+	DTYPE(d, dt);
+	OP(op, opv);
+	int hroot = mw_rank_in(root), me = at_root(c, hroot), inter = is_inter(c);
+	if (!(inter && me) && hroot != MPI_PROC_NULL)
+		TRY(me && IN_PLACE(sb) ? (sp = MPI_IN_PLACE, 0) : mw_buf(inst, sb, (int)count, d, &sp));
+	if (me)
+		BUF(rp, rb, count, d);
+	rc = MPI_Reduce(sp, rp, (int)count, d->h, op, hroot, c);
+	return mw_ret(inst, rc, comm, "MPI_Reduce");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Reduce");
+}
+
+#define ALLRED_LIKE(NAME)                                                       \
+u32 mwh_##NAME(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,  \
+               u32 comm)                                                      \
+{                                                                             \
+	MPI_Comm c;                                                           \
+	mw_dtype *d;                                                          \
+	MPI_Op op;                                                            \
+	void *sp, *rp;                                                        \
+	int rc;                                                               \
+	COMM(c, comm);                                                        \
+	DTYPE(d, dt);                                                         \
+	OP(op, opv);                                                          \
+	TRY(sbuf(inst, sb, (int)count, d, &sp));                              \
+	BUF(rp, rb, count, d);                                                \
+	return mw_ret(inst, MPI_##NAME(sp, rp, (int)count, d->h, op, c), comm, \
+	              "MPI_" #NAME);                                          \
+fail:                                                                         \
+	return mw_fail(inst, rc, comm, "MPI_" #NAME);                         \
+}
+ALLRED_LIKE(Allreduce)
+ALLRED_LIKE(Scan)
+ALLRED_LIKE(Exscan)
+
+u32 mwh_Reduce_local(rt_instance *inst, u32 ib, u32 iob, u32 count, u32 dt, u32 opv)
+{
+	mw_dtype *d;
+	MPI_Op op;
+	void *ip, *iop;
+	int rc;
+	DTYPE(d, dt);
+	OP(op, opv);
+	BUF(ip, ib, count, d);
+	BUF(iop, iob, count, d);
+	return mw_ret(inst, MPI_Reduce_local(ip, iop, (int)count, d->h, op),
+	              MW_NOCOMM, "MPI_Reduce_local");
+fail:
+	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Reduce_local");
+}
+
+u32 mwh_Reduce_scatter_block(rt_instance *inst, u32 sb, u32 rb, u32 count,
+                             u32 dt, u32 opv, u32 comm)
+{
+	MPI_Comm c;
+	mw_dtype *d;
+	MPI_Op op;
+	void *sp, *rp;
+	int rc;
+	COMM(c, comm);
+	DTYPE(d, dt);
+	OP(op, opv);
+	int n;
+	MPI_Comm_size(c, &n);
+	if (IN_PLACE(sb)) {
+		sp = MPI_IN_PLACE;
+		BUF(rp, rb, (uint64_t)count * (uint64_t)n, d);
+	} else {
+		BUF(sp, sb, (uint64_t)count * (uint64_t)n, d);
+		BUF(rp, rb, count, d);
+	}
+	return mw_ret(inst, MPI_Reduce_scatter_block(sp, rp, (int)count, d->h, op, c),
+	              comm, "MPI_Reduce_scatter_block");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Reduce_scatter_block");
+}
+
+u32 mwh_Reduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
+                       u32 opv, u32 comm)
+{
+	MPI_Comm c;
+	mw_dtype *d;
+	MPI_Op op;
+	void *sp, *rp;
+	int rc, n, me, *cnt;
+	COMM(c, comm);
+	DTYPE(d, dt);
+	OP(op, opv);
+	MPI_Comm_size(c, &n);
+	MPI_Comm_rank(c, &me);
+	cnt = mw_arr(inst, rcounts, (uint64_t)n, 4);
+	if (!cnt)
+		TRY(MW_ERR_ARG);
+	int64_t total = 0;
+	for (int i = 0; i < n; i++)
+		total += cnt[i] < 0 ? 0 : cnt[i];
+	if (total > INT32_MAX)
+		TRY(MW_ERR_COUNT);
+	if (IN_PLACE(sb)) {
+		sp = MPI_IN_PLACE;
+		BUF(rp, rb, total, d);
+	} else {
+		BUF(sp, sb, total, d);
+		BUF(rp, rb, cnt[me], d);
+	}
+	return mw_ret(inst, MPI_Reduce_scatter(sp, rp, cnt, d->h, op, c),
+	              comm, "MPI_Reduce_scatter");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Reduce_scatter");
+}
+
+/* ---- env imports the published binaries need ----------------------------------- */
+
+static u32 env_gethostname(rt_instance *inst, u32 name, u32 len)
+{
+	char buf[256];
+	if (gethostname(buf, sizeof buf) != 0)
+		return (u32)-1;
+	buf[sizeof buf - 1] = 0;
+	size_t n = strlen(buf) + 1;
+	if ((int32_t)len <= 0)
+		return (u32)-1;
+	if (n > len)
+		n = len;   /* POSIX: truncated, unspecified termination */
+	char *d = mw_ptr(inst, name, n);
+	if (!d)
+		return (u32)-1;
+	memcpy(d, buf, n);
+	return 0;
+}
+
+static u32 env_cxa_allocate_exception(rt_instance *inst, u32 size)
+{
+	/* The throw that follows reports it; the object itself is unused. */
+	u32 a = mw_malloc(inst, size ? size : 1);
+	return mw_after(inst, a);
+}
+
+static void env_cxa_throw(rt_instance *inst, u32 obj, u32 tinfo, u32 dtor)
+{
+	fflush(stdout);
+	fprintf(stderr, "mpiwasm: C++ exception thrown in rank %d; aborting the job\n",
+	        mw_world_rank);
+	fflush(stderr);
+	if (mw_is_active)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	rt_trap_host(inst, "C++ exception thrown in rank %d", mw_world_rank);
+}
+
+extern const rt_hostfn mw_glue[];
+extern const unsigned mw_glue_n;
+
+static const rt_hostfn env_fns[] = {
+	{ "env", "gethostname", "ii:i", (void *)env_gethostname },
+	{ "env", "__cxa_allocate_exception", "i:i", (void *)env_cxa_allocate_exception },
+	{ "env", "__cxa_throw", "iii:", (void *)env_cxa_throw },
+};
+
+void mpib_register(void)
+{
+	rt_host_register(mw_glue, mw_glue_n);
+	rt_host_register(env_fns, sizeof env_fns / sizeof env_fns[0]);
+}

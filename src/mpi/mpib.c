@@ -1,0 +1,696 @@
+/* mpib.c - the bridge's core: handle tables, datatype layouts, wildcards,
+ * bounds-checked buffers, statuses, error handlers, job abort. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "mpib.h"
+#include "mpib_int.h"
+#include "rt/rt.h"
+
+rt_instance *mw_inst;
+int mw_is_active, mw_world_rank = -1;
+int mw_pending_trap;
+
+/* ---- handle tables ------------------------------------------------------
+ * One growable array per kind; slot i holds the host handle of module
+ * handle i (the host's null handle marks a free slot).  Slots below
+ * `first` are the predefined handles and are never freed or reused. */
+
+#define MW_TABLE(K, T, HNULL, MNULL, ERRCLS)                                  \
+	static struct { T *v; uint32_t n, cap, first; } K##_t;                \
+	static void K##_set(uint32_t i, T x)                                  \
+	{                                                                     \
+		if (i >= K##_t.cap) {                                         \
+			uint32_t cap = K##_t.cap ? K##_t.cap : 64;            \
+			while (cap <= i)                                      \
+				cap *= 2;                                     \
+			T *v = realloc(K##_t.v, cap * sizeof *v);             \
+			if (!v) {                                             \
+				fprintf(stderr, "mpiwasm: mpib: out of memory "\
+				        "for " #K " handles\n");              \
+				abort();                                      \
+			}                                                     \
+			for (uint32_t j = K##_t.cap; j < cap; j++)            \
+				v[j] = HNULL;                                 \
+			K##_t.v = v;                                          \
+			K##_t.cap = cap;                                      \
+		}                                                             \
+		K##_t.v[i] = x;                                               \
+		if (i >= K##_t.n)                                             \
+			K##_t.n = i + 1;                                      \
+	}                                                                     \
+	int mw_##K##_get(uint32_t h, T *out)                                  \
+	{                                                                     \
+		if (h == (uint32_t)(MNULL)) {                                 \
+			*out = HNULL;                                         \
+			return 0;                                             \
+		}                                                             \
+		if (h >= K##_t.n || K##_t.v[h] == HNULL)                      \
+			return ERRCLS;                                        \
+		*out = K##_t.v[h];                                            \
+		return 0;                                                     \
+	}                                                                     \
+	uint32_t mw_##K##_put(T x)                                            \
+	{                                                                     \
+		if (x == HNULL)                                               \
+			return (uint32_t)(MNULL);                             \
+		for (uint32_t i = 0; i < K##_t.first && i < K##_t.n; i++)     \
+			if (K##_t.v[i] == x)                                  \
+				return i;                                     \
+		for (uint32_t i = K##_t.first; i < K##_t.n; i++)              \
+			if (K##_t.v[i] == HNULL) {                            \
+				K##_t.v[i] = x;                               \
+				return i;                                     \
+			}                                                     \
+		uint32_t i = K##_t.n > K##_t.first ? K##_t.n : K##_t.first;   \
+		K##_set(i, x);                                                \
+		return i;                                                     \
+	}                                                                     \
+	uint32_t mw_##K##_find(T x)                                           \
+	{                                                                     \
+		for (uint32_t i = 0; i < K##_t.n; i++)                        \
+			if (K##_t.v[i] == x && x != HNULL)                    \
+				return i;                                     \
+		return (uint32_t)(MNULL);                                     \
+	}                                                                     \
+	uint32_t mw_##K##_new(T x)                                            \
+	{                                                                     \
+		for (uint32_t i = K##_t.first; i < K##_t.n; i++)              \
+			if (K##_t.v[i] == HNULL) {                            \
+				K##_t.v[i] = x;                               \
+				return i;                                     \
+			}                                                     \
+		uint32_t i = K##_t.n > K##_t.first ? K##_t.n : K##_t.first;   \
+		K##_set(i, x);                                                \
+		return i;                                                     \
+	}                                                                     \
+	void mw_##K##_del(uint32_t h)                                         \
+	{                                                                     \
+		if (h >= K##_t.first && h < K##_t.n)                          \
+			K##_t.v[h] = HNULL;                                   \
+	}
+
+MW_TABLE(comm, MPI_Comm, MPI_COMM_NULL, MW_COMM_NULL, MW_ERR_COMM)
+MW_TABLE(group, MPI_Group, MPI_GROUP_NULL, MW_GROUP_NULL, MW_ERR_GROUP)
+MW_TABLE(op, MPI_Op, MPI_OP_NULL, MW_OP_NULL, MW_ERR_OP)
+MW_TABLE(info, MPI_Info, MPI_INFO_NULL, MW_INFO_NULL, MW_ERR_INFO)
+MW_TABLE(errh, MPI_Errhandler, MPI_ERRHANDLER_NULL, MW_ERRHANDLER_NULL, MW_ERR_ARG)
+MW_TABLE(msg, MPI_Message, MPI_MESSAGE_NULL, MW_MESSAGE_NULL, MW_ERR_REQUEST)
+MW_TABLE(keyval, int, MPI_KEYVAL_INVALID, MW_KEYVAL_INVALID, MW_ERR_KEYVAL)
+
+/* Requests are the hot table: a free list instead of a scan. */
+static struct { MPI_Request *v; uint32_t n, cap, *free, nfree, freecap; } req_t;
+
+int mw_req_get(uint32_t h, MPI_Request *out)
+{
+	if (h == MW_REQUEST_NULL) {
+		*out = MPI_REQUEST_NULL;
+		return 0;
+	}
+	if (h >= req_t.n || req_t.v[h] == MPI_REQUEST_NULL)
+		return MW_ERR_REQUEST;
+	*out = req_t.v[h];
+	return 0;
+}
+
+uint32_t mw_req_put(MPI_Request r)
+{
+	if (r == MPI_REQUEST_NULL)
+		return MW_REQUEST_NULL;
+	if (req_t.nfree) {
+		uint32_t i = req_t.free[--req_t.nfree];
+		req_t.v[i] = r;
+		return i;
+	}
+	if (req_t.n == req_t.cap) {
+		uint32_t cap = req_t.cap ? req_t.cap * 2 : 256;
+		MPI_Request *v = realloc(req_t.v, cap * sizeof *v);
+		uint32_t *f = realloc(req_t.free, cap * sizeof *f);
+		if (!v || !f) {
+			fprintf(stderr, "mpiwasm: mpib: out of memory for request handles\n");
+			abort();
+		}
+		req_t.v = v;
+		req_t.free = f;
+		req_t.cap = cap;
+		if (req_t.n == 0)
+			req_t.v[req_t.n++] = MPI_REQUEST_NULL;   /* MPI_REQUEST_NULL */
+	}
+	req_t.v[req_t.n] = r;
+	return req_t.n++;
+}
+
+void mw_req_del(uint32_t h)
+{
+	if (h == MW_REQUEST_NULL || h >= req_t.n || req_t.v[h] == MPI_REQUEST_NULL)
+		return;
+	req_t.v[h] = MPI_REQUEST_NULL;
+	req_t.free[req_t.nfree++] = h;
+}
+
+void mw_req_set(uint32_t h, MPI_Request r)
+{
+	if (r == MPI_REQUEST_NULL)
+		mw_req_del(h);
+	else if (h < req_t.n)
+		req_t.v[h] = r;
+}
+
+/* ---- datatypes ------------------------------------------------------------
+ * Module handle -1 is MPI_DATATYPE_NULL; 0..MW_DT_FIRST-1 predefined. */
+
+#define MW_DT_FIRST 128
+static struct { mw_dtype *v; uint32_t n, cap; } dt_t;
+
+static void dt_fill(mw_dtype *d, MPI_Datatype h)
+{
+	memset(d, 0, sizeof *d);
+	d->h = h;
+	if (h == MPI_DATATYPE_NULL)
+		return;
+	MPI_Type_get_extent(h, &d->lb, &d->extent);
+	MPI_Type_get_true_extent(h, &d->tlb, &d->textent);
+	MPI_Type_size_x(h, &d->size);
+}
+
+static void dt_set(uint32_t i, MPI_Datatype h)
+{
+	if (i >= dt_t.cap) {
+		uint32_t cap = dt_t.cap ? dt_t.cap : 256;
+		while (cap <= i)
+			cap *= 2;
+		mw_dtype *v = realloc(dt_t.v, cap * sizeof *v);
+		if (!v) {
+			fprintf(stderr, "mpiwasm: mpib: out of memory for datatype handles\n");
+			abort();
+		}
+		for (uint32_t j = dt_t.cap; j < cap; j++)
+			v[j].h = MPI_DATATYPE_NULL;
+		dt_t.v = v;
+		dt_t.cap = cap;
+	}
+	dt_fill(&dt_t.v[i], h);
+	if (i >= dt_t.n)
+		dt_t.n = i + 1;
+}
+
+int mw_dtype_get(uint32_t h, mw_dtype **out)
+{
+	static mw_dtype null_dt = { .h = MPI_DATATYPE_NULL };
+	if (h == (uint32_t)MW_DATATYPE_NULL) {
+		*out = &null_dt;
+		return 0;
+	}
+	if (h >= dt_t.n || dt_t.v[h].h == MPI_DATATYPE_NULL)
+		return MW_ERR_TYPE;
+	*out = &dt_t.v[h];
+	return 0;
+}
+
+int mw_dtype_hget(uint32_t h, MPI_Datatype *out)
+{
+	mw_dtype *d;
+	int rc = mw_dtype_get(h, &d);
+	if (rc == 0)
+		*out = d->h;
+	return rc;
+}
+
+uint32_t mw_dtype_put(MPI_Datatype x)
+{
+	if (x == MPI_DATATYPE_NULL)
+		return (uint32_t)MW_DATATYPE_NULL;
+	for (uint32_t i = 0; i < MW_DT_FIRST && i < dt_t.n; i++)
+		if (dt_t.v[i].h == x)
+			return i;
+	for (uint32_t i = MW_DT_FIRST; i < dt_t.n; i++)
+		if (dt_t.v[i].h == MPI_DATATYPE_NULL) {
+			dt_set(i, x);
+			return i;
+		}
+	uint32_t i = dt_t.n > MW_DT_FIRST ? dt_t.n : MW_DT_FIRST;
+	dt_set(i, x);
+	return i;
+}
+
+void mw_dtype_del(uint32_t h)
+{
+	if (h >= MW_DT_FIRST && h < dt_t.n)
+		dt_t.v[h].h = MPI_DATATYPE_NULL;
+}
+
+int mw_dtype_refresh(uint32_t h)
+{
+	if (h >= dt_t.n || dt_t.v[h].h == MPI_DATATYPE_NULL)
+		return MW_ERR_TYPE;
+	dt_fill(&dt_t.v[h], dt_t.v[h].h);
+	return 0;
+}
+
+/* Module types are mapped by their wasm32 representation. */
+static MPI_Datatype contig_bytes(int n)
+{
+	MPI_Datatype t;
+	MPI_Type_contiguous(n, MPI_BYTE, &t);
+	MPI_Type_commit(&t);
+	return t;
+}
+
+static void dt_init(void)
+{
+	struct { int m; MPI_Datatype h; } map[] = {
+		{ MW_INT8_T, MPI_INT8_T }, { MW_INT16_T, MPI_INT16_T },
+		{ MW_INT32_T, MPI_INT32_T }, { MW_INT, MPI_INT },
+		{ MW_INT64_T, MPI_INT64_T }, { MW_UINT8_T, MPI_UINT8_T },
+		{ MW_UINT16_T, MPI_UINT16_T }, { MW_UINT32_T, MPI_UINT32_T },
+		{ MW_UINT_T, MPI_UNSIGNED }, { MW_UINT64_T, MPI_UINT64_T },
+		{ MW_LONG, MPI_INT32_T },                 /* wasm32 long: 4 bytes */
+		{ MW_LONG_LONG, MPI_LONG_LONG }, { MW_LONG_LONG_INT, MPI_LONG_LONG_INT },
+		{ MW_FLOAT, MPI_FLOAT }, { MW_DOUBLE, MPI_DOUBLE },
+		{ MW_DOUBLE_INT, MPI_DOUBLE_INT },        /* {double; int}: 16 both */
+		{ MW_CHAR, MPI_CHAR }, { MW_C_BOOL, MPI_C_BOOL }, { MW_BYTE, MPI_BYTE },
+		{ MW_SHORT, MPI_SHORT }, { MW_SIGNED_CHAR, MPI_SIGNED_CHAR },
+		{ MW_UNSIGNED_CHAR, MPI_UNSIGNED_CHAR },
+		{ MW_UNSIGNED_SHORT, MPI_UNSIGNED_SHORT }, { MW_UNSIGNED, MPI_UNSIGNED },
+		{ MW_UNSIGNED_LONG, MPI_UINT32_T },
+		{ MW_UNSIGNED_LONG_LONG, MPI_UNSIGNED_LONG_LONG },
+		{ MW_WCHAR, MPI_INT32_T },                /* wasm32 wchar_t: int */
+		{ MW_PACKED, MPI_PACKED }, { MW_AINT, MPI_INT32_T },
+		{ MW_OFFSET, MPI_INT64_T }, { MW_COUNT, MPI_INT64_T },
+		{ MW_C_COMPLEX, MPI_C_FLOAT_COMPLEX },
+		{ MW_C_FLOAT_COMPLEX, MPI_C_FLOAT_COMPLEX },
+		{ MW_C_DOUBLE_COMPLEX, MPI_C_DOUBLE_COMPLEX },
+		{ MW_FLOAT_INT, MPI_FLOAT_INT },
+		{ MW_LONG_INT, MPI_2INT },                /* {long; int}: 8 bytes */
+		{ MW_2INT, MPI_2INT }, { MW_SHORT_INT, MPI_SHORT_INT },
+		{ MW_CXX_BOOL, MPI_C_BOOL },              /* wasm32 bool: 1 byte */
+		{ MW_CXX_FLOAT_COMPLEX, MPI_C_FLOAT_COMPLEX },
+		{ MW_CXX_DOUBLE_COMPLEX, MPI_C_DOUBLE_COMPLEX },
+		{ MW_CHARACTER, MPI_CHAR }, { MW_LOGICAL, MPI_INT32_T },
+		{ MW_INTEGER, MPI_INT32_T }, { MW_REAL, MPI_FLOAT },
+		{ MW_DOUBLE_PRECISION, MPI_DOUBLE },
+		{ MW_COMPLEX, MPI_C_FLOAT_COMPLEX },
+		{ MW_DOUBLE_COMPLEX, MPI_C_DOUBLE_COMPLEX },
+		{ MW_INTEGER1, MPI_INT8_T }, { MW_INTEGER2, MPI_INT16_T },
+		{ MW_INTEGER4, MPI_INT32_T }, { MW_INTEGER8, MPI_INT64_T },
+		{ MW_REAL4, MPI_FLOAT }, { MW_REAL8, MPI_DOUBLE },
+		{ MW_COMPLEX8, MPI_C_FLOAT_COMPLEX },
+		{ MW_COMPLEX16, MPI_C_DOUBLE_COMPLEX },
+		{ MW_2INTEGER, MPI_2INT },
+	};
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+		dt_set((uint32_t)map[i].m, map[i].h);
+	/* No host type has these representations (wasm32 long double is IEEE
+	 * binary128): transfer as opaque bytes; reductions on them fail. */
+	dt_set(MW_LONG_DOUBLE, contig_bytes(16));
+	dt_set(MW_C_LONG_DOUBLE_COMPLEX, contig_bytes(32));
+	dt_set(MW_CXX_LONG_DOUBLE_COMPLEX, contig_bytes(32));
+	dt_set(MW_LONG_DOUBLE_INT, contig_bytes(32));
+	dt_set(MW_INTEGER16, contig_bytes(16));
+	dt_set(MW_REAL2, contig_bytes(2));
+	dt_set(MW_REAL16, contig_bytes(16));
+	dt_set(MW_COMPLEX4, contig_bytes(4));
+	dt_set(MW_COMPLEX32, contig_bytes(32));
+	{
+		MPI_Datatype t;   /* {float; float}, {double; double} pairs */
+		MPI_Type_contiguous(2, MPI_FLOAT, &t);
+		MPI_Type_commit(&t);
+		dt_set(MW_2REAL, t);
+		MPI_Type_contiguous(2, MPI_DOUBLE, &t);
+		MPI_Type_commit(&t);
+		dt_set(MW_2DOUBLE_PRECISION, t);
+	}
+}
+
+/* ---- wildcards ---------------------------------------------------------- */
+
+int mw_rank_in(uint32_t r)
+{
+	int v = (int)r;
+	if (v >= 0)
+		return v;
+	switch (v) {
+	case MW_ANY_SOURCE: return MPI_ANY_SOURCE;
+	case MW_PROC_NULL: return MPI_PROC_NULL;
+	case MW_ROOT: return MPI_ROOT;
+	case MW_UNDEFINED: return MPI_UNDEFINED;
+	default: return -1000000;   /* invalid on every host: MPI_ERR_RANK */
+	}
+}
+
+uint32_t mw_rank_out(int r)
+{
+	if (r >= 0)
+		return (uint32_t)r;
+	if (r == MPI_ANY_SOURCE)
+		return (uint32_t)MW_ANY_SOURCE;
+	if (r == MPI_PROC_NULL)
+		return (uint32_t)MW_PROC_NULL;
+	if (r == MPI_ROOT)
+		return (uint32_t)MW_ROOT;
+	if (r == MPI_UNDEFINED)
+		return (uint32_t)MW_UNDEFINED;
+	return (uint32_t)r;
+}
+
+int mw_tag_in(uint32_t t)
+{
+	return (int)t == MW_ANY_TAG ? MPI_ANY_TAG : (int)t;
+}
+
+uint32_t mw_tag_out(int t)
+{
+	return t == MPI_ANY_TAG ? (uint32_t)MW_ANY_TAG : (uint32_t)t;
+}
+
+/* ---- memory ------------------------------------------------------------- */
+
+void *mw_ptr(rt_instance *inst, uint32_t addr, uint64_t len)
+{
+	return rt_mem(inst, addr, len);
+}
+
+void *mw_arr(rt_instance *inst, uint32_t addr, uint64_t n, uint64_t sz)
+{
+	return rt_mem_array(inst, addr, n, sz);
+}
+
+const char *mw_str(rt_instance *inst, uint32_t addr)
+{
+	uint64_t size = rt_mem_size(inst);
+	if (addr >= size)
+		return NULL;
+	const char *s = rt_mem(inst, addr, 1);
+	if (!s || !memchr(s, 0, size - addr))
+		return NULL;
+	return s;
+}
+
+int mw_str_out(rt_instance *inst, uint32_t addr, uint32_t cap,
+               uint32_t lenp, const char *s)
+{
+	size_t n = strlen(s);
+	if (cap == 0)
+		return MW_ERR_ARG;
+	if (n > cap - 1)
+		n = cap - 1;
+	char *d = mw_ptr(inst, addr, n + 1);
+	int32_t *l = lenp ? mw_ptr(inst, lenp, 4) : NULL;
+	if (!d || (lenp && !l))
+		return MW_ERR_BUFFER;
+	memcpy(d, s, n);
+	d[n] = 0;
+	if (l)
+		*l = (int32_t)n;
+	return 0;
+}
+
+int mw_buf_at(rt_instance *inst, uint32_t addr, int64_t disp, int count,
+              const mw_dtype *dt, void **out)
+{
+	uint8_t *base = rt_mem(inst, 0, 0);
+	if (count < 0)
+		return MW_ERR_COUNT;
+	if (!base)
+		return MW_ERR_BUFFER;
+	int64_t start = (int64_t)addr + disp;
+	*out = base + start;
+	if (count == 0 || dt->size == 0)
+		return 0;
+	/* Bytes touched: [start + tlb + min(0, (count-1)*extent),
+	 *                 start + tlb + max(0, (count-1)*extent) + textent). */
+	int64_t span = (int64_t)(count - 1) * (int64_t)dt->extent;
+	int64_t lo = start + dt->tlb + (span < 0 ? span : 0);
+	int64_t hi = start + dt->tlb + (span > 0 ? span : 0) + dt->textent;
+	if (lo < 0 || hi < lo || (uint64_t)hi > rt_mem_size(inst))
+		return MW_ERR_BUFFER;
+	return 0;
+}
+
+int mw_buf(rt_instance *inst, uint32_t addr, int count, const mw_dtype *dt,
+           void **out)
+{
+	return mw_buf_at(inst, addr, 0, count, dt, out);
+}
+
+/* ---- statuses ------------------------------------------------------------- */
+
+struct mw_status {            /* ABI.md: 24 bytes */
+	int32_t source, tag, error, cancelled;
+	int64_t ucount;
+};
+
+void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s)
+{
+	if (addr == 0)
+		return;
+	struct mw_status *m = mw_ptr(inst, addr, sizeof *m);
+	if (!m)
+		return;   /* checked by the caller before the call */
+	MPI_Count n = 0;
+	int c = 0;
+	MPI_Get_elements_x(s, MPI_BYTE, &n);
+	MPI_Test_cancelled(s, &c);
+	m->source = (int32_t)mw_rank_out(s->MPI_SOURCE);
+	m->tag = (int32_t)mw_tag_out(s->MPI_TAG);
+	m->error = s->MPI_ERROR == MPI_SUCCESS ? 0 : mw_class_out(s->MPI_ERROR);
+	m->cancelled = c;
+	m->ucount = n == MPI_UNDEFINED ? 0 : n;
+}
+
+int mw_status_in(rt_instance *inst, uint32_t addr, MPI_Status *s)
+{
+	struct mw_status *m = mw_ptr(inst, addr, sizeof *m);
+	if (!m)
+		return MW_ERR_ARG;
+	memset(s, 0, sizeof *s);
+	MPI_Status_set_elements_x(s, MPI_BYTE, m->ucount);
+	MPI_Status_set_cancelled(s, m->cancelled);
+	s->MPI_SOURCE = mw_rank_in((uint32_t)m->source);
+	s->MPI_TAG = mw_tag_in((uint32_t)m->tag);
+	s->MPI_ERROR = MPI_SUCCESS;
+	return 0;
+}
+
+/* ---- errors ---------------------------------------------------------------- */
+
+#define MW_ERRCLASSES(X) X(BUFFER) X(COUNT) X(TYPE) X(TAG) X(COMM) X(RANK) \
+	X(REQUEST) X(ROOT) X(GROUP) X(OP) X(TOPOLOGY) X(DIMS) X(ARG)       \
+	X(UNKNOWN) X(TRUNCATE) X(OTHER) X(INTERN) X(PENDING) X(IN_STATUS)  \
+	X(ACCESS) X(AMODE) X(ASSERT) X(BAD_FILE) X(BASE) X(CONVERSION)     \
+	X(DISP) X(DUP_DATAREP) X(FILE_EXISTS) X(FILE_IN_USE) X(FILE)       \
+	X(INFO_KEY) X(INFO_NOKEY) X(INFO_VALUE) X(INFO) X(IO) X(KEYVAL)    \
+	X(LOCKTYPE) X(NAME) X(NO_MEM) X(NOT_SAME) X(NO_SPACE)              \
+	X(NO_SUCH_FILE) X(PORT) X(QUOTA) X(READ_ONLY) X(RMA_ATTACH)        \
+	X(RMA_CONFLICT) X(RMA_RANGE) X(RMA_SHARED) X(RMA_SYNC)             \
+	X(RMA_FLAVOR) X(SERVICE) X(SIZE) X(SPAWN) X(UNSUPPORTED_DATAREP)   \
+	X(UNSUPPORTED_OPERATION) X(WIN)
+
+int mw_class_out(int code)
+{
+	int cls = code;
+	if (code == MPI_SUCCESS)
+		return MW_SUCCESS;
+	if (MPI_Error_class(code, &cls) != MPI_SUCCESS)
+		return MW_ERR_UNKNOWN;
+#define X(n) if (cls == MPI_ERR_##n) return MW_ERR_##n;
+	MW_ERRCLASSES(X)
+#undef X
+	return MW_ERR_OTHER;
+}
+
+static const char *mw_class_name(int cls)
+{
+#define X(n) if (cls == MW_ERR_##n) return "MPI_ERR_" #n;
+	MW_ERRCLASSES(X)
+#undef X
+	return "MPI error";
+}
+
+/* Per-communicator module error handler, indexed by module comm handle. */
+static uint32_t *comm_eh;
+static uint32_t comm_eh_cap;
+
+uint32_t mw_comm_errh(uint32_t comm);
+void mw_comm_set_errh(uint32_t comm, uint32_t eh);
+
+uint32_t mw_comm_errh(uint32_t comm)
+{
+	if (comm < comm_eh_cap && comm_eh[comm])
+		return comm_eh[comm];
+	return MW_ERRORS_ARE_FATAL;
+}
+
+void mw_comm_set_errh(uint32_t comm, uint32_t eh)
+{
+	if (comm >= comm_eh_cap) {
+		uint32_t cap = comm_eh_cap ? comm_eh_cap * 2 : 64;
+		while (cap <= comm)
+			cap *= 2;
+		uint32_t *v = realloc(comm_eh, cap * sizeof *v);
+		if (!v)
+			abort();
+		memset(v + comm_eh_cap, 0, (cap - comm_eh_cap) * sizeof *v);
+		comm_eh = v;
+		comm_eh_cap = cap;
+	}
+	comm_eh[comm] = eh;
+}
+
+/* User error handlers live in the module; see hand.c. */
+int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls);
+
+static uint32_t mw_raise(rt_instance *inst, int cls, const char *detail,
+                         uint32_t comm, const char *proc)
+{
+	uint32_t eh = comm == MW_NOCOMM ? mw_comm_errh(MW_COMM_WORLD)
+	                                : mw_comm_errh(comm);
+	if (eh == MW_ERRORS_RETURN)
+		return (uint32_t)cls;
+	if (eh != MW_ERRORS_ARE_FATAL && eh != MW_ERRHANDLER_NULL &&
+	    mw_errh_call(inst, eh, comm, cls) == 0)
+		return (uint32_t)cls;
+	fprintf(stderr, "mpiwasm: rank %d: %s: %s (%s); aborting the job\n",
+	        mw_world_rank, proc, detail, mw_class_name(cls));
+	fflush(stderr);
+	if (mw_is_active)
+		MPI_Abort(MPI_COMM_WORLD, cls);
+	exit(1);
+}
+
+uint32_t mw_ret(rt_instance *inst, int rc, uint32_t comm, const char *proc)
+{
+	if (rc == MPI_SUCCESS)
+		return mw_after(inst, MW_SUCCESS);
+	mw_after(inst, 0);
+	char msg[MPI_MAX_ERROR_STRING] = "";
+	int len = 0;
+	MPI_Error_string(rc, msg, &len);
+	return mw_raise(inst, mw_class_out(rc), msg, comm, proc);
+}
+
+uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc)
+{
+	const char *why;
+	switch (cls) {
+	case MW_ERR_BUFFER: why = "buffer lies outside linear memory"; break;
+	case MW_ERR_COMM: why = "invalid communicator handle"; break;
+	case MW_ERR_TYPE: why = "invalid datatype handle"; break;
+	case MW_ERR_GROUP: why = "invalid group handle"; break;
+	case MW_ERR_OP: why = "invalid op handle"; break;
+	case MW_ERR_REQUEST: why = "invalid request handle"; break;
+	case MW_ERR_INFO: why = "invalid info handle"; break;
+	case MW_ERR_KEYVAL: why = "invalid keyval"; break;
+	case MW_ERR_COUNT: why = "invalid count"; break;
+	case MW_ERR_ARG: why = "invalid argument (pointer outside linear memory?)"; break;
+	default: why = "invalid argument"; break;
+	}
+	return mw_raise(inst, cls, why, comm, proc);
+}
+
+uint32_t mw_after(rt_instance *inst, uint32_t r)
+{
+	if (mw_pending_trap) {
+		int k = mw_pending_trap;
+		mw_pending_trap = 0;
+		rt_trap_rethrow(inst, k);
+	}
+	return r;
+}
+
+/* ---- module memory allocation ------------------------------------------- */
+
+uint32_t mw_malloc(rt_instance *inst, uint32_t size)
+{
+	const rt_func *f = rt_export_func(inst, "malloc", "i:i");
+	if (!f)
+		return 0;
+	rt_value a = { .i32 = size }, r = { .i32 = 0 };
+	int k = rt_call(inst, f, &a, &r);
+	if (k) {
+		mw_pending_trap = k;
+		return 0;
+	}
+	return r.i32;
+}
+
+void mw_free(rt_instance *inst, uint32_t addr)
+{
+	const rt_func *f = rt_export_func(inst, "free", "i:");
+	if (!f || !addr)
+		return;
+	rt_value a = { .i32 = addr };
+	int k = rt_call(inst, f, &a, NULL);
+	if (k)
+		mw_pending_trap = k;
+}
+
+/* ---- start-up, the CLI's entry points --------------------------------- */
+
+void mw_tables_init(void);
+
+void mw_tables_init(void)
+{
+	comm_t.first = 3;
+	comm_set(MW_COMM_WORLD, MPI_COMM_WORLD);
+	comm_set(MW_COMM_SELF, MPI_COMM_SELF);
+	group_t.first = 2;
+	group_set(MW_GROUP_EMPTY, MPI_GROUP_EMPTY);
+	op_t.first = 32;
+	MPI_Op ops[] = { MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_LOR,
+	                 MPI_BAND, MPI_BOR, MPI_MAXLOC, MPI_MINLOC, MPI_OP_NULL,
+	                 MPI_BXOR, MPI_LXOR, MPI_REPLACE, MPI_NO_OP };
+	for (uint32_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (i != MW_OP_NULL)
+			op_set(i, ops[i]);
+	info_t.first = 2;
+	info_set(MW_INFO_ENV, MPI_INFO_ENV);
+	errh_t.first = 4;
+	errh_set(MW_ERRORS_ARE_FATAL, MPI_ERRORS_ARE_FATAL);
+	errh_set(MW_ERRORS_RETURN, MPI_ERRORS_RETURN);
+	msg_t.first = 2;
+	msg_set(MW_MESSAGE_NO_PROC, MPI_MESSAGE_NO_PROC);
+	keyval_t.first = 13;
+	int keys[] = { 0, MPI_TAG_UB, MPI_HOST, MPI_IO, MPI_WTIME_IS_GLOBAL,
+	               MPI_APPNUM, MPI_UNIVERSE_SIZE, MPI_LASTUSEDCODE,
+	               MPI_WIN_BASE, MPI_WIN_SIZE, MPI_WIN_DISP_UNIT,
+	               MPI_WIN_CREATE_FLAVOR, MPI_WIN_MODEL };
+	for (uint32_t i = 1; i < sizeof keys / sizeof keys[0]; i++)
+		keyval_set(i, keys[i]);
+	dt_init();
+	/* The bridge applies the module's handlers; the host always returns. */
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+	MPI_Comm_rank(MPI_COMM_WORLD, &mw_world_rank);
+	mw_is_active = 1;
+	rt_signals_install();
+}
+
+int mpib_active(void)
+{
+	return mw_is_active;
+}
+
+int mpib_rank(void)
+{
+	return mw_world_rank;
+}
+
+void mpib_abort(int status)
+{
+	if (!mw_is_active)
+		return;
+	fflush(stdout);
+	fflush(stderr);
+	MPI_Abort(MPI_COMM_WORLD, status ? status : 1);
+	_exit(status ? status : 1);
+}
+
+uint32_t mw_dtype_find(MPI_Datatype x)
+{
+	for (uint32_t i = 0; i < dt_t.n; i++)
+		if (dt_t.v[i].h == x && x != MPI_DATATYPE_NULL)
+			return i;
+	return (uint32_t)MW_DATATYPE_NULL;
+}

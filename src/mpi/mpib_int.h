@@ -1,0 +1,116 @@
+/* mpib_int.h - what the bridge's files share (core, hand-written and
+ * generated glue).  Not an interface: everything here is hidden. */
+#ifndef MPIWASM_MPIB_INT_H
+#define MPIWASM_MPIB_INT_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include "rt/host.h"
+#include "abi.h"
+
+/* A module datatype: the host handle and its layout, cached because every
+ * buffer check needs it. */
+typedef struct mw_dtype {
+	MPI_Datatype h;
+	MPI_Aint lb, extent, tlb, textent;
+	MPI_Count size;
+} mw_dtype;
+
+/* Handle tables.  get: module handle -> host handle (the module's *_NULL
+ * gives the host's); 0 or the module error class.  put: a new module
+ * handle for a host handle (predefined handles map back to their fixed
+ * numbers).  del: frees a module handle's slot. */
+int mw_comm_get(uint32_t h, MPI_Comm *out);
+uint32_t mw_comm_put(MPI_Comm c);
+void mw_comm_del(uint32_t h);
+int mw_group_get(uint32_t h, MPI_Group *out);
+uint32_t mw_group_put(MPI_Group g);
+void mw_group_del(uint32_t h);
+int mw_dtype_get(uint32_t h, mw_dtype **out);
+int mw_dtype_hget(uint32_t h, MPI_Datatype *out);
+uint32_t mw_dtype_put(MPI_Datatype d);
+void mw_dtype_del(uint32_t h);
+int mw_dtype_refresh(uint32_t h);
+int mw_op_get(uint32_t h, MPI_Op *out);
+uint32_t mw_op_put(MPI_Op o);
+void mw_op_del(uint32_t h);
+int mw_req_get(uint32_t h, MPI_Request *out);
+uint32_t mw_req_put(MPI_Request r);
+void mw_req_del(uint32_t h);
+void mw_req_set(uint32_t h, MPI_Request r);
+int mw_info_get(uint32_t h, MPI_Info *out);
+uint32_t mw_info_put(MPI_Info i);
+void mw_info_del(uint32_t h);
+int mw_errh_get(uint32_t h, MPI_Errhandler *out);
+uint32_t mw_errh_put(MPI_Errhandler e);
+void mw_errh_del(uint32_t h);
+int mw_msg_get(uint32_t h, MPI_Message *out);
+uint32_t mw_msg_put(MPI_Message m);
+void mw_msg_del(uint32_t h);
+int mw_keyval_get(uint32_t h, int *out);
+uint32_t mw_keyval_put(int k);
+void mw_keyval_del(uint32_t h);
+
+/* Reverse lookups (UINT32_MAX-ish *_NULL if absent) and fresh slots
+ * that never alias a predefined handle. */
+uint32_t mw_comm_find(MPI_Comm c);
+uint32_t mw_dtype_find(MPI_Datatype d);
+uint32_t mw_errh_new(MPI_Errhandler e);
+uint32_t mw_keyval_new(int k);
+uint32_t mw_op_new(MPI_Op o);
+uint32_t mw_comm_errh(uint32_t comm);
+void mw_comm_set_errh(uint32_t comm, uint32_t eh);
+
+/* Wildcards and sentinels, module <-> host. */
+int mw_rank_in(uint32_t r);
+uint32_t mw_rank_out(int r);
+int mw_tag_in(uint32_t t);
+uint32_t mw_tag_out(int t);
+
+/* Memory.  mw_ptr: host pointer of [addr, addr+len) or NULL. */
+void *mw_ptr(rt_instance *inst, uint32_t addr, uint64_t len);
+void *mw_arr(rt_instance *inst, uint32_t addr, uint64_t n, uint64_t sz);
+/* NUL-terminated module string, or NULL if it runs off memory. */
+const char *mw_str(rt_instance *inst, uint32_t addr);
+/* Copies a host string into a module buffer of cap bytes (truncating,
+ * always terminated); writes its length to lenp if nonzero. */
+int mw_str_out(rt_instance *inst, uint32_t addr, uint32_t cap,
+               uint32_t lenp, const char *s);
+
+/* Buffer of `count` elements of dt at module address addr: checks the
+ * whole extent it spans and gives the host pointer (MPI_BOTTOM is the
+ * memory base, so absolute addresses in derived datatypes work).  0 or
+ * MW_ERR_BUFFER. */
+int mw_buf(rt_instance *inst, uint32_t addr, int count, const mw_dtype *dt,
+           void **out);
+/* Same for a displacement (in elements of dt's extent) from addr. */
+int mw_buf_at(rt_instance *inst, uint32_t addr, int64_t disp_bytes, int count,
+              const mw_dtype *dt, void **out);
+
+/* Status: host -> module (addr 0 = MPI_STATUS_IGNORE). */
+void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s);
+/* Module status -> host status with the same byte count, source, tag. */
+int mw_status_in(rt_instance *inst, uint32_t addr, MPI_Status *s);
+
+/* Errors.  mw_ret: host return code of `proc` on communicator comm (a
+ * module handle, or UINT32_MAX for "no communicator": MPI_COMM_WORLD's
+ * handler) -> the module's return value, after the communicator's error
+ * handler ran.  mw_fail: same for an error class found by the bridge. */
+uint32_t mw_ret(rt_instance *inst, int rc, uint32_t comm, const char *proc);
+uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc);
+int mw_class_out(int hostcode);
+#define MW_NOCOMM UINT32_MAX
+
+/* Callbacks: a trap inside a module callback is kept here and raised
+ * when the MPI call returns (mw_after). */
+extern int mw_pending_trap;
+uint32_t mw_after(rt_instance *inst, uint32_t r);
+
+/* Module allocation through its exported malloc/free (0 on failure). */
+uint32_t mw_malloc(rt_instance *inst, uint32_t size);
+void mw_free(rt_instance *inst, uint32_t addr);
+
+extern rt_instance *mw_inst;
+extern int mw_is_active, mw_world_rank;
+
+#endif
