@@ -93,6 +93,9 @@ typedef struct wfd {
 	uint64_t base, inh;   /* rights */
 	char *guest;          /* preopen name, else NULL */
 	DIR *dir;             /* fd_readdir stream, on its own descriptor */
+	long *offs;           /* offs[c]: host telldir() position of cookie c */
+	uint64_t noffs, capoffs;
+	uint64_t dirpos;      /* cookie the stream is at */
 } wfd;
 
 static struct {
@@ -166,6 +169,7 @@ static void fd_release(wfd *f)
 {
 	if (f->dir)
 		closedir(f->dir);
+	free(f->offs);
 	if (!f->stdio && f->host >= 0)
 		close(f->host);
 	free(f->guest);
@@ -426,6 +430,7 @@ static uint32_t w_fd_renumber(rt_instance *inst, uint32_t from, uint32_t to)
 		moved.stdio = true;
 		if (t->dir)
 			closedir(t->dir);
+		free(t->offs);
 		free(t->guest);
 		*t = moved;
 		memset(f, 0, sizeof *f);
@@ -785,8 +790,28 @@ static uint8_t dtype_of(unsigned char t)
 	}
 }
 
-/* Cookies are the host's d_off values: seekdir() to one resumes after the
- * entry that carried it, and 0 is the start (witx dircookie). */
+/* Cookies are entry counts (1 = after the first entry), not the host's
+ * d_off: ext4's are 63-bit hashes, and wasi-libc's telldir() hands the
+ * cookie to the module as a 32-bit long.  offs[] remembers the host
+ * position of every cookie given out, so any of them can be resumed. */
+static int cookie_note(wfd *f, uint64_t c, long pos)
+{
+	if (c >= f->capoffs) {
+		uint64_t n = f->capoffs ? f->capoffs * 2 : 256;
+		while (n <= c)
+			n *= 2;
+		long *p = realloc(f->offs, n * sizeof *p);
+		if (!p)
+			return -1;
+		f->offs = p;
+		f->capoffs = n;
+	}
+	f->offs[c] = pos;
+	if (c >= f->noffs)
+		f->noffs = c + 1;
+	return 0;
+}
+
 static uint32_t w_fd_readdir(rt_instance *inst, uint32_t fd, uint32_t buf,
                              uint32_t len, uint64_t cookie, uint32_t pused)
 {
@@ -809,13 +834,19 @@ static uint32_t w_fd_readdir(rt_instance *inst, uint32_t fd, uint32_t buf,
 			close(h);
 			return err;
 		}
+		f->dirpos = 0;
+		if (cookie_note(f, 0, telldir(f->dir)) < 0)
+			return WE_NOMEM;
 	}
-	if (cookie == 0)
-		rewinddir(f->dir);
-	else if (cookie > LONG_MAX)
-		return WE_INVAL;
-	else
-		seekdir(f->dir, (long)cookie);
+	if (cookie >= f->noffs)
+		return WE_INVAL;   /* never handed out */
+	if (cookie != f->dirpos) {
+		if (cookie == 0)
+			rewinddir(f->dir);
+		else
+			seekdir(f->dir, f->offs[cookie]);
+		f->dirpos = cookie;
+	}
 	uint32_t used = 0;
 	while (used < len) {
 		errno = 0;
@@ -825,6 +856,9 @@ static uint32_t w_fd_readdir(rt_instance *inst, uint32_t fd, uint32_t buf,
 				return wasi_errno(errno);
 			break;
 		}
+		f->dirpos++;
+		if (cookie_note(f, f->dirpos, telldir(f->dir)) < 0)
+			return WE_NOMEM;
 		uint8_t hdr[24];
 		size_t nl = strlen(e->d_name);
 		uint8_t t = dtype_of(e->d_type);
@@ -835,7 +869,7 @@ static uint32_t w_fd_readdir(rt_instance *inst, uint32_t fd, uint32_t buf,
 				t = ftype_of(st.st_mode);
 		}
 		memset(hdr, 0, sizeof hdr);
-		put64(hdr, (uint64_t)e->d_off);
+		put64(hdr, f->dirpos);
 		put64(hdr + 8, (uint64_t)e->d_ino);
 		put32(hdr + 16, (uint32_t)nl);
 		hdr[20] = t;

@@ -10,7 +10,8 @@
 # Prints `wasi: N passed, N failed`.
 B=${1:-build}
 T=$B/tests/wasi
-MPIWASM=$(cd "$(dirname "$B/mpiwasm")" && pwd)/mpiwasm
+MPIWASM=${MPIWASM:-$B/mpiwasm}
+MPIWASM=$(cd "$(dirname "$MPIWASM")" && pwd)/$(basename "$MPIWASM")
 T=$(cd "$T" && pwd)
 pass=0
 fail=0
