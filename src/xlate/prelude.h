@@ -43,6 +43,9 @@ static const char xlate_prelude[] =
 "MW_LD(mw_ld_u64, uint64_t) MW_LD(mw_ld_f32, float) MW_LD(mw_ld_f64, double)\n"
 "MW_ST(mw_st_u8, uint8_t) MW_ST(mw_st_u16, uint16_t) MW_ST(mw_st_u32, uint32_t)\n"
 "MW_ST(mw_st_u64, uint64_t) MW_ST(mw_st_f32, float) MW_ST(mw_st_f64, double)\n"
+/* A load whose value is dropped must still trap: touch its last byte
+ * (memory is accessible exactly below its size, so that is enough). */
+"static inline void mw_touch(const uint8_t *m, uint64_t a) { (void)*(volatile const uint8_t *)(m + a); }\n"
 "static inline void mw_memory_fill(struct mw_memory *mm, uint32_t d, uint32_t v, uint32_t n, uint32_t f) {\n"
 "  if (MW_UNLIKELY((uint64_t)d + n > mm->pages * 65536u)) rt_trap(@MEM_OOB@, f);\n"
 "  __builtin_memset(mm->base + d, (int)(v & 0xff), n);\n"

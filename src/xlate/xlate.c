@@ -640,7 +640,24 @@ static void put_f64_const(xbuf *o, uint64_t bits)
 		xb_printf(o, "%a", d);
 }
 
-static bool emit_mem(fx *x, const wasm_instr *in)
+static uint32_t access_size(uint32_t op)
+{
+	switch (op) {
+	case WASM_OP_I32_LOAD8_S: case WASM_OP_I32_LOAD8_U:
+	case WASM_OP_I64_LOAD8_S: case WASM_OP_I64_LOAD8_U:
+		return 1;
+	case WASM_OP_I32_LOAD16_S: case WASM_OP_I32_LOAD16_U:
+	case WASM_OP_I64_LOAD16_S: case WASM_OP_I64_LOAD16_U:
+		return 2;
+	case WASM_OP_I64_LOAD: case WASM_OP_F64_LOAD:
+		return 8;
+	default:
+		return 4;
+	}
+}
+
+/* Loads and stores; `dropped`: the next instruction drops the value. */
+static bool emit_mem(fx *x, const wasm_instr *in, bool dropped)
 {
 	const char *ld = NULL, *st = NULL, *conv = "";
 	switch (in->op) {
@@ -671,6 +688,14 @@ static bool emit_mem(fx *x, const wasm_instr *in)
 	}
 	uint32_t mem = in->u.mem.mem, off = in->u.mem.offset;
 	char addr[64];
+	if (ld && dropped) {
+		/* the C compiler would delete an unused load, and its trap */
+		uint64_t last = (uint64_t)off + access_size(in->op) - 1;
+		x->h--;
+		xb_printf(x->o, "mw_touch(m%u, (uint64_t)%s + %lluu);", mem, S(x, x->h),
+		          (unsigned long long)last);
+		return true;
+	}
 	if (ld) {
 		uint32_t a = x->h - 1;
 		if (off)
@@ -999,8 +1024,12 @@ static int translate_body(fx *x)
 			xb_printf(o, "%s = (void *)&inst->funcs[%u];", S(x, x->h - 1), in->u.index);
 			break;
 		default: {
-			if (emit_mem(x, in))
+			bool dropped = i + 1 < f->ncode && f->code[i + 1].op == WASM_OP_DROP;
+			if (emit_mem(x, in, dropped)) {
+				if (dropped && op >= WASM_OP_I32_LOAD && op <= WASM_OP_I64_LOAD32_U)
+					i++;
 				break;
+			}
 			const wasm_opinfo *oi = wasm_opinfo_get(op);
 			const char *t = tmpl(op);
 			if (!oi || !oi->sig || !t)

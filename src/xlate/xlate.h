@@ -14,16 +14,18 @@
 #include "../wasm/wasm.h"
 
 /* Bumped whenever the generated code changes; part of the cache key. */
-#define XLATE_VERSION "mpiwasm-xlate-1"
+#define XLATE_VERSION "mpiwasm-xlate-2"
 
 /* Flags generated code needs from the C compiler, whatever the -O level:
  * no FMA contraction (WebAssembly rounds every operation), no errno from
- * sqrt (it would stop inlining of the instruction), no strict
+ * sqrt (it would stop inlining of the instruction), no folding of x*1
+ * or x-0 (they must quiet a signalling NaN), no strict
  * aliasing (linear memory is accessed with any type), no sibling-call
  * elimination (a runaway recursion must exhaust the stack, not loop).
  * src/cache adds -march=native -fPIC and the -O level. */
 #define XLATE_CFLAGS "-std=gnu11 -ffp-contract=off -fno-strict-aliasing " \
-                     "-fno-optimize-sibling-calls -fno-fast-math -fno-math-errno -w"
+                     "-fno-optimize-sibling-calls -fno-fast-math -fno-math-errno " \
+                     "-fsignaling-nans -w"
 
 typedef struct xlate_unit {
 	char *text;        /* NUL-terminated C source */
