@@ -16,9 +16,10 @@ typedef uint32_t u32;
 
 /* ---- communicators ---------------------------------------------------------- */
 
-static u32 comm_new(rt_instance *inst, int rc, MPI_Comm nc, uint32_t *out,
+static u32 comm_new(rt_instance *inst, int rc, const MPI_Comm *ncp, uint32_t *out,
                     u32 parent, const char *proc)
 {
+	MPI_Comm nc = *ncp;   /* read after the call made it */
 	if (rc == MPI_SUCCESS) {
 		*out = mw_comm_put(nc);
 		if (nc != MPI_COMM_NULL)
@@ -36,7 +37,7 @@ u32 mwh_Comm_dup(rt_instance *inst, u32 comm, u32 newp)
 	int rc;
 	COMM_IN(c, comm);
 	OUT(o, newp, 4);
-	return comm_new(inst, MPI_Comm_dup(c, &nc), nc, o, comm, "MPI_Comm_dup");
+	return comm_new(inst, MPI_Comm_dup(c, &nc), &nc, o, comm, "MPI_Comm_dup");
 fail:
 	return mw_fail(inst, rc, comm, "MPI_Comm_dup");
 }
@@ -50,7 +51,7 @@ u32 mwh_Comm_dup_with_info(rt_instance *inst, u32 comm, u32 info, u32 newp)
 	COMM_IN(c, comm);
 	TRY(mw_info_get(info, &i));
 	OUT(o, newp, 4);
-	return comm_new(inst, MPI_Comm_dup_with_info(c, i, &nc), nc, o, comm,
+	return comm_new(inst, MPI_Comm_dup_with_info(c, i, &nc), &nc, o, comm,
 	                "MPI_Comm_dup_with_info");
 fail:
 	return mw_fail(inst, rc, comm, "MPI_Comm_dup_with_info");
@@ -65,7 +66,7 @@ u32 mwh_Comm_create(rt_instance *inst, u32 comm, u32 group, u32 newp)
 	COMM_IN(c, comm);
 	TRY(mw_group_get(group, &g));
 	OUT(o, newp, 4);
-	return comm_new(inst, MPI_Comm_create(c, g, &nc), nc, o, comm, "MPI_Comm_create");
+	return comm_new(inst, MPI_Comm_create(c, g, &nc), &nc, o, comm, "MPI_Comm_create");
 fail:
 	return mw_fail(inst, rc, comm, "MPI_Comm_create");
 }
@@ -79,7 +80,7 @@ u32 mwh_Comm_create_group(rt_instance *inst, u32 comm, u32 group, u32 tag, u32 n
 	COMM_IN(c, comm);
 	TRY(mw_group_get(group, &g));
 	OUT(o, newp, 4);
-	return comm_new(inst, MPI_Comm_create_group(c, g, mw_tag_in(tag), &nc), nc, o,
+	return comm_new(inst, MPI_Comm_create_group(c, g, mw_tag_in(tag), &nc), &nc, o,
 	                comm, "MPI_Comm_create_group");
 fail:
 	return mw_fail(inst, rc, comm, "MPI_Comm_create_group");
@@ -93,7 +94,7 @@ u32 mwh_Comm_split(rt_instance *inst, u32 comm, u32 color, u32 key, u32 newp)
 	COMM_IN(c, comm);
 	OUT(o, newp, 4);
 	int col = (int)color == MW_UNDEFINED ? MPI_UNDEFINED : (int)color;
-	return comm_new(inst, MPI_Comm_split(c, col, (int)key, &nc), nc, o, comm,
+	return comm_new(inst, MPI_Comm_split(c, col, (int)key, &nc), &nc, o, comm,
 	                "MPI_Comm_split");
 fail:
 	return mw_fail(inst, rc, comm, "MPI_Comm_split");
@@ -115,7 +116,7 @@ u32 mwh_Comm_split_type(rt_instance *inst, u32 comm, u32 type, u32 key,
 		t = MPI_COMM_TYPE_SHARED;
 	else
 		TRY(MW_ERR_ARG);
-	return comm_new(inst, MPI_Comm_split_type(c, t, (int)key, i, &nc), nc, o, comm,
+	return comm_new(inst, MPI_Comm_split_type(c, t, (int)key, i, &nc), &nc, o, comm,
 	                "MPI_Comm_split_type");
 fail:
 	return mw_fail(inst, rc, comm, "MPI_Comm_split_type");
@@ -131,7 +132,7 @@ u32 mwh_Intercomm_create(rt_instance *inst, u32 local, u32 lleader, u32 peer,
 	COMM_IN(pc, peer);
 	OUT(o, newp, 4);
 	return comm_new(inst, MPI_Intercomm_create(lc, mw_rank_in(lleader), pc,
-	                mw_rank_in(rleader), mw_tag_in(tag), &nc), nc, o, local,
+	                mw_rank_in(rleader), mw_tag_in(tag), &nc), &nc, o, local,
 	                "MPI_Intercomm_create");
 fail:
 	return mw_fail(inst, rc, local, "MPI_Intercomm_create");
@@ -144,7 +145,7 @@ u32 mwh_Intercomm_merge(rt_instance *inst, u32 comm, u32 high, u32 newp)
 	int rc;
 	COMM_IN(c, comm);
 	OUT(o, newp, 4);
-	return comm_new(inst, MPI_Intercomm_merge(c, (int)high, &nc), nc, o, comm,
+	return comm_new(inst, MPI_Intercomm_merge(c, (int)high, &nc), &nc, o, comm,
 	                "MPI_Intercomm_merge");
 fail:
 	return mw_fail(inst, rc, comm, "MPI_Intercomm_merge");
@@ -503,11 +504,11 @@ fail:
 
 /* ---- datatypes -------------------------------------------------------------------- */
 
-static u32 type_out(rt_instance *inst, int rc, MPI_Datatype nt, uint32_t *o,
+static u32 type_out(rt_instance *inst, int rc, const MPI_Datatype *nt, uint32_t *o,
                     const char *proc)
 {
 	if (rc == MPI_SUCCESS)
-		*o = mw_dtype_put(nt);
+		*o = mw_dtype_put(*nt);
 	return mw_ret(inst, rc, MW_NOCOMM, proc);
 }
 
@@ -535,7 +536,7 @@ u32 mwh_Type_create_hvector(rt_instance *inst, u32 count, u32 bl, u32 stride,
 	TRY(mw_dtype_hget(old, &o));
 	OUT(p, newp, 4);
 	return type_out(inst, MPI_Type_create_hvector((int)count, (int)bl,
-	                (MPI_Aint)(int32_t)stride, o, &nt), nt, p, "MPI_Type_create_hvector");
+	                (MPI_Aint)(int32_t)stride, o, &nt), &nt, p, "MPI_Type_create_hvector");
 fail:
 	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_create_hvector");
 }
@@ -556,7 +557,7 @@ u32 mwh_Type_create_hindexed(rt_instance *inst, u32 count, u32 bls, u32 displs,
 		goto fail;
 	rc = MPI_Type_create_hindexed((int)count, b, d, o, &nt);
 	free(d);
-	return type_out(inst, rc, nt, p, "MPI_Type_create_hindexed");
+	return type_out(inst, rc, &nt, p, "MPI_Type_create_hindexed");
 fail:
 	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_create_hindexed");
 }
@@ -574,7 +575,7 @@ u32 mwh_Type_create_hindexed_block(rt_instance *inst, u32 count, u32 bl,
 		goto fail;
 	rc = MPI_Type_create_hindexed_block((int)count, (int)bl, d, o, &nt);
 	free(d);
-	return type_out(inst, rc, nt, p, "MPI_Type_create_hindexed_block");
+	return type_out(inst, rc, &nt, p, "MPI_Type_create_hindexed_block");
 fail:
 	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_create_hindexed_block");
 }
@@ -608,7 +609,7 @@ u32 mwh_Type_create_struct(rt_instance *inst, u32 count, u32 bls, u32 displs,
 	rc = MPI_Type_create_struct(n, b, d, t, &nt);
 	free(d);
 	free(t);
-	return type_out(inst, rc, nt, p, "MPI_Type_create_struct");
+	return type_out(inst, rc, &nt, p, "MPI_Type_create_struct");
 fail:
 	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_create_struct");
 }
@@ -621,7 +622,7 @@ u32 mwh_Type_create_resized(rt_instance *inst, u32 old, u32 lb, u32 ext, u32 new
 	TRY(mw_dtype_hget(old, &o));
 	OUT(p, newp, 4);
 	return type_out(inst, MPI_Type_create_resized(o, (MPI_Aint)(int32_t)lb,
-	                (MPI_Aint)(int32_t)ext, &nt), nt, p, "MPI_Type_create_resized");
+	                (MPI_Aint)(int32_t)ext, &nt), &nt, p, "MPI_Type_create_resized");
 fail:
 	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_create_resized");
 }
@@ -668,7 +669,7 @@ static u32 arrays_type(rt_instance *inst, int darray, u32 a0, u32 a1, u32 a2,
 		int order = (int)a7 == MW_ORDER_C ? MPI_ORDER_C : MPI_ORDER_FORTRAN;
 		rc = MPI_Type_create_darray((int)a0, (int)a1, n, gs, hdi, hda, ps, order, o, &nt);
 	}
-	return type_out(inst, rc, nt, p, proc);
+	return type_out(inst, rc, &nt, p, proc);
 fail:
 	return mw_fail(inst, rc, MW_NOCOMM, proc);
 }

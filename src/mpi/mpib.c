@@ -544,8 +544,11 @@ int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls);
 static uint32_t mw_raise(rt_instance *inst, int cls, const char *detail,
                          uint32_t comm, const char *proc)
 {
-	uint32_t eh = comm == MW_NOCOMM ? mw_comm_errh(MW_COMM_WORLD)
-	                                : mw_comm_errh(comm);
+	MPI_Comm hc;
+	/* No (valid) communicator: MPI_COMM_WORLD's handler, as MPI says. */
+	if (comm == MW_NOCOMM || mw_comm_get(comm, &hc) || hc == MPI_COMM_NULL)
+		comm = MW_COMM_WORLD;
+	uint32_t eh = mw_comm_errh(comm);
 	if (eh == MW_ERRORS_RETURN)
 		return (uint32_t)cls;
 	if (eh != MW_ERRORS_ARE_FATAL && eh != MW_ERRHANDLER_NULL &&

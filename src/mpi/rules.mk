@@ -20,3 +20,20 @@ check-mpi-h:
 CHECKS += check-mpi-h
 
 -include bench/mpi/rules.mk
+
+# The bridge natively, with a stub runtime, under mpirun -np 2.
+MPIRUN_openmpi := OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi --oversubscribe
+MPIRUN_mpich   := mpirun.mpich
+
+$(B)/$(MPI)/test_mpib: src/mpi/test/test_mpib.c src/mpi/test/stub_rt.c $(MPI_SRC) src/mpi/*.h
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -O1 -g $(WARN) -D_GNU_SOURCE -Isrc -Isrc/mpi $(MPI_CFLAGS) \
+	  src/mpi/test/test_mpib.c src/mpi/test/stub_rt.c $(MPI_SRC) -o $@ $(MPI_LIBS)
+
+check-mpib: $(B)/$(MPI)/test_mpib
+	@out=$$(timeout 120 env $(MPIRUN_$(MPI)) -np 2 $(B)/$(MPI)/test_mpib 2>&1); echo "$$out" | grep -v '^\[WARNING\] yaksa'; \
+	p=$$(echo "$$out" | sed -n 's/.*bridge-native: \([0-9]*\) passed.*/\1/p' | paste -sd+ | bc); \
+	f=$$(echo "$$out" | sed -n 's/.*passed, \([0-9]*\) failed.*/\1/p' | paste -sd+ | bc); \
+	test -n "$$p" || { p=0; f=1; }; echo "check-mpib: $$p passed, $$f failed"; test "$$f" = 0
+
+CHECKS += check-mpib
