@@ -131,6 +131,18 @@ static const char xlate_prelude[] =
 "static inline double mw_f64_copysign(double a, double b) {\n"
 "  return mw_f64_of((mw_f64_bits(a) & 0x7fffffffffffffffull) | (mw_f64_bits(b) & 0x8000000000000000ull));\n"
 "}\n"
+/* gcc folds demote(promote(x)) to x even with -fsignaling-nans: quiet
+ * the NaN explicitly (one compare, off the fast path). */
+"static inline float mw_demote(double d) {\n"
+"  float f = (float)d;\n"
+"  if (MW_UNLIKELY(f != f)) f = mw_f32_of(mw_f32_bits(f) | 0x00400000u);\n"
+"  return f;\n"
+"}\n"
+"static inline double mw_promote(float f) {\n"
+"  double d = (double)f;\n"
+"  if (MW_UNLIKELY(d != d)) d = mw_f64_of(mw_f64_bits(d) | 0x0008000000000000ull);\n"
+"  return d;\n"
+"}\n"
 "static inline float mw_f32_min(float a, float b) {\n"
 "  if (a != a || b != b) return a + b;\n"
 "  if (a == b) return mw_f32_of(mw_f32_bits(a) | mw_f32_bits(b));\n"

@@ -549,12 +549,12 @@ static const char *tmpl(uint32_t op)
 	case WASM_OP_F32_CONVERT_I32_U: return "(float)$a";
 	case WASM_OP_F32_CONVERT_I64_S: return "(float)(int64_t)$a";
 	case WASM_OP_F32_CONVERT_I64_U: return "(float)$a";
-	case WASM_OP_F32_DEMOTE_F64: return "(float)$a";
+	case WASM_OP_F32_DEMOTE_F64: return "mw_demote($a)";
 	case WASM_OP_F64_CONVERT_I32_S: return "(double)(int32_t)$a";
 	case WASM_OP_F64_CONVERT_I32_U: return "(double)$a";
 	case WASM_OP_F64_CONVERT_I64_S: return "(double)(int64_t)$a";
 	case WASM_OP_F64_CONVERT_I64_U: return "(double)$a";
-	case WASM_OP_F64_PROMOTE_F32: return "(double)$a";
+	case WASM_OP_F64_PROMOTE_F32: return "mw_promote($a)";
 	case WASM_OP_I32_REINTERPRET_F32: return "mw_f32_bits($a)";
 	case WASM_OP_I64_REINTERPRET_F64: return "mw_f64_bits($a)";
 	case WASM_OP_F32_REINTERPRET_I32: return "mw_f32_of($a)";
