@@ -15,7 +15,7 @@
  * registered as { "wasi_snapshot_preview1", "fd_write", "iiii:i", fn }.
  *
  * Pointers from the module are 32-bit offsets into linear memory: turn them
- * into host pointers only through rt_mem() (or rt_mem_str()), which checks
+ * into host pointers only through rt_mem() or rt_mem_array(), which check
  * the whole range.  Host functions must not keep such pointers across a
  * call back into the module (memory.grow does not move memory, but the
  * module may free the object). */
