@@ -1,5 +1,6 @@
 # bench/wasi: `make bench-wasi` runs the I/O benchmarks native and wasm
 # side by side and writes bench/wasi/REPORT.md (see bench/wasi/run.sh).
+ifndef BW_T
 BW_T := $(B)/bench/wasi
 BW_WASM_CC ?= clang-19 --target=wasm32-wasi --sysroot=/usr
 
@@ -16,3 +17,4 @@ bench-wasi: $(B)/mpiwasm $(BW_T)/ior $(BW_T)/ior.wasm $(BW_T)/smallops $(BW_T)/s
 
 bench: bench-wasi
 .PHONY: bench-wasi
+endif
