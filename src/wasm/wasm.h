@@ -289,11 +289,17 @@ enum wasm_decode_flags {
 
 /* Decodes bytes[0..size) into *out.  Returns 0, or an enum wasm_errcode
  * with *err filled.  Never crashes on any input; allocation is bounded by
- * a small multiple of `size`.  On failure *out is freed and zeroed. */
+ * a small multiple of `size`.  On failure *out is freed and zeroed.
+ * Both entry points clear *err first; within one call the first error wins.
+ * Limits: 50000 locals per function, 1000 params/results per type
+ * (WASM_ERR_LIMIT).  Wasm 2.0 constant expressions are one instruction, so
+ * a longer or non-constant one is refused here with WASM_ERR_INVALID. */
 int wasm_decode(const uint8_t *bytes, size_t size, unsigned flags,
                 wasm_module *out, wasm_error *err);
 
-/* Validates a module decoded with bodies.  Returns 0 or WASM_ERR_INVALID. */
+/* Validates a module decoded with bodies (else WASM_ERR_INVALID).  Returns
+ * 0 or WASM_ERR_INVALID (WASM_ERR_LIMIT past an operand stack of 10^6
+ * values, WASM_ERR_NOMEM). */
 int wasm_validate(const wasm_module *m, wasm_error *err);
 
 void wasm_module_free(wasm_module *m);
