@@ -74,7 +74,7 @@ static uint32_t mwg_Cart_create(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	if (!m5) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_create");
 	MPI_Comm h5;
 	rc = MPI_Cart_create(h0, (int)a1, p2, p3, (int)a4, &h5);
-	if (rc == MPI_SUCCESS) *m5 = mw_comm_put(h5);
+	if (rc == MPI_SUCCESS) { *m5 = mw_comm_put(h5); mw_comm_inherit(*m5, a0); }
 	return mw_ret(inst, rc, a0, "MPI_Cart_create");
 }
 

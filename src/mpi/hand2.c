@@ -23,7 +23,7 @@ static u32 comm_new(rt_instance *inst, int rc, const MPI_Comm *ncp, uint32_t *ou
 	if (rc == MPI_SUCCESS) {
 		*out = mw_comm_put(nc);
 		if (nc != MPI_COMM_NULL)
-			mw_comm_set_errh(*out, mw_comm_errh(parent));
+			mw_comm_inherit(*out, parent);
 	}
 	return mw_ret(inst, rc, parent, proc);
 }
@@ -236,8 +236,22 @@ fail:
 
 /* ---- error handlers and strings ------------------------------------------------ */
 
-static u32 *eh_fn;
+static u32 *eh_fn, *eh_ref;
 static uint32_t eh_cap;
+
+void mw_errh_retain(uint32_t eh)
+{
+	if (eh >= 4 && eh < eh_cap && eh_fn[eh])
+		eh_ref[eh]++;
+}
+
+void mw_errh_release(uint32_t eh)
+{
+	if (eh >= 4 && eh < eh_cap && eh_fn[eh] && --eh_ref[eh] == 0) {
+		mw_errh_del(eh);
+		eh_fn[eh] = 0;
+	}
+}
 
 u32 mwh_Comm_set_errhandler(rt_instance *inst, u32 comm, u32 eh)
 {
@@ -261,6 +275,7 @@ u32 mwh_Comm_get_errhandler(rt_instance *inst, u32 comm, u32 ehp)
 	COMM_IN(c, comm);
 	OUT(o, ehp, 4);
 	*o = mw_comm_errh(comm);
+	mw_errh_retain(*o);   /* a new reference the module frees */
 	return 0;
 fail:
 	return mw_fail(inst, rc, comm, "MPI_Comm_get_errhandler");
@@ -279,12 +294,18 @@ u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
 		while (cap <= h)
 			cap *= 2;
 		u32 *v = realloc(eh_fn, cap * sizeof *v);
-		if (!v)
+		u32 *r = v ? realloc(eh_ref, cap * sizeof *r) : NULL;
+		if (!r) {
+			if (v)
+				eh_fn = v;
 			return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, "MPI_Comm_create_errhandler");
+		}
 		eh_fn = v;
+		eh_ref = r;
 		eh_cap = cap;
 	}
 	eh_fn[h] = fn;
+	eh_ref[h] = 1;
 	*o = h;
 	return 0;
 }
@@ -316,11 +337,7 @@ u32 mwh_Errhandler_free(rt_instance *inst, u32 ehp)
 	MPI_Errhandler e;
 	if (!o || mw_errh_get(*o, &e) || *o == MW_ERRHANDLER_NULL)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Errhandler_free");
-	if (*o >= 4) {   /* predefined handlers stay */
-		mw_errh_del(*o);
-		if (*o < eh_cap)
-			eh_fn[*o] = 0;
-	}
+	mw_errh_release(*o);   /* predefined handlers stay */
 	*o = MW_ERRHANDLER_NULL;
 	return 0;
 }

@@ -535,7 +535,18 @@ void mw_comm_set_errh(uint32_t comm, uint32_t eh)
 		comm_eh = v;
 		comm_eh_cap = cap;
 	}
+	/* A communicator holds a reference to its user handler, so the
+	 * module may free its own handle while the handler stays in use. */
+	uint32_t old = comm_eh[comm];
+	mw_errh_retain(eh);
 	comm_eh[comm] = eh;
+	mw_errh_release(old);
+}
+
+void mw_comm_inherit(uint32_t comm, uint32_t parent)
+{
+	if (comm != MW_COMM_NULL && parent != MW_NOCOMM)
+		mw_comm_set_errh(comm, mw_comm_errh(parent));
 }
 
 /* User error handlers live in the module; see hand.c. */

@@ -60,6 +60,12 @@ uint32_t mw_keyval_new(int k);
 uint32_t mw_op_new(MPI_Op o);
 uint32_t mw_comm_errh(uint32_t comm);
 void mw_comm_set_errh(uint32_t comm, uint32_t eh);
+/* A new communicator made from parent gets parent's error handler. */
+void mw_comm_inherit(uint32_t comm, uint32_t parent);
+/* Reference counts of user error handlers (module handle; predefined
+ * handlers and 0 are ignored). */
+void mw_errh_retain(uint32_t eh);
+void mw_errh_release(uint32_t eh);
 
 /* Wildcards and sentinels, module <-> host. */
 int mw_rank_in(uint32_t r);

@@ -309,6 +309,10 @@ def gen_simple(e):
                     pre.append('if ((rc = %s(*m%d, &h%d))) return mw_fail(inst, rc, %s, "%s");'
                                % (get, i, i, '%COMM%', name))
                     post.append('if (rc == MPI_SUCCESS) *m%d = mw_%s_put(h%d);' % (i, tab, i))
+                elif tab == 'comm':
+                    # Topology communicators inherit the parent's handler.
+                    post.append('if (rc == MPI_SUCCESS) { *m%d = mw_comm_put(h%d); '
+                                'mw_comm_inherit(*m%d, %%COMM%%); }' % (i, i, i))
                 else:
                     post.append('if (rc == MPI_SUCCESS) *m%d = mw_%s_put(h%d);' % (i, tab, i))
                 call.append('&h%d' % i)
@@ -379,7 +383,7 @@ def gen_simple(e):
     hcall = '%s(%s)' % (name, ', '.join(call))
     if rt == 'int':
         body.append('\trc = %s;' % hcall)
-        body += ['\t' + x for x in post]
+        body += ['\t' + x.replace('%COMM%', comm) for x in post]
         body.append('\treturn mw_ret(inst, rc, %s, "%s");' % (comm, name))
     else:
         raise Unsupported
