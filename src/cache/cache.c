@@ -1025,10 +1025,12 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 		cache_sha256 s;
 		uint8_t d[32];
 		uint64_t sz = size;
+		uint32_t abi = RT_CODE_ABI;
 		const char *parts[] = { CACHE_FORMAT, XLATE_VERSION, XLATE_CFLAGS,
 			CACHE_OPTFLAGS, opt->extra_cflags ? opt->extra_cflags : "",
 			ccpath, ccid };
 		cache_sha256_init(&s);
+		cache_sha256_update(&s, &abi, sizeof abi);
 		for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
 			cache_sha256_update(&s, parts[i], strlen(parts[i]) + 1);
 		hash_cpu(&s);
