@@ -390,11 +390,17 @@ fail:
 
 int rt_get_export(rt_instance *inst, const char *name, rt_extern *out)
 {
+	return rt_get_export_n(inst, name, strlen(name), out);
+}
+
+int rt_get_export_n(rt_instance *inst, const char *name, size_t len,
+                    rt_extern *out)
+{
 	const wasm_module *m = inst->mod;
 	memset(out, 0, sizeof *out);
 	for (uint32_t i = 0; i < m->nexports; i++) {
 		const wasm_export *e = &m->exports[i];
-		if (strcmp(e->name, name))
+		if (e->name_len != len || memcmp(e->name, name, len))
 			continue;
 		out->kind = e->kind;
 		switch (e->kind) {

@@ -154,6 +154,9 @@ int rt_instantiate(const wasm_module *m, const rt_code *code,
 
 /* Export by name: 0 and *out filled, or -1. */
 int rt_get_export(rt_instance *inst, const char *name, rt_extern *out);
+/* The same for a name of len bytes that may contain NUL. */
+int rt_get_export_n(rt_instance *inst, const char *name, size_t len,
+                    rt_extern *out);
 
 /* Calls f(args) catching traps: returns 0 or the trap kind, with *trap
  * filled (trap may be NULL).  Runs on the calling thread's stack with a
