@@ -1059,6 +1059,10 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 		memset(&out->mod, 0, sizeof out->mod);
 	}
 
+	if (dir_ok && access(e.dir, W_OK | X_OK)) {
+		snprintf(why, sizeof why, "%s", strerror(errno));
+		dir_ok = false;
+	}
 	if (dir_ok) {
 		lockfd = open(e.lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 		if (lockfd < 0)
