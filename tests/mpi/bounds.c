@@ -38,8 +38,10 @@ int main(int argc, char **argv)
 	/* buffers past the end of memory */
 	BAD_BUF(MPI_Send(FAR, 100, MPI_INT, rank, 1, MPI_COMM_WORLD));
 	BAD_BUF(MPI_Isend(FAR, 100, MPI_INT, rank, 1, MPI_COMM_WORLD, &rq));
-	BAD_BUF(MPI_Bcast(FAR, 100, MPI_INT, 0, MPI_COMM_WORLD));
-	BAD_BUF(MPI_Allreduce(&x, FAR, 100, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+	/* collectives on MPI_COMM_SELF: a failure at one rank of a larger
+	 * communicator would leave the others' contributions in flight */
+	BAD_BUF(MPI_Bcast(FAR, 100, MPI_INT, 0, MPI_COMM_SELF));
+	BAD_BUF(MPI_Allreduce(&x, FAR, 100, MPI_INT, MPI_SUM, MPI_COMM_SELF));
 	BAD_BUF(MPI_Send((void *)(uintptr_t)0x100, 0x7FFFFFFF, MPI_INT, rank, 1, MPI_COMM_WORLD));
 	/* a derived type whose extent leaves memory from a valid base */
 	MPI_Type_vector(2, 1, 0x20000000, MPI_INT, &wide);
@@ -59,8 +61,8 @@ int main(int argc, char **argv)
 	BAD_BUF(MPI_Recv(&y, 1, MPI_INT, rank, 3, MPI_COMM_WORLD, (MPI_Status *)FAR));
 	OK(MPI_Recv(&y, 1, MPI_INT, rank, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
 	OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
-	BAD_BUF(MPI_Gatherv(&x, 1, MPI_INT, buf, (int *)FAR, displs, MPI_INT, 0, MPI_COMM_WORLD));
-	BAD_BUF(MPI_Allgatherv(&x, 1, MPI_INT, buf, counts, (int *)FAR, MPI_INT, MPI_COMM_WORLD));
+	BAD_BUF(MPI_Gatherv(&x, 1, MPI_INT, buf, (int *)FAR, displs, MPI_INT, 0, MPI_COMM_SELF));
+	BAD_BUF(MPI_Allgatherv(&x, 1, MPI_INT, buf, counts, (int *)FAR, MPI_INT, MPI_COMM_SELF));
 	BAD_BUF(MPI_Comm_rank(MPI_COMM_WORLD, (int *)FAR));
 	BAD_BUF(MPI_Waitall(1, (MPI_Request *)FAR, MPI_STATUSES_IGNORE));
 
@@ -68,7 +70,7 @@ int main(int argc, char **argv)
 	BAD_HANDLE(MPI_Send(&x, 1, MPI_INT, 0, 1, (MPI_Comm)12345), "MPI_ERR_COMM");
 	BAD_HANDLE(MPI_Barrier((MPI_Comm)-77), "MPI_ERR_COMM");
 	BAD_HANDLE(MPI_Send(&x, 1, (MPI_Datatype)9999, rank, 1, MPI_COMM_WORLD), "MPI_ERR_TYPE");
-	BAD_HANDLE(MPI_Allreduce(&x, &y, 1, MPI_INT, (MPI_Op)777, MPI_COMM_WORLD), "MPI_ERR_OP");
+	BAD_HANDLE(MPI_Allreduce(&x, &y, 1, MPI_INT, (MPI_Op)777, MPI_COMM_SELF), "MPI_ERR_OP");
 	rq = (MPI_Request)4444;
 	BAD_HANDLE(MPI_Wait(&rq, MPI_STATUS_IGNORE), "MPI_ERR_REQUEST");
 	rq = (MPI_Request)4444;

@@ -1,0 +1,250 @@
+#!/bin/sh
+# tests/mpi/run.sh - the MPI test suite: every program built with
+# mpiwasm-cc AND natively, run with 1..4 ranks natively and under mpiwasm,
+# outputs required to be identical; wasm-only bounds/handle tests; jobs
+# that must die promptly (trap, exit without MPI_Finalize, MPI_Abort, C++
+# throw); driver checks; a CMake project.  Last line: `mpi: N passed, N failed`.
+#
+# Environment:
+#   B        build dir with mpiwasm-cc/mpiwasm-c++ (default: build)
+#   MPI      openmpi (default) or mpich: which launcher and native wrappers
+#   MPIWASM  the engine (default: $B/mpiwasm)
+#   MCA      extra Open MPI launcher arguments, e.g. "--mca pml ob1"
+#   NPS      rank counts (default: "1 2 3 4")
+#   ONLY     run only these programs of the native/wasm comparison
+#   OUT      scratch directory (default: $B/tests/mpi/$MPI)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+B=${B:-build}
+B=$(cd "$B" && pwd) || { echo "tests/mpi/run.sh: no build dir $B"; exit 1; }
+MPI=${MPI:-openmpi}
+MPIWASM=${MPIWASM:-$B/mpiwasm}
+MCA=${MCA:-}
+NPS=${NPS:-1 2 3 4}
+OUT=${OUT:-$B/tests/mpi/$MPI}
+PROGS_C="env p2p coll comm dtype ops errs"
+PROGS_CXX="cxx"
+ONLY=${ONLY:-$PROGS_C $PROGS_CXX}
+RUN_TIMEOUT=${RUN_TIMEOUT:-120}
+DIE_TIMEOUT=${DIE_TIMEOUT:-60}
+
+case $MPI in
+openmpi)
+	NCC=mpicc.openmpi NCXX=mpicxx.openmpi
+	LAUNCH="mpirun.openmpi --oversubscribe $MCA -np"
+	if [ "$(id -u)" = 0 ]; then
+		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+	fi ;;
+mpich)
+	NCC=mpicc.mpich NCXX=mpicxx.mpich
+	LAUNCH="mpirun.mpich -np" ;;
+*)
+	echo "tests/mpi/run.sh: MPI must be openmpi or mpich, not $MPI"; exit 1 ;;
+esac
+
+mkdir -p "$OUT" || exit 1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+# show the first lines of a file, indented, after a failure
+excerpt() { [ -f "$1" ] && sed -n '1,12s/^/     | /p' "$1"; }
+
+engine=1
+if [ ! -x "$MPIWASM" ]; then
+	engine=0
+	echo "note: engine $MPIWASM is missing: every run under mpiwasm fails"
+fi
+
+# ---- the driver -----------------------------------------------------------
+CC_W=$B/mpiwasm-cc
+CXX_W=$B/mpiwasm-c++
+t=$OUT/driver
+mkdir -p "$t"
+printf '#include <mpi.h>\nint MPI_Sendd(void);\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Sendd(); return MPI_Finalize(); }\n' > "$t/typo.c"
+if "$CC_W" "$t/typo.c" -o "$t/typo.wasm" > "$t/typo.err" 2>&1; then
+	bad "driver: a misspelled MPI name (MPI_Sendd) linked"
+elif grep -q "undefined symbol: MPI_Sendd" "$t/typo.err"; then
+	ok "driver: misspelled MPI name is a link error"
+else
+	bad "driver: misspelled MPI name failed for another reason"; excerpt "$t/typo.err"
+fi
+printf 'int main() { return 0; }\n' > "$t/ex.cc"
+if "$CXX_W" -fexceptions "$t/ex.cc" -o "$t/ex.wasm" > "$t/ex.err" 2>&1; then
+	bad "driver: mpiwasm-c++ accepted -fexceptions"
+elif grep -q "exceptions are not supported" "$t/ex.err"; then
+	ok "driver: -fexceptions refused with a message"
+else
+	bad "driver: -fexceptions failed without the message"; excerpt "$t/ex.err"
+fi
+s=$("$CC_W" -show -O2 -c x.c 2>&1)
+case $s in
+*--target=wasm32-wasi*-O2\ -c\ x.c*) ok "driver: -show prints the compile command" ;;
+*) bad "driver: -show printed: $s" ;;
+esac
+printf '#include <mpi.h>\nint twice(int x) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r); return 2 * x + r; }\n' > "$t/lib.c"
+printf 'int twice(int);\n#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); int r = twice(2); MPI_Finalize(); return r != 4; }\n' > "$t/main.c"
+if "$CC_W" -O1 -c "$t/lib.c" -o "$t/lib.o" && "$CC_W" -O1 -c "$t/main.c" -o "$t/main.o" &&
+	llvm-ar-19 rcs "$t/liblib.a" "$t/lib.o" &&
+	"$CC_W" "$t/main.o" -L"$t" -llib -o "$t/sep.wasm" > "$t/sep.err" 2>&1; then
+	ok "driver: -c, static library, -L/-l, link"
+else
+	bad "driver: separate compile and link"; excerpt "$t/sep.err"
+fi
+
+# The module contract of ABI.md: imports only from env (MPI procedures and
+# the listed extras) and WASI; exports memory, _start, malloc, free, none of
+# them wrapped by wasm-ld.
+check_module() {
+	f=$1
+	wasm-objdump -x "$f" > "$f.objdump" 2>&1 || { bad "module $f: wasm-objdump failed"; return; }
+	allow=$B/share/mpiwasm/mpi-undefined.txt
+	badimp=$(sed -n 's/.* <- \([^.]*\)\.\(.*\)$/\1 \2/p' "$f.objdump" | while read -r m n; do
+		case $m in
+		wasi_snapshot_preview1) ;;
+		env) grep -qx "$n" "$allow" || echo "env.$n" ;;
+		*) echo "$m.$n" ;;
+		esac
+	done)
+	for e in memory _start malloc free; do
+		grep -q -- "-> \"$e\"" "$f.objdump" || badimp="$badimp no-export:$e"
+	done
+	grep -q "command_export" "$f.objdump" && badimp="$badimp wrapped-exports"
+	if [ -z "$badimp" ]; then ok "module $(basename "$f"): imports and exports"
+	else bad "module $(basename "$f"):$badimp"; fi
+}
+
+# ---- native vs wasm -------------------------------------------------------
+for p in $ONLY; do
+	case " $PROGS_CXX " in
+	*" $p "*) srcf=$here/$p.cc; ncc="$NCXX -std=c++17"; wcc="$CXX_W -std=c++17" ;;
+	*) srcf=$here/$p.c; ncc=$NCC; wcc=$CC_W ;;
+	esac
+	nb=0 wb=0
+	# shellcheck disable=SC2086
+	if $ncc -O2 -o "$OUT/$p.native" "$srcf" > "$OUT/$p.native.build" 2>&1; then nb=1
+	else bad "$p: native build"; excerpt "$OUT/$p.native.build"; fi
+	# shellcheck disable=SC2086
+	if $wcc -O2 -Wall -Wextra -o "$OUT/$p.wasm" "$srcf" > "$OUT/$p.wasm.build" 2>&1; then
+		wb=1
+		ok "$p: wasm build"
+		check_module "$OUT/$p.wasm"
+	else bad "$p: wasm build"; excerpt "$OUT/$p.wasm.build"; fi
+	if [ "$wb" = 1 ] && [ "$engine" = 1 ]; then
+		timeout 600 "$MPIWASM" compile "$OUT/$p.wasm" > "$OUT/$p.compile" 2>&1 ||
+			{ bad "$p: mpiwasm compile"; excerpt "$OUT/$p.compile"; }
+	fi
+	for n in $NPS; do
+		o=$OUT/$p.np$n
+		nok=0
+		if [ "$nb" = 1 ]; then
+			launch_rc=0
+			timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$OUT/$p.native" > "$o.native" 2> "$o.native.err" || launch_rc=$?
+			if [ "$launch_rc" = 0 ] && grep -qx "$p np=$n: 0 failed" "$o.native"; then
+				nok=1; ok "$p np=$n: native"
+			else bad "$p np=$n: native (exit $launch_rc)"; excerpt "$o.native"; excerpt "$o.native.err"; fi
+		fi
+		if [ "$wb" = 0 ] || [ "$engine" = 0 ]; then
+			bad "$p np=$n: wasm (not run: $( [ "$wb" = 0 ] && echo no module || echo no engine))"
+			continue
+		fi
+		launch_rc=0
+		timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$MPIWASM" "$OUT/$p.wasm" > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
+		if [ "$launch_rc" != 0 ]; then
+			bad "$p np=$n: wasm (exit $launch_rc)"; excerpt "$o.wasm"; excerpt "$o.wasm.err"
+		elif [ "$nok" = 1 ] && cmp -s "$o.native" "$o.wasm"; then
+			ok "$p np=$n: wasm output identical to native"
+		elif [ "$nok" = 0 ] && grep -qx "$p np=$n: 0 failed" "$o.wasm"; then
+			bad "$p np=$n: wasm passed its checks but there is no native output to compare"
+		else
+			bad "$p np=$n: wasm output differs from native"
+			diff "$o.native" "$o.wasm" | sed -n '1,12s/^/     | /p'
+		fi
+	done
+done
+
+# ---- wasm only: bounds and handles ----------------------------------------
+wasm_build() {  # name source compiler
+	if $3 -O2 -Wall -Wextra -o "$OUT/$1.wasm" "$2" > "$OUT/$1.wasm.build" 2>&1; then
+		check_module "$OUT/$1.wasm"
+		[ "$engine" = 1 ] && { timeout 600 "$MPIWASM" compile "$OUT/$1.wasm" > /dev/null 2>&1 || true; }
+		return 0
+	fi
+	bad "$1: wasm build"; excerpt "$OUT/$1.wasm.build"
+	return 1
+}
+
+if wasm_build bounds "$here/bounds.c" "$CC_W"; then
+	for n in 1 2; do
+		o=$OUT/bounds.np$n
+		if [ "$engine" = 0 ]; then bad "bounds np=$n: no engine"; continue; fi
+		rc=0
+		timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$MPIWASM" "$OUT/bounds.wasm" > "$o.out" 2> "$o.err" || rc=$?
+		if [ "$rc" = 0 ] && grep -qx "bounds np=$n: 0 failed" "$o.out"; then
+			ok "bounds np=$n: out-of-memory arguments and bad handles fail with MPI error classes"
+		else bad "bounds np=$n (exit $rc)"; excerpt "$o.out"; excerpt "$o.err"; fi
+	done
+fi
+
+# A job that must end by itself, promptly, with a message naming the rank.
+# usage: must_die LABEL NP PATTERN FORBIDDEN module args...
+must_die() {
+	label=$1 n=$2 pat=$3 forbid=$4
+	shift 4
+	o=$OUT/die.$(echo "$label" | tr ' /' '__')
+	if [ "$engine" = 0 ]; then bad "$label: no engine"; return; fi
+	start=$(date +%s)
+	rc=0
+	timeout "$DIE_TIMEOUT" $LAUNCH "$n" "$MPIWASM" "$@" > "$o.out" 2> "$o.err" || rc=$?
+	secs=$(( $(date +%s) - start ))
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		bad "$label: job still running after ${DIE_TIMEOUT}s (hang)"
+	elif [ "$rc" = 0 ]; then
+		bad "$label: job exited 0"; excerpt "$o.err"
+	elif [ -n "$forbid" ] && grep -q "$forbid" "$o.out" "$o.err"; then
+		bad "$label: code after the failure ran ($forbid)"
+	elif ! grep -Eiq "$pat" "$o.out" "$o.err"; then
+		bad "$label: exit $rc but no message matching /$pat/"; excerpt "$o.err"
+	else
+		ok "$label: job ended in ${secs}s, exit $rc, message names it"
+	fi
+}
+
+if wasm_build bounds_fatal "$here/bounds_fatal.c" "$CC_W"; then
+	must_die "bounds_fatal np=2: bad buffer under MPI_ERRORS_ARE_FATAL" 2 \
+		"MPI_Send|MPI_ERR_BUFFER|buffer" "survived" "$OUT/bounds_fatal.wasm"
+fi
+if wasm_build abort "$here/abort.c" "$CC_W"; then
+	must_die "abort np=4: trap in rank 2" 4 "rank[^0-9]{0,3}2" "released" "$OUT/abort.wasm" trap 2
+	must_die "abort np=4: exit(3) without MPI_Finalize in rank 1" 4 "rank[^0-9]{0,3}1" "released" \
+		"$OUT/abort.wasm" exit 1
+	must_die "abort np=4: MPI_Abort in rank 3" 4 "(rank|process)[^0-9]{0,3}3" "released" \
+		"$OUT/abort.wasm" abort 3
+fi
+if wasm_build throw "$here/throw.cc" "$CXX_W"; then
+	must_die "throw np=4: C++ throw in rank 2" 4 "rank[^0-9]{0,3}2" "__cxa_throw returned" \
+		"$OUT/throw.wasm" 2
+fi
+
+# ---- a CMake project with find_package(MPI) -------------------------------
+cm=$OUT/cmake
+rm -rf "$cm"
+mkdir -p "$cm"
+if (cd "$cm" && timeout 300 cmake -DCMAKE_TOOLCHAIN_FILE="$B/share/mpiwasm/mpiwasm.cmake" \
+		"$here/cmake" && timeout 300 make) > "$cm.log" 2>&1 &&
+	[ -f "$cm/ring.wasm" ] && [ -f "$cm/ringxx.wasm" ]; then
+	ok "cmake: configure (find_package(MPI)) and build to wasm"
+	check_module "$cm/ring.wasm"
+	if [ "$engine" = 1 ]; then
+		rc=0
+		timeout "$RUN_TIMEOUT" $LAUNCH 2 "$MPIWASM" "$cm/ring.wasm" > "$cm.out" 2>&1 || rc=$?
+		if [ "$rc" = 0 ] && grep -qx "cmake ring: 2 ranks, sum 3 (ok)" "$cm.out"; then
+			ok "cmake: ring.wasm runs under mpiwasm"
+		else bad "cmake: ring.wasm under mpiwasm (exit $rc)"; excerpt "$cm.out"; fi
+	else bad "cmake: ring.wasm not run: no engine"; fi
+else
+	bad "cmake: configure/build"; tail -n 15 "$cm.log" | sed 's/^/     | /'
+fi
+
+echo "mpi: $pass passed, $fail failed"
+[ "$fail" = 0 ]
