@@ -164,6 +164,29 @@ t_unwritable() {
 		bad unwritable-cache-dir-warns-and-runs "rc=$rc, leftovers: $(ls -A "$W/tmp")"
 }
 
+t_readonly_dir() {
+	# Permission bits do not stop root: run as nobody when we are root.
+	local as=""
+	if [ "$(id -u)" = 0 ]; then
+		command -v runuser >/dev/null && id nobody >/dev/null 2>&1 || {
+			echo "SKIP read-only-cache-dir: no runuser/nobody"; return; }
+		as="runuser -u nobody --"
+		chmod 755 "$W"
+		chmod 1777 "$W/tmp"
+		chmod 644 "$W/hello.wasm"
+	fi
+	mkdir -p "$W/c-ro" && chmod 555 "$W/c-ro"
+	MPIWASM_CACHE_DIR=$W/c-ro timeout "$T" $as env HOME=/nonexistent TMPDIR="$W/tmp" \
+		"$MPIWASM" "$W/hello.wasm" a b >"$W/out" 2>"$W/err"
+	rc=$?
+	[ $rc = 0 ] && grep -q 'warning: cache dir .* is not usable (Permission denied)' "$W/err" &&
+	   diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null &&
+	   [ -z "$(ls -A "$W/c-ro")" ] && [ -z "$(ls -A "$W/tmp")" ] &&
+		ok read-only-cache-dir-warns-and-runs ||
+		bad read-only-cache-dir-warns-and-runs "rc=$rc left: $(ls -A "$W/c-ro" "$W/tmp")"
+	chmod 700 "$W"
+}
+
 # one_line NAME WANT_RC PATTERN: exactly one line on stderr matching PATTERN.
 one_line() {
 	if [ "$rc" = "$2" ] && [ "$(lines "$W/err")" = 1 ] && grep -Eq "$3" "$W/err"; then
@@ -338,7 +361,7 @@ t_mpi() {
 		bad mpi-exit-without-finalize-ends-job "rc=$rc after $((SECONDS - t0)) s"
 }
 
-all="t_version t_hello t_quiet_miss t_concurrent t_damaged t_unwritable t_errors
+all="t_version t_hello t_quiet_miss t_concurrent t_damaged t_unwritable t_readonly_dir t_errors
      t_exit_status t_trap t_wasi t_cache_cmds t_cc_identity_cached
      t_compiler_failure t_signal_cleanup t_mpi"
 sel=${*:-$all}
