@@ -117,7 +117,7 @@ static void pair_buffered(void)
 /* Nonblocking ring, Wait/Test families. */
 static void ring_nonblocking(void)
 {
-	int out[3][4], in[3][4], idx, n, flag, i, done, indices[3];
+	int out[3][4], in[3][4], idx, n, flag, i, done, indices[6];
 	MPI_Request rq[6];
 	MPI_Status sts[6];
 
