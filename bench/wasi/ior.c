@@ -1,13 +1,21 @@
-/* ior.c - IOR-style sequential write then read of one file with a fixed
- * transfer size, fsync at the end of the write phase.  Built natively and
- * to wasm32-wasi from this source.  usage: ior XFER_BYTES TOTAL_MIB
- * prints: write_MiBps read_MiBps */
+/* ior.c - IOR-style sequential write then read of one file per process
+ * with a fixed transfer size; fsync at the end of the write phase, timed
+ * on its own.  Built natively and to wasm32-wasi from this source; with
+ * -DIOR_MPI (mpicc / mpiwasm-cc) every rank writes its own file
+ * ior.<rank>.dat, phases are separated by barriers and rank 0 prints the
+ * slowest rank's times.
+ *
+ * usage: ior XFER_BYTES TOTAL_MIB
+ * prints: MiB write_s fsync_s read_s   (MiB per process) */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef IOR_MPI
+#include <mpi.h>
+#endif
 
 static double now(void)
 {
@@ -16,8 +24,20 @@ static double now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+static void sync_all(void)
+{
+#ifdef IOR_MPI
+	MPI_Barrier(MPI_COMM_WORLD);
+#endif
+}
+
 int main(int argc, char **argv)
 {
+	int rank = 0;
+#ifdef IOR_MPI
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+#endif
 	if (argc < 3) {
 		fprintf(stderr, "usage: ior XFER_BYTES TOTAL_MIB\n");
 		return 2;
@@ -25,35 +45,59 @@ int main(int argc, char **argv)
 	size_t xfer = (size_t)atol(argv[1]);
 	long long total = atoll(argv[2]) << 20;
 	long long n = total / (long long)xfer;
+	char name[64];
+	snprintf(name, sizeof name, "ior.%d.dat", rank);
 	char *buf = malloc(xfer);
-	if (!buf)
+	if (!buf || n <= 0) {
+		fprintf(stderr, "ior: bad sizes\n");
 		return 1;
+	}
 	memset(buf, 'x', xfer);
-	int fd = open("ior.dat", O_CREAT | O_TRUNC | O_WRONLY, 0644);
+	int fd = open(name, O_CREAT | O_TRUNC | O_WRONLY, 0644);
 	if (fd < 0) {
 		perror("ior: open");
 		return 1;
 	}
+	sync_all();
 	double t0 = now();
 	for (long long i = 0; i < n; i++)
 		if (write(fd, buf, xfer) != (ssize_t)xfer) {
 			perror("ior: write");
 			return 1;
 		}
-	fsync(fd);
-	close(fd);
 	double t1 = now();
-	fd = open("ior.dat", O_RDONLY);
+	if (fsync(fd) != 0) {
+		perror("ior: fsync");
+		return 1;
+	}
+	close(fd);
 	double t2 = now();
+	sync_all();
+	fd = open(name, O_RDONLY);
+	if (fd < 0) {
+		perror("ior: open for reading");
+		return 1;
+	}
+	double t3 = now();
 	for (long long i = 0; i < n; i++)
 		if (read(fd, buf, xfer) != (ssize_t)xfer) {
 			perror("ior: read");
 			return 1;
 		}
-	double t3 = now();
+	double t4 = now();
 	close(fd);
-	unlink("ior.dat");
-	double mib = (double)(n * (long long)xfer) / (1 << 20);
-	printf("%.1f %.1f\n", mib / (t1 - t0), mib / (t3 - t2));
+	unlink(name);
+	double t[3] = { t1 - t0, t2 - t1, t4 - t3 };
+#ifdef IOR_MPI
+	double m[3];
+	MPI_Reduce(t, m, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+	memcpy(t, m, sizeof t);
+#endif
+	if (rank == 0)
+		printf("%.1f %.6f %.6f %.6f\n",
+		       (double)(n * (long long)xfer) / (1 << 20), t[0], t[1], t[2]);
+#ifdef IOR_MPI
+	MPI_Finalize();
+#endif
 	return 0;
 }
