@@ -425,9 +425,11 @@ static int find_program(const char *name, char *out, size_t outlen)
 	return -1;
 }
 
-/* `cc -v` output: from the cache dir when the compiler binary is the same
- * (path, mtime, size) as when it was recorded, else by running it. */
-static char *cc_identity(const char *dir, const char *cc, char *err, size_t errlen)
+/* `cc ARGS -v` output: from the cache dir when the compiler binary is the
+ * same (path, mtime, size) as when it was recorded, else by running it.
+ * ARGS are the words after the program in MPIWASM_CC ("ccache gcc"). */
+static char *cc_identity(const char *dir, const char *cc, const char *ccargs,
+                         char *err, size_t errlen)
 {
 	struct stat st;
 	if (stat(cc, &st)) {
@@ -440,11 +442,12 @@ static char *cc_identity(const char *dir, const char *cc, char *err, size_t errl
 		uint8_t d[32];
 		char hex[65];
 		cache_sha256 s;
-		int n = snprintf(buf, sizeof buf, "%s|%lld.%09ld|%lld|%llu", cc,
+		int n = snprintf(buf, sizeof buf, "%s|%lld.%09ld|%lld|%llu|", cc,
 		                 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
 		                 (long long)st.st_size, (unsigned long long)st.st_ino);
 		cache_sha256_init(&s);
 		cache_sha256_update(&s, buf, (size_t)n);
+		cache_sha256_update(&s, ccargs, strlen(ccargs));
 		cache_sha256_final(&s, d);
 		cache_sha256_hex(d, hex);
 		snprintf(idfile, sizeof idfile, "%s/cc-%.32s.id", dir, hex);
@@ -459,8 +462,13 @@ static char *cc_identity(const char *dir, const char *cc, char *err, size_t errl
 		setf(err, errlen, "cache: pipe: %s", strerror(errno));
 		return NULL;
 	}
-	char *argv[] = { (char *)cc, "-v", NULL };
-	pid_t pid = spawn(argv, pfd[1]);
+	strvec av = { 0 };
+	pid_t pid = -1;
+	if (sv_push(&av, cc) || sv_split(&av, ccargs) || sv_push(&av, "-v"))
+		errno = ENOMEM;
+	else
+		pid = spawn(av.v, pfd[1]);
+	sv_free(&av);
 	close(pfd[1]);
 	if (pid < 0) {
 		setf(err, errlen, "cache: cannot run C compiler %s: %s", cc, strerror(errno));
@@ -521,21 +529,24 @@ static char *cc_identity(const char *dir, const char *cc, char *err, size_t errl
 
 /* The same, remembered for the process while the binary is unchanged
  * (test drivers load thousands of modules). */
-static char *cc_identity_memo(const char *dir, const char *cc, char *err, size_t errlen)
+static char *cc_identity_memo(const char *dir, const char *cc, const char *ccargs,
+                              char *err, size_t errlen)
 {
-	static char *path, *id;
+	static char *path, *args, *id;
 	static struct stat was;
 	struct stat st;
-	if (path && id && !strcmp(path, cc) && !stat(cc, &st) &&
+	if (path && id && args && !strcmp(path, cc) && !strcmp(args, ccargs) && !stat(cc, &st) &&
 	    st.st_ino == was.st_ino && st.st_size == was.st_size &&
 	    st.st_mtim.tv_sec == was.st_mtim.tv_sec &&
 	    st.st_mtim.tv_nsec == was.st_mtim.tv_nsec)
 		return strdup(id);
-	char *r = cc_identity(dir, cc, err, errlen);
+	char *r = cc_identity(dir, cc, ccargs, err, errlen);
 	if (r && !stat(cc, &st)) {
 		free(path);
+		free(args);
 		free(id);
 		path = strdup(cc);
+		args = strdup(ccargs);
 		id = strdup(r);
 		was = st;
 	}
@@ -742,6 +753,7 @@ static int run_logged(strvec *argv, const char *log, pid_t *slot, int *status)
 /* Translates m, compiles the units in parallel and links e->tmpso.  The
  * caller has armed the cleanup list; everything created is on it. */
 static int build(const wasm_module *m, const char *filename, const char *cc,
+                 const char *ccargs,
                  const cache_options *opt, unsigned jobs, const entry *e,
                  cache_module *out, char *err, size_t errlen)
 {
@@ -809,7 +821,8 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 			snprintf(obj, sizeof obj, "%s/u%zu.o", tdir, next);
 			snprintf(logp, sizeof logp, "%s/u%zu.log", tdir, next);
 			sv_free(&av);
-			if (sv_push(&av, cc) || sv_split(&av, XLATE_CFLAGS) ||
+			if (sv_push(&av, cc) || sv_split(&av, ccargs) ||
+			    sv_split(&av, XLATE_CFLAGS) ||
 			    sv_split(&av, CACHE_OPTFLAGS) ||
 			    sv_split(&av, opt->extra_cflags) || sv_push(&av, "-c") ||
 			    sv_push(&av, src) || sv_push(&av, "-o") || sv_push(&av, obj))
@@ -860,7 +873,7 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 
 	/* Link straight into the cache dir under a temporary name. */
 	sv_free(&av);
-	if (sv_push(&av, cc) || sv_push(&av, "-shared") ||
+	if (sv_push(&av, cc) || sv_split(&av, ccargs) || sv_push(&av, "-shared") ||
 	    sv_split(&av, opt->extra_cflags) || sv_push(&av, "-o") ||
 	    sv_push(&av, e->tmpso))
 		goto nomem;
@@ -997,11 +1010,17 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 		*err = 0;
 	out->failure = CACHE_FAIL_SYSTEM;
 
-	const char *ccname = opt->cc;
-	if (!ccname || !*ccname)
-		ccname = getenv("MPIWASM_CC");
-	if (!ccname || !*ccname)
-		ccname = "cc";
+	const char *ccspec = opt->cc;
+	if (!ccspec || !*ccspec)
+		ccspec = getenv("MPIWASM_CC");
+	if (!ccspec || !*ccspec)
+		ccspec = "cc";
+	/* "ccache gcc": the program, then words that go before every flag. */
+	char ccname[PATH_MAX];
+	ccspec += strspn(ccspec, " \t");
+	size_t pl = strcspn(ccspec, " \t");
+	snprintf(ccname, sizeof ccname, "%.*s", (int)pl, ccspec);
+	const char *ccargs = ccspec + pl;
 	if (find_program(ccname, ccpath, sizeof ccpath)) {
 		setf(err, errlen, "%s: cache: C compiler '%s' not found%s", filename,
 		     ccname, strchr(ccname, '/') ? "" : " in PATH (set MPIWASM_CC)");
@@ -1019,7 +1038,7 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 		snprintf(why, sizeof why, "%s", strerror(errno));
 
 	/* The key. */
-	if (!(ccid = cc_identity_memo(dir_ok ? e.dir : NULL, ccpath, err, errlen)))
+	if (!(ccid = cc_identity_memo(dir_ok ? e.dir : NULL, ccpath, ccargs, err, errlen)))
 		goto out;
 	{
 		cache_sha256 s;
@@ -1028,7 +1047,7 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 		uint32_t abi = RT_CODE_ABI;
 		const char *parts[] = { CACHE_FORMAT, XLATE_VERSION, XLATE_CFLAGS,
 			CACHE_OPTFLAGS, opt->extra_cflags ? opt->extra_cflags : "",
-			ccpath, ccid };
+			ccpath, ccargs, ccid };
 		cache_sha256_init(&s);
 		cache_sha256_update(&s, &abi, sizeof abi);
 		for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
@@ -1136,7 +1155,7 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 	}
 	cl_arm();
 	bool keep = getenv("MPIWASM_KEEP_TEMP") != NULL;
-	if (build(&out->mod, filename, ccpath, opt, jobs, &e, out, err, errlen)) {
+	if (build(&out->mod, filename, ccpath, ccargs, opt, jobs, &e, out, err, errlen)) {
 		if (keep && cl.tmpdir)
 			fprintf(stderr, "mpiwasm: kept the generated C in %s\n", cl.tmpdir);
 		cl_disarm(keep);
