@@ -5,8 +5,12 @@
  * the best of several repetitions, and prints one line that the runner
  * (run.sh) parses:
  *
- *   BENCH kernel=<name> best_s=<seconds> reps=<n> checksum=<hex> value=<%.17g>
+ *   BENCH kernel=<name> best_s=<s> cpu_s=<s> reps=<n> checksum=<hex> value=<%.17g>
  *
+ * best_s is wall time (CLOCK_MONOTONIC); cpu_s is the best process CPU time
+ * over the same repetitions, which on a shared machine is much less
+ * disturbed by other jobs than wall time (time spent descheduled is not
+ * counted).
  * The checksum is exact (the bits of a double, or an integer hash), so
  * native and wasm runs can be compared for equality.  Both sides are built
  * with -ffp-contract=off: WebAssembly rounds every operation, and an FMA on
@@ -33,6 +37,39 @@ static inline double bench_now(void)
 		exit(2);
 	}
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static inline double bench_cpu(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0) {
+		fprintf(stderr, "bench_cpu: clock_gettime(CLOCK_PROCESS_CPUTIME_ID) failed\n");
+		exit(2);
+	}
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Best-of-N timing of the hot part: bench_start/bench_stop around it. */
+typedef struct bench_timer {
+	double best, best_cpu, t0, c0;
+	int reps;
+} bench_timer;
+#define BENCH_TIMER_INIT { 1e30, 1e30, 0, 0, 0 }
+
+static inline void bench_start(bench_timer *t)
+{
+	t->c0 = bench_cpu();
+	t->t0 = bench_now();
+}
+
+static inline void bench_stop(bench_timer *t)
+{
+	double w = bench_now() - t->t0, c = bench_cpu() - t->c0;
+	if (w < t->best)
+		t->best = w;
+	if (c < t->best_cpu)
+		t->best_cpu = c;
+	t->reps++;
 }
 
 static inline void *bench_alloc(size_t n, const char *what)
@@ -84,11 +121,11 @@ static inline uint32_t bench_rand(uint64_t *s)
 	return (uint32_t)(*s >> 33);
 }
 
-static inline void bench_report(const char *name, double best, int reps,
-                         uint64_t checksum, double value)
+static inline void bench_report(const char *name, const bench_timer *t,
+                                uint64_t checksum, double value)
 {
-	printf("BENCH kernel=%s best_s=%.6f reps=%d checksum=%016llx value=%.17g\n",
-	       name, best, reps, (unsigned long long)checksum, value);
+	printf("BENCH kernel=%s best_s=%.6f cpu_s=%.6f reps=%d checksum=%016llx value=%.17g\n",
+	       name, t->best, t->best_cpu, t->reps, (unsigned long long)checksum, value);
 }
 
 #endif

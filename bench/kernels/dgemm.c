@@ -25,18 +25,17 @@ int main(int argc, char **argv)
 		a[i] = (double)(bench_rand(&s) % 1000) / 1000.0 - 0.5;
 		b[i] = (double)(bench_rand(&s) % 1000) / 1000.0 - 0.5;
 	}
-	double best = 1e30, sum = 0;
+	double sum = 0;
+	bench_timer tm = BENCH_TIMER_INIT;
 	for (int r = 0; r < reps; r++) {
 		memset(c, 0, bytes);
-		double t0 = bench_now();
+		bench_start(&tm);
 		dgemm(N, a, b, c);
-		double t = bench_now() - t0;
-		if (t < best)
-			best = t;
+		bench_stop(&tm);
 	}
 	for (int i = 0; i < N * N; i++)
 		sum += c[i] * (double)(i % 7 + 1);
-	bench_report("dgemm", best, reps, bench_bits(sum), sum);
+	bench_report("dgemm", &tm, bench_bits(sum), sum);
 	free(a); free(b); free(c);
 	return 0;
 }

@@ -12,15 +12,13 @@ int main(int argc, char **argv)
 {
 	int reps = bench_reps(argc, argv, 10);
 	uint32_t v = 0;
-	double best = 1e30;
+	bench_timer tm = BENCH_TIMER_INIT;
 	for (int r = 0; r < reps; r++) {
 		int n = fib_n;
-		double t0 = bench_now();
+		bench_start(&tm);
 		v = fib(n);
-		double t = bench_now() - t0;
-		if (t < best)
-			best = t;
+		bench_stop(&tm);
 	}
-	bench_report("fib", best, reps, bench_hash(BENCH_HASH_INIT, v), (double)v);
+	bench_report("fib", &tm, bench_hash(BENCH_HASH_INIT, v), (double)v);
 	return 0;
 }

@@ -57,14 +57,12 @@ int main(int argc, char **argv)
 		args[i] = bench_rand(&s);
 	}
 	uint64_t v = 0;
-	double best = 1e30;
+	bench_timer tm = BENCH_TIMER_INIT;
 	for (int r = 0; r < reps; r++) {
-		double t0 = bench_now();
+		bench_start(&tm);
 		v = run(prog, args, STEPS);
-		double t = bench_now() - t0;
-		if (t < best)
-			best = t;
+		bench_stop(&tm);
 	}
-	bench_report("indirect", best, reps, bench_hash(BENCH_HASH_INIT, v), (double)v);
+	bench_report("indirect", &tm, bench_hash(BENCH_HASH_INIT, v), (double)v);
 	return 0;
 }

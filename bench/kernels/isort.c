@@ -62,16 +62,14 @@ int main(int argc, char **argv)
 			x += bench_rand(&s) >> (32 - MAXKEY_LOG + 2);
 		keys[i] = (int)x;
 	}
-	double best = 1e30;
+	bench_timer tm = BENCH_TIMER_INIT;
 	for (int r = 0; r < reps; r++) {
 		/* As NPB IS does, perturb two keys each iteration. */
 		keys[r] = r;
 		keys[r + 64] = MAXKEY - 1 - r;
-		double t0 = bench_now();
+		bench_start(&tm);
 		rank();
-		double t = bench_now() - t0;
-		if (t < best)
-			best = t;
+		bench_stop(&tm);
 	}
 	for (int i = 0; i < NKEYS; i++)
 		sorted[ranks[i]] = keys[i];
@@ -86,7 +84,7 @@ int main(int argc, char **argv)
 			h = bench_hash(h, (uint64_t)sorted[i]);
 	}
 	h = bench_hash(h, (uint64_t)ranks[12345] | (uint64_t)ranks[NKEYS - 7] << 32);
-	bench_report("isort", best, reps, h, (double)sorted[NKEYS / 2]);
+	bench_report("isort", &tm, h, (double)sorted[NKEYS / 2]);
 	free(keys); free(keys2); free(ranks); free(sorted); free(count);
 	return 0;
 }

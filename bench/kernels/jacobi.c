@@ -27,23 +27,21 @@ int main(int argc, char **argv)
 	int reps = bench_reps(argc, argv, 8);
 	size_t bytes = (size_t)N * N * sizeof(double);
 	double *u = bench_alloc(bytes, "u"), *v = bench_alloc(bytes, "v");
-	double best = 1e30;
+	bench_timer tm = BENCH_TIMER_INIT;
 	for (int r = 0; r < reps; r++) {
 		init(N, u);
 		memcpy(v, u, bytes);
-		double t0 = bench_now();
+		bench_start(&tm);
 		for (int s = 0; s < SWEEPS; s += 2) {
 			sweep(N, u, v);
 			sweep(N, v, u);
 		}
-		double t = bench_now() - t0;
-		if (t < best)
-			best = t;
+		bench_stop(&tm);
 	}
 	double sum = 0;
 	for (int i = 0; i < N * N; i++)
 		sum += u[i];
-	bench_report("jacobi", best, reps, bench_bits(sum), sum);
+	bench_report("jacobi", &tm, bench_bits(sum), sum);
 	free(u); free(v);
 	return 0;
 }

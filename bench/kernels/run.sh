@@ -95,7 +95,7 @@ if [ "${BENCH_NODE:-0}" = 1 ] && command -v node >/dev/null; then use_node=1; fi
 # appends "kernel native_med wasm_med ratio status [node_med]" to $T/rows.$LABEL
 kernel_pair() {
 	k=$1; nat=$2; wasm=$3; label=$4
-	: >"$T/nt"; : >"$T/wt"; : >"$T/jt"; status=ok; cks=""
+	: >"$T/nt"; : >"$T/wt"; : >"$T/jt"; : >"$T/nc"; : >"$T/wc"; status=ok; cks=""
 	t0=$(date +%s.%N)
 	# The warm-up fills the compile cache; its wall time includes the compile.
 	# shellcheck disable=SC2086
@@ -108,7 +108,7 @@ kernel_pair() {
 	while [ $i -lt "$RUNS" ]; do
 		i=$((i + 1))
 		if run "$k" "$T/n" "$nat"; then
-			field best_s "$T/n" >>"$T/nt"
+			field best_s "$T/n" >>"$T/nt"; field cpu_s "$T/n" >>"$T/nc"
 			c=$(field checksum "$T/n"); [ -z "$cks" ] && cks=$c
 			[ "$c" = "$cks" ] || status="checksum varies between native runs"
 		else
@@ -117,7 +117,7 @@ kernel_pair() {
 		[ "${status%%:*}" = wasm ] && continue
 		# shellcheck disable=SC2086
 		if run "$k" "$T/w" $WASM_RUN "$wasm"; then
-			field best_s "$T/w" >>"$T/wt"
+			field best_s "$T/w" >>"$T/wt"; field cpu_s "$T/w" >>"$T/wc"
 			c=$(field checksum "$T/w")
 			[ "$c" = "$cks" ] || status="CHECKSUM MISMATCH native $cks wasm $c"
 		else
@@ -128,7 +128,8 @@ kernel_pair() {
 		fi
 	done
 	mn=$(median <"$T/nt"); mw=$(median <"$T/wt"); mj=$(median <"$T/jt")
-	echo "$k $mn $mw $mj $warm $status" >>"$T/rows.$label"
+	cn=$(median <"$T/nc"); cw=$(median <"$T/wc")
+	echo "$k $mn $mw $mj $warm $cn $cw $status" >>"$T/rows.$label"
 	echo "  $k: native $mn s, wasm $mw s$([ $use_node = 1 ] && echo ", node $mj s"), warm-up ${warm}s: $status" >&2
 }
 
@@ -144,13 +145,15 @@ for k in $KERNELS; do
 	if run "$k" "$T/w" $WASM_RUN "$w" 1; then
 		kernel_pair "$k" "$D/$k.o3" "$w" simd
 	else
-		: >"$T/nt"
+		: >"$T/nt"; : >"$T/nc"
 		i=0
 		while [ $i -lt "$RUNS" ]; do
 			i=$((i + 1))
-			run "$k" "$T/n" "$D/$k.o3" && field best_s "$T/n" >>"$T/nt"
+			if run "$k" "$T/n" "$D/$k.o3"; then
+				field best_s "$T/n" >>"$T/nt"; field cpu_s "$T/n" >>"$T/nc"
+			fi
 		done
-		echo "$k $(median <"$T/nt") - - - refused: $(cat "$T/w")" >>"$T/rows.simd"
+		echo "$k $(median <"$T/nt") - - - $(median <"$T/nc") - refused: $(cat "$T/w")" >>"$T/rows.simd"
 		echo "  $k (SIMD): refused: $(cat "$T/w")" >&2
 	fi
 done
@@ -186,22 +189,23 @@ ratio_table() {
 	awk -v node="$2" '
 	function fmt(x) { return x == "nan" || x == "-" ? "-" : sprintf("%.4f", x) }
 	{
-		k = $1; n = $2; w = $3; j = $4; warm = $5
-		st = ""; for (i = 6; i <= NF; i++) st = st (i > 6 ? " " : "") $i
-		r = "-"; rj = "-"
+		k = $1; n = $2; w = $3; j = $4; warm = $5; cn = $6; cw = $7
+		st = ""; for (i = 8; i <= NF; i++) st = st (i > 8 ? " " : "") $i
+		r = "-"; rj = "-"; rc = "-"
 		if (st == "ok" && n > 0 && w != "nan") { r = sprintf("%.3f", w / n); s += log(w / n); c++; if (w / n > worst) { worst = w / n; wk = k } }
+		if (st == "ok" && cn > 0 && cw != "nan") { rc = sprintf("%.3f", cw / cn); sc += log(cw / cn); cc++; if (cw / cn > worstc) { worstc = cw / cn; wkc = k } }
 		if (node && j != "nan" && n > 0) { rj = sprintf("%.3f", j / n); sj += log(j / n); cj++ }
-		line = "| " k " | " fmt(n) " | " fmt(w) " | **" r "** |"
+		line = "| " k " | " fmt(n) " | " fmt(w) " | **" r "** | " fmt(cn) " | " fmt(cw) " | " rc " |"
 		if (node) line = line " " fmt(j) " | " rj " |"
 		line = line " " warm " | " (st == "ok" ? "checksums match" : st) " |"
 		print line
 	}
 	END {
 		g = c ? sprintf("%.3f", exp(s / c)) : "-"
-		line = "| **geomean** (" c " kernels) | | | **" g "** |"
+		line = "| **geomean** (" c " kernels) | | | **" g "** | | | " (cc ? sprintf("%.3f", exp(sc / cc)) : "-") " |"
 		if (node) line = line " | " (cj ? sprintf("%.3f", exp(sj / cj)) : "-") " |"
 		print line " | |"
-		if (c) printf "\nWorst kernel: %s at %.3f.\n", wk, worst
+		if (c) printf "\nWorst kernel: %s at %.3f wall (%s at %.3f CPU time).\n", wk, worst, wkc, worstc
 	}' "$1"
 }
 
@@ -217,25 +221,27 @@ ratio_table() {
 	echo "- time = the kernel's own best-of-N (CLOCK_MONOTONIC around the hot loop);"
 	echo "  median of $RUNS runs, native and wasm alternating; the wasm warm-up run (which fills the"
 	echo "  compile cache, so its wall time includes translation and compilation) is not counted"
+	echo "- CPU s = the same for process CPU time (CLOCK_PROCESS_CPUTIME_ID): on this shared machine"
+	echo "  it is the steadier of the two, since time spent descheduled is not counted"
 	echo
 	echo "## Scalar kernels (goal: geomean <= 1.10, none above 1.25)"
 	echo
 	if [ $use_node = 1 ]; then
-		echo "| kernel | native s | mpiwasm s | mpiwasm/native | node s | node/native | warm-up s | status |"
-		echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+		echo "| kernel | native s | mpiwasm s | mpiwasm/native | native CPU s | mpiwasm CPU s | CPU ratio | node s | node/native | warm-up s | status |"
+		echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 	else
-		echo "| kernel | native s | mpiwasm s | mpiwasm/native | warm-up s | status |"
-		echo "| --- | ---: | ---: | ---: | ---: | --- |"
+		echo "| kernel | native s | mpiwasm s | mpiwasm/native | native CPU s | mpiwasm CPU s | CPU ratio | warm-up s | status |"
+		echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 	fi
 	ratio_table "$T/rows.scalar" $use_node
 	echo
 	echo "## SIMD variant (wasm \`-O3 -msimd128\` vs native \`-O3 -march=native\`)"
 	echo
 	echo "SIMD instructions in each .simd.wasm (wasm-objdump -d):"
-	awk '{ printf "%s%s %s", NR > 1 ? ", " : "", $1, $2 } END { print "" }' "$T/simdops"
+	awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 } END { print "" }' "$T/simdops"
 	echo
-	echo "| kernel | native -O3 s | mpiwasm s | mpiwasm/native | warm-up s | status |"
-	echo "| --- | ---: | ---: | ---: | ---: | --- |"
+	echo "| kernel | native -O3 s | mpiwasm s | mpiwasm/native | native CPU s | mpiwasm CPU s | CPU ratio | warm-up s | status |"
+	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
 	ratio_table "$T/rows.simd" 0
 	echo
 	echo "## Cold compile of a large module"

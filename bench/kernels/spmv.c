@@ -45,23 +45,21 @@ int main(int argc, char **argv)
 		}
 	}
 	rowptr[NROWS] = p;
-	double best = 1e30;
+	bench_timer tm = BENCH_TIMER_INIT;
 	for (int r = 0; r < reps; r++) {
 		for (int i = 0; i < NROWS; i++)
 			x[i] = 1.0 + (double)(i % 10) * 0.1;
-		double t0 = bench_now();
+		bench_start(&tm);
 		for (int it = 0; it < ITERS; it++) {
 			spmv(NROWS, rowptr, col, val, x, y);
 			double *t = x; x = y; y = t;
 		}
-		double t = bench_now() - t0;
-		if (t < best)
-			best = t;
+		bench_stop(&tm);
 	}
 	double sum = 0;
 	for (int i = 0; i < NROWS; i++)
 		sum += x[i] * (double)(i % 3 + 1);
-	bench_report("spmv", best, reps, bench_bits(sum), sum);
+	bench_report("spmv", &tm, bench_bits(sum), sum);
 	free(rowptr); free(col); free(val); free(x); free(y);
 	return 0;
 }

@@ -22,21 +22,19 @@ int main(int argc, char **argv)
 		b[i] = (double)(i % 1024) * 0.5;
 		c[i] = (double)(i % 777) * 0.25;
 	}
-	double best = 1e30;
+	bench_timer tm = BENCH_TIMER_INIT;
 	for (int r = 0; r < reps; r++) {
-		double t0 = bench_now();
+		bench_start(&tm);
 		for (int p = 0; p < PASSES; p++)
 			triad(N, a, b, c, 3.0 + p);
-		double t = bench_now() - t0;
-		if (t < best)
-			best = t;
+		bench_stop(&tm);
 	}
 	double sum = 0;
 	for (int i = 0; i < N; i++)
 		sum += a[i];
 	fprintf(stderr, "triad: %.2f GB/s\n",
-	        3.0 * (double)bytes * PASSES / best / 1e9);
-	bench_report("triad", best, reps, bench_bits(sum), sum);
+	        3.0 * (double)bytes * PASSES / tm.best / 1e9);
+	bench_report("triad", &tm, bench_bits(sum), sum);
 	free(a); free(b); free(c);
 	return 0;
 }
