@@ -7,33 +7,9 @@
 #pragma GCC diagnostic ignored "-Wunused-variable"
 
 uint32_t mwh_Abort();
-static uint32_t mwg_Add_error_class(rt_instance *inst, uint32_t a0)
-{
-	int rc = 0;
-	int *p0 = mw_ptr(inst, a0, 4);
-	if (!p0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Add_error_class");
-	rc = MPI_Add_error_class(p0);
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Add_error_class");
-}
-
-static uint32_t mwg_Add_error_code(rt_instance *inst, uint32_t a0, uint32_t a1)
-{
-	int rc = 0;
-	int *p1 = mw_ptr(inst, a1, 4);
-	if (!p1) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Add_error_code");
-	rc = MPI_Add_error_code((int)a0, p1);
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Add_error_code");
-}
-
-static uint32_t mwg_Add_error_string(rt_instance *inst, uint32_t a0, uint32_t a1)
-{
-	int rc = 0;
-	const char *s1 = mw_str(inst, a1);
-	if (!s1) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Add_error_string");
-	rc = MPI_Add_error_string((int)a0, s1);
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Add_error_string");
-}
-
+uint32_t mwh_Add_error_class();
+uint32_t mwh_Add_error_code();
+uint32_t mwh_Add_error_string();
 uint32_t mwh_Aint_add();
 uint32_t mwh_Aint_diff();
 uint32_t mwh_Allgather();
@@ -43,6 +19,9 @@ uint32_t mwh_Allreduce();
 uint32_t mwh_Alltoall();
 uint32_t mwh_Alltoallv();
 uint32_t mwh_Alltoallw();
+uint32_t mwh_Attr_delete();
+uint32_t mwh_Attr_get();
+uint32_t mwh_Attr_put();
 uint32_t mwh_Barrier();
 uint32_t mwh_Bcast();
 uint32_t mwh_Bsend();
@@ -109,6 +88,7 @@ static uint32_t mwg_Cart_map(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 	return mw_ret(inst, rc, a0, "MPI_Cart_map");
 }
 
+uint32_t mwh_Cart_rank();
 static uint32_t mwg_Cart_shift(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	int rc = 0;
@@ -124,6 +104,7 @@ static uint32_t mwg_Cart_shift(rt_instance *inst, uint32_t a0, uint32_t a1, uint
 	return mw_ret(inst, rc, a0, "MPI_Cart_shift");
 }
 
+uint32_t mwh_Cart_sub();
 static uint32_t mwg_Cartdim_get(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -140,6 +121,7 @@ static uint32_t mwg_Comm_c2f(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+uint32_t mwh_Comm_call_errhandler();
 static uint32_t mwg_Comm_compare(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -156,9 +138,13 @@ static uint32_t mwg_Comm_compare(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 uint32_t mwh_Comm_create();
 uint32_t mwh_Comm_create_errhandler();
 uint32_t mwh_Comm_create_group();
+uint32_t mwh_Comm_create_keyval();
+uint32_t mwh_Comm_delete_attr();
 uint32_t mwh_Comm_dup();
 uint32_t mwh_Comm_dup_with_info();
 uint32_t mwh_Comm_free();
+uint32_t mwh_Comm_free_keyval();
+uint32_t mwh_Comm_get_attr();
 uint32_t mwh_Comm_get_errhandler();
 static uint32_t mwg_Comm_get_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
@@ -187,6 +173,7 @@ static uint32_t mwg_Comm_group(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Comm_group");
 }
 
+uint32_t mwh_Comm_idup();
 static uint32_t mwg_Comm_rank(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -223,6 +210,7 @@ static uint32_t mwg_Comm_remote_size(rt_instance *inst, uint32_t a0, uint32_t a1
 	return mw_ret(inst, rc, a0, "MPI_Comm_remote_size");
 }
 
+uint32_t mwh_Comm_set_attr();
 uint32_t mwh_Comm_set_errhandler();
 static uint32_t mwg_Comm_set_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
@@ -269,6 +257,9 @@ static uint32_t mwg_Dims_create(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Dims_create");
 }
 
+uint32_t mwh_Dist_graph_create();
+uint32_t mwh_Dist_graph_create_adjacent();
+uint32_t mwh_Dist_graph_neighbors();
 static uint32_t mwg_Dist_graph_neighbors_count(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	int rc = 0;
@@ -305,6 +296,7 @@ uint32_t mwh_Get_elements_x();
 uint32_t mwh_Get_library_version();
 uint32_t mwh_Get_processor_name();
 uint32_t mwh_Get_version();
+uint32_t mwh_Graph_create();
 static uint32_t mwg_Graph_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	int rc = 0;
@@ -318,6 +310,7 @@ static uint32_t mwg_Graph_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint3
 	return mw_ret(inst, rc, a0, "MPI_Graph_get");
 }
 
+uint32_t mwh_Graph_map();
 static uint32_t mwg_Graph_neighbors(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	int rc = 0;
@@ -569,6 +562,8 @@ uint32_t mwh_Irsend();
 uint32_t mwh_Is_thread_main();
 uint32_t mwh_Isend();
 uint32_t mwh_Issend();
+uint32_t mwh_Keyval_create();
+uint32_t mwh_Keyval_free();
 static uint32_t mwg_Message_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -585,7 +580,10 @@ uint32_t mwh_Op_commutative();
 uint32_t mwh_Op_create();
 uint32_t mwh_Op_free();
 uint32_t mwh_Pack();
+uint32_t mwh_Pack_external();
+uint32_t mwh_Pack_external_size();
 uint32_t mwh_Pack_size();
+uint32_t mwh_Pcontrol();
 uint32_t mwh_Probe();
 uint32_t mwh_Query_thread();
 uint32_t mwh_Recv();
@@ -704,9 +702,11 @@ static uint32_t mwg_Type_create_indexed_block(rt_instance *inst, uint32_t a0, ui
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_create_indexed_block");
 }
 
+uint32_t mwh_Type_create_keyval();
 uint32_t mwh_Type_create_resized();
 uint32_t mwh_Type_create_struct();
 uint32_t mwh_Type_create_subarray();
+uint32_t mwh_Type_delete_attr();
 static uint32_t mwg_Type_dup(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -721,23 +721,10 @@ static uint32_t mwg_Type_dup(rt_instance *inst, uint32_t a0, uint32_t a1)
 }
 
 uint32_t mwh_Type_free();
-static uint32_t mwg_Type_get_envelope(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
-{
-	int rc = 0;
-	MPI_Datatype h0;
-	if ((rc = mw_dtype_hget(a0, &h0))) return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_get_envelope");
-	int *p1 = mw_ptr(inst, a1, 4);
-	if (!p1) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_get_envelope");
-	int *p2 = mw_ptr(inst, a2, 4);
-	if (!p2) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_get_envelope");
-	int *p3 = mw_ptr(inst, a3, 4);
-	if (!p3) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_get_envelope");
-	int *p4 = mw_ptr(inst, a4, 4);
-	if (!p4) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_get_envelope");
-	rc = MPI_Type_get_envelope(h0, p1, p2, p3, p4);
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_get_envelope");
-}
-
+uint32_t mwh_Type_free_keyval();
+uint32_t mwh_Type_get_attr();
+uint32_t mwh_Type_get_contents();
+uint32_t mwh_Type_get_envelope();
 uint32_t mwh_Type_get_extent();
 static uint32_t mwg_Type_get_extent_x(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
@@ -795,6 +782,7 @@ static uint32_t mwg_Type_match_size(rt_instance *inst, uint32_t a0, uint32_t a1,
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_match_size");
 }
 
+uint32_t mwh_Type_set_attr();
 uint32_t mwh_Type_set_name();
 static uint32_t mwg_Type_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
@@ -832,6 +820,7 @@ static uint32_t mwg_Type_vector(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 }
 
 uint32_t mwh_Unpack();
+uint32_t mwh_Unpack_external();
 uint32_t mwh_Wait();
 uint32_t mwh_Waitall();
 uint32_t mwh_Waitany();
@@ -842,12 +831,12 @@ uint32_t mwh_Wtime();
 const rt_hostfn mw_glue[] = {
 	{ "env", "MPI_Abort", "ii:i", (void *)mwh_Abort },
 	{ "env", "PMPI_Abort", "ii:i", (void *)mwh_Abort },
-	{ "env", "MPI_Add_error_class", "i:i", (void *)mwg_Add_error_class },
-	{ "env", "PMPI_Add_error_class", "i:i", (void *)mwg_Add_error_class },
-	{ "env", "MPI_Add_error_code", "ii:i", (void *)mwg_Add_error_code },
-	{ "env", "PMPI_Add_error_code", "ii:i", (void *)mwg_Add_error_code },
-	{ "env", "MPI_Add_error_string", "ii:i", (void *)mwg_Add_error_string },
-	{ "env", "PMPI_Add_error_string", "ii:i", (void *)mwg_Add_error_string },
+	{ "env", "MPI_Add_error_class", "i:i", (void *)mwh_Add_error_class },
+	{ "env", "PMPI_Add_error_class", "i:i", (void *)mwh_Add_error_class },
+	{ "env", "MPI_Add_error_code", "ii:i", (void *)mwh_Add_error_code },
+	{ "env", "PMPI_Add_error_code", "ii:i", (void *)mwh_Add_error_code },
+	{ "env", "MPI_Add_error_string", "ii:i", (void *)mwh_Add_error_string },
+	{ "env", "PMPI_Add_error_string", "ii:i", (void *)mwh_Add_error_string },
 	{ "env", "MPI_Aint_add", "ii:i", (void *)mwh_Aint_add },
 	{ "env", "PMPI_Aint_add", "ii:i", (void *)mwh_Aint_add },
 	{ "env", "MPI_Aint_diff", "ii:i", (void *)mwh_Aint_diff },
@@ -866,6 +855,12 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Alltoallv", "iiiiiiiii:i", (void *)mwh_Alltoallv },
 	{ "env", "MPI_Alltoallw", "iiiiiiiii:i", (void *)mwh_Alltoallw },
 	{ "env", "PMPI_Alltoallw", "iiiiiiiii:i", (void *)mwh_Alltoallw },
+	{ "env", "MPI_Attr_delete", "ii:i", (void *)mwh_Attr_delete },
+	{ "env", "PMPI_Attr_delete", "ii:i", (void *)mwh_Attr_delete },
+	{ "env", "MPI_Attr_get", "iiii:i", (void *)mwh_Attr_get },
+	{ "env", "PMPI_Attr_get", "iiii:i", (void *)mwh_Attr_get },
+	{ "env", "MPI_Attr_put", "iii:i", (void *)mwh_Attr_put },
+	{ "env", "PMPI_Attr_put", "iii:i", (void *)mwh_Attr_put },
 	{ "env", "MPI_Barrier", "i:i", (void *)mwh_Barrier },
 	{ "env", "PMPI_Barrier", "i:i", (void *)mwh_Barrier },
 	{ "env", "MPI_Bcast", "iiiii:i", (void *)mwh_Bcast },
@@ -888,12 +883,18 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Cart_get", "iiiii:i", (void *)mwg_Cart_get },
 	{ "env", "MPI_Cart_map", "iiiii:i", (void *)mwg_Cart_map },
 	{ "env", "PMPI_Cart_map", "iiiii:i", (void *)mwg_Cart_map },
+	{ "env", "MPI_Cart_rank", "iii:i", (void *)mwh_Cart_rank },
+	{ "env", "PMPI_Cart_rank", "iii:i", (void *)mwh_Cart_rank },
 	{ "env", "MPI_Cart_shift", "iiiii:i", (void *)mwg_Cart_shift },
 	{ "env", "PMPI_Cart_shift", "iiiii:i", (void *)mwg_Cart_shift },
+	{ "env", "MPI_Cart_sub", "iii:i", (void *)mwh_Cart_sub },
+	{ "env", "PMPI_Cart_sub", "iii:i", (void *)mwh_Cart_sub },
 	{ "env", "MPI_Cartdim_get", "ii:i", (void *)mwg_Cartdim_get },
 	{ "env", "PMPI_Cartdim_get", "ii:i", (void *)mwg_Cartdim_get },
 	{ "env", "MPI_Comm_c2f", "i:i", (void *)mwg_Comm_c2f },
 	{ "env", "PMPI_Comm_c2f", "i:i", (void *)mwg_Comm_c2f },
+	{ "env", "MPI_Comm_call_errhandler", "ii:i", (void *)mwh_Comm_call_errhandler },
+	{ "env", "PMPI_Comm_call_errhandler", "ii:i", (void *)mwh_Comm_call_errhandler },
 	{ "env", "MPI_Comm_compare", "iii:i", (void *)mwg_Comm_compare },
 	{ "env", "PMPI_Comm_compare", "iii:i", (void *)mwg_Comm_compare },
 	{ "env", "MPI_Comm_create", "iii:i", (void *)mwh_Comm_create },
@@ -902,12 +903,20 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_create_errhandler", "ii:i", (void *)mwh_Comm_create_errhandler },
 	{ "env", "MPI_Comm_create_group", "iiii:i", (void *)mwh_Comm_create_group },
 	{ "env", "PMPI_Comm_create_group", "iiii:i", (void *)mwh_Comm_create_group },
+	{ "env", "MPI_Comm_create_keyval", "iiii:i", (void *)mwh_Comm_create_keyval },
+	{ "env", "PMPI_Comm_create_keyval", "iiii:i", (void *)mwh_Comm_create_keyval },
+	{ "env", "MPI_Comm_delete_attr", "ii:i", (void *)mwh_Comm_delete_attr },
+	{ "env", "PMPI_Comm_delete_attr", "ii:i", (void *)mwh_Comm_delete_attr },
 	{ "env", "MPI_Comm_dup", "ii:i", (void *)mwh_Comm_dup },
 	{ "env", "PMPI_Comm_dup", "ii:i", (void *)mwh_Comm_dup },
 	{ "env", "MPI_Comm_dup_with_info", "iii:i", (void *)mwh_Comm_dup_with_info },
 	{ "env", "PMPI_Comm_dup_with_info", "iii:i", (void *)mwh_Comm_dup_with_info },
 	{ "env", "MPI_Comm_free", "i:i", (void *)mwh_Comm_free },
 	{ "env", "PMPI_Comm_free", "i:i", (void *)mwh_Comm_free },
+	{ "env", "MPI_Comm_free_keyval", "i:i", (void *)mwh_Comm_free_keyval },
+	{ "env", "PMPI_Comm_free_keyval", "i:i", (void *)mwh_Comm_free_keyval },
+	{ "env", "MPI_Comm_get_attr", "iiii:i", (void *)mwh_Comm_get_attr },
+	{ "env", "PMPI_Comm_get_attr", "iiii:i", (void *)mwh_Comm_get_attr },
 	{ "env", "MPI_Comm_get_errhandler", "ii:i", (void *)mwh_Comm_get_errhandler },
 	{ "env", "PMPI_Comm_get_errhandler", "ii:i", (void *)mwh_Comm_get_errhandler },
 	{ "env", "MPI_Comm_get_info", "ii:i", (void *)mwg_Comm_get_info },
@@ -916,12 +925,16 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_get_name", "iii:i", (void *)mwh_Comm_get_name },
 	{ "env", "MPI_Comm_group", "ii:i", (void *)mwg_Comm_group },
 	{ "env", "PMPI_Comm_group", "ii:i", (void *)mwg_Comm_group },
+	{ "env", "MPI_Comm_idup", "iii:i", (void *)mwh_Comm_idup },
+	{ "env", "PMPI_Comm_idup", "iii:i", (void *)mwh_Comm_idup },
 	{ "env", "MPI_Comm_rank", "ii:i", (void *)mwg_Comm_rank },
 	{ "env", "PMPI_Comm_rank", "ii:i", (void *)mwg_Comm_rank },
 	{ "env", "MPI_Comm_remote_group", "ii:i", (void *)mwg_Comm_remote_group },
 	{ "env", "PMPI_Comm_remote_group", "ii:i", (void *)mwg_Comm_remote_group },
 	{ "env", "MPI_Comm_remote_size", "ii:i", (void *)mwg_Comm_remote_size },
 	{ "env", "PMPI_Comm_remote_size", "ii:i", (void *)mwg_Comm_remote_size },
+	{ "env", "MPI_Comm_set_attr", "iii:i", (void *)mwh_Comm_set_attr },
+	{ "env", "PMPI_Comm_set_attr", "iii:i", (void *)mwh_Comm_set_attr },
 	{ "env", "MPI_Comm_set_errhandler", "ii:i", (void *)mwh_Comm_set_errhandler },
 	{ "env", "PMPI_Comm_set_errhandler", "ii:i", (void *)mwh_Comm_set_errhandler },
 	{ "env", "MPI_Comm_set_info", "ii:i", (void *)mwg_Comm_set_info },
@@ -938,6 +951,12 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_test_inter", "ii:i", (void *)mwg_Comm_test_inter },
 	{ "env", "MPI_Dims_create", "iii:i", (void *)mwg_Dims_create },
 	{ "env", "PMPI_Dims_create", "iii:i", (void *)mwg_Dims_create },
+	{ "env", "MPI_Dist_graph_create", "iiiiiiiii:i", (void *)mwh_Dist_graph_create },
+	{ "env", "PMPI_Dist_graph_create", "iiiiiiiii:i", (void *)mwh_Dist_graph_create },
+	{ "env", "MPI_Dist_graph_create_adjacent", "iiiiiiiiii:i", (void *)mwh_Dist_graph_create_adjacent },
+	{ "env", "PMPI_Dist_graph_create_adjacent", "iiiiiiiiii:i", (void *)mwh_Dist_graph_create_adjacent },
+	{ "env", "MPI_Dist_graph_neighbors", "iiiiiii:i", (void *)mwh_Dist_graph_neighbors },
+	{ "env", "PMPI_Dist_graph_neighbors", "iiiiiii:i", (void *)mwh_Dist_graph_neighbors },
 	{ "env", "MPI_Dist_graph_neighbors_count", "iiii:i", (void *)mwg_Dist_graph_neighbors_count },
 	{ "env", "PMPI_Dist_graph_neighbors_count", "iiii:i", (void *)mwg_Dist_graph_neighbors_count },
 	{ "env", "MPI_Errhandler_c2f", "i:i", (void *)mwg_Errhandler_c2f },
@@ -974,8 +993,12 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Get_processor_name", "ii:i", (void *)mwh_Get_processor_name },
 	{ "env", "MPI_Get_version", "ii:i", (void *)mwh_Get_version },
 	{ "env", "PMPI_Get_version", "ii:i", (void *)mwh_Get_version },
+	{ "env", "MPI_Graph_create", "iiiiii:i", (void *)mwh_Graph_create },
+	{ "env", "PMPI_Graph_create", "iiiiii:i", (void *)mwh_Graph_create },
 	{ "env", "MPI_Graph_get", "iiiii:i", (void *)mwg_Graph_get },
 	{ "env", "PMPI_Graph_get", "iiiii:i", (void *)mwg_Graph_get },
+	{ "env", "MPI_Graph_map", "iiiii:i", (void *)mwh_Graph_map },
+	{ "env", "PMPI_Graph_map", "iiiii:i", (void *)mwh_Graph_map },
 	{ "env", "MPI_Graph_neighbors", "iiii:i", (void *)mwg_Graph_neighbors },
 	{ "env", "PMPI_Graph_neighbors", "iiii:i", (void *)mwg_Graph_neighbors },
 	{ "env", "MPI_Graph_neighbors_count", "iii:i", (void *)mwg_Graph_neighbors_count },
@@ -1056,6 +1079,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Isend", "iiiiiii:i", (void *)mwh_Isend },
 	{ "env", "MPI_Issend", "iiiiiii:i", (void *)mwh_Issend },
 	{ "env", "PMPI_Issend", "iiiiiii:i", (void *)mwh_Issend },
+	{ "env", "MPI_Keyval_create", "iiii:i", (void *)mwh_Keyval_create },
+	{ "env", "PMPI_Keyval_create", "iiii:i", (void *)mwh_Keyval_create },
+	{ "env", "MPI_Keyval_free", "i:i", (void *)mwh_Keyval_free },
+	{ "env", "PMPI_Keyval_free", "i:i", (void *)mwh_Keyval_free },
 	{ "env", "MPI_Message_c2f", "i:i", (void *)mwg_Message_c2f },
 	{ "env", "PMPI_Message_c2f", "i:i", (void *)mwg_Message_c2f },
 	{ "env", "MPI_Mprobe", "iiiii:i", (void *)mwh_Mprobe },
@@ -1072,8 +1099,14 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Op_free", "i:i", (void *)mwh_Op_free },
 	{ "env", "MPI_Pack", "iiiiiii:i", (void *)mwh_Pack },
 	{ "env", "PMPI_Pack", "iiiiiii:i", (void *)mwh_Pack },
+	{ "env", "MPI_Pack_external", "iiiiiii:i", (void *)mwh_Pack_external },
+	{ "env", "PMPI_Pack_external", "iiiiiii:i", (void *)mwh_Pack_external },
+	{ "env", "MPI_Pack_external_size", "iiii:i", (void *)mwh_Pack_external_size },
+	{ "env", "PMPI_Pack_external_size", "iiii:i", (void *)mwh_Pack_external_size },
 	{ "env", "MPI_Pack_size", "iiii:i", (void *)mwh_Pack_size },
 	{ "env", "PMPI_Pack_size", "iiii:i", (void *)mwh_Pack_size },
+	{ "env", "MPI_Pcontrol", "ii:i", (void *)mwh_Pcontrol },
+	{ "env", "PMPI_Pcontrol", "ii:i", (void *)mwh_Pcontrol },
 	{ "env", "MPI_Probe", "iiii:i", (void *)mwh_Probe },
 	{ "env", "PMPI_Probe", "iiii:i", (void *)mwh_Probe },
 	{ "env", "MPI_Query_thread", "i:i", (void *)mwh_Query_thread },
@@ -1162,18 +1195,28 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Type_create_hvector", "iiiii:i", (void *)mwh_Type_create_hvector },
 	{ "env", "MPI_Type_create_indexed_block", "iiiii:i", (void *)mwg_Type_create_indexed_block },
 	{ "env", "PMPI_Type_create_indexed_block", "iiiii:i", (void *)mwg_Type_create_indexed_block },
+	{ "env", "MPI_Type_create_keyval", "iiii:i", (void *)mwh_Type_create_keyval },
+	{ "env", "PMPI_Type_create_keyval", "iiii:i", (void *)mwh_Type_create_keyval },
 	{ "env", "MPI_Type_create_resized", "iiii:i", (void *)mwh_Type_create_resized },
 	{ "env", "PMPI_Type_create_resized", "iiii:i", (void *)mwh_Type_create_resized },
 	{ "env", "MPI_Type_create_struct", "iiiii:i", (void *)mwh_Type_create_struct },
 	{ "env", "PMPI_Type_create_struct", "iiiii:i", (void *)mwh_Type_create_struct },
 	{ "env", "MPI_Type_create_subarray", "iiiiiii:i", (void *)mwh_Type_create_subarray },
 	{ "env", "PMPI_Type_create_subarray", "iiiiiii:i", (void *)mwh_Type_create_subarray },
+	{ "env", "MPI_Type_delete_attr", "ii:i", (void *)mwh_Type_delete_attr },
+	{ "env", "PMPI_Type_delete_attr", "ii:i", (void *)mwh_Type_delete_attr },
 	{ "env", "MPI_Type_dup", "ii:i", (void *)mwg_Type_dup },
 	{ "env", "PMPI_Type_dup", "ii:i", (void *)mwg_Type_dup },
 	{ "env", "MPI_Type_free", "i:i", (void *)mwh_Type_free },
 	{ "env", "PMPI_Type_free", "i:i", (void *)mwh_Type_free },
-	{ "env", "MPI_Type_get_envelope", "iiiii:i", (void *)mwg_Type_get_envelope },
-	{ "env", "PMPI_Type_get_envelope", "iiiii:i", (void *)mwg_Type_get_envelope },
+	{ "env", "MPI_Type_free_keyval", "i:i", (void *)mwh_Type_free_keyval },
+	{ "env", "PMPI_Type_free_keyval", "i:i", (void *)mwh_Type_free_keyval },
+	{ "env", "MPI_Type_get_attr", "iiii:i", (void *)mwh_Type_get_attr },
+	{ "env", "PMPI_Type_get_attr", "iiii:i", (void *)mwh_Type_get_attr },
+	{ "env", "MPI_Type_get_contents", "iiiiiii:i", (void *)mwh_Type_get_contents },
+	{ "env", "PMPI_Type_get_contents", "iiiiiii:i", (void *)mwh_Type_get_contents },
+	{ "env", "MPI_Type_get_envelope", "iiiii:i", (void *)mwh_Type_get_envelope },
+	{ "env", "PMPI_Type_get_envelope", "iiiii:i", (void *)mwh_Type_get_envelope },
 	{ "env", "MPI_Type_get_extent", "iii:i", (void *)mwh_Type_get_extent },
 	{ "env", "PMPI_Type_get_extent", "iii:i", (void *)mwh_Type_get_extent },
 	{ "env", "MPI_Type_get_extent_x", "iii:i", (void *)mwg_Type_get_extent_x },
@@ -1188,6 +1231,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Type_indexed", "iiiii:i", (void *)mwg_Type_indexed },
 	{ "env", "MPI_Type_match_size", "iii:i", (void *)mwg_Type_match_size },
 	{ "env", "PMPI_Type_match_size", "iii:i", (void *)mwg_Type_match_size },
+	{ "env", "MPI_Type_set_attr", "iii:i", (void *)mwh_Type_set_attr },
+	{ "env", "PMPI_Type_set_attr", "iii:i", (void *)mwh_Type_set_attr },
 	{ "env", "MPI_Type_set_name", "ii:i", (void *)mwh_Type_set_name },
 	{ "env", "PMPI_Type_set_name", "ii:i", (void *)mwh_Type_set_name },
 	{ "env", "MPI_Type_size", "ii:i", (void *)mwg_Type_size },
@@ -1198,6 +1243,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Type_vector", "iiiii:i", (void *)mwg_Type_vector },
 	{ "env", "MPI_Unpack", "iiiiiii:i", (void *)mwh_Unpack },
 	{ "env", "PMPI_Unpack", "iiiiiii:i", (void *)mwh_Unpack },
+	{ "env", "MPI_Unpack_external", "iiiiiii:i", (void *)mwh_Unpack_external },
+	{ "env", "PMPI_Unpack_external", "iiiiiii:i", (void *)mwh_Unpack_external },
 	{ "env", "MPI_Wait", "ii:i", (void *)mwh_Wait },
 	{ "env", "PMPI_Wait", "ii:i", (void *)mwh_Wait },
 	{ "env", "MPI_Waitall", "iii:i", (void *)mwh_Waitall },
@@ -1214,61 +1261,54 @@ const rt_hostfn mw_glue[] = {
 const unsigned mw_glue_n = sizeof mw_glue / sizeof mw_glue[0];
 
 /* Not registered yet (a module importing one is refused):
- *   MPI_Accumulate MPI_Attr_delete MPI_Attr_get MPI_Attr_put
- *   MPI_Cart_rank MPI_Cart_sub MPI_Close_port MPI_Comm_accept
- *   MPI_Comm_call_errhandler MPI_Comm_connect MPI_Comm_create_keyval MPI_Comm_delete_attr
- *   MPI_Comm_disconnect MPI_Comm_f2c MPI_Comm_free_keyval MPI_Comm_get_attr
- *   MPI_Comm_get_parent MPI_Comm_idup MPI_Comm_join MPI_Comm_set_attr
- *   MPI_Comm_spawn MPI_Comm_spawn_multiple MPI_Compare_and_swap MPI_Dist_graph_create
- *   MPI_Dist_graph_create_adjacent MPI_Dist_graph_neighbors MPI_Errhandler_f2c MPI_Fetch_and_op
- *   MPI_File_c2f MPI_File_call_errhandler MPI_File_close MPI_File_create_errhandler
- *   MPI_File_delete MPI_File_f2c MPI_File_get_amode MPI_File_get_atomicity
- *   MPI_File_get_byte_offset MPI_File_get_errhandler MPI_File_get_group MPI_File_get_info
- *   MPI_File_get_position MPI_File_get_position_shared MPI_File_get_size MPI_File_get_type_extent
- *   MPI_File_get_view MPI_File_iread MPI_File_iread_all MPI_File_iread_at
- *   MPI_File_iread_at_all MPI_File_iread_shared MPI_File_iwrite MPI_File_iwrite_all
- *   MPI_File_iwrite_at MPI_File_iwrite_at_all MPI_File_iwrite_shared MPI_File_open
- *   MPI_File_preallocate MPI_File_read MPI_File_read_all MPI_File_read_all_begin
- *   MPI_File_read_all_end MPI_File_read_at MPI_File_read_at_all MPI_File_read_at_all_begin
- *   MPI_File_read_at_all_end MPI_File_read_ordered MPI_File_read_ordered_begin MPI_File_read_ordered_end
- *   MPI_File_read_shared MPI_File_seek MPI_File_seek_shared MPI_File_set_atomicity
- *   MPI_File_set_errhandler MPI_File_set_info MPI_File_set_size MPI_File_set_view
- *   MPI_File_sync MPI_File_write MPI_File_write_all MPI_File_write_all_begin
- *   MPI_File_write_all_end MPI_File_write_at MPI_File_write_at_all MPI_File_write_at_all_begin
- *   MPI_File_write_at_all_end MPI_File_write_ordered MPI_File_write_ordered_begin MPI_File_write_ordered_end
- *   MPI_File_write_shared MPI_Get MPI_Get_accumulate MPI_Graph_create
- *   MPI_Graph_map MPI_Grequest_complete MPI_Grequest_start MPI_Group_f2c
- *   MPI_Iallgather MPI_Iallgatherv MPI_Iallreduce MPI_Ialltoall
- *   MPI_Ialltoallv MPI_Ialltoallw MPI_Ibarrier MPI_Ibcast
- *   MPI_Iexscan MPI_Igather MPI_Igatherv MPI_Ineighbor_allgather
- *   MPI_Ineighbor_allgatherv MPI_Ineighbor_alltoall MPI_Ineighbor_alltoallv MPI_Ineighbor_alltoallw
- *   MPI_Info_f2c MPI_Ireduce MPI_Ireduce_scatter MPI_Ireduce_scatter_block
- *   MPI_Iscan MPI_Iscatter MPI_Iscatterv MPI_Keyval_create
- *   MPI_Keyval_free MPI_Lookup_name MPI_Message_f2c MPI_Neighbor_allgather
- *   MPI_Neighbor_allgatherv MPI_Neighbor_alltoall MPI_Neighbor_alltoallv MPI_Neighbor_alltoallw
- *   MPI_Op_f2c MPI_Open_port MPI_Pack_external MPI_Pack_external_size
- *   MPI_Pcontrol MPI_Publish_name MPI_Put MPI_Raccumulate
- *   MPI_Register_datarep MPI_Request_f2c MPI_Rget MPI_Rget_accumulate
- *   MPI_Rput MPI_Status_c2f MPI_Status_c2f08 MPI_Status_f082c
- *   MPI_Status_f082f MPI_Status_f2c MPI_Status_f2f08 MPI_T_category_changed
- *   MPI_T_category_get_categories MPI_T_category_get_cvars MPI_T_category_get_index MPI_T_category_get_info
- *   MPI_T_category_get_num MPI_T_category_get_pvars MPI_T_cvar_get_index MPI_T_cvar_get_info
- *   MPI_T_cvar_get_num MPI_T_cvar_handle_alloc MPI_T_cvar_handle_free MPI_T_cvar_read
- *   MPI_T_cvar_write MPI_T_enum_get_info MPI_T_enum_get_item MPI_T_finalize
- *   MPI_T_init_thread MPI_T_pvar_get_index MPI_T_pvar_get_info MPI_T_pvar_get_num
- *   MPI_T_pvar_handle_alloc MPI_T_pvar_handle_free MPI_T_pvar_read MPI_T_pvar_readreset
- *   MPI_T_pvar_reset MPI_T_pvar_session_create MPI_T_pvar_session_free MPI_T_pvar_start
- *   MPI_T_pvar_stop MPI_T_pvar_write MPI_Type_create_keyval MPI_Type_delete_attr
- *   MPI_Type_f2c MPI_Type_free_keyval MPI_Type_get_attr MPI_Type_get_contents
- *   MPI_Type_set_attr MPI_Unpack_external MPI_Unpublish_name MPI_Win_allocate
- *   MPI_Win_allocate_shared MPI_Win_attach MPI_Win_c2f MPI_Win_call_errhandler
- *   MPI_Win_complete MPI_Win_create MPI_Win_create_dynamic MPI_Win_create_errhandler
- *   MPI_Win_create_keyval MPI_Win_delete_attr MPI_Win_detach MPI_Win_f2c
- *   MPI_Win_fence MPI_Win_flush MPI_Win_flush_all MPI_Win_flush_local
- *   MPI_Win_flush_local_all MPI_Win_free MPI_Win_free_keyval MPI_Win_get_attr
- *   MPI_Win_get_errhandler MPI_Win_get_group MPI_Win_get_info MPI_Win_get_name
- *   MPI_Win_lock MPI_Win_lock_all MPI_Win_post MPI_Win_set_attr
- *   MPI_Win_set_errhandler MPI_Win_set_info MPI_Win_set_name MPI_Win_shared_query
- *   MPI_Win_start MPI_Win_sync MPI_Win_test MPI_Win_unlock
- *   MPI_Win_unlock_all MPI_Win_wait
+ *   MPI_Accumulate MPI_Close_port MPI_Comm_accept MPI_Comm_connect
+ *   MPI_Comm_disconnect MPI_Comm_f2c MPI_Comm_get_parent MPI_Comm_join
+ *   MPI_Comm_spawn MPI_Comm_spawn_multiple MPI_Compare_and_swap MPI_Errhandler_f2c
+ *   MPI_Fetch_and_op MPI_File_c2f MPI_File_call_errhandler MPI_File_close
+ *   MPI_File_create_errhandler MPI_File_delete MPI_File_f2c MPI_File_get_amode
+ *   MPI_File_get_atomicity MPI_File_get_byte_offset MPI_File_get_errhandler MPI_File_get_group
+ *   MPI_File_get_info MPI_File_get_position MPI_File_get_position_shared MPI_File_get_size
+ *   MPI_File_get_type_extent MPI_File_get_view MPI_File_iread MPI_File_iread_all
+ *   MPI_File_iread_at MPI_File_iread_at_all MPI_File_iread_shared MPI_File_iwrite
+ *   MPI_File_iwrite_all MPI_File_iwrite_at MPI_File_iwrite_at_all MPI_File_iwrite_shared
+ *   MPI_File_open MPI_File_preallocate MPI_File_read MPI_File_read_all
+ *   MPI_File_read_all_begin MPI_File_read_all_end MPI_File_read_at MPI_File_read_at_all
+ *   MPI_File_read_at_all_begin MPI_File_read_at_all_end MPI_File_read_ordered MPI_File_read_ordered_begin
+ *   MPI_File_read_ordered_end MPI_File_read_shared MPI_File_seek MPI_File_seek_shared
+ *   MPI_File_set_atomicity MPI_File_set_errhandler MPI_File_set_info MPI_File_set_size
+ *   MPI_File_set_view MPI_File_sync MPI_File_write MPI_File_write_all
+ *   MPI_File_write_all_begin MPI_File_write_all_end MPI_File_write_at MPI_File_write_at_all
+ *   MPI_File_write_at_all_begin MPI_File_write_at_all_end MPI_File_write_ordered MPI_File_write_ordered_begin
+ *   MPI_File_write_ordered_end MPI_File_write_shared MPI_Get MPI_Get_accumulate
+ *   MPI_Grequest_complete MPI_Grequest_start MPI_Group_f2c MPI_Iallgather
+ *   MPI_Iallgatherv MPI_Iallreduce MPI_Ialltoall MPI_Ialltoallv
+ *   MPI_Ialltoallw MPI_Ibarrier MPI_Ibcast MPI_Iexscan
+ *   MPI_Igather MPI_Igatherv MPI_Ineighbor_allgather MPI_Ineighbor_allgatherv
+ *   MPI_Ineighbor_alltoall MPI_Ineighbor_alltoallv MPI_Ineighbor_alltoallw MPI_Info_f2c
+ *   MPI_Ireduce MPI_Ireduce_scatter MPI_Ireduce_scatter_block MPI_Iscan
+ *   MPI_Iscatter MPI_Iscatterv MPI_Lookup_name MPI_Message_f2c
+ *   MPI_Neighbor_allgather MPI_Neighbor_allgatherv MPI_Neighbor_alltoall MPI_Neighbor_alltoallv
+ *   MPI_Neighbor_alltoallw MPI_Op_f2c MPI_Open_port MPI_Publish_name
+ *   MPI_Put MPI_Raccumulate MPI_Register_datarep MPI_Request_f2c
+ *   MPI_Rget MPI_Rget_accumulate MPI_Rput MPI_Status_c2f
+ *   MPI_Status_c2f08 MPI_Status_f082c MPI_Status_f082f MPI_Status_f2c
+ *   MPI_Status_f2f08 MPI_T_category_changed MPI_T_category_get_categories MPI_T_category_get_cvars
+ *   MPI_T_category_get_index MPI_T_category_get_info MPI_T_category_get_num MPI_T_category_get_pvars
+ *   MPI_T_cvar_get_index MPI_T_cvar_get_info MPI_T_cvar_get_num MPI_T_cvar_handle_alloc
+ *   MPI_T_cvar_handle_free MPI_T_cvar_read MPI_T_cvar_write MPI_T_enum_get_info
+ *   MPI_T_enum_get_item MPI_T_finalize MPI_T_init_thread MPI_T_pvar_get_index
+ *   MPI_T_pvar_get_info MPI_T_pvar_get_num MPI_T_pvar_handle_alloc MPI_T_pvar_handle_free
+ *   MPI_T_pvar_read MPI_T_pvar_readreset MPI_T_pvar_reset MPI_T_pvar_session_create
+ *   MPI_T_pvar_session_free MPI_T_pvar_start MPI_T_pvar_stop MPI_T_pvar_write
+ *   MPI_Type_f2c MPI_Unpublish_name MPI_Win_allocate MPI_Win_allocate_shared
+ *   MPI_Win_attach MPI_Win_c2f MPI_Win_call_errhandler MPI_Win_complete
+ *   MPI_Win_create MPI_Win_create_dynamic MPI_Win_create_errhandler MPI_Win_create_keyval
+ *   MPI_Win_delete_attr MPI_Win_detach MPI_Win_f2c MPI_Win_fence
+ *   MPI_Win_flush MPI_Win_flush_all MPI_Win_flush_local MPI_Win_flush_local_all
+ *   MPI_Win_free MPI_Win_free_keyval MPI_Win_get_attr MPI_Win_get_errhandler
+ *   MPI_Win_get_group MPI_Win_get_info MPI_Win_get_name MPI_Win_lock
+ *   MPI_Win_lock_all MPI_Win_post MPI_Win_set_attr MPI_Win_set_errhandler
+ *   MPI_Win_set_info MPI_Win_set_name MPI_Win_shared_query MPI_Win_start
+ *   MPI_Win_sync MPI_Win_test MPI_Win_unlock MPI_Win_unlock_all
+ *   MPI_Win_wait
  */

@@ -377,20 +377,33 @@ static const char *class_text(int cls)
 u32 mwh_Error_class(rt_instance *inst, u32 code, u32 clsp)
 {
 	int32_t *o = mw_ptr(inst, clsp, 4);
+	int32_t cls;
+	int h;
 	if (!o)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Error_class");
-	/* Module error codes are classes (the bridge returns classes). */
-	if ((int)code < 0 || (int)code > MW_ERR_LASTCODE)
+	/* Predefined codes are classes (the bridge returns classes); codes
+	 * above MPI_ERR_LASTCODE come from MPI_Add_error_code/class. */
+	if (mw_code_in((int32_t)code, &h, &cls))
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Error_class");
-	*o = (int32_t)code;
+	*o = cls;
 	return 0;
 }
 
 u32 mwh_Error_string(rt_instance *inst, u32 code, u32 s, u32 lenp)
 {
-	if ((int)code < 0 || (int)code > MW_ERR_LASTCODE)
+	int32_t cls;
+	int h, rc;
+	if (mw_code_in((int32_t)code, &h, &cls))
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Error_string");
-	int rc = mw_str_out(inst, s, MW_MAX_ERROR_STRING, lenp, class_text((int)code));
+	if (h >= 0) {   /* the program's own code: the host keeps its string */
+		char buf[MPI_MAX_ERROR_STRING + 1] = "";
+		int n = 0;
+		if ((rc = MPI_Error_string(h, buf, &n)))
+			return mw_ret(inst, rc, MW_NOCOMM, "MPI_Error_string");
+		rc = mw_str_out(inst, s, MW_MAX_ERROR_STRING, lenp, buf);
+	} else {
+		rc = mw_str_out(inst, s, MW_MAX_ERROR_STRING, lenp, class_text((int)code));
+	}
 	return rc ? mw_fail(inst, rc, MW_NOCOMM, "MPI_Error_string") : 0;
 }
 

@@ -92,6 +92,19 @@ int mw_pending_trap;
 	}
 
 MW_TABLE(comm, MPI_Comm, MPI_COMM_NULL, MW_COMM_NULL, MW_ERR_COMM)
+void mw_comm_set(uint32_t h, MPI_Comm c)
+{
+	if (h >= comm_t.first)
+		comm_set(h, c);
+}
+
+/* A placeholder that is never MPI_COMM_NULL and never found by a
+ * reverse lookup before the predefined slot that really holds it. */
+uint32_t mw_comm_reserve(void)
+{
+	return mw_comm_new(MPI_COMM_SELF);
+}
+
 MW_TABLE(group, MPI_Group, MPI_GROUP_NULL, MW_GROUP_NULL, MW_ERR_GROUP)
 MW_TABLE(op, MPI_Op, MPI_OP_NULL, MW_OP_NULL, MW_ERR_OP)
 MW_TABLE(info, MPI_Info, MPI_INFO_NULL, MW_INFO_NULL, MW_ERR_INFO)
@@ -141,12 +154,21 @@ uint32_t mw_req_put(MPI_Request r)
 	return req_t.n++;
 }
 
+static int req_watching;
+
+void mw_req_watch(int on)
+{
+	req_watching = on;
+}
+
 void mw_req_del(uint32_t h)
 {
 	if (h == MW_REQUEST_NULL || h >= req_t.n || req_t.v[h] == MPI_REQUEST_NULL)
 		return;
 	req_t.v[h] = MPI_REQUEST_NULL;
 	req_t.free[req_t.nfree++] = h;
+	if (req_watching)
+		mw_req_done(h);
 }
 
 void mw_req_set(uint32_t h, MPI_Request r)
@@ -232,6 +254,11 @@ uint32_t mw_dtype_put(MPI_Datatype x)
 	uint32_t i = dt_t.n > MW_DT_FIRST ? dt_t.n : MW_DT_FIRST;
 	dt_set(i, x);
 	return i;
+}
+
+int mw_dtype_predefined(uint32_t h)
+{
+	return h < MW_DT_FIRST && h < dt_t.n && dt_t.v[h].h != MPI_DATATYPE_NULL;
 }
 
 void mw_dtype_del(uint32_t h)
@@ -454,7 +481,7 @@ void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s)
 	MPI_Test_cancelled(s, &c);
 	m->source = (int32_t)mw_rank_out(s->MPI_SOURCE);
 	m->tag = (int32_t)mw_tag_out(s->MPI_TAG);
-	m->error = s->MPI_ERROR == MPI_SUCCESS ? 0 : mw_class_out(s->MPI_ERROR);
+	m->error = s->MPI_ERROR == MPI_SUCCESS ? 0 : mw_code_out(s->MPI_ERROR);
 	m->cancelled = c;
 	m->ucount = n == MPI_UNDEFINED ? 0 : n;
 }
@@ -498,6 +525,14 @@ int mw_class_out(int code)
 	MW_ERRCLASSES(X)
 #undef X
 	return MW_ERR_OTHER;
+}
+
+int mw_class_in(int cls)
+{
+#define X(n) if (cls == MW_ERR_##n) return MPI_ERR_##n;
+	MW_ERRCLASSES(X)
+#undef X
+	return cls == MW_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
 
 static const char *mw_class_name(int cls)
@@ -581,7 +616,7 @@ uint32_t mw_ret(rt_instance *inst, int rc, uint32_t comm, const char *proc)
 	char msg[MPI_MAX_ERROR_STRING] = "";
 	int len = 0;
 	MPI_Error_string(rc, msg, &len);
-	return mw_raise(inst, mw_class_out(rc), msg, comm, proc);
+	return mw_raise(inst, mw_code_out(rc), msg, comm, proc);
 }
 
 uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc)
@@ -601,6 +636,13 @@ uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc)
 	default: why = "invalid argument"; break;
 	}
 	return mw_raise(inst, cls, why, comm, proc);
+}
+
+void mw_call_errh(rt_instance *inst, int code, uint32_t comm, const char *proc)
+{
+	char why[64];
+	snprintf(why, sizeof why, "error code %d raised by the program", code);
+	mw_raise(inst, code, why, comm, proc);
 }
 
 uint32_t mw_after(rt_instance *inst, uint32_t r)

@@ -51,6 +51,16 @@ int mw_keyval_get(uint32_t h, int *out);
 uint32_t mw_keyval_put(int k);
 void mw_keyval_del(uint32_t h);
 
+/* Comm slots: set one directly, or reserve one (Comm_idup fills it when
+ * its request completes). */
+void mw_comm_set(uint32_t h, MPI_Comm c);
+uint32_t mw_comm_reserve(void);
+/* Request completion hook: while watching, mw_req_del calls mw_req_done. */
+void mw_req_watch(int on);
+void mw_req_done(uint32_t req);
+/* True for the predefined module datatypes (fixed handles). */
+int mw_dtype_predefined(uint32_t h);
+
 /* Reverse lookups (UINT32_MAX-ish *_NULL if absent) and fresh slots
  * that never alias a predefined handle. */
 uint32_t mw_comm_find(MPI_Comm c);
@@ -105,6 +115,16 @@ int mw_status_in(rt_instance *inst, uint32_t addr, MPI_Status *s);
 uint32_t mw_ret(rt_instance *inst, int rc, uint32_t comm, const char *proc);
 uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc);
 int mw_class_out(int hostcode);
+/* Module error class -> the host's class number. */
+int mw_class_in(int cls);
+/* Host error code -> module code (user codes from MPI_Add_error_code/class
+ * are numbered above MPI_ERR_LASTCODE); module code -> host code (-1 for
+ * predefined classes) and its module class, or MW_ERR_ARG if unknown. */
+int mw_code_out(int hostcode);
+int mw_code_in(int32_t code, int *host, int32_t *cls);
+/* Runs comm's error handler for a module code the program raises itself
+ * (MPI_Comm_call_errhandler); returns only if the handler returns. */
+void mw_call_errh(rt_instance *inst, int code, uint32_t comm, const char *proc);
 #define MW_NOCOMM UINT32_MAX
 
 /* Callbacks: a trap inside a module callback is kept here and raised
