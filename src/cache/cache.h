@@ -19,7 +19,8 @@
 
 typedef struct cache_options {
 	const char *dir;          /* NULL: the default location above */
-	const char *cc;           /* NULL: $MPIWASM_CC, else cc */
+	const char *cc;           /* NULL: $MPIWASM_CC, else cc; words after
+	                             the program go before every flag */
 	const char *extra_cflags; /* appended to the compile flags (part of the key) */
 	bool quiet;               /* no "compiling ..." line on a miss */
 	bool check_host_imports;  /* refuse imports the host registry lacks */

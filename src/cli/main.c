@@ -296,6 +296,9 @@ static void print_timings(const cache_module *cm, double run)
 static noreturn void finish(int status, const char *why)
 {
 	if (mpib_active()) {
+		/* Ending without MPI_Finalize is an error even with status 0. */
+		if (!status)
+			status = 1;
 		if (why)
 			fprintf(stderr, "mpiwasm: rank %d: %s without MPI_Finalize; aborting the job\n",
 			        mpib_rank(), why);
