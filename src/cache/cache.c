@@ -1168,6 +1168,8 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 		goto out;
 	}
 	out->t.compile += now() - t1;
+	if (keep && cl.tmpdir)
+		fprintf(stderr, "mpiwasm: kept the generated C in %s\n", cl.tmpdir);
 	cl_disarm(keep);
 
 	t1 = now();

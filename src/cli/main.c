@@ -63,7 +63,7 @@ static void usage(FILE *f)
 	      "\n"
 	      "Environment: MPIWASM_CACHE_DIR (cache location), MPIWASM_CC (C compiler),\n"
 	      "MPIWASM_CACHE_LOG (append a line per compile), MPIWASM_KEEP_TEMP (keep the\n"
-	      "generated C of a failed compile).\n"
+	      "generated C and objects of a compile in $TMPDIR).\n"
 	      "Exit status: the module's; 2 bad usage or module; 1 other failure;\n"
 	      "134 the module trapped.\n", f);
 }
