@@ -227,6 +227,10 @@ u32 mwh_Type_free_keyval(rt_instance *inst, u32 k)
  * own memory, to a word holding the module-side value. */
 static uint32_t predef_block;
 
+/* User error codes (see "user error classes and codes" below). */
+static struct { int host; int32_t cls; } *ucode;
+static uint32_t n_ucode, ucode_cap;
+
 static int predef_value(int mkey, int hval, int32_t *out)
 {
 	switch (mkey) {
@@ -234,8 +238,8 @@ static int predef_value(int mkey, int hval, int32_t *out)
 	case MW_IO:
 		*out = (int32_t)mw_rank_out(hval);
 		return 1;
-	case MW_LASTUSEDCODE:
-		*out = mw_code_out(hval);
+	case MW_LASTUSEDCODE:   /* the module's numbering, not the host's */
+		*out = MW_ERR_LASTCODE + (int32_t)n_ucode;
 		return 1;
 	case MW_TAG_UB: case MW_WTIME_IS_GLOBAL: case MW_APPNUM: case MW_UNIVERSE_SIZE:
 		*out = hval;
@@ -449,8 +453,6 @@ fail:
  * Module codes above MPI_ERR_LASTCODE (127) are the program's own; each
  * maps to the host's code, and remembers its module class. */
 
-static struct { int host; int32_t cls; } *ucode;
-static uint32_t n_ucode, ucode_cap;
 
 int mw_code_out(int host)
 {
