@@ -268,6 +268,31 @@ t_wasi() {
 		bad no-env-by-default "rc=$rc"
 }
 
+t_wasi_more() {
+	mkdir -p "$W/rodata"
+	run "$W/c-wasi" -q --dir-ro "$W/rodata:/data" --env HELLO_DIR=/data "$W/hello.wasm"
+	[ $rc = 1 ] && [ ! -e "$W/rodata/hello.txt" ] && ok dir-ro-refuses-writes ||
+		bad dir-ro-refuses-writes "rc=$rc, file: $(ls "$W/rodata")"
+	GREETING=inherited run "$W/c-wasi" -q --inherit-env --env GREETING=given "$W/hello.wasm"
+	[ $rc = 0 ] && grep -q '^GREETING = given$' "$W/out" && ok env-overrides-inherited ||
+		bad env-overrides-inherited "rc=$rc"
+	run "$W/c-wasi" -q --env NOEQUALS "$W/hello.wasm"
+	one_line env-needs-name-value 2 'NAME=VALUE'
+}
+
+t_key_has_compiler() {
+	command -v clang-19 >/dev/null || { echo "SKIP key-has-compiler: no clang-19"; return; }
+	local c=$W/c-key log=$W/c-key.log
+	MPIWASM_CACHE_LOG=$log run "$c" -q "$W/hello.wasm"
+	MPIWASM_CC=clang-19 MPIWASM_CACHE_LOG=$log run "$c" -q "$W/hello.wasm"
+	local n; n=$(ls "$c"/*.so 2>/dev/null | wc -l)
+	[ $rc = 0 ] && [ "$(compiles "$log")" = 2 ] && [ "$n" = 2 ] &&
+		ok other-compiler-other-entry || bad other-compiler-other-entry "rc=$rc entries=$n"
+	MPIWASM_CC=clang-19 MPIWASM_CACHE_LOG=$log run "$c" -q "$W/hello.wasm"
+	[ $rc = 0 ] && [ "$(compiles "$log")" = 2 ] && ok each-compiler-its-own-hit ||
+		bad each-compiler-its-own-hit "rc=$rc compiles=$(compiles "$log")"
+}
+
 t_cache_cmds() {
 	local c=$W/c-cmd log=$W/c-cmd.log
 	MPIWASM_CACHE_LOG=$log run "$c" compile "$W/hello.wasm"
@@ -362,7 +387,7 @@ t_mpi() {
 }
 
 all="t_version t_hello t_quiet_miss t_concurrent t_damaged t_unwritable t_readonly_dir t_errors
-     t_exit_status t_trap t_wasi t_cache_cmds t_cc_identity_cached
+     t_exit_status t_trap t_wasi t_wasi_more t_key_has_compiler t_cache_cmds t_cc_identity_cached
      t_compiler_failure t_signal_cleanup t_mpi"
 sel=${*:-$all}
 for t in $sel; do
