@@ -342,6 +342,13 @@ static int cmd_run(int argc, char **argv, int i)
 
 	cache_module cm;
 	load(file, &c, &cm);
+	/* Before instantiation, which would already run the start function. */
+	bool has_start = false;
+	for (uint32_t k = 0; k < cm.mod.nexports; k++)
+		has_start |= cm.mod.exports[k].kind == WASM_EXTERN_FUNC &&
+		             !strcmp(cm.mod.exports[k].name, "_start");
+	if (!has_start)
+		die(EXIT_USAGE, "%s: no exported function _start (not a WASI command module)", file);
 
 	rt_instance *inst = NULL;
 	rt_trapinfo trap;
