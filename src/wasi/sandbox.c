@@ -334,9 +334,15 @@ uint16_t wasi_sb_parent(int root, const char *path, bool follow, int *dirfd,
 		}
 		if (strlen(name) > NAME_MAX)
 			return WE_NAMETOOLONG;
-		int fd;
-		uint16_t err = wasi_sb_open(root, dir, O_PATH | O_DIRECTORY, 0,
-		                            true, &fd);
+		/* A single name directly in root (the common case) needs no
+		 * lookup: the *at call on root with a slash-free name other
+		 * than "." and ".." cannot leave it, and a final symlink is
+		 * only followed below, by re-resolving its target from root. */
+		int fd = root;
+		uint16_t err = WE_SUCCESS;
+		if (slash || strcmp(name, ".") == 0)
+			err = wasi_sb_open(root, dir, O_PATH | O_DIRECTORY, 0,
+			                   true, &fd);
 		if (err)
 			return err;
 		strcpy(last, name);
@@ -355,7 +361,7 @@ uint16_t wasi_sb_parent(int root, const char *path, bool follow, int *dirfd,
 		}
 		size_t tlen = 0;
 		err = read_link(fd, name, target, &tlen);
-		close(fd);
+		wasi_sb_put(root, fd);
 		if (err)
 			return err;
 		if (links >= MAX_SYMLINKS)

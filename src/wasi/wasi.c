@@ -453,9 +453,14 @@ static uint32_t w_fd_fdstat_get(rt_instance *inst, uint32_t fd, uint32_t p)
 	uint8_t *d = MEM(p, 24);
 	if (!d)
 		return WE_FAULT;
-	int fl = fcntl(f->host, F_GETFL);
-	uint16_t flags = f->fdflags & (FDF_DSYNC | FDF_RSYNC | FDF_SYNC);
+	/* Descriptors we opened have an open file description of their
+	 * own, changed only through fd_fdstat_set_flags, so fdflags is
+	 * exact for them (wasi-libc asks on every open()); the host's
+	 * stdio may be shared with other processes: ask the kernel. */
+	uint16_t flags = f->fdflags;
+	int fl = f->stdio ? fcntl(f->host, F_GETFL) : -1;
 	if (fl >= 0) {
+		flags &= (uint16_t)~(FDF_APPEND | FDF_NONBLOCK);
 		if (fl & O_APPEND)
 			flags |= FDF_APPEND;
 		if (fl & O_NONBLOCK)
@@ -988,9 +993,20 @@ static uint32_t w_path_open(rt_instance *inst, uint32_t dirfd,
 }
 
 /* Resolves (dirfd, path) for a path call that acts on the last name. */
+typedef struct pref {
+	int dir, root;        /* dir may be root itself: see wasi_sb_parent */
+	bool must_dir;        /* the path ended in '/' */
+	char last[PATH_MAX];
+} pref;
+
+static void path_done(pref *r)
+{
+	wasi_sb_put(r->root, r->dir);
+}
+
 static uint16_t path_at(rt_instance *inst, uint32_t dirfd, uint64_t need,
                         bool mutate, uint32_t p, uint32_t len, bool follow,
-                        int *pfd, char *last, bool *must_dir)
+                        pref *r)
 {
 	uint16_t err;
 	char path[PATH_MAX];
@@ -1001,56 +1017,52 @@ static uint16_t path_at(rt_instance *inst, uint32_t dirfd, uint64_t need,
 		return err;
 	if (mutate && d->ro)
 		return WE_ROFS;
-	return wasi_sb_parent(d->host, path, follow, pfd, last, must_dir);
+	r->root = d->host;
+	return wasi_sb_parent(d->host, path, follow, &r->dir, r->last,
+	                      &r->must_dir);
 }
 
 static uint32_t w_path_create_directory(rt_instance *inst, uint32_t fd,
                                         uint32_t p, uint32_t len)
 {
-	int pfd;
-	bool md;
-	char last[PATH_MAX];
+	pref r;
 	uint16_t err = path_at(inst, fd, RT_PATH_CREATE_DIRECTORY, true, p, len,
-	                       false, &pfd, last, &md);
+	                       false, &r);
 	if (err)
 		return err;
-	err = mkdirat(pfd, last, 0777) < 0 ? wasi_errno(errno) : WE_SUCCESS;
-	close(pfd);
+	err = mkdirat(r.dir, r.last, 0777) < 0 ? wasi_errno(errno) : WE_SUCCESS;
+	path_done(&r);
 	return err;
 }
 
 static uint32_t w_path_remove_directory(rt_instance *inst, uint32_t fd,
                                         uint32_t p, uint32_t len)
 {
-	int pfd;
-	bool md;
-	char last[PATH_MAX];
+	pref r;
 	uint16_t err = path_at(inst, fd, RT_PATH_REMOVE_DIRECTORY, true, p, len,
-	                       false, &pfd, last, &md);
+	                       false, &r);
 	if (err)
 		return err;
-	err = unlinkat(pfd, last, AT_REMOVEDIR) < 0 ? wasi_errno(errno)
+	err = unlinkat(r.dir, r.last, AT_REMOVEDIR) < 0 ? wasi_errno(errno)
 	                                           : WE_SUCCESS;
-	close(pfd);
+	path_done(&r);
 	return err;
 }
 
 static uint32_t w_path_unlink_file(rt_instance *inst, uint32_t fd,
                                    uint32_t p, uint32_t len)
 {
-	int pfd;
-	bool md;
-	char last[PATH_MAX];
+	pref r;
 	uint16_t err = path_at(inst, fd, RT_PATH_UNLINK_FILE, true, p, len,
-	                       false, &pfd, last, &md);
+	                       false, &r);
 	if (err)
 		return err;
 	struct stat st;
-	if (md && fstatat(pfd, last, &st, AT_SYMLINK_NOFOLLOW) == 0)
+	if (r.must_dir && fstatat(r.dir, r.last, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		err = S_ISDIR(st.st_mode) ? WE_ISDIR : WE_NOTDIR;
-	else if (unlinkat(pfd, last, 0) < 0)
+	else if (unlinkat(r.dir, r.last, 0) < 0)
 		err = wasi_errno(errno);
-	close(pfd);
+	path_done(&r);
 	return err;
 }
 
@@ -1058,24 +1070,34 @@ static uint32_t w_path_filestat_get(rt_instance *inst, uint32_t fd,
                                     uint32_t flags, uint32_t p, uint32_t len,
                                     uint32_t pbuf)
 {
-	int pfd;
-	bool md;
-	char last[PATH_MAX];
+	pref r;
+	struct stat st;
+	uint8_t *d = MEM(pbuf, 64);
+	if (!d)
+		return WE_FAULT;
+	/* One fstatat without following; only a name that is a symlink
+	 * (and is to be followed) pays for a second, confined resolution.
+	 * The stat that decides is always the one whose result is used. */
 	uint16_t err = path_at(inst, fd, RT_PATH_FILESTAT_GET, false, p, len,
-	                       flags & LOOKUP_SYMLINK_FOLLOW, &pfd, last, &md);
+	                       false, &r);
 	if (err)
 		return err;
-	uint8_t *d = MEM(pbuf, 64);
-	struct stat st;
-	if (!d)
-		err = WE_FAULT;
-	else if (fstatat(pfd, last, &st, AT_SYMLINK_NOFOLLOW) < 0)
+	int rc = fstatat(r.dir, r.last, &st, AT_SYMLINK_NOFOLLOW);
+	if (rc == 0 && S_ISLNK(st.st_mode) && (flags & LOOKUP_SYMLINK_FOLLOW)) {
+		path_done(&r);
+		err = path_at(inst, fd, RT_PATH_FILESTAT_GET, false, p, len,
+		              true, &r);
+		if (err)
+			return err;
+		rc = fstatat(r.dir, r.last, &st, AT_SYMLINK_NOFOLLOW);
+	}
+	if (rc < 0)
 		err = wasi_errno(errno);
-	else if (md && !S_ISDIR(st.st_mode))
+	else if (r.must_dir && !S_ISDIR(st.st_mode))
 		err = WE_NOTDIR;
 	else
 		write_filestat(d, &st);
-	close(pfd);
+	path_done(&r);
 	return err;
 }
 
@@ -1084,21 +1106,19 @@ static uint32_t w_path_filestat_set_times(rt_instance *inst, uint32_t fd,
                                           uint32_t len, uint64_t atim,
                                           uint64_t mtim, uint32_t fst)
 {
-	int pfd;
-	bool md;
-	char last[PATH_MAX];
+	pref r;
 	struct timespec ts[2];
 	uint16_t err = make_times(atim, mtim, fst, ts);
 	if (err)
 		return err;
 	err = path_at(inst, fd, RT_PATH_FILESTAT_SET_TIMES, true, p, len,
-	              flags & LOOKUP_SYMLINK_FOLLOW, &pfd, last, &md);
+	              flags & LOOKUP_SYMLINK_FOLLOW, &r);
 	if (err)
 		return err;
 	/* Any final symlink left here was not to be followed. */
-	if (utimensat(pfd, last, ts, AT_SYMLINK_NOFOLLOW) < 0)
+	if (utimensat(r.dir, r.last, ts, AT_SYMLINK_NOFOLLOW) < 0)
 		err = wasi_errno(errno);
-	close(pfd);
+	path_done(&r);
 	return err;
 }
 
@@ -1106,23 +1126,22 @@ static uint32_t w_path_readlink(rt_instance *inst, uint32_t fd, uint32_t p,
                                 uint32_t len, uint32_t buf, uint32_t blen,
                                 uint32_t pused)
 {
-	int pfd;
-	bool md;
-	char last[PATH_MAX], tgt[PATH_MAX];
+	pref r;
+	char tgt[PATH_MAX];
 	uint16_t err = path_at(inst, fd, RT_PATH_READLINK, false, p, len, false,
-	                       &pfd, last, &md);
+	                       &r);
 	if (err)
 		return err;
-	ssize_t r = readlinkat(pfd, last, tgt, sizeof tgt);
-	close(pfd);
-	if (r < 0)
+	ssize_t k = readlinkat(r.dir, r.last, tgt, sizeof tgt);
+	path_done(&r);
+	if (k < 0)
 		return wasi_errno(errno);
 	char *d = MEM(buf, blen);
 	uint8_t *u = MEM(pused, 4);
 	if ((!d && blen) || !u)
 		return WE_FAULT;
 	/* Truncated like readlink(2). */
-	size_t n = (size_t)r < blen ? (size_t)r : blen;
+	size_t n = (size_t)k < blen ? (size_t)k : blen;
 	memcpy(d, tgt, n);
 	put32(u, (uint32_t)n);
 	return WE_SUCCESS;
@@ -1132,22 +1151,21 @@ static uint32_t w_path_symlink(rt_instance *inst, uint32_t pold,
                                uint32_t oldlen, uint32_t fd, uint32_t pnew,
                                uint32_t newlen)
 {
-	int pfd;
-	bool md;
-	char last[PATH_MAX], tgt[PATH_MAX];
+	pref r;
+	char tgt[PATH_MAX];
 	/* The target is only data: following it is confined later. */
 	uint16_t err = get_path(inst, pold, oldlen, tgt);
 	if (err)
 		return err;
 	err = path_at(inst, fd, RT_PATH_SYMLINK, true, pnew, newlen, false,
-	              &pfd, last, &md);
+	              &r);
 	if (err)
 		return err;
-	if (md)
+	if (r.must_dir)
 		err = WE_NOENT;   /* as symlink(2) for "name/" that does not exist */
-	if (!err && symlinkat(tgt, pfd, last) < 0)
+	if (!err && symlinkat(tgt, r.dir, r.last) < 0)
 		err = wasi_errno(errno);
-	close(pfd);
+	path_done(&r);
 	return err;
 }
 
@@ -1155,26 +1173,23 @@ static uint32_t w_path_link(rt_instance *inst, uint32_t ofd, uint32_t oflags,
                             uint32_t pold, uint32_t oldlen, uint32_t nfd,
                             uint32_t pnew, uint32_t newlen)
 {
-	int op, np;
-	bool omd, nmd;
-	char olast[PATH_MAX], nlast[PATH_MAX];
+	pref o, n;
 	/* A followed source is resolved beneath the grant here, so the
 	 * kernel is never asked to follow anything. */
 	uint16_t err = path_at(inst, ofd, RT_PATH_LINK_SOURCE, true, pold,
-	                       oldlen, oflags & LOOKUP_SYMLINK_FOLLOW, &op,
-	                       olast, &omd);
+	                       oldlen, oflags & LOOKUP_SYMLINK_FOLLOW, &o);
 	if (err)
 		return err;
 	err = path_at(inst, nfd, RT_PATH_LINK_TARGET, true, pnew, newlen,
-	              false, &np, nlast, &nmd);
+	              false, &n);
 	if (err) {
-		close(op);
+		path_done(&o);
 		return err;
 	}
-	if (linkat(op, olast, np, nlast, 0) < 0)
+	if (linkat(o.dir, o.last, n.dir, n.last, 0) < 0)
 		err = wasi_errno(errno);
-	close(op);
-	close(np);
+	path_done(&o);
+	path_done(&n);
 	return err;
 }
 
@@ -1182,27 +1197,26 @@ static uint32_t w_path_rename(rt_instance *inst, uint32_t ofd, uint32_t pold,
                               uint32_t oldlen, uint32_t nfd, uint32_t pnew,
                               uint32_t newlen)
 {
-	int op, np;
-	bool omd, nmd;
-	char olast[PATH_MAX], nlast[PATH_MAX];
+	pref o, n;
 	uint16_t err = path_at(inst, ofd, RT_PATH_RENAME_SOURCE, true, pold,
-	                       oldlen, false, &op, olast, &omd);
+	                       oldlen, false, &o);
 	if (err)
 		return err;
 	err = path_at(inst, nfd, RT_PATH_RENAME_TARGET, true, pnew, newlen,
-	              false, &np, nlast, &nmd);
+	              false, &n);
 	if (err) {
-		close(op);
+		path_done(&o);
 		return err;
 	}
 	struct stat st;
-	if ((omd || nmd) && fstatat(op, olast, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	if ((o.must_dir || n.must_dir) &&
+	    fstatat(o.dir, o.last, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    !S_ISDIR(st.st_mode))
 		err = WE_NOTDIR;
-	else if (renameat(op, olast, np, nlast) < 0)
+	else if (renameat(o.dir, o.last, n.dir, n.last) < 0)
 		err = wasi_errno(errno);
-	close(op);
-	close(np);
+	path_done(&o);
+	path_done(&n);
 	return err;
 }
 

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 /* WASI errno values (wasi_snapshot_preview1.witx, `errno`). */
 enum {
@@ -48,11 +49,20 @@ uint16_t wasi_sb_open(int root, const char *path, int flags, mode_t mode,
 
 /* For operations that act on a name without opening it: resolves the
  * directory that holds the last component of `path` beneath `root`,
- * returning a new O_PATH descriptor in *dirfd and the last component
- * (no slashes, never "..") in last[] (PATH_MAX bytes).  With `follow`,
- * a final symlink is followed (beneath root) first.  *must_dir is set
- * when the path ended in '/'.  Returns a WASI errno. */
+ * returning in *dirfd a descriptor of it and the last component (no
+ * slashes, never "..") in last[] (PATH_MAX bytes).  With `follow`, a
+ * final symlink is followed (beneath root) first.  *must_dir is set
+ * when the path ended in '/'.  Returns a WASI errno.
+ * *dirfd is `root` itself when the name lies directly in root (no
+ * lookup, no new descriptor); otherwise a new O_PATH descriptor.  Give
+ * it back with wasi_sb_put(). */
 uint16_t wasi_sb_parent(int root, const char *path, bool follow, int *dirfd,
                         char *last, bool *must_dir);
+
+static inline void wasi_sb_put(int root, int dirfd)
+{
+	if (dirfd != root)
+		close(dirfd);
+}
 
 #endif
