@@ -940,6 +940,7 @@ static int install(const entry *e, const char *filename, char *err, size_t errle
 	if (rename(e->tmpmeta, e->meta) || rename(e->tmpso, e->so)) {
 		setf(err, errlen, "%s: cache: cannot install %s: %s", filename,
 		     e->so, strerror(errno));
+		unlink(e->meta);
 		return -1;
 	}
 	return 0;
