@@ -30,13 +30,13 @@ DIE_TIMEOUT=${DIE_TIMEOUT:-60}
 
 case $MPI in
 openmpi)
-	NCC=mpicc.openmpi NCXX=mpicxx.openmpi
+	NCC=mpicc.openmpi NCXX=mpicxx.openmpi MPIEXEC=mpirun.openmpi
 	LAUNCH="mpirun.openmpi --oversubscribe $MCA -np"
 	if [ "$(id -u)" = 0 ]; then
 		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	fi ;;
 mpich)
-	NCC=mpicc.mpich NCXX=mpicxx.mpich
+	NCC=mpicc.mpich NCXX=mpicxx.mpich MPIEXEC=mpirun.mpich
 	LAUNCH="mpirun.mpich -np" ;;
 *)
 	echo "tests/mpi/run.sh: MPI must be openmpi or mpich, not $MPI"; exit 1 ;;
@@ -231,6 +231,7 @@ cm=$OUT/cmake
 rm -rf "$cm"
 mkdir -p "$cm"
 if (cd "$cm" && timeout 300 cmake -DCMAKE_TOOLCHAIN_FILE="$B/share/mpiwasm/mpiwasm.cmake" \
+		-DMPIEXEC_EXECUTABLE="$(command -v $MPIEXEC)" -DMPIWASM_BIN_DIR="$B" \
 		"$here/cmake" && timeout 300 make) > "$cm.log" 2>&1 &&
 	[ -f "$cm/ring.wasm" ] && [ -f "$cm/ringxx.wasm" ]; then
 	ok "cmake: configure (find_package(MPI)) and build to wasm"
@@ -241,6 +242,9 @@ if (cd "$cm" && timeout 300 cmake -DCMAKE_TOOLCHAIN_FILE="$B/share/mpiwasm/mpiwa
 		if [ "$rc" = 0 ] && grep -qx "cmake ring: 2 ranks, sum 3 (ok)" "$cm.out"; then
 			ok "cmake: ring.wasm runs under mpiwasm"
 		else bad "cmake: ring.wasm under mpiwasm (exit $rc)"; excerpt "$cm.out"; fi
+		if (cd "$cm" && timeout "$RUN_TIMEOUT" ctest --output-on-failure) > "$cm.ctest" 2>&1; then
+			ok "cmake: ctest runs the module through mpirun + mpiwasm"
+		else bad "cmake: ctest"; tail -n 12 "$cm.ctest" | sed 's/^/     | /'; fi
 	else bad "cmake: ring.wasm not run: no engine"; fi
 else
 	bad "cmake: configure/build"; tail -n 15 "$cm.log" | sed 's/^/     | /'
