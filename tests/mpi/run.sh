@@ -14,6 +14,9 @@
 #   ONLY     run only these programs of the native/wasm comparison
 #   OUT      scratch directory (default: $B/tests/mpi/$MPI)
 set -u
+# One compound command, parsed whole before it runs: editing this file
+# during a run cannot derail the run.
+{
 here=$(cd "$(dirname "$0")" && pwd)
 B=${B:-build}
 B=$(cd "$B" && pwd) || { echo "tests/mpi/run.sh: no build dir $B"; exit 1; }
@@ -252,3 +255,5 @@ fi
 
 echo "mpi: $pass passed, $fail failed"
 [ "$fail" = 0 ]
+}
+exit
