@@ -407,14 +407,62 @@ static int e_rights_grow(void)
 /* A directory swapped for a symlink to outside, again and again, while
  * the module opens through it. */
 static volatile int race_stop;
+static const char *race_a = "race", *race_b = "race_link";
 static void *racer(void *arg)
 {
 	char a[400], b[400];
-	snprintf(a, sizeof a, "%s/race", grant);
-	snprintf(b, sizeof b, "%s/race_link", grant);
+	snprintf(a, sizeof a, "%s/%s", grant, race_a);
+	snprintf(b, sizeof b, "%s/%s", grant, race_b);
 	while (!race_stop)
 		renameat2(AT_FDCWD, a, AT_FDCWD, b, RENAME_EXCHANGE);
 	return arg;
+}
+
+/* path_filestat_get (following) of `path` while the racer swaps
+ * race_a and race_b: any answer describing the outside secret is a
+ * leak.  Names directly in the preopen take the no-lookup path, so this
+ * races its fstatat against the swap. */
+static int race_stat(const char *a, const char *b, const char *path)
+{
+	pthread_t t;
+	struct stat sec;
+	char p[400];
+	int leaks = 0, ok = 0;
+	snprintf(p, sizeof p, "%s/secret.txt", outside);
+	if (stat(p, &sec))
+		return 997;
+	race_a = a;
+	race_b = b;
+	race_stop = 0;
+	pthread_create(&t, NULL, racer, NULL);
+	for (int i = 0; i < 5000; i++) {
+		uint32_t buf = A(64);
+		int e = (int)((f_5)wfn("path_filestat_get"))(&I, 3, 1, S(path),
+			(uint32_t)strlen(path), buf);
+		if (e == 0) {
+			ok++;
+			if (get64(buf + 8) == (uint64_t)sec.st_ino &&
+			    get64(buf) == (uint64_t)sec.st_dev)
+				leaks++;
+		}
+		top = 4096;
+	}
+	race_stop = 1;
+	pthread_join(t, NULL);
+	race_a = "race";
+	race_b = "race_link";
+	if (leaks)
+		return 998;
+	/* the inside name must have been seen at least once */
+	return ok ? WE_NOTCAPABLE : 996;
+}
+static int e_race_stat_name(void)
+{
+	return race_stat("rname", "rname_link", "rname");
+}
+static int e_race_stat_dir(void)
+{
+	return race_stat("race", "race_link", "race/secret.txt");
 }
 static int e_race(void)
 {
@@ -600,6 +648,7 @@ static void setup_tree(void)
 	FILE_("outside/dir/f.txt", "TOPSECRET too\n");
 	FILE_("grant/sub/file.txt", "inside\n");
 	FILE_("grant/race/secret.txt", "inside-race\n");
+	FILE_("grant/rname", "inside-name\n");
 	FILE_("grant_ro/ro.txt", "read only\n");
 	snprintf(q, sizeof q, "%s/secret.txt", outside);
 	LN(q, "grant/abs_link");
@@ -616,6 +665,7 @@ static void setup_tree(void)
 	LN("loop2", "grant/loop1");
 	LN("loop1", "grant/loop2");
 	LN("../outside", "grant/race_link");
+	LN("../outside/secret.txt", "grant/rname_link");
 	/* a host fd number the module never gets (its table stops at 5) */
 	outside_hostfd = dup2(open(outside, O_RDONLY | O_DIRECTORY), 40);
 	/* let /proc/thread-self/cwd point at the test root */
@@ -692,6 +742,8 @@ static void run_mode(bool walker)
 	ESC(e_rights_dropped, NOTCAP);
 	ESC(e_rights_grow, NOTCAP);
 	ESC(e_race, NOTCAP);
+	ESC(e_race_stat_name, NOTCAP);
+	ESC(e_race_stat_dir, NOTCAP);
 	result("no secret read by any attempt", !secret_leak, "TOPSECRET was read");
 	functional();
 	w_pathop("path_remove_directory", 3, "big");   /* not empty: fine */
