@@ -223,8 +223,8 @@ static int rd_valtype(rd *r, uint8_t *out)
 		return 0;
 	case WASM_V128:
 		r->m->uses_simd = true;
-		return dfail(r, WASM_ERR_UNSUPPORTED, at,
-		             "SIMD value type v128 is not supported yet");
+		*out = b;
+		return 0;
 	default:
 		return dfail(r, WASM_ERR_MALFORMED, at, "malformed value type 0x%02x", b);
 	}
@@ -337,10 +337,21 @@ static int rd_constexpr(rd *r, wasm_constexpr *ce)
 		if ((rc = rd_u32(r, &ce->u.index, "index")))
 			return rc;
 		break;
-	case 0xFD:
+	case 0xFD: {
+		uint32_t sub;
+		const uint8_t *b;
 		r->m->uses_simd = true;
-		return dfail(r, WASM_ERR_UNSUPPORTED, at,
-		             "SIMD instructions are not supported yet");
+		if ((rc = rd_u32(r, &sub, "0xFD sub-opcode")))
+			return rc;
+		if (sub != (WASM_PREFIXED(0xFD, 0x0C) & 0xFFFF))
+			return dfail(r, WASM_ERR_INVALID, at,
+			             "constant expression required (opcode 0xfd %u)", sub);
+		if ((rc = rd_bytes(r, 16, &b, "v128.const")))
+			return rc;
+		ce->op = WASM_PREFIXED(0xFD, 0x0C);
+		memcpy(ce->u.v128, b, 16);
+		break;
+	}
 	case WASM_OP_END:
 		return dfail(r, WASM_ERR_INVALID, at,
 		             "type mismatch: empty constant expression");
@@ -753,6 +764,15 @@ static int rd_zero(rd *r)
 	return 0;
 }
 
+static int rd_memarg(rd *r, wasm_instr *in)
+{
+	int rc;
+	if ((rc = rd_u32(r, &in->u.mem.align, "memory alignment")))
+		return rc;
+	in->u.mem.mem = 0;
+	return rd_u32(r, &in->u.mem.offset, "memory offset");
+}
+
 static int rd_immediates(rd *r, const wasm_opinfo *oi, wasm_instr *in,
                          vec *pool)
 {
@@ -801,10 +821,7 @@ static int rd_immediates(rd *r, const wasm_opinfo *oi, wasm_instr *in,
 		return 0;
 	}
 	case IMM_MEM:
-		if ((rc = rd_u32(r, &in->u.mem.align, "memory alignment")))
-			return rc;
-		in->u.mem.mem = 0;
-		return rd_u32(r, &in->u.mem.offset, "memory offset");
+		return rd_memarg(r, in);
 	case IMM_MEMIDX:
 		in->u.index = 0;
 		return rd_zero(r);
@@ -849,11 +866,22 @@ static int rd_immediates(rd *r, const wasm_opinfo *oi, wasm_instr *in,
 		in->u.index = t;
 		return 0;
 	}
+	case IMM_V128: case IMM_SHUFFLE: {
+		const uint8_t *b;
+		if ((rc = rd_bytes(r, 16, &b, oi->name)))
+			return rc;
+		memcpy(in->u.v128, b, 16);
+		return 0;
+	}
+	case IMM_LANE:
+		return rd_byte(r, &in->u.lane, "lane index");
+	case IMM_MEMLANE:
+		if ((rc = rd_memarg(r, in)))
+			return rc;
+		return rd_byte(r, &in->u.mem.lane, "lane index");
 	default:
-		r->m->uses_simd = true;
-		return dfail(r, WASM_ERR_UNSUPPORTED, r->p,
-		             "immediate kind %u of %s is not supported yet",
-		             oi->imm, oi->name);
+		return dfail(r, WASM_ERR_MALFORMED, r->p,
+		             "immediate kind %u of %s is unknown", oi->imm, oi->name);
 	}
 }
 
@@ -908,23 +936,23 @@ static int rd_body(rd *r, uint32_t fidx, wasm_func *f)
 			if (sub > 0xFFFF)
 				MALFORMED(ip, "illegal opcode 0xfc %u", sub);
 			op = WASM_PREFIXED(0xFC, sub);
-		} else if (b == 0xFD) {
-			m->uses_simd = true;
-			rc = dfail(r, WASM_ERR_UNSUPPORTED, ip,
-			           "SIMD instructions are not supported yet");
-			goto fail;
-		} else if (b == 0xFE) {
-			m->uses_threads = true;
-			rc = dfail(r, WASM_ERR_UNSUPPORTED, ip,
-			           "atomic instructions are not supported yet");
-			goto fail;
+		} else if (b == 0xFD || b == 0xFE) {
+			uint32_t sub;
+			if (b == 0xFD)
+				m->uses_simd = true;
+			else
+				m->uses_threads = true;
+			TRY(rd_u32(r, &sub, b == 0xFD ? "0xFD sub-opcode" : "0xFE sub-opcode"));
+			if (sub > 0xFFFF)
+				MALFORMED(ip, "illegal opcode 0x%02x %u", b, sub);
+			op = WASM_PREFIXED(b, sub);
 		} else {
 			op = b;
 		}
 		const wasm_opinfo *oi = wasm_opinfo_get(op);
 		if (!oi) {
 			if (op >> 16)
-				MALFORMED(ip, "illegal opcode 0xfc %u", op & 0xFFFF);
+				MALFORMED(ip, "illegal opcode 0x%02x %u", op >> 16, op & 0xFFFF);
 			MALFORMED(ip, "illegal opcode 0x%02x", op);
 		}
 		if ((uint64_t)code.n >= UINT32_MAX)

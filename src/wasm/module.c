@@ -9,6 +9,8 @@
 enum {
 #define OP(ident, name, code, imm, sig) WASM_ROW_##ident,
 #include "wasm/opcodes.def"
+#include "wasm/opcodes_simd.def"
+#include "wasm/opcodes_atomic.def"
 #undef OP
 	WASM_NROWS
 };
@@ -16,6 +18,8 @@ enum {
 static const wasm_opinfo wasm_optab[WASM_NROWS] = {
 #define OP(ident, name, code, imm, sig) { (code), (name), (imm), (sig) },
 #include "wasm/opcodes.def"
+#include "wasm/opcodes_simd.def"
+#include "wasm/opcodes_atomic.def"
 #undef OP
 };
 
@@ -24,6 +28,8 @@ const wasm_opinfo *wasm_opinfo_get(uint32_t op)
 	switch (op) {
 #define OP(ident, name, code, imm, sig) case (code): return &wasm_optab[WASM_ROW_##ident];
 #include "wasm/opcodes.def"
+#include "wasm/opcodes_simd.def"
+#include "wasm/opcodes_atomic.def"
 #undef OP
 	default:
 		return NULL;

@@ -237,9 +237,50 @@ static bool is_ref(uint8_t t)
 	return t == WASM_FUNCREF || t == WASM_EXTERNREF || t == V_UNKNOWN;
 }
 
+/* Bytes a SIMD or atomic memory instruction accesses, from its name:
+ * the width after load/store/rmw (8x8, 16x4, 32x2 read 8 bytes), else
+ * the value type's. */
+static uint32_t ext_access_bytes(const char *name)
+{
+	static const char *const kw[] = { "load", "store", "rmw" };
+	const char *p = NULL;
+	if (!strncmp(name, "memory.atomic.", 14))
+		return strstr(name, "wait64") ? 8 : 4;
+	for (int k = 0; k < 3; k++) {
+		const char *q = strstr(name, kw[k]);
+		if (q)
+			p = q + strlen(kw[k]);
+	}
+	if (p && *p >= '0' && *p <= '9') {
+		char *e;
+		unsigned long n = strtoul(p, &e, 10);
+		return *e == 'x' ? 8 : (uint32_t)(n / 8);
+	}
+	return name[0] == 'v' ? 16 : name[1] == '3' ? 4 : 8;
+}
+
+/* Lanes of the shape an IMM_LANE/IMM_MEMLANE instruction names. */
+static uint32_t lane_count(const wasm_opinfo *oi)
+{
+	if (oi->imm == IMM_MEMLANE)
+		return 16 / ext_access_bytes(oi->name);
+	switch (oi->name[1]) {
+	case '8': return 16;
+	case '1': return 8;
+	case '3': return 4;
+	default: return 2;
+	}
+}
+
 /* log2 of the natural alignment of a load or store. */
 static uint32_t natural_align(uint32_t op)
 {
+	if (op >> 16 == 0xFD || op >> 16 == 0xFE) {
+		uint32_t n = ext_access_bytes(wasm_opinfo_get(op)->name), l = 0;
+		while ((1u << l) < n)
+			l++;
+		return l;
+	}
 	switch (op) {
 	case WASM_OP_I32_LOAD8_S: case WASM_OP_I32_LOAD8_U: case WASM_OP_I64_LOAD8_S:
 	case WASM_OP_I64_LOAD8_U: case WASM_OP_I32_STORE8: case WASM_OP_I64_STORE8:
@@ -338,15 +379,40 @@ static int check_instr(vctx *c, const wasm_func *fn, const wasm_instr *in)
 
 	/* Context checks of instructions the signature column types. */
 	switch (oi->imm) {
-	case IMM_MEM:
+	case IMM_MEM: case IMM_MEMLANE:
 		if ((rc = need_memory(c)))
 			return rc;
 		if (in->u.mem.align > natural_align(in->op))
 			return vfail(c, in->offset,
 			             "alignment must not be larger than natural in %s (2**%u > %u bytes)",
 			             oi->name, in->u.mem.align, 1u << natural_align(in->op));
+		/* threads: an atomic access states exactly its natural alignment */
+		if (in->op >> 16 == 0xFE && in->u.mem.align != natural_align(in->op))
+			return vfail(c, in->offset,
+			             "alignment must be exactly natural in %s (2**%u, %u bytes)",
+			             oi->name, in->u.mem.align, 1u << natural_align(in->op));
+		if (oi->imm == IMM_MEMLANE && in->u.mem.lane >= lane_count(oi))
+			return vfail(c, in->offset, "invalid lane index %u in %s",
+			             in->u.mem.lane, oi->name);
 		break;
-	case IMM_MEMIDX: case IMM_MEM_MEM:
+	case IMM_LANE:
+		if (in->u.lane >= lane_count(oi))
+			return vfail(c, in->offset, "invalid lane index %u in %s",
+			             in->u.lane, oi->name);
+		break;
+	case IMM_SHUFFLE:
+		for (int k = 0; k < 16; k++)
+			if (in->u.lanes[k] >= 32)
+				return vfail(c, in->offset, "invalid lane index %u in %s",
+				             in->u.lanes[k], oi->name);
+		break;
+	case IMM_MEMIDX:
+		if (in->op == WASM_PREFIXED(0xFE, 0x03))
+			break;   /* atomic.fence orders without a memory */
+		if ((rc = need_memory(c)))
+			return rc;
+		break;
+	case IMM_MEM_MEM:
 		if ((rc = need_memory(c)))
 			return rc;
 		break;
@@ -658,6 +724,7 @@ static int check_const(const wasm_module *m, const wasm_constexpr *ce,
 	case WASM_OP_I64_CONST: t = WASM_I64; break;
 	case WASM_OP_F32_CONST: t = WASM_F32; break;
 	case WASM_OP_F64_CONST: t = WASM_F64; break;
+	case WASM_PREFIXED(0xFD, 0x0C): t = WASM_V128; break;
 	case WASM_OP_REF_NULL: t = ce->u.reftype; break;
 	case WASM_OP_REF_FUNC:
 		if (ce->u.index >= m->nfuncs)
