@@ -695,9 +695,9 @@ static void remove_stale_tmp(const entry *e)
 }
 
 /* dlopen + descriptor; 0, or -1 with the reason in why. */
-static int entry_open(const entry *e, cache_module *out, char *why, size_t whylen)
+static int entry_open(const char *path, cache_module *out, char *why, size_t whylen)
 {
-	void *dl = dlopen(e->so, RTLD_NOW | RTLD_LOCAL);
+	void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!dl) {
 		const char *m = dlerror();
 		snprintf(why, whylen, "dlopen: %s", m ? m : "failed");
@@ -750,12 +750,13 @@ static int run_logged(strvec *argv, const char *log, pid_t *slot, int *status)
 	return 0;
 }
 
-/* Translates m, compiles the units in parallel and links e->tmpso.  The
- * caller has armed the cleanup list; everything created is on it. */
+/* Translates m, compiles the units in parallel and links them into
+ * `built` in a private temp dir.  The caller has armed the cleanup list;
+ * everything created is on it. */
 static int build(const wasm_module *m, const char *filename, const char *cc,
-                 const char *ccargs,
-                 const cache_options *opt, unsigned jobs, const entry *e,
-                 cache_module *out, char *err, size_t errlen)
+                 const char *ccargs, const cache_options *opt, unsigned jobs,
+                 char *built, size_t builtlen, cache_module *out,
+                 char *err, size_t errlen)
 {
 	const char *name = base_name(filename);
 	xlate_output xo = { 0 };
@@ -798,8 +799,9 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 		if (cl_add("%s/u%zu.c", tdir, i) || cl_add("%s/u%zu.o", tdir, i) ||
 		    cl_add("%s/u%zu.log", tdir, i))
 			goto nomem;
-	if (cl_add("%s/link.log", tdir))
+	if (cl_add("%s/link.log", tdir) || cl_add("%s/out.so", tdir))
 		goto nomem;
+	snprintf(built, builtlen, "%s/out.so", tdir);
 
 	for (size_t i = 0; i < xo.nunits; i++) {
 		char p[PATH_MAX + 32];
@@ -871,11 +873,12 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 		goto done;
 	}
 
-	/* Link straight into the cache dir under a temporary name. */
+	/* Link in the private dir: a full cache file system then shows as a
+	 * precise write error when the object is copied in. */
 	sv_free(&av);
 	if (sv_push(&av, cc) || sv_split(&av, ccargs) || sv_push(&av, "-shared") ||
 	    sv_split(&av, opt->extra_cflags) || sv_push(&av, "-o") ||
-	    sv_push(&av, e->tmpso))
+	    sv_push(&av, built))
 		goto nomem;
 	for (size_t i = 0; i < xo.nunits; i++) {
 		char obj[PATH_MAX + 32];
@@ -914,54 +917,77 @@ done:
 	return rc;
 }
 
-/* Writes KEY.meta for e->tmpso and renames both into place. */
-static int install(const entry *e, const char *filename, char *err, size_t errlen)
+/* Copies the built object into the cache dir as e->tmpso, writes its
+ * record and renames both into place; on failure removes what it wrote
+ * and says why. */
+static int install(const entry *e, const char *built, const char *source,
+                   char *why, size_t whylen)
 {
-	int fd = open(e->tmpso, O_RDONLY | O_CLOEXEC);
+	int in = open(built, O_RDONLY | O_CLOEXEC), outfd = -1;
 	struct stat st;
 	char hex[65], meta[PATH_MAX + 256];
-	if (fd < 0 || fstat(fd, &st) || hash_file(fd, (size_t)st.st_size, hex)) {
-		setf(err, errlen, "%s: cache: cannot read back %s: %s", filename,
-		     e->tmpso, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
+	void *p = MAP_FAILED;
+	int rc = -1;
+	if (in < 0 || fstat(in, &st) || !st.st_size) {
+		snprintf(why, whylen, "cannot read the built object: %s",
+		         in < 0 ? strerror(errno) : "empty");
+		goto out;
 	}
-	close(fd);
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, in, 0);
+	if (p == MAP_FAILED) {
+		snprintf(why, whylen, "mmap: %s", strerror(errno));
+		goto out;
+	}
+	{
+		cache_sha256 s;
+		uint8_t d[32];
+		cache_sha256_init(&s);
+		cache_sha256_update(&s, p, (size_t)st.st_size);
+		cache_sha256_final(&s, d);
+		cache_sha256_hex(d, hex);
+	}
+	outfd = open(e->tmpso, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (outfd < 0 || write_all(outfd, p, (size_t)st.st_size) || close(outfd)) {
+		snprintf(why, whylen, "writing %.200s: %s", base_name(e->tmpso), strerror(errno));
+		outfd = -1;
+		goto out;
+	}
+	outfd = -1;
 	int n = snprintf(meta, sizeof meta, CACHE_FORMAT "\nsize %lld\nsha256 %s\nsource %s\n",
-	                 (long long)st.st_size, hex, base_name(filename));
+	                 (long long)st.st_size, hex, base_name(source));
 	if (write_file(e->tmpmeta, meta, (size_t)n)) {
-		setf(err, errlen, "%s: cache: cannot write %s: %s", filename,
-		     e->tmpmeta, strerror(errno));
-		return -1;
+		snprintf(why, whylen, "writing %.200s: %s", base_name(e->tmpmeta), strerror(errno));
+		goto out;
 	}
 	/* Meta first: a reader that sees the new .so also sees its record; a
-	 * stale .so under a new record fails the check and takes the lock. */
+	 * record without its object fails the check and takes the lock. */
 	if (rename(e->tmpmeta, e->meta) || rename(e->tmpso, e->so)) {
-		setf(err, errlen, "%s: cache: cannot install %s: %s", filename,
-		     e->so, strerror(errno));
+		snprintf(why, whylen, "rename: %s", strerror(errno));
 		unlink(e->meta);
-		return -1;
+		goto out;
 	}
-	return 0;
+	rc = 0;
+out:
+	if (outfd >= 0)
+		close(outfd);
+	if (p != MAP_FAILED)
+		munmap(p, (size_t)st.st_size);
+	if (in >= 0)
+		close(in);
+	if (rc) {
+		unlink(e->tmpso);
+		unlink(e->tmpmeta);
+	}
+	return rc;
 }
 
-/* Falls back to a private temp dir when the cache dir is unusable. */
-static int use_private_dir(entry *e, const char *why, char *err, size_t errlen)
+/* The cache dir is unusable: build in a private temp dir, load from
+ * there, remove it. */
+static void use_private_dir(entry *e, const char *why)
 {
 	fprintf(stderr, "mpiwasm: warning: cache dir %s is not usable (%s); "
 	        "compiling into a private temp dir\n", e->dir, why);
-	const char *tmpbase = getenv("TMPDIR");
-	snprintf(e->dir, sizeof e->dir, "%s/mpiwasm-so-XXXXXX",
-	         tmpbase && *tmpbase ? tmpbase : "/tmp");
-	if (!mkdtemp(e->dir)) {
-		setf(err, errlen, "cache: cannot create a temp dir %s: %s", e->dir,
-		     strerror(errno));
-		return -1;
-	}
 	e->private_dir = true;
-	entry_paths(e);
-	return 0;
 }
 
 static int decode(const uint8_t *bytes, size_t size, const char *filename,
@@ -1069,7 +1095,7 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 		    check_imports(filename, opt, out, err, errlen))
 			goto out;
 		double t1 = now();
-		if (!entry_open(&e, out, why, sizeof why)) {
+		if (!entry_open(e.so, out, why, sizeof why)) {
 			out->was_cached = true;
 			out->t.load = tkey + (now() - t1);
 			rc = 0;
@@ -1089,8 +1115,7 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 			snprintf(why, sizeof why, "%.200s: %s", base_name(e.lock), strerror(errno));
 	}
 	if (lockfd < 0) {
-		if (use_private_dir(&e, why, err, errlen))
-			goto out;
+		use_private_dir(&e, why);
 	} else {
 		while (flock(lockfd, LOCK_EX))
 			if (errno != EINTR) {
@@ -1105,7 +1130,7 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 			    check_imports(filename, opt, out, err, errlen))
 				goto out;
 			double t1 = now();
-			if (!entry_open(&e, out, why, sizeof why)) {
+			if (!entry_open(e.so, out, why, sizeof why)) {
 				out->was_cached = true;
 				out->t.load = tkey + (now() - t1);
 				rc = 0;
@@ -1149,32 +1174,39 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 		        "mpiwasm: compiling %s (first run; later runs use the cache)\n",
 		        base_name(filename));
 	cache_log("compile", e.key, filename);
-	if (cl_add("%s", e.tmpso) || cl_add("%s", e.tmpmeta)) {
+	if (!e.private_dir && (cl_add("%s", e.tmpso) || cl_add("%s", e.tmpmeta))) {
 		setf(err, errlen, "%s: cache: out of memory", filename);
 		cl_disarm(false);
 		goto out;
 	}
 	cl_arm();
 	bool keep = getenv("MPIWASM_KEEP_TEMP") != NULL;
-	if (build(&out->mod, filename, ccpath, ccargs, opt, jobs, &e, out, err, errlen)) {
+	char built[PATH_MAX + 32] = "";
+	if (build(&out->mod, filename, ccpath, ccargs, opt, jobs, built, sizeof built,
+	          out, err, errlen)) {
 		if (keep && cl.tmpdir)
 			fprintf(stderr, "mpiwasm: kept the generated C in %s\n", cl.tmpdir);
 		cl_disarm(keep);
 		goto out;
 	}
 	double t1 = now();
-	if (install(&e, filename, err, errlen)) {
-		out->failure = CACHE_FAIL_SYSTEM;
-		cl_disarm(false);
-		goto out;
+	const char *from = built;
+	if (!e.private_dir) {
+		if (!install(&e, built, filename, why, sizeof why))
+			from = e.so;
+		else
+			fprintf(stderr, "mpiwasm: warning: cannot store the compiled %s in the "
+			        "cache %s (%s); running from a private copy\n",
+			        base_name(filename), e.dir, why);
 	}
 	out->t.compile += now() - t1;
+	t1 = now();
+	/* Loaded before the private copy is removed: the mapping outlives it. */
+	int lrc = entry_open(from, out, why, sizeof why);
 	if (keep && cl.tmpdir)
 		fprintf(stderr, "mpiwasm: kept the generated C in %s\n", cl.tmpdir);
 	cl_disarm(keep);
-
-	t1 = now();
-	if (entry_open(&e, out, why, sizeof why)) {
+	if (lrc) {
 		setf(err, errlen, "%s: cache: the freshly built object does not load: %s",
 		     filename, why);
 		out->failure = CACHE_FAIL_COMPILE;
@@ -1183,13 +1215,6 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 	out->t.load = tkey + (now() - t1);
 	rc = 0;
 out:
-	if (e.private_dir) {
-		/* The mapping stays valid after the file is gone. */
-		unlink(e.so);
-		unlink(e.meta);
-		unlink(e.lock);
-		rmdir(e.dir);
-	}
 	if (lockfd >= 0)
 		close(lockfd);   /* releases the flock */
 	free(ccid);

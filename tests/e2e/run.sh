@@ -13,7 +13,7 @@ WASM_CC=${WASM_CC:-clang-19 --target=wasm32-wasi --sysroot=/usr}
 T=${E2E_TIMEOUT:-300}
 
 W=$(mktemp -d /tmp/mpiwasm-e2e-XXXXXX)
-trap 'rm -rf "$W"' EXIT
+trap 'umount "$W/full" 2>/dev/null; rm -rf "$W"' EXIT
 mkdir -p "$W/tmp"
 export TMPDIR=$W/tmp          # so that leftovers of compiles can be checked
 unset MPIWASM_CACHE_DIR MPIWASM_CC MPIWASM_CACHE_LOG MPIWASM_KEEP_TEMP
@@ -185,6 +185,24 @@ t_readonly_dir() {
 		ok read-only-cache-dir-warns-and-runs ||
 		bad read-only-cache-dir-warns-and-runs "rc=$rc left: $(ls -A "$W/c-ro" "$W/tmp")"
 	chmod 700 "$W"
+}
+
+t_full_disk() {
+	# A 16 KiB file system holds the lock and the compiler's identity but
+	# not the object: the write fails with ENOSPC half-way.
+	mkdir -p "$W/full"
+	if ! mount -t tmpfs -o size=16k tmpfs "$W/full" 2>/dev/null; then
+		echo "SKIP full-disk: cannot mount a small tmpfs (not root?)"
+		return
+	fi
+	run "$W/full/cache" "$W/hello.wasm" a b
+	local left; left=$(ls -A "$W/full/cache" | grep -Ev '\.lock$|^cc-')
+	[ $rc = 0 ] && grep -q 'warning: cannot store the compiled hello.wasm .*No space left on device' "$W/err" &&
+	   diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null &&
+	   [ -z "$left" ] && [ -z "$(ls -A "$W/tmp")" ] &&
+		ok full-disk-warns-runs-leaves-nothing ||
+		bad full-disk-warns-runs-leaves-nothing "rc=$rc left: $left $(ls -A "$W/tmp")"
+	umount "$W/full"
 }
 
 # one_line NAME WANT_RC PATTERN: exactly one line on stderr matching PATTERN.
@@ -386,7 +404,7 @@ t_mpi() {
 		bad mpi-exit-without-finalize-ends-job "rc=$rc after $((SECONDS - t0)) s"
 }
 
-all="t_version t_hello t_quiet_miss t_concurrent t_damaged t_unwritable t_readonly_dir t_errors
+all="t_version t_hello t_quiet_miss t_concurrent t_damaged t_unwritable t_readonly_dir t_full_disk t_errors
      t_exit_status t_trap t_wasi t_wasi_more t_key_has_compiler t_cache_cmds t_cc_identity_cached
      t_compiler_failure t_signal_cleanup t_mpi"
 sel=${*:-$all}
