@@ -1,5 +1,6 @@
 /* errno.c - host errno -> WASI errno.  The module never sees a raw host
- * value: anything not in the table is reported as EIO. */
+ * value: anything not in the table is reported as EIO.  The reverse, for
+ * the host-side sandbox calls (wasi.h), uses the same table. */
 #include <errno.h>
 #include "wasi_int.h"
 
@@ -42,4 +43,14 @@ uint16_t wasi_errno(int e)
 	if (e > 0 && (unsigned)e < sizeof errno_map && errno_map[e])
 		return errno_map[e];
 	return WE_IO;
+}
+
+int wasi_host_errno(uint16_t we)
+{
+	if (we == WE_NOTCAPABLE)
+		return EACCES;   /* outside the grant: permission denied */
+	for (size_t e = 1; e < sizeof errno_map; e++)
+		if (errno_map[e] == we)
+			return (int)e;
+	return EIO;
 }

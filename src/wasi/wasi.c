@@ -1614,14 +1614,16 @@ static wfd *preopen_for(const char *path, const char **rel)
 	return best;
 }
 
-char *wasi_sandbox_path(const char *guest_path, bool write)
+/* The grant for a module path and the rest of the path beneath it
+ * (never empty: "." for the grant itself), or NULL with errno set. */
+static wfd *sandbox_grant(const char *guest_path, bool write,
+                          const char **rel)
 {
 	if (!guest_path) {
 		errno = EFAULT;
 		return NULL;
 	}
-	const char *rel = NULL;
-	wfd *d = preopen_for(guest_path, &rel);
+	wfd *d = preopen_for(guest_path, rel);
 	if (!d) {
 		errno = EACCES;
 		return NULL;
@@ -1630,24 +1632,32 @@ char *wasi_sandbox_path(const char *guest_path, bool write)
 		errno = EROFS;
 		return NULL;
 	}
-	while (*rel == '/')
-		rel++;
-	if (!*rel)
-		rel = ".";
+	while (**rel == '/')
+		(*rel)++;
+	if (!**rel)
+		*rel = ".";
+	return d;
+}
+
+char *wasi_sandbox_path(const char *guest_path, bool write)
+{
+	const char *rel = NULL;
+	wfd *d = sandbox_grant(guest_path, write, &rel);
+	if (!d)
+		return NULL;
 	int pfd;
 	bool md;
 	char last[PATH_MAX];
 	uint16_t e = wasi_sb_parent(d->host, rel, true, &pfd, last, &md);
 	if (e) {
-		errno = e == WE_NOTCAPABLE ? EACCES : e == WE_NOENT ? ENOENT :
-		        e == WE_NOTDIR ? ENOTDIR : e == WE_LOOP ? ELOOP : EACCES;
+		errno = wasi_host_errno(e);
 		return NULL;
 	}
 	char link[64], dir[PATH_MAX];
 	snprintf(link, sizeof link, "/proc/self/fd/%d", pfd);
 	ssize_t n = readlink(link, dir, sizeof dir - 1);
 	int saved = errno;
-	close(pfd);
+	wasi_sb_put(d->host, pfd);
 	if (n < 0 || n >= (ssize_t)sizeof dir - 1) {
 		errno = n < 0 ? saved : ENAMETOOLONG;
 		return NULL;
@@ -1661,4 +1671,45 @@ char *wasi_sandbox_path(const char *guest_path, bool write)
 	if (!out)
 		errno = ENOMEM;
 	return out;
+}
+
+int wasi_sandbox_open(const char *guest_path, int oflags, mode_t mode,
+                      char *hostpath_out, size_t len)
+{
+	bool write = (oflags & O_ACCMODE) != O_RDONLY ||
+	             (oflags & (O_CREAT | O_TRUNC | O_APPEND));
+	const char *rel = NULL;
+	if (!hostpath_out || len == 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	hostpath_out[0] = 0;
+	wfd *d = sandbox_grant(guest_path, write, &rel);
+	if (!d)
+		return -1;
+	int fd;
+	uint16_t e = wasi_sb_open(d->host, rel, oflags & ~O_CLOEXEC, mode, true,
+	                          &fd);
+	if (e) {
+		errno = wasi_host_errno(e);
+		return -1;
+	}
+	/* The name must lead back to this very file (no /proc, or a /proc
+	 * of another pid namespace, would make it name something else). */
+	struct stat a, b;
+	int n = snprintf(hostpath_out, len, "/proc/self/fd/%d", fd);
+	if (n < 0 || (size_t)n >= len) {
+		close(fd);
+		hostpath_out[0] = 0;
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (fstat(fd, &a) < 0 || stat(hostpath_out, &b) < 0 ||
+	    a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+		close(fd);
+		hostpath_out[0] = 0;
+		errno = ENOENT;
+		return -1;
+	}
+	return fd;
 }

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 typedef struct wasi_preopen {
 	const char *host;      /* host directory */
@@ -35,9 +36,36 @@ int wasi_setup(const wasi_config *cfg, char *err, size_t errlen);
 /* Closes everything wasi_setup() opened. */
 void wasi_teardown(void);
 
-/* Host-side check for the MPI bridge (MPI_File_open ...): resolves a
- * module path under the preopens as path_open would, and returns a new
- * host path string to open (malloc'd) or NULL with errno set. */
+/* Host-side checks for the MPI bridge (MPI_File_open, MPI_File_delete,
+ * ...).  Both take a module path, choose the preopen whose guest name is
+ * its longest prefix (a relative path goes to the "." grant) as
+ * wasi-libc does, and resolve the rest beneath that grant as path_open
+ * would (symlinks followed only while they stay inside; "..", absolute
+ * targets and /proc magic links refused).  Errors: -1/NULL with errno
+ * set: EACCES for a path outside every grant (or escaping one), EROFS
+ * for writing below a --dir-ro grant, else the host's errno.
+ *
+ * wasi_sandbox_path() returns a host path string (malloc'd) naming the
+ * checked file.  It is NOT race-free: between the check and the
+ * library's own open the names along the path can be swapped (e.g. a
+ * directory replaced by a symlink to outside the grant).  Use it only
+ * where no descriptor can be handed over (messages, MPI_File_delete of
+ * a name the module controls no more than the host). */
 char *wasi_sandbox_path(const char *guest_path, bool write);
+
+/* The race-free variant: opens the file beneath its grant now, with host
+ * open(2) flags `oflags` (O_CREAT uses `mode`; O_CLOEXEC is added; a
+ * write access mode, O_CREAT, O_TRUNC or O_APPEND count as writing), and
+ * returns the new descriptor, writing into hostpath_out (len bytes, 32
+ * are enough) the name "/proc/self/fd/N".  Opening that name in this
+ * process opens the very file that was checked, whatever is renamed
+ * afterwards.  The caller passes the name to the MPI library, keeps the
+ * descriptor open until the library has opened it (e.g. until
+ * MPI_File_open returns) and then closes it.  Pass the library the same
+ * access mode, and drop O_EXCL / MPI_MODE_EXCL: the file exists once
+ * this returns.  Needs /proc mounted (checked: ENOENT otherwise).
+ * Returns -1 with errno set as above. */
+int wasi_sandbox_open(const char *guest_path, int oflags, mode_t mode,
+                      char *hostpath_out, size_t len);
 
 #endif

@@ -35,6 +35,10 @@ enum {
 /* Host errno -> WASI errno, by table; unknown values become WE_IO. */
 uint16_t wasi_errno(int host_errno);
 
+/* WASI errno -> host errno for the host-side calls of wasi.h;
+ * WE_NOTCAPABLE becomes EACCES, anything unknown EIO. */
+int wasi_host_errno(uint16_t wasi_errno);
+
 /* Chooses the resolver: openat2(RESOLVE_BENEATH) when the kernel has it
  * and MPIWASM_WASI_NO_OPENAT2 is unset, else the component walker. */
 void wasi_sb_init(void);

@@ -754,6 +754,113 @@ static void run_mode(bool walker)
 	wasi_teardown();
 }
 
+/* Reads what the host path the bridge would give the MPI library
+ * opens to (at most n-1 bytes). */
+static bool read_host(const char *path, char *buf, size_t n)
+{
+	int fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	ssize_t r = read(fd, buf, n - 1);
+	close(fd);
+	buf[r > 0 ? r : 0] = 0;
+	return r >= 0;
+}
+
+/* wasi_sandbox_open() under a "/data" grant of `grant` (and "/ro"). */
+static void sandbox_open_checks(void)
+{
+	char hp[64], buf[64], p[400];
+	int fd = wasi_sandbox_open("/data/sub/file.txt", O_RDONLY, 0, hp, sizeof hp);
+	check("sandbox_open inside", fd >= 0 && strncmp(hp, "/proc/self/fd/", 14) == 0 &&
+	      read_host(hp, buf, sizeof buf) && strcmp(buf, "inside\n") == 0);
+	if (fd >= 0)
+		close(fd);
+	fd = wasi_sandbox_open("/data/inside_link", O_RDONLY, 0, hp, sizeof hp);
+	check("sandbox_open follows an inside link", fd >= 0 &&
+	      read_host(hp, buf, sizeof buf) && strcmp(buf, "inside\n") == 0);
+	if (fd >= 0)
+		close(fd);
+	static const char *const outs[] = {
+		"/data/../outside/secret.txt", "/data/dir_link/secret.txt",
+		"/data/abs_link", "/data/rel_link", "/data/chain1/secret.txt",
+		"/data/proc_root/etc/passwd", "/etc/passwd", "relative.txt",
+	};
+	bool all = true;
+	for (size_t i = 0; i < sizeof outs / sizeof *outs; i++) {
+		errno = 0;
+		fd = wasi_sandbox_open(outs[i], O_RDONLY, 0, hp, sizeof hp);
+		if (fd >= 0 || errno != EACCES || hp[0]) {
+			printf("FAIL sandbox_open %s: fd %d errno %d\n", outs[i], fd, errno);
+			all = false;
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+	check("sandbox_open escapes refused with EACCES", all);
+	errno = 0;
+	fd = wasi_sandbox_open("/data/dangle", O_WRONLY | O_CREAT, 0644, hp, sizeof hp);
+	snprintf(p, sizeof p, "%s/created.txt", outside);
+	check("sandbox_open creates nothing through a dangling link",
+	      fd < 0 && errno == EACCES && access(p, F_OK) != 0);
+	fd = wasi_sandbox_open("/data/made.txt", O_WRONLY | O_CREAT | O_EXCL, 0644,
+	                       hp, sizeof hp);
+	int lib = fd >= 0 ? open(hp, O_WRONLY) : -1;   /* as the library would */
+	bool wrote = lib >= 0 && write(lib, "via proc\n", 9) == 9;
+	if (lib >= 0)
+		close(lib);
+	if (fd >= 0)
+		close(fd);
+	snprintf(p, sizeof p, "%s/made.txt", grant);
+	check("sandbox_open creates inside; the /proc name writes it",
+	      wrote && read_host(p, buf, sizeof buf) && strcmp(buf, "via proc\n") == 0);
+	unlink(p);
+	errno = 0;
+	fd = wasi_sandbox_open("/ro/ro.txt", O_RDWR, 0, hp, sizeof hp);
+	check("sandbox_open write below --dir-ro: EROFS", fd < 0 && errno == EROFS);
+	fd = wasi_sandbox_open("/ro/ro.txt", O_RDONLY, 0, hp, sizeof hp);
+	check("sandbox_open read below --dir-ro", fd >= 0 &&
+	      read_host(hp, buf, sizeof buf) && strcmp(buf, "read only\n") == 0);
+	if (fd >= 0)
+		close(fd);
+	errno = 0;
+	fd = wasi_sandbox_open("/data/sub/file.txt", O_RDONLY, 0, hp, 8);
+	check("sandbox_open short buffer: ENAMETOOLONG, no fd",
+	      fd < 0 && errno == ENAMETOOLONG);
+
+	/* The check and the library's open are one: swap race/ and a link
+	 * to outside while opening through it and reading the name back. */
+	pthread_t t;
+	int leaks = 0, inside = 0;
+	race_stop = 0;
+	pthread_create(&t, NULL, racer, NULL);
+	for (int i = 0; i < 3000; i++) {
+		fd = wasi_sandbox_open("/data/race/secret.txt", O_RDONLY, 0, hp, sizeof hp);
+		if (fd >= 0) {
+			if (read_host(hp, buf, sizeof buf)) {
+				if (strstr(buf, "TOPSECRET"))
+					leaks++;
+				else if (strstr(buf, "inside-race"))
+					inside++;
+			}
+			close(fd);
+		}
+		fd = wasi_sandbox_open("/data/race/pwned", O_WRONLY | O_CREAT, 0644,
+		                       hp, sizeof hp);
+		if (fd >= 0)
+			close(fd);
+	}
+	race_stop = 1;
+	pthread_join(t, NULL);
+	snprintf(p, sizeof p, "%s/pwned", outside);
+	check("sandbox_open race: nothing outside read or created",
+	      leaks == 0 && inside > 0 && access(p, F_OK) != 0);
+	snprintf(p, sizeof p, "%s/race/pwned", grant);
+	unlink(p);
+	snprintf(p, sizeof p, "%s/race_link/pwned", grant);
+	unlink(p);
+}
+
 static void setup_errors(void)
 {
 	char err[256];
@@ -771,9 +878,9 @@ static void setup_errors(void)
 	cfg.npreopens = 2;
 	check("setup: guest collision refused", wasi_setup(&cfg, err, sizeof err) == -1 &&
 	      strstr(err, "already granted"));
-	wasi_preopen ok[] = { { grant, "/data", false } };
+	wasi_preopen ok[] = { { grant, "/data", false }, { grant_ro, "/ro", true } };
 	cfg.preopens = ok;
-	cfg.npreopens = 1;
+	cfg.npreopens = 2;
 	char *hp = NULL;
 	check("sandbox_path inside", wasi_setup(&cfg, err, sizeof err) == 0 &&
 	      (hp = wasi_sandbox_path("/data/sub/file.txt", false)) != NULL &&
@@ -785,6 +892,7 @@ static void setup_errors(void)
 	hp = wasi_sandbox_path("/data/newfile", true);
 	check("sandbox_path new file", hp && strstr(hp, "/grant/newfile"));
 	free(hp);
+	sandbox_open_checks();
 	wasi_teardown();
 }
 
