@@ -35,8 +35,26 @@ $(B)/spec/%/converted: $(SPEC_DIR)/%.wast
 
 spec-convert: $(SPEC_STAMPS)
 
-check-spec: $(SPEC_RUN) $(SPEC_STAMPS)
+# The harness's own test, first: right answers pass (self-pass.wast) and
+# wrong ones fail (self-fail.wast: all 18 assertions must fail).
+SPEC_SELF := self-pass self-fail
+
+$(B)/spec-self/%/converted: tests/spec/self/%.wast
+	@rm -rf $(@D) && mkdir -p $(@D)
+	wast2json $< -o $(@D)/$*.json
+	@touch $@
+
+check-spec-self: $(SPEC_RUN) $(SPEC_SELF:%=$(B)/spec-self/%/converted)
+	@mkdir -p $(B)/spec-cache
+	@p=$$($(SPEC_RUN) -c $(B)/spec-cache $(B)/spec-self/self-pass/self-pass.json | tail -n 1); \
+	f=$$($(SPEC_RUN) -c $(B)/spec-cache $(B)/spec-self/self-fail/self-fail.json | tail -n 1); \
+	echo "$$p"; echo "$$f"; ok=0; bad=0; \
+	case "$$p" in "self-pass: 27 passed, 0 failed, 1 skipped "*) ok=$$((ok+1));; *) bad=$$((bad+1));; esac; \
+	case "$$f" in "self-fail: 1 passed, 18 failed, 0 skipped "*) ok=$$((ok+1));; *) bad=$$((bad+1));; esac; \
+	echo "spec-self: $$ok passed, $$bad failed"; [ $$bad = 0 ]
+
+check-spec: check-spec-self $(SPEC_RUN) $(SPEC_STAMPS)
 	@sh tests/spec/run.sh "$(SPEC_RUN)" "$(B)" "$(SPEC_JOBS)" "$(SPEC_TIMEOUT)" $(SPEC_FILES)
 
 CHECKS += check-spec
-.PHONY: spec-convert
+.PHONY: spec-convert check-spec-self
