@@ -1,0 +1,10 @@
+# bench/mpi: native vs wasm MPI ping-pong and collective sweep.
+#   make bench-mpi            Open MPI (build/), results in build/bench/mpi/openmpi/
+#   make bench-mpi MPI=mpich B=build-mpich
+# bench/mpi/REPORT.md and its PNGs are refreshed from those by hand
+# (cp), so that a noisy run does not overwrite the committed figures.
+bench-mpi: toolchain $(B)/mpiwasm
+	@B=$(B) MPI=$(MPI) sh bench/mpi/run.sh
+
+bench: bench-mpi
+.PHONY: bench-mpi
