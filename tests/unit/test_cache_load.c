@@ -1,0 +1,131 @@
+/* test_cache_load.c - cache_load on small modules: miss then hit, what
+ * the key depends on, failure kinds, list and clean. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "cache/cache.h"
+
+static int failures;
+
+#define CHECK(cond, ...) do { if (!(cond)) { \
+	fprintf(stderr, "test_cache_load:%d: ", __LINE__); \
+	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); failures++; } } while (0)
+
+/* (module (func (export "f") (result i32) i32.const 42)) */
+static const uint8_t mod_a[] = {
+	0, 'a', 's', 'm', 1, 0, 0, 0,
+	1, 5, 1, 0x60, 0, 1, 0x7f,          /* type () -> i32 */
+	3, 2, 1, 0,                         /* func 0: type 0 */
+	7, 5, 1, 1, 'f', 0, 0,              /* export "f" func 0 */
+	10, 6, 1, 4, 0, 0x41, 42, 0x0b,     /* i32.const 42 end */
+};
+
+/* The same function returning 43: other bytes, other key. */
+static const uint8_t mod_b[] = {
+	0, 'a', 's', 'm', 1, 0, 0, 0,
+	1, 5, 1, 0x60, 0, 1, 0x7f,
+	3, 2, 1, 0,
+	7, 5, 1, 1, 'f', 0, 0,
+	10, 6, 1, 4, 0, 0x41, 43, 0x0b,
+};
+
+/* A type section that claims more bytes than the file has. */
+static const uint8_t mod_bad[] = { 0, 'a', 's', 'm', 1, 0, 0, 0, 1, 9, 1 };
+
+/* A body that adds an i32 to nothing: well-formed, invalid. */
+static const uint8_t mod_invalid[] = {
+	0, 'a', 's', 'm', 1, 0, 0, 0,
+	1, 5, 1, 0x60, 0, 1, 0x7f,
+	3, 2, 1, 0,
+	10, 7, 1, 5, 0, 0x41, 1, 0x6a, 0x0b,
+};
+
+static void count_entry(void *ud, const cache_entry_info *e)
+{
+	(*(int *)ud)++;
+	CHECK(e->complete && e->size > 0 &&
+	      (!strcmp(e->source, "a.wasm") || !strcmp(e->source, "b.wasm")),
+	      "odd entry %s (%s)", e->key, e->source);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/mpiwasm-test-cache-XXXXXX";
+	char err[2048];
+	cache_module cm;
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	cache_options opt = { .dir = dir, .quiet = true, .check_host_imports = true, .jobs = 1 };
+
+	/* Miss, then hit with the same key. */
+	int rc = cache_load(mod_a, sizeof mod_a, "a.wasm", &opt, &cm, err, sizeof err);
+	CHECK(rc == 0, "first load failed: %s", err);
+	char key[65];
+	memcpy(key, cm.key, sizeof key);
+	CHECK(rc || !cm.was_cached, "first load claims a hit");
+	CHECK(rc || (cm.code && cm.dl && cm.mod.bodies_decoded), "first load incomplete");
+	CHECK(rc || cm.t.compile > 0, "no compile time on a miss");
+	cache_module_free(&cm);
+
+	rc = cache_load(mod_a, sizeof mod_a, "a.wasm", &opt, &cm, err, sizeof err);
+	CHECK(rc == 0, "second load failed: %s", err);
+	CHECK(rc || cm.was_cached, "second load was not a hit");
+	CHECK(rc || !cm.mod.bodies_decoded, "a hit decoded the bodies");
+	CHECK(rc || !strcmp(cm.key, key), "key changed: %s vs %s", cm.key, key);
+	CHECK(rc || cm.t.compile == 0, "compile time on a hit");
+	cache_module_free(&cm);
+
+	/* The flags are part of the key. */
+	cache_options opt2 = opt;
+	opt2.extra_cflags = "-DMPIWASM_TEST=1";
+	rc = cache_load(mod_a, sizeof mod_a, "a.wasm", &opt2, &cm, err, sizeof err);
+	CHECK(rc == 0, "load with extra flags failed: %s", err);
+	CHECK(rc || (!cm.was_cached && strcmp(cm.key, key)), "extra flags did not change the key");
+	cache_module_free(&cm);
+
+	/* So are the module bytes. */
+	rc = cache_load(mod_b, sizeof mod_b, "b.wasm", &opt, &cm, err, sizeof err);
+	CHECK(rc == 0, "load of b failed: %s", err);
+	CHECK(rc || (!cm.was_cached && strcmp(cm.key, key)), "other bytes, same key");
+	cache_module_free(&cm);
+
+	/* A record that no longer matches its object: rebuilt. */
+	char so[512];
+	snprintf(so, sizeof so, "%s/%s.so", dir, key);
+	CHECK(truncate(so, 64) == 0, "truncate %s", so);
+	rc = cache_load(mod_a, sizeof mod_a, "a.wasm", &opt, &cm, err, sizeof err);
+	CHECK(rc == 0 && !cm.was_cached, "truncated entry not rebuilt (rc %d: %s)", rc, err);
+	cache_module_free(&cm);
+
+	/* Failure kinds. */
+	rc = cache_load(mod_bad, sizeof mod_bad, "bad.wasm", &opt, &cm, err, sizeof err);
+	CHECK(rc == -1 && cm.failure == CACHE_FAIL_MODULE && strstr(err, "bad.wasm"),
+	      "malformed: rc %d failure %d: %s", rc, cm.failure, err);
+	rc = cache_load(mod_invalid, sizeof mod_invalid, "inv.wasm", &opt, &cm, err, sizeof err);
+	CHECK(rc == -1 && cm.failure == CACHE_FAIL_MODULE && strstr(err, "inv.wasm"),
+	      "invalid: rc %d failure %d: %s", rc, cm.failure, err);
+	cache_options opt3 = opt;
+	opt3.cc = "mpiwasm-no-such-compiler";
+	rc = cache_load(mod_a, sizeof mod_a, "a.wasm", &opt3, &cm, err, sizeof err);
+	CHECK(rc == -1 && cm.failure == CACHE_FAIL_SYSTEM &&
+	      strstr(err, "mpiwasm-no-such-compiler"),
+	      "missing compiler: rc %d failure %d: %s", rc, cm.failure, err);
+	opt3.cc = "false";
+	rc = cache_load(mod_b, sizeof mod_b, "b.wasm", &opt3, &cm, err, sizeof err);
+	CHECK(rc == -1 && cm.failure == CACHE_FAIL_SYSTEM && strstr(err, "-v"),
+	      "compiler whose -v fails: rc %d failure %d: %s", rc, cm.failure, err);
+
+	/* Listing and cleaning: a, a with flags, b. */
+	int n = 0;
+	rc = cache_list(&opt, count_entry, &n, err, sizeof err);
+	CHECK(rc == 3 && n == 3, "cache_list: %d entries, %d calls (%s)", rc, n, err);
+	rc = cache_clean(&opt, err, sizeof err);
+	CHECK(rc == 3, "cache_clean removed %d (%s)", rc, err);
+	CHECK(cache_list(&opt, NULL, NULL, err, sizeof err) == 0, "entries left after clean");
+	CHECK(rmdir(dir) == 0, "cache dir %s not empty after clean", dir);
+	return failures != 0;
+}
