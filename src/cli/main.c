@@ -406,10 +406,29 @@ static int cmd_compile(int argc, char **argv, int i)
 	return 0;
 }
 
-static void show_entry(void *ud, const cache_entry_info *e)
+typedef struct shown {
+	cache_entry_info *v;
+	int n;
+} shown;
+
+static void collect_entry(void *ud, const cache_entry_info *e)
 {
-	time_t t = time(NULL);
-	long long age = (long long)(t - e->mtime);
+	shown *sh = ud;
+	sh->v = xrealloc(sh->v, (size_t)(sh->n + 1) * sizeof *sh->v);
+	sh->v[sh->n] = *e;
+	sh->v[sh->n].source = strdup(e->source);   /* e->source is the callee's */
+	sh->n++;
+}
+
+static int by_age(const void *a, const void *b)
+{
+	const cache_entry_info *x = a, *y = b;
+	return (x->mtime > y->mtime) - (x->mtime < y->mtime);
+}
+
+static void show_entry(const cache_entry_info *e, time_t now_s)
+{
+	long long age = (long long)(now_s - e->mtime);
 	char agebuf[32];
 	if (age < 120)
 		snprintf(agebuf, sizeof agebuf, "%llds", age);
@@ -420,8 +439,7 @@ static void show_entry(void *ud, const cache_entry_info *e)
 	else
 		snprintf(agebuf, sizeof agebuf, "%lldd", age / 86400);
 	printf("%s %10llu %6s  %s%s\n", e->key, (unsigned long long)e->size, agebuf,
-	       *e->source ? e->source : "?", e->complete ? "" : " (incomplete)");
-	*(unsigned long long *)ud += e->size;
+	       e->source && *e->source ? e->source : "?", e->complete ? "" : " (incomplete)");
 }
 
 static int cmd_cache(int argc, char **argv, int i)
@@ -435,10 +453,20 @@ static int cmd_cache(int argc, char **argv, int i)
 	cache_options opt = { .dir = c.cache_dir };
 	if (!strcmp(what, "show")) {
 		unsigned long long total = 0;
+		shown sh = { 0 };
 		printf("cache dir: %s\n", cache_dir(&opt));
-		int n = cache_list(&opt, show_entry, &total, err, sizeof err);
+		int n = cache_list(&opt, collect_entry, &sh, err, sizeof err);
 		if (n < 0)
 			die(EXIT_FAILURE_RT, "%s", err);
+		/* Oldest first, so the latest build is at the bottom. */
+		qsort(sh.v, (size_t)sh.n, sizeof *sh.v, by_age);
+		time_t t = time(NULL);
+		for (int k = 0; k < sh.n; k++) {
+			show_entry(&sh.v[k], t);
+			total += sh.v[k].size;
+			free((char *)sh.v[k].source);
+		}
+		free(sh.v);
 		printf("%d entr%s, %llu bytes\n", n, n == 1 ? "y" : "ies", total);
 		return 0;
 	}
