@@ -25,7 +25,7 @@ SPEC_RUN     := $(B)/tests/spec/spec_run
 # every runtime object must be in it, referenced by the driver or not.
 $(SPEC_RUN): tests/spec/spec_run.c $(B)/libmpiwasm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -rdynamic -o $@ $< -Wl,--whole-archive $(B)/libmpiwasm.a \
+	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< -Wl,--whole-archive $(B)/libmpiwasm.a \
 	  -Wl,--no-whole-archive $(LDLIBS)
 
 $(B)/spec/%/converted: $(SPEC_DIR)/%.wast
