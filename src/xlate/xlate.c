@@ -428,8 +428,8 @@ static void emit_call_indirect(fx *x, uint32_t type, uint32_t table)
 {
 	const wasm_functype *ft = &x->m->types[type];
 	x->h--;
-	xb_printf(x->o, "{ const struct mw_func *c_ = mw_callee(inst, %u, %s, %u, %u); ",
-	          table, S(x, x->h), type, x->fi);
+	xb_printf(x->o, "{ const struct mw_func *c_ = mw_callee(t%u, y%u, %s, %u); ",
+	          table, type, S(x, x->h), x->fi);
 	xbuf t = {0};
 	xb_puts(&t, "((");
 	put_fnptr_type(&t, ft);
@@ -638,6 +638,22 @@ static void put_f64_const(xbuf *o, uint64_t bits)
 		xb_printf(o, "mw_f64_of(0x%016llxull)", (unsigned long long)bits);
 	else
 		xb_printf(o, "%a", d);
+}
+
+/* +-0 and +-1: compilers that ignore -fsignaling-nans (clang) fold x*1,
+ * x/1, x+-0, -0-x, x*-1 to x or -x, which keeps a signalling NaN
+ * signalling where WebAssembly must return a quiet one.  Such constants
+ * are hidden behind MW_OPAQUE; other constants cannot give an identity. */
+static bool identity_f32(uint32_t bits)
+{
+	bits &= 0x7fffffffu;
+	return bits == 0 || bits == 0x3f800000u;
+}
+
+static bool identity_f64(uint64_t bits)
+{
+	bits &= 0x7fffffffffffffffull;
+	return bits == 0 || bits == 0x3ff0000000000000ull;
 }
 
 static uint32_t access_size(uint32_t op)
@@ -892,14 +908,14 @@ static int translate_body(fx *x)
 		case WASM_OP_GLOBAL_GET: {
 			uint8_t t = m->globals[in->u.index].type.type;
 			push(x, t);
-			xb_printf(o, "%s = inst->globals[%u]->v.%s;", S(x, x->h - 1),
+			xb_printf(o, "%s = g%u->v.%s;", S(x, x->h - 1),
 			          in->u.index, vmember(t));
 			break;
 		}
 		case WASM_OP_GLOBAL_SET: {
 			uint8_t t = m->globals[in->u.index].type.type;
 			x->h--;
-			xb_printf(o, "inst->globals[%u]->v.%s = %s;", in->u.index,
+			xb_printf(o, "g%u->v.%s = %s;", in->u.index,
 			          vmember(t), S(x, x->h));
 			break;
 		}
@@ -999,12 +1015,16 @@ static int translate_body(fx *x)
 			xb_printf(o, "%s = ", S(x, x->h - 1));
 			put_f32_const(o, in->u.f32);
 			xb_puts(o, ";");
+			if (identity_f32(in->u.f32))
+				xb_printf(o, " MW_OPAQUE(%s);", S(x, x->h - 1));
 			break;
 		case WASM_OP_F64_CONST:
 			push(x, WASM_F64);
 			xb_printf(o, "%s = ", S(x, x->h - 1));
 			put_f64_const(o, in->u.f64);
 			xb_puts(o, ";");
+			if (identity_f64(in->u.f64))
+				xb_printf(o, " MW_OPAQUE(%s);", S(x, x->h - 1));
 			break;
 		case WASM_OP_REF_NULL:
 			push(x, (uint8_t)in->u.index);
@@ -1108,6 +1128,33 @@ static int translate_func(const wasm_module *m, uint32_t fi, xbuf *out,
 		if (usedmem[k])
 			xb_printf(out, "  uint8_t *const m%u = inst->mems[%u]->base;\n", k, k);
 	free(usedmem);
+	/* Global, table and type pointers are fixed at instantiation: load
+	 * each once, so a global access or call_indirect is one load less. */
+	uint8_t *used = calloc((size_t)m->nglobals + m->ntables + m->ntypes + 1, 1);
+	if (!used) {
+		x.rc = WASM_ERR_NOMEM;
+		goto done;
+	}
+	uint8_t *usedg = used, *usedt = used + m->nglobals, *usedy = usedt + m->ntables;
+	for (uint32_t i = 0; i < f->ncode; i++) {
+		const wasm_instr *in = &f->code[i];
+		if (in->op == WASM_OP_GLOBAL_GET || in->op == WASM_OP_GLOBAL_SET) {
+			usedg[in->u.index] = 1;
+		} else if (in->op == WASM_OP_CALL_INDIRECT) {
+			usedy[in->u.two.a] = 1;
+			usedt[in->u.two.b] = 1;
+		}
+	}
+	for (uint32_t k = 0; k < m->nglobals; k++)
+		if (usedg[k])
+			xb_printf(out, "  struct mw_global *const g%u = inst->globals[%u];\n", k, k);
+	for (uint32_t k = 0; k < m->ntables; k++)
+		if (usedt[k])
+			xb_printf(out, "  struct mw_table *const t%u = inst->tables[%u];\n", k, k);
+	for (uint32_t k = 0; k < m->ntypes; k++)
+		if (usedy[k])
+			xb_printf(out, "  const void *const y%u = inst->types[%u];\n", k, k);
+	free(used);
 	for (uint32_t i = ft->nparams; i < n; i++)
 		xb_printf(out, "  %s l%u = 0;\n", ctype(x.local_types[i]), i);
 	static const char *const kt[5] = {"uint32_t", "uint64_t", "float", "double", "void"};
