@@ -142,6 +142,11 @@ uint32_t mwh_Comm_create_keyval();
 uint32_t mwh_Comm_delete_attr();
 uint32_t mwh_Comm_dup();
 uint32_t mwh_Comm_dup_with_info();
+static uint32_t mwg_Comm_f2c(rt_instance *inst, uint32_t a0)
+{
+	return a0;
+}
+
 uint32_t mwh_Comm_free();
 uint32_t mwh_Comm_free_keyval();
 uint32_t mwh_Comm_get_attr();
@@ -280,6 +285,11 @@ static uint32_t mwg_Errhandler_c2f(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+static uint32_t mwg_Errhandler_f2c(rt_instance *inst, uint32_t a0)
+{
+	return a0;
+}
+
 uint32_t mwh_Errhandler_free();
 uint32_t mwh_Error_class();
 uint32_t mwh_Error_string();
@@ -392,6 +402,11 @@ static uint32_t mwg_Group_excl(rt_instance *inst, uint32_t a0, uint32_t a1, uint
 	rc = MPI_Group_excl(h0, (int)a1, p2, &h3);
 	if (rc == MPI_SUCCESS) *m3 = mw_group_put(h3);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_excl");
+}
+
+static uint32_t mwg_Group_f2c(rt_instance *inst, uint32_t a0)
+{
+	return a0;
 }
 
 uint32_t mwh_Group_free();
@@ -509,6 +524,11 @@ static uint32_t mwg_Info_dup(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Info_dup");
 }
 
+static uint32_t mwg_Info_f2c(rt_instance *inst, uint32_t a0)
+{
+	return a0;
+}
+
 uint32_t mwh_Info_free();
 uint32_t mwh_Info_get();
 static uint32_t mwg_Info_get_nkeys(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -569,6 +589,11 @@ static uint32_t mwg_Message_c2f(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+static uint32_t mwg_Message_f2c(rt_instance *inst, uint32_t a0)
+{
+	return a0;
+}
+
 uint32_t mwh_Mprobe();
 uint32_t mwh_Mrecv();
 static uint32_t mwg_Op_c2f(rt_instance *inst, uint32_t a0)
@@ -578,6 +603,11 @@ static uint32_t mwg_Op_c2f(rt_instance *inst, uint32_t a0)
 
 uint32_t mwh_Op_commutative();
 uint32_t mwh_Op_create();
+static uint32_t mwg_Op_f2c(rt_instance *inst, uint32_t a0)
+{
+	return a0;
+}
+
 uint32_t mwh_Op_free();
 uint32_t mwh_Pack();
 uint32_t mwh_Pack_external();
@@ -593,6 +623,11 @@ uint32_t mwh_Reduce_local();
 uint32_t mwh_Reduce_scatter();
 uint32_t mwh_Reduce_scatter_block();
 static uint32_t mwg_Request_c2f(rt_instance *inst, uint32_t a0)
+{
+	return a0;
+}
+
+static uint32_t mwg_Request_f2c(rt_instance *inst, uint32_t a0)
 {
 	return a0;
 }
@@ -718,6 +753,11 @@ static uint32_t mwg_Type_dup(rt_instance *inst, uint32_t a0, uint32_t a1)
 	rc = MPI_Type_dup(h0, &h1);
 	if (rc == MPI_SUCCESS) *m1 = mw_dtype_put(h1);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_dup");
+}
+
+static uint32_t mwg_Type_f2c(rt_instance *inst, uint32_t a0)
+{
+	return a0;
 }
 
 uint32_t mwh_Type_free();
@@ -911,6 +951,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_dup", "ii:i", (void *)mwh_Comm_dup },
 	{ "env", "MPI_Comm_dup_with_info", "iii:i", (void *)mwh_Comm_dup_with_info },
 	{ "env", "PMPI_Comm_dup_with_info", "iii:i", (void *)mwh_Comm_dup_with_info },
+	{ "env", "MPI_Comm_f2c", "i:i", (void *)mwg_Comm_f2c },
+	{ "env", "PMPI_Comm_f2c", "i:i", (void *)mwg_Comm_f2c },
 	{ "env", "MPI_Comm_free", "i:i", (void *)mwh_Comm_free },
 	{ "env", "PMPI_Comm_free", "i:i", (void *)mwh_Comm_free },
 	{ "env", "MPI_Comm_free_keyval", "i:i", (void *)mwh_Comm_free_keyval },
@@ -961,6 +1003,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Dist_graph_neighbors_count", "iiii:i", (void *)mwg_Dist_graph_neighbors_count },
 	{ "env", "MPI_Errhandler_c2f", "i:i", (void *)mwg_Errhandler_c2f },
 	{ "env", "PMPI_Errhandler_c2f", "i:i", (void *)mwg_Errhandler_c2f },
+	{ "env", "MPI_Errhandler_f2c", "i:i", (void *)mwg_Errhandler_f2c },
+	{ "env", "PMPI_Errhandler_f2c", "i:i", (void *)mwg_Errhandler_f2c },
 	{ "env", "MPI_Errhandler_free", "i:i", (void *)mwh_Errhandler_free },
 	{ "env", "PMPI_Errhandler_free", "i:i", (void *)mwh_Errhandler_free },
 	{ "env", "MPI_Error_class", "ii:i", (void *)mwh_Error_class },
@@ -1013,6 +1057,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Group_difference", "iii:i", (void *)mwg_Group_difference },
 	{ "env", "MPI_Group_excl", "iiii:i", (void *)mwg_Group_excl },
 	{ "env", "PMPI_Group_excl", "iiii:i", (void *)mwg_Group_excl },
+	{ "env", "MPI_Group_f2c", "i:i", (void *)mwg_Group_f2c },
+	{ "env", "PMPI_Group_f2c", "i:i", (void *)mwg_Group_f2c },
 	{ "env", "MPI_Group_free", "i:i", (void *)mwh_Group_free },
 	{ "env", "PMPI_Group_free", "i:i", (void *)mwh_Group_free },
 	{ "env", "MPI_Group_incl", "iiii:i", (void *)mwg_Group_incl },
@@ -1045,6 +1091,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Info_delete", "ii:i", (void *)mwg_Info_delete },
 	{ "env", "MPI_Info_dup", "ii:i", (void *)mwg_Info_dup },
 	{ "env", "PMPI_Info_dup", "ii:i", (void *)mwg_Info_dup },
+	{ "env", "MPI_Info_f2c", "i:i", (void *)mwg_Info_f2c },
+	{ "env", "PMPI_Info_f2c", "i:i", (void *)mwg_Info_f2c },
 	{ "env", "MPI_Info_free", "i:i", (void *)mwh_Info_free },
 	{ "env", "PMPI_Info_free", "i:i", (void *)mwh_Info_free },
 	{ "env", "MPI_Info_get", "iiiii:i", (void *)mwh_Info_get },
@@ -1085,6 +1133,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Keyval_free", "i:i", (void *)mwh_Keyval_free },
 	{ "env", "MPI_Message_c2f", "i:i", (void *)mwg_Message_c2f },
 	{ "env", "PMPI_Message_c2f", "i:i", (void *)mwg_Message_c2f },
+	{ "env", "MPI_Message_f2c", "i:i", (void *)mwg_Message_f2c },
+	{ "env", "PMPI_Message_f2c", "i:i", (void *)mwg_Message_f2c },
 	{ "env", "MPI_Mprobe", "iiiii:i", (void *)mwh_Mprobe },
 	{ "env", "PMPI_Mprobe", "iiiii:i", (void *)mwh_Mprobe },
 	{ "env", "MPI_Mrecv", "iiiii:i", (void *)mwh_Mrecv },
@@ -1095,6 +1145,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Op_commutative", "ii:i", (void *)mwh_Op_commutative },
 	{ "env", "MPI_Op_create", "iii:i", (void *)mwh_Op_create },
 	{ "env", "PMPI_Op_create", "iii:i", (void *)mwh_Op_create },
+	{ "env", "MPI_Op_f2c", "i:i", (void *)mwg_Op_f2c },
+	{ "env", "PMPI_Op_f2c", "i:i", (void *)mwg_Op_f2c },
 	{ "env", "MPI_Op_free", "i:i", (void *)mwh_Op_free },
 	{ "env", "PMPI_Op_free", "i:i", (void *)mwh_Op_free },
 	{ "env", "MPI_Pack", "iiiiiii:i", (void *)mwh_Pack },
@@ -1125,6 +1177,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Reduce_scatter_block", "iiiiii:i", (void *)mwh_Reduce_scatter_block },
 	{ "env", "MPI_Request_c2f", "i:i", (void *)mwg_Request_c2f },
 	{ "env", "PMPI_Request_c2f", "i:i", (void *)mwg_Request_c2f },
+	{ "env", "MPI_Request_f2c", "i:i", (void *)mwg_Request_f2c },
+	{ "env", "PMPI_Request_f2c", "i:i", (void *)mwg_Request_f2c },
 	{ "env", "MPI_Request_free", "i:i", (void *)mwh_Request_free },
 	{ "env", "PMPI_Request_free", "i:i", (void *)mwh_Request_free },
 	{ "env", "MPI_Request_get_status", "iii:i", (void *)mwh_Request_get_status },
@@ -1207,6 +1261,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Type_delete_attr", "ii:i", (void *)mwh_Type_delete_attr },
 	{ "env", "MPI_Type_dup", "ii:i", (void *)mwg_Type_dup },
 	{ "env", "PMPI_Type_dup", "ii:i", (void *)mwg_Type_dup },
+	{ "env", "MPI_Type_f2c", "i:i", (void *)mwg_Type_f2c },
+	{ "env", "PMPI_Type_f2c", "i:i", (void *)mwg_Type_f2c },
 	{ "env", "MPI_Type_free", "i:i", (void *)mwh_Type_free },
 	{ "env", "PMPI_Type_free", "i:i", (void *)mwh_Type_free },
 	{ "env", "MPI_Type_free_keyval", "i:i", (void *)mwh_Type_free_keyval },
@@ -1262,45 +1318,43 @@ const unsigned mw_glue_n = sizeof mw_glue / sizeof mw_glue[0];
 
 /* Not registered yet (a module importing one is refused):
  *   MPI_Accumulate MPI_Close_port MPI_Comm_accept MPI_Comm_connect
- *   MPI_Comm_disconnect MPI_Comm_f2c MPI_Comm_get_parent MPI_Comm_join
- *   MPI_Comm_spawn MPI_Comm_spawn_multiple MPI_Compare_and_swap MPI_Errhandler_f2c
- *   MPI_Fetch_and_op MPI_File_c2f MPI_File_call_errhandler MPI_File_close
- *   MPI_File_create_errhandler MPI_File_delete MPI_File_f2c MPI_File_get_amode
- *   MPI_File_get_atomicity MPI_File_get_byte_offset MPI_File_get_errhandler MPI_File_get_group
- *   MPI_File_get_info MPI_File_get_position MPI_File_get_position_shared MPI_File_get_size
- *   MPI_File_get_type_extent MPI_File_get_view MPI_File_iread MPI_File_iread_all
- *   MPI_File_iread_at MPI_File_iread_at_all MPI_File_iread_shared MPI_File_iwrite
- *   MPI_File_iwrite_all MPI_File_iwrite_at MPI_File_iwrite_at_all MPI_File_iwrite_shared
- *   MPI_File_open MPI_File_preallocate MPI_File_read MPI_File_read_all
- *   MPI_File_read_all_begin MPI_File_read_all_end MPI_File_read_at MPI_File_read_at_all
- *   MPI_File_read_at_all_begin MPI_File_read_at_all_end MPI_File_read_ordered MPI_File_read_ordered_begin
- *   MPI_File_read_ordered_end MPI_File_read_shared MPI_File_seek MPI_File_seek_shared
- *   MPI_File_set_atomicity MPI_File_set_errhandler MPI_File_set_info MPI_File_set_size
- *   MPI_File_set_view MPI_File_sync MPI_File_write MPI_File_write_all
- *   MPI_File_write_all_begin MPI_File_write_all_end MPI_File_write_at MPI_File_write_at_all
- *   MPI_File_write_at_all_begin MPI_File_write_at_all_end MPI_File_write_ordered MPI_File_write_ordered_begin
- *   MPI_File_write_ordered_end MPI_File_write_shared MPI_Get MPI_Get_accumulate
- *   MPI_Grequest_complete MPI_Grequest_start MPI_Group_f2c MPI_Iallgather
- *   MPI_Iallgatherv MPI_Iallreduce MPI_Ialltoall MPI_Ialltoallv
- *   MPI_Ialltoallw MPI_Ibarrier MPI_Ibcast MPI_Iexscan
- *   MPI_Igather MPI_Igatherv MPI_Ineighbor_allgather MPI_Ineighbor_allgatherv
- *   MPI_Ineighbor_alltoall MPI_Ineighbor_alltoallv MPI_Ineighbor_alltoallw MPI_Info_f2c
+ *   MPI_Comm_disconnect MPI_Comm_get_parent MPI_Comm_join MPI_Comm_spawn
+ *   MPI_Comm_spawn_multiple MPI_Compare_and_swap MPI_Fetch_and_op MPI_File_c2f
+ *   MPI_File_call_errhandler MPI_File_close MPI_File_create_errhandler MPI_File_delete
+ *   MPI_File_f2c MPI_File_get_amode MPI_File_get_atomicity MPI_File_get_byte_offset
+ *   MPI_File_get_errhandler MPI_File_get_group MPI_File_get_info MPI_File_get_position
+ *   MPI_File_get_position_shared MPI_File_get_size MPI_File_get_type_extent MPI_File_get_view
+ *   MPI_File_iread MPI_File_iread_all MPI_File_iread_at MPI_File_iread_at_all
+ *   MPI_File_iread_shared MPI_File_iwrite MPI_File_iwrite_all MPI_File_iwrite_at
+ *   MPI_File_iwrite_at_all MPI_File_iwrite_shared MPI_File_open MPI_File_preallocate
+ *   MPI_File_read MPI_File_read_all MPI_File_read_all_begin MPI_File_read_all_end
+ *   MPI_File_read_at MPI_File_read_at_all MPI_File_read_at_all_begin MPI_File_read_at_all_end
+ *   MPI_File_read_ordered MPI_File_read_ordered_begin MPI_File_read_ordered_end MPI_File_read_shared
+ *   MPI_File_seek MPI_File_seek_shared MPI_File_set_atomicity MPI_File_set_errhandler
+ *   MPI_File_set_info MPI_File_set_size MPI_File_set_view MPI_File_sync
+ *   MPI_File_write MPI_File_write_all MPI_File_write_all_begin MPI_File_write_all_end
+ *   MPI_File_write_at MPI_File_write_at_all MPI_File_write_at_all_begin MPI_File_write_at_all_end
+ *   MPI_File_write_ordered MPI_File_write_ordered_begin MPI_File_write_ordered_end MPI_File_write_shared
+ *   MPI_Get MPI_Get_accumulate MPI_Grequest_complete MPI_Grequest_start
+ *   MPI_Iallgather MPI_Iallgatherv MPI_Iallreduce MPI_Ialltoall
+ *   MPI_Ialltoallv MPI_Ialltoallw MPI_Ibarrier MPI_Ibcast
+ *   MPI_Iexscan MPI_Igather MPI_Igatherv MPI_Ineighbor_allgather
+ *   MPI_Ineighbor_allgatherv MPI_Ineighbor_alltoall MPI_Ineighbor_alltoallv MPI_Ineighbor_alltoallw
  *   MPI_Ireduce MPI_Ireduce_scatter MPI_Ireduce_scatter_block MPI_Iscan
- *   MPI_Iscatter MPI_Iscatterv MPI_Lookup_name MPI_Message_f2c
- *   MPI_Neighbor_allgather MPI_Neighbor_allgatherv MPI_Neighbor_alltoall MPI_Neighbor_alltoallv
- *   MPI_Neighbor_alltoallw MPI_Op_f2c MPI_Open_port MPI_Publish_name
- *   MPI_Put MPI_Raccumulate MPI_Register_datarep MPI_Request_f2c
- *   MPI_Rget MPI_Rget_accumulate MPI_Rput MPI_Status_c2f
- *   MPI_Status_c2f08 MPI_Status_f082c MPI_Status_f082f MPI_Status_f2c
- *   MPI_Status_f2f08 MPI_T_category_changed MPI_T_category_get_categories MPI_T_category_get_cvars
- *   MPI_T_category_get_index MPI_T_category_get_info MPI_T_category_get_num MPI_T_category_get_pvars
- *   MPI_T_cvar_get_index MPI_T_cvar_get_info MPI_T_cvar_get_num MPI_T_cvar_handle_alloc
- *   MPI_T_cvar_handle_free MPI_T_cvar_read MPI_T_cvar_write MPI_T_enum_get_info
- *   MPI_T_enum_get_item MPI_T_finalize MPI_T_init_thread MPI_T_pvar_get_index
- *   MPI_T_pvar_get_info MPI_T_pvar_get_num MPI_T_pvar_handle_alloc MPI_T_pvar_handle_free
- *   MPI_T_pvar_read MPI_T_pvar_readreset MPI_T_pvar_reset MPI_T_pvar_session_create
- *   MPI_T_pvar_session_free MPI_T_pvar_start MPI_T_pvar_stop MPI_T_pvar_write
- *   MPI_Type_f2c MPI_Unpublish_name MPI_Win_allocate MPI_Win_allocate_shared
+ *   MPI_Iscatter MPI_Iscatterv MPI_Lookup_name MPI_Neighbor_allgather
+ *   MPI_Neighbor_allgatherv MPI_Neighbor_alltoall MPI_Neighbor_alltoallv MPI_Neighbor_alltoallw
+ *   MPI_Open_port MPI_Publish_name MPI_Put MPI_Raccumulate
+ *   MPI_Register_datarep MPI_Rget MPI_Rget_accumulate MPI_Rput
+ *   MPI_Status_c2f MPI_Status_c2f08 MPI_Status_f082c MPI_Status_f082f
+ *   MPI_Status_f2c MPI_Status_f2f08 MPI_T_category_changed MPI_T_category_get_categories
+ *   MPI_T_category_get_cvars MPI_T_category_get_index MPI_T_category_get_info MPI_T_category_get_num
+ *   MPI_T_category_get_pvars MPI_T_cvar_get_index MPI_T_cvar_get_info MPI_T_cvar_get_num
+ *   MPI_T_cvar_handle_alloc MPI_T_cvar_handle_free MPI_T_cvar_read MPI_T_cvar_write
+ *   MPI_T_enum_get_info MPI_T_enum_get_item MPI_T_finalize MPI_T_init_thread
+ *   MPI_T_pvar_get_index MPI_T_pvar_get_info MPI_T_pvar_get_num MPI_T_pvar_handle_alloc
+ *   MPI_T_pvar_handle_free MPI_T_pvar_read MPI_T_pvar_readreset MPI_T_pvar_reset
+ *   MPI_T_pvar_session_create MPI_T_pvar_session_free MPI_T_pvar_start MPI_T_pvar_stop
+ *   MPI_T_pvar_write MPI_Unpublish_name MPI_Win_allocate MPI_Win_allocate_shared
  *   MPI_Win_attach MPI_Win_c2f MPI_Win_call_errhandler MPI_Win_complete
  *   MPI_Win_create MPI_Win_create_dynamic MPI_Win_create_errhandler MPI_Win_create_keyval
  *   MPI_Win_delete_attr MPI_Win_detach MPI_Win_f2c MPI_Win_fence

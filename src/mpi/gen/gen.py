@@ -286,6 +286,11 @@ def gen_simple(e):
     name = e['name']
     ps = [p for p in e['parameters']
           if 'c_parameter' not in p['suppress'] and not p['large_only']]
+    if name.endswith(('_c2f', '_f2c')) and len(ps) == 1 and \
+            (ps[0]['kind'] in H_KINDS or ps[0]['kind'].startswith('F90_')):
+        # Module handles are already Fortran integers.
+        return ('static uint32_t mwg_%s(rt_instance *inst, uint32_t a0)\n'
+                '{\n\treturn a0;\n}\n' % name[4:])
     args, pre, call, post = [], [], [], []
     comm = 'MW_NOCOMM'
     names = {p['name'] for p in ps}
