@@ -19,7 +19,7 @@ check-mpi-h:
 
 CHECKS += check-mpi-h
 
--include bench/mpi/rules.mk
+# bench/mpi/rules.mk (make bench-mpi) is included from bench/rules.mk.
 
 # The bridge natively, with a stub runtime, under mpirun -np 2.
 MPIRUN_openmpi := OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi --oversubscribe
