@@ -1,5 +1,6 @@
 /* mem.c - linear memories (8 GiB reservations), tables and globals. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,23 @@ void rt_memory_free(rt_memory *m)
 	free(m);
 }
 
+/* Shared memories grow under a lock so concurrent grows each see the
+ * size the previous one left; the base never moves either way. */
+static pthread_mutex_t rt_grow_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint32_t rt_memory_grow_locked(rt_memory *m, uint32_t delta);
+
 RT_ABI uint32_t rt_memory_grow(rt_memory *m, uint32_t delta)
+{
+	if (!m->shared)
+		return rt_memory_grow_locked(m, delta);
+	pthread_mutex_lock(&rt_grow_lock);
+	uint32_t r = rt_memory_grow_locked(m, delta);
+	pthread_mutex_unlock(&rt_grow_lock);
+	return r;
+}
+
+static uint32_t rt_memory_grow_locked(rt_memory *m, uint32_t delta)
 {
 	uint64_t old = m->pages, np = old + delta;
 	if (delta == 0)
@@ -97,7 +114,7 @@ RT_ABI uint32_t rt_memory_grow(rt_memory *m, uint32_t delta)
 	if (mprotect(m->base + old * RT_PAGE_SIZE, (uint64_t)delta * RT_PAGE_SIZE,
 	             PROT_READ | PROT_WRITE))
 		return UINT32_MAX;
-	m->pages = np;
+	__atomic_store_n(&m->pages, np, __ATOMIC_SEQ_CST);
 	return (uint32_t)old;
 }
 

@@ -15,6 +15,7 @@
 
 #include "xlate.h"
 #include "prelude.h"
+#include "ext.h"
 #include "../rt/rt.h"
 
 /* ---- growable text buffer ------------------------------------------- */
@@ -85,6 +86,7 @@ static const char *ctype(uint8_t t)
 	case WASM_I64: return "uint64_t";
 	case WASM_F32: return "float";
 	case WASM_F64: return "double";
+	case WASM_V128: return "mw_v128";
 	default: return "void *";
 	}
 }
@@ -97,6 +99,7 @@ static char tchar(uint8_t t)
 	case WASM_I64: return 'j';
 	case WASM_F32: return 'f';
 	case WASM_F64: return 'd';
+	case WASM_V128: return 'v';
 	default: return 'r';
 	}
 }
@@ -108,6 +111,7 @@ static int tslot(uint8_t t)
 	case WASM_I64: return 1;
 	case WASM_F32: return 2;
 	case WASM_F64: return 3;
+	case WASM_V128: return 5;
 	default: return 4;
 	}
 }
@@ -120,6 +124,7 @@ static const char *vmember(uint8_t t)
 	case WASM_I64: return "i64";
 	case WASM_F32: return "f32";
 	case WASM_F64: return "f64";
+	case WASM_V128: return "v128";
 	default: return "ref";
 	}
 }
@@ -208,7 +213,7 @@ typedef struct fx {
 	xbuf *o;                   /* body text */
 	uint8_t *st;               /* type of each stack slot */
 	uint32_t h, stcap;
-	uint32_t maxh[5];          /* highest slot used, + 1, per slot kind */
+	uint32_t maxh[6];          /* highest slot used, + 1, per slot kind */
 	ctl *cs;
 	uint32_t ncs, cscap;
 	uint32_t nlabels;
@@ -741,7 +746,38 @@ static bool op_uses_mem(const wasm_instr *in, uint32_t *mem, uint32_t *mem2)
 		*mem = in->u.mem.mem;
 		return true;
 	}
+	if (op >> 16 == 0xFD) {   /* SIMD loads and stores use the base too */
+		const wasm_opinfo *oi = wasm_opinfo_get(op);
+		if (oi && (oi->imm == IMM_MEM || oi->imm == IMM_MEMLANE)) {
+			*mem = in->u.mem.mem;
+			return true;
+		}
+	}
 	return false;
+}
+
+/* SIMD and atomic instructions: simd.c and atomic.c write the statement. */
+static void emit_ext(fx *x, const wasm_instr *in, bool dropped)
+{
+	const wasm_opinfo *oi = wasm_opinfo_get(in->op);
+	const char *colon = strchr(oi->sig, ':');
+	uint32_t npop = (uint32_t)(colon - oi->sig), b = x->h - npop;
+	char ops[3][24] = {{0}}, res[24] = "", buf[512];
+	const char *a[3] = { ops[0], ops[1], ops[2] };
+	for (uint32_t k = 0; k < npop && k < 3; k++)
+		snprintf(ops[k], sizeof ops[k], "%s", S(x, b + k));
+	x->h = b;
+	if (colon[1]) {
+		push(x, letter_type(colon[1]));
+		snprintf(res, sizeof res, "%s", S(x, b));
+	}
+	int rc = in->op >> 16 == 0xFD
+	         ? xlate_simd_emit(in, a, colon[1] ? res : NULL, x->fi, dropped, buf, sizeof buf)
+	         : xlate_atomic_emit(in, a, colon[1] ? res : NULL, x->fi, buf, sizeof buf);
+	if (rc)
+		fx_fail(x, in, WASM_ERR_UNSUPPORTED, "%s", buf);
+	else
+		xb_puts(x->o, buf);
 }
 
 static int translate_body(fx *x)
@@ -908,15 +944,23 @@ static int translate_body(fx *x)
 		case WASM_OP_GLOBAL_GET: {
 			uint8_t t = m->globals[in->u.index].type.type;
 			push(x, t);
-			xb_printf(o, "%s = g%u->v.%s;", S(x, x->h - 1),
-			          in->u.index, vmember(t));
+			if (t == WASM_V128)
+				xb_printf(o, "%s = mw_v128_get(g%u->v.v128);", S(x, x->h - 1),
+				          in->u.index);
+			else
+				xb_printf(o, "%s = g%u->v.%s;", S(x, x->h - 1),
+				          in->u.index, vmember(t));
 			break;
 		}
 		case WASM_OP_GLOBAL_SET: {
 			uint8_t t = m->globals[in->u.index].type.type;
 			x->h--;
-			xb_printf(o, "g%u->v.%s = %s;", in->u.index,
-			          vmember(t), S(x, x->h));
+			if (t == WASM_V128)
+				xb_printf(o, "mw_v128_put(g%u->v.v128, %s);", in->u.index,
+				          S(x, x->h));
+			else
+				xb_printf(o, "g%u->v.%s = %s;", in->u.index,
+				          vmember(t), S(x, x->h));
 			break;
 		}
 		case WASM_OP_TABLE_GET: {
@@ -1045,6 +1089,10 @@ static int translate_body(fx *x)
 			break;
 		default: {
 			bool dropped = i + 1 < f->ncode && f->code[i + 1].op == WASM_OP_DROP;
+			if (op >> 16 == 0xFD || op >> 16 == 0xFE) {
+				emit_ext(x, in, dropped);
+				break;
+			}
 			if (emit_mem(x, in, dropped)) {
 				if (dropped && op >= WASM_OP_I32_LOAD && op <= WASM_OP_I64_LOAD32_U)
 					i++;
@@ -1091,11 +1139,6 @@ static int translate_func(const wasm_module *m, uint32_t fi, xbuf *out,
 	for (uint32_t r = 0; r < f->nlocalruns; r++)
 		for (uint32_t k = 0; k < f->locals[r].count; k++)
 			x.local_types[n++] = f->locals[r].type;
-	for (uint32_t i = 0; i < n; i++)
-		if (x.local_types[i] == WASM_V128) {
-			fx_fail(&x, NULL, WASM_ERR_UNSUPPORTED, "translator: v128 locals not supported");
-			goto done;
-		}
 
 	translate_body(&x);
 	if (x.rc)
@@ -1156,10 +1199,11 @@ static int translate_func(const wasm_module *m, uint32_t fi, xbuf *out,
 			xb_printf(out, "  const void *const y%u = inst->types[%u];\n", k, k);
 	free(used);
 	for (uint32_t i = ft->nparams; i < n; i++)
-		xb_printf(out, "  %s l%u = 0;\n", ctype(x.local_types[i]), i);
-	static const char *const kt[5] = {"uint32_t", "uint64_t", "float", "double", "void"};
-	static const char kc[5] = {'i', 'j', 'f', 'd', 'r'};
-	for (int k = 0; k < 5; k++) {
+		xb_printf(out, "  %s l%u = %s;\n", ctype(x.local_types[i]), i,
+		          x.local_types[i] == WASM_V128 ? "{0}" : "0");
+	static const char *const kt[6] = {"uint32_t", "uint64_t", "float", "double", "void", "mw_v128"};
+	static const char kc[6] = {'i', 'j', 'f', 'd', 'r', 'v'};
+	for (int k = 0; k < 6; k++) {
 		for (uint32_t h = 0; h < x.maxh[k]; h++) {
 			if (h % 16 == 0)
 				xb_printf(out, "%s  %s ", h ? ";\n" : "", kt[k]);
@@ -1251,6 +1295,8 @@ static void put_invoke(xbuf *o, const wasm_module *m, uint32_t t)
 	if (ft->nresults > 1) {
 		put_results_struct_name(o, ft);
 		xb_puts(o, " x_ = ");
+	} else if (ft->nresults == 1 && ft->results[0] == WASM_V128) {
+		xb_puts(o, "mw_v128_put(r[0].v128, ");
 	} else if (ft->nresults == 1) {
 		xb_printf(o, "r[0].%s = ", vmember(ft->results[0]));
 	}
@@ -1258,10 +1304,16 @@ static void put_invoke(xbuf *o, const wasm_module *m, uint32_t t)
 	put_fnptr_type(o, ft);
 	xb_puts(o, ")f_->fn)(f_->ctx");
 	for (uint32_t k = 0; k < ft->nparams; k++)
-		xb_printf(o, ", a[%u].%s", k, vmember(ft->params[k]));
-	xb_puts(o, ");\n");
+		if (ft->params[k] == WASM_V128)
+			xb_printf(o, ", mw_v128_get(a[%u].v128)", k);
+		else
+			xb_printf(o, ", a[%u].%s", k, vmember(ft->params[k]));
+	xb_puts(o, ft->nresults == 1 && ft->results[0] == WASM_V128 ? "));\n" : ");\n");
 	for (uint32_t k = 0; ft->nresults > 1 && k < ft->nresults; k++)
-		xb_printf(o, "  r[%u].%s = x_.r%u;\n", k, vmember(ft->results[k]), k);
+		if (ft->results[k] == WASM_V128)
+			xb_printf(o, "  mw_v128_put(r[%u].v128, x_.r%u);\n", k, k);
+		else
+			xb_printf(o, "  r[%u].%s = x_.r%u;\n", k, vmember(ft->results[k]), k);
 	if (ft->nresults == 0)
 		xb_puts(o, "  (void)r;\n");
 	xb_puts(o, "}\n");
@@ -1270,25 +1322,6 @@ static void put_invoke(xbuf *o, const wasm_module *m, uint32_t t)
 static int check_supported(const wasm_module *m, wasm_error *err)
 {
 	const char *what = NULL;
-	if (m->uses_simd)
-		what = "SIMD (v128)";
-	else if (m->uses_threads)
-		what = "threads/atomics";
-	for (uint32_t t = 0; !what && t < m->ntypes; t++) {
-		const wasm_functype *ft = &m->types[t];
-		for (uint32_t k = 0; k < ft->nparams; k++)
-			if (ft->params[k] == WASM_V128)
-				what = "SIMD (v128)";
-		for (uint32_t k = 0; k < ft->nresults; k++)
-			if (ft->results[k] == WASM_V128)
-				what = "SIMD (v128)";
-	}
-	for (uint32_t g = 0; !what && g < m->nglobals; g++)
-		if (m->globals[g].type.type == WASM_V128)
-			what = "SIMD (v128)";
-	for (uint32_t k = 0; !what && k < m->nmems; k++)
-		if (m->mems[k].lim.shared)
-			what = "shared memory (threads)";
 	if (!m->bodies_decoded && m->nfuncs > m->nfunc_imports)
 		what = "a module decoded without function bodies";
 	if (!what)
@@ -1356,6 +1389,15 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 	nunits = (size_t)u + 1;
 
 	put_prelude(&common);
+	if (m->uses_simd || m->uses_threads) {
+		char *ext = xlate_ext_prelude(m->uses_simd, m->uses_threads);
+		if (!ext) {
+			rc = WASM_ERR_NOMEM;
+			goto done;
+		}
+		xb_puts(&common, ext);
+		free(ext);
+	}
 	put_result_structs(&common, m);
 	out->units = calloc(nunits, sizeof *out->units);
 	if (!out->units || common.oom) {
