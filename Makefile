@@ -54,7 +54,7 @@ $(B)/$(MPI)/src/mpi/%.o: src/mpi/%.c
 
 # -rdynamic: generated code resolves the runtime's rt_* ABI from the binary.
 $(B)/mpiwasm: $(CLI_OBJ) $(MPI_OBJ) $(B)/libmpiwasm.a
-	$(CC) -rdynamic -o $@ $(CLI_OBJ) $(MPI_OBJ) $(B)/libmpiwasm.a $(MPI_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(MPI_OBJ) $(B)/libmpiwasm.a $(MPI_LIBS) $(LDLIBS)
 
 -include $(wildcard src/*/rules.mk tests/*/rules.mk bench/rules.mk toolchain/rules.mk examples/rules.mk)
 

@@ -5,7 +5,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 $(B)/tests/unit/%: tests/unit/%.c $(B)/libmpiwasm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -rdynamic -o $@ $< $(B)/libmpiwasm.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(B)/libmpiwasm.a $(LDLIBS)
 
 check-unit: $(UNIT_BIN)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
