@@ -6,36 +6,42 @@ set -u
 run=$1 b=$2 jobs=$3 limit=$4
 shift 4
 mkdir -p "$b/spec-cache"
+# Logs go to a directory of this run's own: other runs of check-spec on
+# the same build tree (other engineers, make check) must not clobber them.
+logs=$(mktemp -d "$b/spec-run.XXXXXX") || exit 1
+trap 'rm -rf "$logs"' EXIT
+log() { printf '%s/%s' "$logs" "$(printf '%s' "$1" | tr / _)"; }
 start=$(date +%s)
 # Files with the most modules first: the long ones start early and the
 # two workers finish together.
 for name in "$@"; do
 	printf '%s %s\n' "$(grep -c '"type": "module"' "$b/spec/$name/$(basename "$name").json")" "$name"
 done | sort -rn | cut -d' ' -f2 | xargs -P "$jobs" -I@ sh -c '
-	d="$1/spec/@"; n=$(basename "@")
+	n=$(basename "@"); l="$4/$(printf "%s" "@" | tr / _)"
 	timeout -k 10 "$2" nice "$3" -c "$1/spec-cache" -s tests/spec/skip.txt -n "@" \
-	  "$d/$n.json" > "$d/result.log" 2>&1
-	echo $? > "$d/result.rc"' sh "$b" "$limit" "$run"
+	  "$1/spec/@/$n.json" > "$l.log" 2>&1
+	echo $? > "$l.rc"' sh "$b" "$limit" "$run" "$logs"
 end=$(date +%s)
 
 names=$*
 pass=0 fail=0 skip=0 text=0 bad=0
 for name in $names; do
-	d="$b/spec/$name"
-	cat "$d/result.log"
-	# "<name>: P passed, F failed, S skipped (K skip-list, T text-format)"
-	line=$(tail -n 1 "$d/result.log")
+	l=$(log "$name")
+	cat "$l.log"
+	cp "$l.log" "$b/spec/$name/result.log" 2>/dev/null
+	# "<name>: P passed, F failed, S skipped (K with a reason, T text-format)"
+	line=$(tail -n 1 "$l.log")
 	set -- $(printf '%s\n' "$line" | sed -n \
 	  's/^.*: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped (\([0-9]*\) with a reason, \([0-9]*\) text-format)$/\1 \2 \4 \5/p')
 	if [ $# -ne 4 ]; then
-		echo "$name: no summary from spec_run (exit status $(cat "$d/result.rc"))"
+		echo "$name: no summary from spec_run (exit status $(cat "$l.rc"))"
 		bad=$((bad + 1)); fail=$((fail + 1))
 		continue
 	fi
 	pass=$((pass + $1)) fail=$((fail + $2)) skip=$((skip + $3)) text=$((text + $4))
 done
 # Sum the per-file time lines: where the cold run's time goes.
-for name in $names; do grep -h '^[^ ]*: time: ' "$b/spec/$name/result.log"; done | awk '
+for name in $names; do grep -h '^[^ ]*: time: ' "$(log "$name").log"; done | awk '
 	{ for (i = 1; i <= NF; i++) {
 		if ($i == "modules") n += $(i - 1)
 		if ($i == "from") { x = $(i - 1); sub(/^\(/, "", x); c += x }
