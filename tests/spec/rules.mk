@@ -28,10 +28,14 @@ $(SPEC_RUN): tests/spec/spec_run.c $(B)/libmpiwasm.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< -Wl,--whole-archive $(B)/libmpiwasm.a \
 	  -Wl,--no-whole-archive $(LDLIBS)
 
+# Converted in a scratch directory and renamed into place, so that a
+# concurrent run never sees half a conversion.
 $(B)/spec/%/converted: $(SPEC_DIR)/%.wast
-	@rm -rf $(@D) && mkdir -p $(@D)
-	wast2json $(if $(filter threads/%,$*),--enable-threads) $< -o $(@D)/$(notdir $*).json
-	@touch $@
+	@mkdir -p $(dir $(@D))
+	@t=$$(mktemp -d $(@D).tmp.XXXXXX) && \
+	echo "wast2json $(if $(filter threads/%,$*),--enable-threads) $< -o $(@D)/$(notdir $*).json" && \
+	wast2json $(if $(filter threads/%,$*),--enable-threads) $< -o $$t/$(notdir $*).json && \
+	touch $$t/converted && chmod 755 $$t && rm -rf $(@D) && mv $$t $(@D)
 
 spec-convert: $(SPEC_STAMPS)
 
