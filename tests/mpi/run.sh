@@ -12,6 +12,7 @@
 #   MCA      extra Open MPI launcher arguments, e.g. "--mca pml ob1"
 #   NPS      rank counts (default: "1 2 3 4")
 #   ONLY     run only these programs of the native/wasm comparison
+#            (ONLY=" ": none, i.e. only driver, wasm-only and CMake tests)
 #   OUT      scratch directory (default: $B/tests/mpi/$MPI)
 set -u
 # One compound command, parsed whole before it runs: editing this file
