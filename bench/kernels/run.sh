@@ -36,6 +36,13 @@ fi
 mkdir -p "$MPIWASM_CACHE_DIR"
 T=$(mktemp -d "${TMPDIR:-/tmp}/bench-kernels.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$T"' EXIT
+# Run a private copy: others may relink $B/mpiwasm while this runs.
+WASM_RUN_SHOWN=$WASM_RUN
+if [ -x "$MPIWASM" ]; then
+	cp "$MPIWASM" "$T/mpiwasm" || die "cannot copy $MPIWASM to $T"
+	case $WASM_RUN in "$MPIWASM"*) WASM_RUN="$T/mpiwasm${WASM_RUN#"$MPIWASM"}" ;; esac
+	MPIWASM=$T/mpiwasm
+fi
 
 # run NAME OUTFILE CMD... : run a benchmark command; on success OUTFILE holds
 # its BENCH line; on failure it holds one line saying why.
@@ -216,7 +223,7 @@ ratio_table() {
 	echo
 	echo "- CPU: $cpu, $ncpu cores visible (shared with other jobs: load average $load0 at start, $load1 at end)"
 	echo "- native: $ccver, \`${BENCH_NATIVE_FLAGS:-see bench/rules.mk}\`"
-	echo "- wasm: $clangver, \`--target=wasm32-wasi ${BENCH_WASM_FLAGS:-}\`, run with \`$WASM_RUN\`"
+	echo "- wasm: $clangver, \`--target=wasm32-wasi ${BENCH_WASM_FLAGS:-}\`, run with \`$WASM_RUN_SHOWN\`"
 	echo "- both sides built with \`-ffp-contract=off\` so floating-point results are bit-identical"
 	echo "- time = the kernel's own best-of-N (CLOCK_MONOTONIC around the hot loop);"
 	echo "  median of $RUNS runs, native and wasm alternating; the wasm warm-up run (which fills the"
