@@ -9,7 +9,11 @@
 #   make MPI=mpich  build the MPI bridge against MPICH instead of Open MPI
 
 MPI      ?= openmpi
+ifeq ($(MPI),mpich)
+B        ?= build-mpich
+else
 B        ?= build
+endif
 CC       ?= cc
 ifeq ($(origin CC),default)
 CC       := cc
@@ -74,7 +78,7 @@ asan:
 	  LDFLAGS="-fsanitize=address,undefined" all
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-*
 
 .PHONY: all deps demo demo-run check asan clean $(CHECKS)
 -include $(CORE_OBJ:.o=.d) $(MPI_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
