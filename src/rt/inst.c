@@ -95,6 +95,7 @@ static int rt_eval_const(rt_instance *inst, const wasm_constexpr *e, rt_value *v
 	case WASM_OP_I64_CONST: v->i64 = (uint64_t)e->u.i64; return 0;
 	case WASM_OP_F32_CONST: memcpy(&v->f32, &e->u.f32, 4); return 0;
 	case WASM_OP_F64_CONST: memcpy(&v->f64, &e->u.f64, 8); return 0;
+	case WASM_PREFIXED(0xFD, 0x0C): memcpy(v->v128, e->u.v128, 16); return 0;  /* v128.const */
 	case WASM_OP_REF_NULL: v->ref = NULL; return 0;
 	case WASM_OP_REF_FUNC:
 		if (e->u.index >= inst->mod->nfuncs)
