@@ -1,6 +1,7 @@
 # The official WebAssembly test suite through the production path.
 #
-#   make check-spec                  the core set (no SIMD, no threads)
+#   make check-spec                  every set: core, simd and threads
+#   make check-spec SPEC_SET=core    the core set (no SIMD, no threads)
 #   make check-spec SPEC_SET=simd    simd_*.wast
 #   make check-spec SPEC_SET=threads threads/*.wast (wast2json --enable-threads)
 #   make check-spec SPEC_FILES="i32 call"   just these files
@@ -10,13 +11,14 @@
 # $(B)/spec-cache, so a rerun compiles nothing.
 
 SPEC_DIR     ?= /work/shared/wasm-spec-tests
-SPEC_SET     ?= core
+SPEC_SET     ?= all
 SPEC_JOBS    ?= 2
 SPEC_TIMEOUT ?= 1800
 SPEC_ALL     := $(notdir $(basename $(wildcard $(SPEC_DIR)/*.wast)))
 SPEC_core    := $(filter-out simd_%,$(SPEC_ALL))
 SPEC_simd    := $(filter simd_%,$(SPEC_ALL))
 SPEC_threads := $(addprefix threads/,$(notdir $(basename $(wildcard $(SPEC_DIR)/threads/*.wast))))
+SPEC_all     := $(SPEC_core) $(SPEC_simd) $(SPEC_threads)
 SPEC_FILES   ?= $(SPEC_$(SPEC_SET))
 SPEC_STAMPS  := $(SPEC_FILES:%=$(B)/spec/%/converted)
 SPEC_RUN     := $(B)/tests/spec/spec_run
