@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -128,8 +129,20 @@ static uint64_t rights_for(uint8_t t)
 	switch (t) {
 	case FT_DIR: return RIGHTS_DIR;
 	case FT_REG: case FT_BLOCK: return RIGHTS_FILE;
+	case FT_STREAM: case FT_DGRAM:
+		return RIGHTS_STREAM | RT_SOCK_SHUTDOWN | RT_SOCK_ACCEPT;
 	default: return RIGHTS_STREAM;
 	}
+}
+
+/* A socket's filetype by its SO_TYPE (S_IFSOCK alone does not say). */
+static uint8_t sock_type(int host)
+{
+	int t = 0;
+	socklen_t l = sizeof t;
+	if (getsockopt(host, SOL_SOCKET, SO_TYPE, &t, &l) == 0 && t == SOCK_DGRAM)
+		return FT_DGRAM;
+	return FT_STREAM;
 }
 
 static uint32_t fd_alloc(void)
@@ -1371,35 +1384,139 @@ static uint32_t w_poll_oneoff(rt_instance *inst, uint32_t pin, uint32_t pout,
 	return WE_SUCCESS;
 }
 
-/* ---- sockets: none are ever granted ------------------------------------- */
+/* ---- sockets ---------------------------------------------------------------
+ * The module cannot create sockets, but it may be given one (a socket as
+ * stdin/stdout, or one accepted from a listening socket it was given). */
 
-static uint32_t no_sock(uint32_t fd)
+enum { RI_PEEK = 1, RI_WAITALL = 2, RO_TRUNCATED = 1, SD_RD = 1, SD_WR = 2 };
+
+/* The socket behind fd, holding `need`; ENOTSOCK for anything else, as
+ * the host would say, before any rights question. */
+static wfd *sock_get(uint32_t fd, uint64_t need, uint16_t *err)
 {
-	uint16_t err;
-	return fd_get(fd, 0, &err) ? WE_NOTSUP : WE_BADF;
+	wfd *f = fd_get(fd, 0, err);
+	if (!f)
+		return NULL;
+	if (f->type != FT_STREAM && f->type != FT_DGRAM) {
+		*err = WE_NOTSOCK;
+		return NULL;
+	}
+	return fd_get(fd, need, err);
 }
 
 static uint32_t w_sock_accept(rt_instance *inst, uint32_t fd, uint32_t fl,
                               uint32_t pfd)
 {
-	return no_sock(fd);
+	uint16_t err;
+	wfd *f = sock_get(fd, RT_SOCK_ACCEPT, &err);
+	if (!f)
+		return err;
+	if (fl & ~(uint32_t)FDF_NONBLOCK)
+		return WE_INVAL;
+	uint8_t *out = MEM(pfd, 4);
+	if (!out)
+		return WE_FAULT;
+	int h;
+	do
+		h = accept4(f->host, NULL, NULL, SOCK_CLOEXEC |
+		            ((fl & FDF_NONBLOCK) ? SOCK_NONBLOCK : 0));
+	while (h < 0 && errno == EINTR);
+	if (h < 0)
+		return wasi_errno(errno);
+	uint32_t nfd = fd_alloc();
+	if (nfd == UINT32_MAX) {
+		close(h);
+		return WE_MFILE;
+	}
+	wfd *n = &W.fds[nfd];
+	memset(n, 0, sizeof *n);
+	n->open = true;
+	n->host = h;
+	n->type = sock_type(h);
+	n->fdflags = (uint16_t)fl;
+	n->base = rights_for(n->type) & ~(uint64_t)RT_SOCK_ACCEPT;
+	put32(out, nfd);
+	return WE_SUCCESS;
 }
 
-static uint32_t w_sock_recv(rt_instance *inst, uint32_t fd, uint32_t a,
-                            uint32_t b, uint32_t c, uint32_t d, uint32_t e)
+static uint32_t w_sock_recv(rt_instance *inst, uint32_t fd, uint32_t iovs,
+                            uint32_t n, uint32_t riflags, uint32_t plen,
+                            uint32_t pflags)
 {
-	return no_sock(fd);
+	uint16_t err;
+	wfd *f = sock_get(fd, RT_FD_READ, &err);
+	if (!f)
+		return err;
+	if (riflags & ~(uint32_t)(RI_PEEK | RI_WAITALL))
+		return WE_INVAL;
+	struct iovec v[IOV_MAX];
+	if ((err = get_iovs(inst, iovs, n, v)))
+		return err;
+	uint8_t *pl = MEM(plen, 4), *pf = MEM(pflags, 2);
+	if (!pl || !pf)
+		return WE_FAULT;
+	struct msghdr m;
+	memset(&m, 0, sizeof m);
+	m.msg_iov = v;
+	m.msg_iovlen = n;
+	int hf = ((riflags & RI_PEEK) ? MSG_PEEK : 0) |
+	         ((riflags & RI_WAITALL) ? MSG_WAITALL : 0);
+	ssize_t r;
+	do
+		r = recvmsg(f->host, &m, hf);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return wasi_errno(errno);
+	put32(pl, (uint32_t)r);
+	put16(pf, (m.msg_flags & MSG_TRUNC) ? RO_TRUNCATED : 0);
+	return WE_SUCCESS;
 }
 
-static uint32_t w_sock_send(rt_instance *inst, uint32_t fd, uint32_t a,
-                            uint32_t b, uint32_t c, uint32_t d)
+static uint32_t w_sock_send(rt_instance *inst, uint32_t fd, uint32_t iovs,
+                            uint32_t n, uint32_t siflags, uint32_t plen)
 {
-	return no_sock(fd);
+	uint16_t err;
+	wfd *f = sock_get(fd, RT_FD_WRITE, &err);
+	if (!f)
+		return err;
+	if (siflags != 0)   /* witx defines no siflags */
+		return WE_INVAL;
+	struct iovec v[IOV_MAX];
+	if ((err = get_iovs(inst, iovs, n, v)))
+		return err;
+	uint8_t *pl = MEM(plen, 4);
+	if (!pl)
+		return WE_FAULT;
+	struct msghdr m;
+	memset(&m, 0, sizeof m);
+	m.msg_iov = v;
+	m.msg_iovlen = n;
+	ssize_t r;
+	/* MSG_NOSIGNAL: a closed peer is EPIPE for the module, not a host
+	 * SIGPIPE that would kill the runtime. */
+	do
+		r = sendmsg(f->host, &m, MSG_NOSIGNAL);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return wasi_errno(errno);
+	put32(pl, (uint32_t)r);
+	return WE_SUCCESS;
 }
 
 static uint32_t w_sock_shutdown(rt_instance *inst, uint32_t fd, uint32_t how)
 {
-	return no_sock(fd);
+	uint16_t err;
+	wfd *f = sock_get(fd, RT_SOCK_SHUTDOWN, &err);
+	if (!f)
+		return err;
+	int h;
+	switch (how) {
+	case SD_RD: h = SHUT_RD; break;
+	case SD_WR: h = SHUT_WR; break;
+	case SD_RD | SD_WR: h = SHUT_RDWR; break;
+	default: return WE_INVAL;
+	}
+	return shutdown(f->host, h) < 0 ? wasi_errno(errno) : WE_SUCCESS;
 }
 
 /* ---- registration ----------------------------------------------------------- */
@@ -1483,6 +1600,8 @@ static void stdio_init(int i)
 		return;   /* not open on the host: not open in the module */
 	f->open = true;
 	f->type = ftype_of(st.st_mode);
+	if (S_ISSOCK(st.st_mode))
+		f->type = sock_type(i);
 	f->base = rights_for(f->type);
 	if (f->type == FT_DIR)
 		f->base = RIGHTS_STREAM & ~(RT_FD_READ | RT_FD_WRITE);

@@ -32,13 +32,16 @@ if [ ! -x "$MPIWASM" ]; then
 	have_engine=0
 fi
 
-for prog in p_stdio p_files p_dirs p_time; do
+for prog in p_stdio p_files p_dirs p_time p_misc; do
 	nd=$(mktemp -d /tmp/wasi-native.XXXXXX)
 	wd=$(mktemp -d /tmp/wasi-wasm.XXXXXX)
-	(cd "$nd" && env -i WASI_TEST_VAR=hello timeout 120 "$T/$prog" one "two words" \
+	# p_misc gets a connected socket as stdin (sockrun is its peer)
+	wrap=""
+	[ $prog = p_misc ] && wrap="$T/sockrun"
+	(cd "$nd" && env -i WASI_TEST_VAR=hello timeout 120 $wrap "$T/$prog" one "two words" \
 		> "$nd.out" 2> "$nd.err"); nrc=$?
 	if [ $have_engine = 1 ]; then
-		(cd "$wd" && timeout 300 "$MPIWASM" -q --dir . --env WASI_TEST_VAR=hello \
+		(cd "$wd" && timeout 300 $wrap "$MPIWASM" -q --dir . --env WASI_TEST_VAR=hello \
 			"$T/$prog.wasm" one "two words" > "$wd.out" 2> "$wd.err"); wrc=$?
 	else
 		wrc=255; : > "$wd.out"; : > "$wd.err"

@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 #include "host_stub.h"
 #include "wasi/wasi.h"
@@ -609,7 +611,7 @@ static void functional(void)
 	check("clock bad id", ((f_seek)wfn("clock_time_get"))(&I, 9, 0, t, 0) == WE_INVAL);
 	check("random_get", ((f_2)wfn("random_get"))(&I, A(64), 64) == 0);
 	check("random_get fault", ((f_2)wfn("random_get"))(&I, (uint32_t)I.size - 8, 64) == WE_FAULT);
-	check("sock_accept", ((f_3)wfn("sock_accept"))(&I, 0, 0, A(4)) == WE_NOTSUP &&
+	check("sock_accept", ((f_3)wfn("sock_accept"))(&I, 3, 0, A(4)) == WE_NOTSOCK &&
 	      ((f_3)wfn("sock_accept"))(&I, 77, 0, A(4)) == WE_BADF);
 
 	/* poll: a 20 ms relative clock */
@@ -861,6 +863,78 @@ static void sandbox_open_checks(void)
 	unlink(p);
 }
 
+/* The socket calls on a real listening socket given as stdin: accept,
+ * send, recv (peek, truncation), shutdown, against a native client. */
+static void sockets(void)
+{
+	char err[256], path[400], buf[16];
+	snprintf(path, sizeof path, "%s/sock", root);
+	int l = socket(AF_UNIX, SOCK_STREAM, 0), c = socket(AF_UNIX, SOCK_STREAM, 0);
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	size_t plen = strlen(path);
+	if (plen < sizeof sa.sun_path)
+		memcpy(sa.sun_path, path, plen + 1);
+	mode_name = "sockets";
+	int saved = dup(0);
+	bool up = plen < sizeof sa.sun_path && l >= 0 && c >= 0 && saved >= 0 &&
+	          bind(l, (struct sockaddr *)&sa, sizeof sa) == 0 && listen(l, 1) == 0 &&
+	          connect(c, (struct sockaddr *)&sa, sizeof sa) == 0 && dup2(l, 0) == 0;
+	wasi_config cfg = { 0, NULL, 0, NULL, 0, NULL };
+	check("sockets: listener as stdin", up && wasi_setup(&cfg, err, sizeof err) == 0);
+	if (!up)
+		goto out;
+	uint32_t pfd = A(4), st = A(24);
+	int e = (int)((f_3)wfn("sock_accept"))(&I, 0, 0, pfd);
+	uint32_t fd = get32(pfd);
+	check("sock_accept", e == 0 && fd > 2);
+	check("sock_accept bad flags", ((f_3)wfn("sock_accept"))(&I, 0, 1, pfd) == WE_INVAL);
+	check("accepted fd is a stream socket",
+	      ((f_2)wfn("fd_fdstat_get"))(&I, fd, st) == 0 && I.mem[st] == 6);
+	uint32_t iov = A(8), data = S("hello"), n = A(4), fl = A(4);
+	memcpy(I.mem + iov, &data, 4);
+	uint32_t five = 5;
+	memcpy(I.mem + iov + 4, &five, 4);
+	typedef uint32_t (*f_send)(rt_instance *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
+	typedef uint32_t (*f_recv)(rt_instance *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
+	check("sock_send", ((f_send)wfn("sock_send"))(&I, fd, iov, 1, 0, n) == 0 &&
+	      get32(n) == 5 && read(c, buf, 5) == 5 && memcmp(buf, "hello", 5) == 0);
+	check("sock_send bad flags", ((f_send)wfn("sock_send"))(&I, fd, iov, 1, 1, n) == WE_INVAL);
+	check("client writes", write(c, "world!", 6) == 6);
+	uint32_t rb = A(8);
+	uint32_t three = 3;
+	memcpy(I.mem + iov, &rb, 4);
+	memcpy(I.mem + iov + 4, &three, 4);
+	e = (int)((f_recv)wfn("sock_recv"))(&I, fd, iov, 1, 1 /* peek */, n, fl);
+	check("sock_recv peek", e == 0 && get32(n) == 3 && memcmp(I.mem + rb, "wor", 3) == 0);
+	memset(I.mem + rb, 0, 8);
+	e = (int)((f_recv)wfn("sock_recv"))(&I, fd, iov, 1, 2 /* waitall */, n, fl);
+	check("sock_recv", e == 0 && get32(n) == 3 && memcmp(I.mem + rb, "wor", 3) == 0 &&
+	      (get32(fl) & 0xffff) == 0);
+	check("sock_recv bad pointer", ((f_recv)wfn("sock_recv"))(&I, fd, iov, 1, 0, n,
+	      (uint32_t)I.size - 1) == WE_FAULT);
+	check("sock_shutdown bad how", ((f_2)wfn("sock_shutdown"))(&I, fd, 4) == WE_INVAL);
+	check("sock_shutdown wr: client sees EOF",
+	      ((f_2)wfn("sock_shutdown"))(&I, fd, 2) == 0 && read(c, buf, 1) == 0);
+	check("sock_send after shutdown: EPIPE (no SIGPIPE)",
+	      ((f_send)wfn("sock_send"))(&I, fd, iov, 1, 0, n) == WE_PIPE);
+	/* rights: a socket without FD_READ cannot recv */
+	check("sock_recv needs FD_READ",
+	      ((f_2r)wfn("fd_fdstat_set_rights"))(&I, fd, 1u << 6, 0) == 0 &&
+	      ((f_recv)wfn("sock_recv"))(&I, fd, iov, 1, 0, n, fl) == WE_NOTCAPABLE);
+	w_close(fd);
+	wasi_teardown();
+out:
+	if (saved >= 0) {
+		dup2(saved, 0);
+		close(saved);
+	}
+	if (l >= 0)
+		close(l);
+	if (c >= 0)
+		close(c);
+	unlink(path);
+}
+
 static void setup_errors(void)
 {
 	char err[256];
@@ -910,6 +984,7 @@ int main(void)
 	run_mode(false);
 	run_mode(true);
 	setup_errors();
+	sockets();
 	char cmd[400];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", root);
 	if (chdir("/") || system(cmd))

@@ -21,6 +21,8 @@ static const char *errname(int e)
 	case ENOTCAPABLE: return "ENOTCAPABLE";
 #endif
 	case EROFS: return "EROFS"; case ENAMETOOLONG: return "ENAMETOOLONG";
+	case ENOTSOCK: return "ENOTSOCK"; case EPIPE: return "EPIPE";
+	case ENOTSUP: return "ENOTSUP"; case ENOTCONN: return "ENOTCONN";
 	default: return "E?";
 	}
 }
