@@ -1616,18 +1616,19 @@ int wasi_setup(const wasi_config *cfg, char *err, size_t errlen)
 	for (int i = 0; i < cfg->npreopens; i++) {
 		const wasi_preopen *p = &cfg->preopens[i];
 		const char *g = p->guest ? p->guest : p->host;
+		const char *opt = p->readonly ? "--dir-ro" : "--dir";
 		struct stat st;
 		if (!p->host || !*p->host || !*g) {
-			snprintf(err, errlen, "mpiwasm: --dir: empty directory name");
+			snprintf(err, errlen, "%s: empty directory name", opt);
 			return -1;
 		}
 		if (stat(p->host, &st) < 0) {
-			snprintf(err, errlen, "mpiwasm: --dir %s: %s", p->host,
+			snprintf(err, errlen, "%s %s: %s", opt, p->host,
 			         strerror(errno));
 			return -1;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "mpiwasm: --dir %s: not a directory",
+			snprintf(err, errlen, "%s %s: not a directory", opt,
 			         p->host);
 			return -1;
 		}
@@ -1636,9 +1637,10 @@ int wasi_setup(const wasi_config *cfg, char *err, size_t errlen)
 			const char *h = q->guest ? q->guest : q->host;
 			size_t a = guest_len(g), b = guest_len(h);
 			if (a == b && memcmp(g, h, a) == 0) {
-				snprintf(err, errlen, "mpiwasm: --dir %s: guest path "
-				         "'%s' is already granted (by --dir %s)",
-				         p->host, g, q->host);
+				snprintf(err, errlen, "%s %s: guest path '%s' "
+				         "is already granted (by %s %s)", opt,
+				         p->host, g, q->readonly ? "--dir-ro" : "--dir",
+				         q->host);
 				return -1;
 			}
 		}
@@ -1648,7 +1650,7 @@ int wasi_setup(const wasi_config *cfg, char *err, size_t errlen)
 		W.nfds = 16;
 	W.fds = calloc(W.nfds, sizeof *W.fds);
 	if (!W.fds) {
-		snprintf(err, errlen, "mpiwasm: wasi_setup: out of memory");
+		snprintf(err, errlen, "wasi_setup: out of memory");
 		return -1;
 	}
 	for (uint32_t i = 0; i < W.nfds; i++)
@@ -1662,7 +1664,8 @@ int wasi_setup(const wasi_config *cfg, char *err, size_t errlen)
 		wfd *f = &W.fds[3 + i];
 		int h = open(p->host, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (h < 0) {
-			snprintf(err, errlen, "mpiwasm: --dir %s: %s", p->host,
+			snprintf(err, errlen, "%s %s: %s",
+			         p->readonly ? "--dir-ro" : "--dir", p->host,
 			         strerror(errno));
 			wasi_teardown();
 			return -1;
@@ -1675,7 +1678,7 @@ int wasi_setup(const wasi_config *cfg, char *err, size_t errlen)
 		f->inh = RIGHTS_DIR | RIGHTS_FILE;
 		f->guest = strndup(g, guest_len(g));
 		if (!f->guest) {
-			snprintf(err, errlen, "mpiwasm: wasi_setup: out of memory");
+			snprintf(err, errlen, "wasi_setup: out of memory");
 			wasi_teardown();
 			return -1;
 		}

@@ -58,6 +58,29 @@ for prog in p_stdio p_files p_dirs p_time p_misc; do
 	rm -rf "$nd" "$wd" "$nd.out" "$nd.err" "$wd.out" "$wd.err"
 done
 
+# Bad grants through the command line: refused with one line naming the
+# problem, before the module prints anything.
+badgrant() {   # badgrant WHAT EXPECTED_TEXT ARGS...
+	what=$1 want=$2; shift 2
+	if [ $have_engine = 0 ]; then bad "bad grant ($what): no engine"; return; fi
+	timeout 120 "$MPIWASM" -q "$@" "$T/p_stdio.wasm" > "$bg.out" 2> "$bg.err"
+	rc=$?
+	if [ $rc = 0 ] || [ -s "$bg.out" ] || [ "$(wc -l < "$bg.err")" != 1 ] ||
+	   ! grep -q -- "$want" "$bg.err"; then
+		bad "bad grant ($what): exit $rc, stdout $(wc -c < "$bg.out") bytes, stderr:"
+		cat "$bg.err"
+	else
+		ok
+	fi
+}
+bg=$(mktemp -d /tmp/wasi-badgrant.XXXXXX)
+: > "$bg/file"
+badgrant "missing dir" "$bg/missing" --dir "$bg/missing"
+badgrant "not a directory" "not a directory" --dir "$bg/file"
+badgrant "guest collision" "already granted" --dir "$bg:/data" --dir "/tmp:/data/"
+badgrant "read-only missing" "$bg/missing" --dir-ro "$bg/missing:/x"
+rm -rf "$bg" "$bg.out" "$bg.err"
+
 snapshot() {
 	( cd "$1" && find . -path ./grant -prune -o \
 		-printf '%p %y %m %s %n %T@ %C@ %l\n' | sort
