@@ -40,6 +40,10 @@ MPI_OBJ   := $(MPI_SRC:%.c=$(B)/$(MPI)/%.o)
 CLI_SRC   := $(wildcard src/cli/*.c)
 CLI_OBJ   := $(CLI_SRC:%.c=$(B)/%.o)
 
+# The project's shared data (the WebAssembly test suite, the MPI Standard's
+# API list) lives beside the checkout.
+SHARED   ?= $(abspath $(CURDIR)/../shared)
+
 CHECKS :=
 
 all: $(B)/mpiwasm

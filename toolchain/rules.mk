@@ -40,7 +40,7 @@ $(TC_SHARE)/%: toolchain/%
 
 # The committed list is generated from the MPI Standard; rebuild it with this.
 toolchain-regen:
-	python3 toolchain/gen-undefined.py /work/shared/mpi-standard/apis.json > toolchain/mpi-undefined.txt
+	python3 toolchain/gen-undefined.py $(SHARED)/mpi-standard/apis.json > toolchain/mpi-undefined.txt
 
 install-toolchain: toolchain
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/mpiwasm/include \

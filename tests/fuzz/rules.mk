@@ -5,7 +5,7 @@
 # The corpus is kept as source: .wat (compiled here with wat2wasm) and .hex
 # (crash inputs found by fuzzing, as hexadecimal text).
 FUZZ_TIME  ?= 60
-SPEC_DIR   ?= /work/shared/wasm-spec-tests
+SPEC_DIR   ?= $(SHARED)/wasm-spec-tests
 FUZZ_DIR   := $(B)/fuzz
 FUZZ_SRC   := $(wildcard src/wasm/*.c)
 FUZZ_WAT   := $(wildcard tests/fuzz/corpus/*.wat tests/unit/wat/*.wat)

@@ -10,7 +10,7 @@
 # spec_run, SPEC_JOBS files at a time; compiled modules stay in
 # $(B)/spec-cache, so a rerun compiles nothing.
 
-SPEC_DIR     ?= /work/shared/wasm-spec-tests
+SPEC_DIR     ?= $(SHARED)/wasm-spec-tests
 SPEC_SET     ?= all
 SPEC_JOBS    ?= 2
 SPEC_TIMEOUT ?= 1800

@@ -4,14 +4,14 @@ ABI constants (src/mpi/abi.h) from the MPI Standard's apis.json.
 
     python3 src/mpi/gen/gen.py            (from the repository root)
 
-Inputs: /work/shared/mpi-standard/apis.json (or $MPI_APIS_JSON), the
+Inputs: ../shared/mpi-standard/apis.json (or $MPI_APIS_JSON), the
 hand-written constants of toolchain/mpi.h.  Outputs are committed; the
 build never runs this script."""
 import json, os, re, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
-APIS = os.environ.get('MPI_APIS_JSON', '/work/shared/mpi-standard/apis.json')
+APIS = os.environ.get('MPI_APIS_JSON', '../shared/mpi-standard/apis.json')
 HEADER = os.path.join(ROOT, 'toolchain', 'mpi.h')
 ABI_H = os.path.join(ROOT, 'src', 'mpi', 'abi.h')
 
