@@ -169,25 +169,46 @@ echo "run.sh: cold compile of the large module" >&2
 cold=$(mktemp -d "$B/bench/coldcache.XXXXXX") || die "mktemp failed"
 bigfuncs=$(wasm-objdump -h "$D/big.wasm" | sed -n 's/.* Code .*count: \([0-9]*\).*/\1/p')
 bigsize=$(wc -c <"$D/big.wasm")
-t0=$(date +%s.%N)
-if MPIWASM_CACHE_DIR=$cold timeout $TMO "$MPIWASM" compile --timings "$D/big.wasm" >"$T/cold" 2>&1; then
+# /usr/bin/time counts the C compiler processes too (user+sys of children):
+# with other jobs on the machine, CPU seconds say more than wall seconds.
+if MPIWASM_CACHE_DIR=$cold /usr/bin/time -f "%e %U %S" -o "$T/coldtime" \
+	timeout $TMO "$MPIWASM" compile --timings "$D/big.wasm" >"$T/cold" 2>&1; then
 	coldrc=ok
 else
 	coldrc="failed (exit $?)"
 fi
-t1=$(date +%s.%N)
-coldwall=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')
+coldwall=$(awk '{ printf "%.1f s wall, %.1f s CPU (user+sys, compiler included)", $1, $2 + $3 }' "$T/coldtime")
 rm -rf "$cold"
+# For scale: the same C program compiled natively, once.
+/usr/bin/time -f "%e %U %S" -o "$T/nattime" \
+	${BENCH_CC:-cc} -O2 -march=native -c -o "$T/big.o" "$D/big.c" 2>/dev/null &&
+	natcc=$(awk '{ printf "%.1f s wall, %.1f s CPU", $1, $2 + $3 }' "$T/nattime") ||
+	natcc="failed"
 
 echo "run.sh: start-up (hyperfine)" >&2
 startup=failed
 # shellcheck disable=SC2086
 if $WASM_RUN "$D/hello.wasm" >/dev/null 2>"$T/he" &&
-   hyperfine -N --warmup 5 --min-runs 30 --export-markdown "$T/hf.md" \
+   hyperfine -N --warmup 5 --runs 200 --export-json "$T/hf.json" \
 	-n native "$D/hello" -n "mpiwasm (cached)" "$WASM_RUN $D/hello.wasm" >"$T/hf.txt" 2>&1; then
-	startup=ok
+	# Medians, not means: on a shared machine a few runs are descheduled.
+	awk -F': *' '
+	/"command"/ { gsub(/[",]/, "", $2); c = $2 }
+	/"mean"/    { mean = $2 + 0 }
+	/"median"/  { med = $2 + 0 }
+	/"min"/     { printf "| %s | %.2f | %.2f | %.2f |\n", c, med * 1e3, mean * 1e3, $2 * 1e3
+	              m[++n] = med }
+	END { if (n == 2) printf "\nStart-up overhead (median): %.2f ms.\n", (m[2] - m[1]) * 1e3 }' \
+		"$T/hf.json" >"$T/hf.rows"
+	{
+		echo "200 runs each after 5 warm-ups; the cache holds hello.wasm already."
+		echo
+		echo "| command | median ms | mean ms | min ms |"
+		echo "| --- | ---: | ---: | ---: |"
+		cat "$T/hf.rows"
+	} >"$T/hf.md"
 else
-	echo "hello.wasm: $(head -n 1 "$T/he")" >"$T/hf.md"
+	echo "hello.wasm: $(head -n 1 "$T/he") $(tail -n 1 "$T/hf.txt" 2>/dev/null)" >"$T/hf.md"
 fi
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -254,7 +275,8 @@ ratio_table() {
 	echo "## Cold compile of a large module"
 	echo
 	echo "\`bench/kernels/gen-big.sh\` output ($bigfuncs functions in the code section, $bigsize bytes)"
-	echo "compiled with an empty cache: \`mpiwasm compile --timings big.wasm\`: $coldrc, ${coldwall} s wall."
+	echo "compiled with an empty cache: \`mpiwasm compile --timings big.wasm\`: $coldrc, $coldwall."
+	echo "For scale, \`${BENCH_CC:-cc} -O2 -march=native -c big.c\` (the C source of that module): $natcc."
 	echo
 	echo '```'
 	cat "$T/cold"
