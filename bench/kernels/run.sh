@@ -234,6 +234,9 @@ ratio_table() {
 		if (node) line = line " | " (cj ? sprintf("%.3f", exp(sj / cj)) : "-") " |"
 		print line " | |"
 		if (c) printf "\nWorst kernel: %s at %.3f wall (%s at %.3f CPU time).\n", wk, worst, wkc, worstc
+		if (c) printf "Goal (geomean <= 1.10, none above 1.25): %s by wall time, %s by CPU time.\n",
+			(exp(s / c) <= 1.10 && worst <= 1.25) ? "met" : "NOT met",
+			(cc && exp(sc / cc) <= 1.10 && worstc <= 1.25) ? "met" : "NOT met"
 	}' "$1"
 }
 
@@ -251,6 +254,8 @@ ratio_table() {
 	echo "  compile cache, so its wall time includes translation and compilation) is not counted"
 	echo "- CPU s = the same for process CPU time (CLOCK_PROCESS_CPUTIME_ID): on this shared machine"
 	echo "  it is the steadier of the two, since time spent descheduled is not counted"
+	echo
+	echo "What makes the slower kernels slower: [FINDINGS.md](FINDINGS.md)."
 	echo
 	echo "## Scalar kernels (goal: geomean <= 1.10, none above 1.25)"
 	echo
