@@ -25,8 +25,11 @@ static const char xlate_prelude[] =
 " const mw_invoke_fn *invokes; void *const *funcs; };\n"
 "#define MW_HIDDEN __attribute__((visibility(\"hidden\")))\n"
 "#define MW_UNLIKELY(x) __builtin_expect(!!(x), 0)\n"
-/* An empty asm that makes the compiler forget a value (no instruction). */
-"#if defined(__x86_64__) || defined(__i386__)\n"
+/* Makes the compiler forget a float value (see float_source in xlate.c):
+ * an empty asm, no instruction; not needed by gcc. */
+"#if defined(__GNUC__) && !defined(__clang__)\n"
+"#define MW_OPAQUE(v) ((void)0)\n"
+"#elif defined(__x86_64__) || defined(__i386__)\n"
 "#define MW_OPAQUE(v) __asm__(\"\" : \"+x\"(v))\n"
 "#elif defined(__aarch64__)\n"
 "#define MW_OPAQUE(v) __asm__(\"\" : \"+w\"(v))\n"

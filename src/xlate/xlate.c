@@ -645,20 +645,29 @@ static void put_f64_const(xbuf *o, uint64_t bits)
 		xb_printf(o, "%a", d);
 }
 
-/* +-0 and +-1: compilers that ignore -fsignaling-nans (clang) fold x*1,
- * x/1, x+-0, -0-x, x*-1 to x or -x, which keeps a signalling NaN
- * signalling where WebAssembly must return a quiet one.  Such constants
- * are hidden behind MW_OPAQUE; other constants cannot give an identity. */
-static bool identity_f32(uint32_t bits)
+/* Compilers that ignore -fsignaling-nans (clang) fold x*1, x/1, x+-0,
+ * -0-x, x*-1 to x or -x, which keeps a signalling NaN signalling where
+ * WebAssembly must return a quiet one.  So no float the compiler could
+ * know at compile time may reach an arithmetic instruction: every float
+ * constant, and every float made from an integer (convert, reinterpret)
+ * or from the other float type, goes through MW_OPAQUE (a no-op for gcc,
+ * which honours -fsignaling-nans; no instruction for the others).  Any
+ * other float derives from these, from memory, globals, parameters or
+ * calls, none of which the compiler can know. */
+static bool float_source(uint32_t op)
 {
-	bits &= 0x7fffffffu;
-	return bits == 0 || bits == 0x3f800000u;
-}
-
-static bool identity_f64(uint64_t bits)
-{
-	bits &= 0x7fffffffffffffffull;
-	return bits == 0 || bits == 0x3ff0000000000000ull;
+	switch (op) {
+	case WASM_OP_F32_CONST: case WASM_OP_F64_CONST:
+	case WASM_OP_F32_CONVERT_I32_S: case WASM_OP_F32_CONVERT_I32_U:
+	case WASM_OP_F32_CONVERT_I64_S: case WASM_OP_F32_CONVERT_I64_U:
+	case WASM_OP_F64_CONVERT_I32_S: case WASM_OP_F64_CONVERT_I32_U:
+	case WASM_OP_F64_CONVERT_I64_S: case WASM_OP_F64_CONVERT_I64_U:
+	case WASM_OP_F32_DEMOTE_F64: case WASM_OP_F64_PROMOTE_F32:
+	case WASM_OP_F32_REINTERPRET_I32: case WASM_OP_F64_REINTERPRET_I64:
+		return true;
+	default:
+		return false;
+	}
 }
 
 static uint32_t access_size(uint32_t op)
@@ -1059,16 +1068,12 @@ static int translate_body(fx *x)
 			xb_printf(o, "%s = ", S(x, x->h - 1));
 			put_f32_const(o, in->u.f32);
 			xb_puts(o, ";");
-			if (identity_f32(in->u.f32))
-				xb_printf(o, " MW_OPAQUE(%s);", S(x, x->h - 1));
 			break;
 		case WASM_OP_F64_CONST:
 			push(x, WASM_F64);
 			xb_printf(o, "%s = ", S(x, x->h - 1));
 			put_f64_const(o, in->u.f64);
 			xb_puts(o, ";");
-			if (identity_f64(in->u.f64))
-				xb_printf(o, " MW_OPAQUE(%s);", S(x, x->h - 1));
 			break;
 		case WASM_OP_REF_NULL:
 			push(x, (uint8_t)in->u.index);
@@ -1107,6 +1112,8 @@ static int translate_body(fx *x)
 			emit_simple(x, in, oi->sig, t);
 		}
 		}
+		if (float_source(op))
+			xb_printf(o, " MW_OPAQUE(%s);", S(x, x->h - 1));
 		xb_puts(o, "\n");
 	}
 	if (o->oom)
