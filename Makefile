@@ -60,9 +60,11 @@ $(B)/$(MPI)/src/mpi/%.o: src/mpi/%.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(MPI_CFLAGS) -MMD -MP -c $< -o $@
 
-# -rdynamic: generated code resolves the runtime's rt_* ABI from the binary.
+# -rdynamic: generated code resolves the runtime's rt_* ABI from the binary;
+# --whole-archive: including the parts nothing in the binary itself calls.
 $(B)/mpiwasm: $(CLI_OBJ) $(MPI_OBJ) $(B)/libmpiwasm.a
-	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(MPI_OBJ) $(B)/libmpiwasm.a $(MPI_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) -rdynamic -o $@ $(CLI_OBJ) $(MPI_OBJ) \
+	  -Wl,--whole-archive $(B)/libmpiwasm.a -Wl,--no-whole-archive $(MPI_LIBS) $(LDLIBS)
 
 -include $(wildcard src/*/rules.mk tests/*/rules.mk bench/rules.mk toolchain/rules.mk examples/rules.mk)
 

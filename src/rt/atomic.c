@@ -139,7 +139,3 @@ RT_ABI uint32_t rt_atomic_wait64(rt_memory *m, uint64_t ea, uint64_t expect,
 {
 	return rt_wait(m, ea, expect, timeout, 8, func);
 }
-
-void rt_atomic_link(void)
-{
-}

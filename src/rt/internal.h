@@ -13,9 +13,5 @@ bool rt_mem_reserved(uintptr_t addr);
 /* Function index whose code contains pc, or UINT32_MAX. */
 uint32_t rt_func_at_pc(const rt_instance *inst, uintptr_t pc);
 
-/* atomic.c: called for every shared memory; it has no work to do, but
- * the reference pulls atomic.o (wait/notify, reached by generated code
- * only through dlopen) into a program linked from libmpiwasm.a. */
-void rt_atomic_link(void);
 
 #endif

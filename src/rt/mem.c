@@ -59,8 +59,6 @@ rt_memory *rt_memory_new(const wasm_limits *lim, char *err, size_t errlen)
 	m->has_max = lim->has_max;
 	m->max_pages = lim->has_max ? lim->max : RT_MAX_PAGES;
 	m->shared = lim->shared;
-	if (m->shared)
-		rt_atomic_link();
 	if (lim->min && mprotect(p, lim->min * RT_PAGE_SIZE, PROT_READ | PROT_WRITE)) {
 		snprintf(err, errlen, "rt_memory_new: cannot map %llu pages: %s",
 		         (unsigned long long)lim->min, strerror(errno));

@@ -298,4 +298,18 @@ RT_ABI void rt_table_fill(rt_instance *inst, uint32_t table, uint32_t i,
 /* table.grow: old size, or UINT32_MAX. */
 RT_ABI uint32_t rt_table_grow(rt_table *t, void *init, uint32_t delta);
 
+/* Threads proposal.  `ea` is the effective address (index + offset); each
+ * traps out of bounds, then unaligned, like the atomic accesses.
+ * memory.atomic.notify: wakes at most `count` waiters on ea, returns how
+ * many it woke (0 on an unshared memory).  memory.atomic.wait32/64:
+ * traps on an unshared memory; returns 0 "ok" (woken), 1 "not-equal"
+ * (the value differed from `expect`), 2 "timed-out"; timeout in
+ * nanoseconds, negative = forever. */
+RT_ABI uint32_t rt_atomic_notify(rt_memory *m, uint64_t ea, uint32_t count,
+                                 uint32_t func);
+RT_ABI uint32_t rt_atomic_wait32(rt_memory *m, uint64_t ea, uint32_t expect,
+                                 int64_t timeout, uint32_t func);
+RT_ABI uint32_t rt_atomic_wait64(rt_memory *m, uint64_t ea, uint64_t expect,
+                                 int64_t timeout, uint32_t func);
+
 #endif

@@ -5,7 +5,8 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(B)/tests/unit/%)
 
 $(B)/tests/unit/%: tests/unit/%.c $(B)/libmpiwasm.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< $(B)/libmpiwasm.a $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $< \
+	  -Wl,--whole-archive $(B)/libmpiwasm.a -Wl,--no-whole-archive $(LDLIBS)
 
 check-unit: $(UNIT_BIN)
 	@pass=0; fail=0; for t in $(UNIT_BIN); do \
