@@ -554,7 +554,7 @@ static int sec_global(rd *r)
 	wasm_module *m = r->m;
 	uint32_t n;
 	int rc;
-	if ((rc = rd_count(r, &n, 4, "global")))
+	if ((rc = rd_count(r, &n, 3, "global")))
 		return rc;
 	GROW(m->globals, m->nglobals, n);
 	for (uint32_t i = 0; i < n; i++) {
