@@ -15,5 +15,5 @@ check-mpi-mpich:
 	$(MAKE) --no-print-directory MPI=mpich B=build-mpich all
 	@B=build-mpich MPI=mpich timeout 900 sh tests/mpi/run.sh
 
-CHECKS += check-mpi
+CHECKS += check-mpi check-mpi-ob1 check-mpi-mpich
 .PHONY: check-mpi check-mpi-ob1 check-mpi-mpich
