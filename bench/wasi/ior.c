@@ -6,7 +6,10 @@
  * slowest rank's times.
  *
  * usage: ior XFER_BYTES TOTAL_MIB
- * prints: MiB write_s fsync_s read_s   (MiB per process) */
+ * prints: MiB write_s fsync_s read_s write_cpu_s read_cpu_s
+ * (MiB per process; *_cpu_s: this process's CPU time in the write and
+ * read loops, which, unlike wall time, does not count the time spent
+ * waiting for a core on a shared machine or throttled by writeback) */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,12 +20,15 @@
 #include <mpi.h>
 #endif
 
-static double now(void)
+static double clk(clockid_t id)
 {
 	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(id, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
+
+static double now(void) { return clk(CLOCK_MONOTONIC); }
+static double cpu(void) { return clk(CLOCK_PROCESS_CPUTIME_ID); }
 
 static void sync_all(void)
 {
@@ -59,13 +65,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sync_all();
-	double t0 = now();
+	double c0 = cpu(), t0 = now();
 	for (long long i = 0; i < n; i++)
 		if (write(fd, buf, xfer) != (ssize_t)xfer) {
 			perror("ior: write");
 			return 1;
 		}
-	double t1 = now();
+	double t1 = now(), c1 = cpu();
 	if (fsync(fd) != 0) {
 		perror("ior: fsync");
 		return 1;
@@ -78,24 +84,25 @@ int main(int argc, char **argv)
 		perror("ior: open for reading");
 		return 1;
 	}
-	double t3 = now();
+	double c3 = cpu(), t3 = now();
 	for (long long i = 0; i < n; i++)
 		if (read(fd, buf, xfer) != (ssize_t)xfer) {
 			perror("ior: read");
 			return 1;
 		}
-	double t4 = now();
+	double t4 = now(), c4 = cpu();
 	close(fd);
 	unlink(name);
-	double t[3] = { t1 - t0, t2 - t1, t4 - t3 };
+	double t[5] = { t1 - t0, t2 - t1, t4 - t3, c1 - c0, c4 - c3 };
 #ifdef IOR_MPI
-	double m[3];
-	MPI_Reduce(t, m, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+	double m[5];
+	MPI_Reduce(t, m, 5, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
 	memcpy(t, m, sizeof t);
 #endif
 	if (rank == 0)
-		printf("%.1f %.6f %.6f %.6f\n",
-		       (double)(n * (long long)xfer) / (1 << 20), t[0], t[1], t[2]);
+		printf("%.1f %.6f %.6f %.6f %.6f %.6f\n",
+		       (double)(n * (long long)xfer) / (1 << 20), t[0], t[1], t[2],
+		       t[3], t[4]);
 #ifdef IOR_MPI
 	MPI_Finalize();
 #endif

@@ -78,6 +78,8 @@ stats() {
 		if (expr == "fs") return f[3] * 1000
 		if (expr == "wfbw") return f[1] / (f[2] + f[3])
 		if (expr == "rbw") return f[1] / f[4]
+		if (expr == "wcpu") return f[1] / f[5]
+		if (expr == "rcpu") return f[1] / f[6]
 		return f[expr + 0]
 	}
 	function med(a, n,   i, j, t, b) {
@@ -111,6 +113,8 @@ ior_table() {   # ior_table TAG XFER_LABEL
 	stats "$1.native" "$1.wasm" fs "$2 | fsync, ms"
 	stats "$1.native" "$1.wasm" wfbw "$2 | write+fsync, MiB/s"
 	stats "$1.native" "$1.wasm" rbw "$2 | read, MiB/s"
+	stats "$1.native" "$1.wasm" wcpu "$2 | write, MiB per CPU-second"
+	stats "$1.native" "$1.wasm" rcpu "$2 | read, MiB per CPU-second"
 }
 
 echo "bench-wasi: warming the compile cache" >&2
@@ -158,7 +162,10 @@ echo
 echo "## IOR-style sequential I/O, one process, ${SIZE_MIB} MiB file"
 echo
 echo "Write phase: write() calls, then fsync() timed on its own; read phase:"
-echo "the file just written (page cache), read() calls."
+echo "the file just written (page cache), read() calls.  MiB/s is wall-clock"
+echo "bandwidth; \"MiB per CPU-second\" divides by the process's CPU time in the"
+echo "loop instead, which does not count waiting for a core (the machine is"
+echo "shared) or being throttled by writeback: it shows the cost of the calls."
 echo
 echo "$hdr"
 ior_table ior4096 "4 KiB"

@@ -102,6 +102,7 @@ typedef struct wfd {
 static struct {
 	wfd *fds;
 	uint32_t nfds;
+	uint32_t free_hint;   /* see fd_alloc */
 	int argc, nenv;
 	char **argv, **env;
 	bool setup;
@@ -145,11 +146,15 @@ static uint8_t sock_type(int host)
 	return FT_STREAM;
 }
 
+/* The lowest free number, as POSIX open() gives; W.free_hint is at or
+ * below it (every descriptor under the hint is in use). */
 static uint32_t fd_alloc(void)
 {
-	for (uint32_t i = 3; i < W.nfds; i++)
-		if (!W.fds[i].open)
+	for (uint32_t i = W.free_hint < 3 ? 3 : W.free_hint; i < W.nfds; i++)
+		if (!W.fds[i].open) {
+			W.free_hint = i + 1;
 			return i;
+		}
 	uint32_t n = W.nfds < 16 ? 16 : W.nfds * 2;
 	if (n > (1u << 20))
 		return UINT32_MAX;
@@ -160,6 +165,7 @@ static uint32_t fd_alloc(void)
 	uint32_t first = W.nfds < 3 ? 3 : W.nfds;
 	W.fds = p;
 	W.nfds = n;
+	W.free_hint = first + 1;
 	return first;
 }
 
@@ -178,6 +184,14 @@ static wfd *fd_get(uint32_t fd, uint64_t need, uint16_t *err)
 	return f;
 }
 
+/* Slot f became free: keep fd_alloc's hint at or below it. */
+static void fd_freed(wfd *f)
+{
+	uint32_t i = (uint32_t)(f - W.fds);
+	if (i < W.free_hint)
+		W.free_hint = i;
+}
+
 static void fd_release(wfd *f)
 {
 	if (f->dir)
@@ -188,6 +202,7 @@ static void fd_release(wfd *f)
 	free(f->guest);
 	memset(f, 0, sizeof *f);
 	f->host = -1;
+	fd_freed(f);
 }
 
 /* Copies a module path into buf as a C string. */
@@ -448,12 +463,14 @@ static uint32_t w_fd_renumber(rt_instance *inst, uint32_t from, uint32_t to)
 		*t = moved;
 		memset(f, 0, sizeof *f);
 		f->host = -1;
+		fd_freed(f);
 		return WE_SUCCESS;
 	}
 	fd_release(t);
 	*t = *f;
 	memset(f, 0, sizeof *f);
 	f->host = -1;
+	fd_freed(f);
 	return WE_SUCCESS;
 }
 
@@ -568,10 +585,10 @@ static uint32_t w_fd_prestat_dir_name(rt_instance *inst, uint32_t fd,
 /* ---- reading and writing --------------------------------------------------- */
 
 static uint32_t rw(rt_instance *inst, uint32_t fd, uint32_t iovs, uint32_t n,
-                   uint64_t off, bool positional, bool write, uint32_t pres)
+                   uint64_t off, bool positional, bool wr, uint32_t pres)
 {
 	uint16_t err;
-	uint64_t need = (write ? RT_FD_WRITE : RT_FD_READ) |
+	uint64_t need = (wr ? RT_FD_WRITE : RT_FD_READ) |
 	                (positional ? RT_FD_SEEK : 0);
 	wfd *f = fd_get(fd, need, &err);
 	if (!f)
@@ -587,12 +604,20 @@ static uint32_t rw(rt_instance *inst, uint32_t fd, uint32_t iovs, uint32_t n,
 	if (!res)
 		return WE_FAULT;
 	ssize_t r;
+	/* One buffer (what wasi-libc's read/write pass) goes without the
+	 * kernel's iovec import. */
 	do {
-		if (positional)
-			r = write ? pwritev(f->host, v, (int)n, (off_t)off)
+		if (n == 1 && positional)
+			r = wr ? pwrite(f->host, v[0].iov_base, v[0].iov_len, (off_t)off)
+			          : pread(f->host, v[0].iov_base, v[0].iov_len, (off_t)off);
+		else if (n == 1)
+			r = wr ? write(f->host, v[0].iov_base, v[0].iov_len)
+			          : read(f->host, v[0].iov_base, v[0].iov_len);
+		else if (positional)
+			r = wr ? pwritev(f->host, v, (int)n, (off_t)off)
 			          : preadv(f->host, v, (int)n, (off_t)off);
 		else
-			r = write ? writev(f->host, v, (int)n)
+			r = wr ? writev(f->host, v, (int)n)
 			          : readv(f->host, v, (int)n);
 	} while (r < 0 && errno == EINTR);
 	if (r < 0)
