@@ -142,7 +142,7 @@ kernel_pair() {
 	mn=$(median <"$T/nt"); mw=$(median <"$T/wt"); mj=$(median <"$T/jt")
 	cn=$(median <"$T/nc"); cw=$(median <"$T/wc")
 	echo "$k $mn $mw $mj $warm $cn $cw $status" >>"$T/rows.$label"
-	echo "  $k: native $mn s, wasm $mw s$([ $use_node = 1 ] && echo ", node $mj s"), warm-up ${warm}s: $status" >&2
+	echo "  $k: native $mn s, wasm $mw s$([ $use_node = 1 ] && [ "$label" = scalar ] && echo ", node $mj s"), warm-up ${warm}s: $status" >&2
 }
 
 echo "run.sh: kernels, $RUNS alternating runs each (cache $MPIWASM_CACHE_DIR)" >&2
