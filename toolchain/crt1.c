@@ -11,9 +11,9 @@
 extern void __wasm_call_ctors(void);
 extern void __wasm_call_dtors(void);
 extern int __main_void(void);
-extern _Noreturn void __wasi_proc_exit(unsigned int code)
-	__attribute__((__import_module__("wasi_snapshot_preview1"),
-	               __import_name__("proc_exit")));
+/* wasi-libc's own exit without atexit processing; declaring the WASI
+ * import here instead would clash with wasi-libc's declaration of it. */
+extern _Noreturn void _Exit(int status);
 
 __attribute__((export_name("_start")))
 void _start(void)
@@ -28,5 +28,5 @@ void _start(void)
 	status = __main_void();
 	__wasm_call_dtors();  /* atexit handlers, static destructors, stdio flush */
 	if (status != 0)
-		__wasi_proc_exit((unsigned int)status);
+		_Exit(status);
 }
