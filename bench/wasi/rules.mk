@@ -21,15 +21,9 @@ $(BW_T)/ior_mpi: bench/wasi/ior.c
 	@mkdir -p $(@D)
 	-$(BW_MPICC) -std=gnu11 -O2 -DIOR_MPI -o $@ $<
 
-# -nostartfiles + wasi-libc's crt1-command.o: the toolchain's own
-# crt1-mpiwasm.o imports __wasi_proc_exit under the name wasi-libc's
-# preopens.o/_Exit.o define, so any module that opens a file fails to
-# link (reported to the toolchain's owner).  Drop BW_MPIWASM_START once
-# that is fixed.
-BW_MPIWASM_START ?= -nostartfiles /usr/lib/wasm32-wasi/crt1-command.o
 $(BW_T)/ior_mpi.wasm: bench/wasi/ior.c $(B)/mpiwasm-cc
 	@mkdir -p $(@D)
-	-$(B)/mpiwasm-cc $(BW_MPIWASM_START) -O2 -DIOR_MPI -o $@ $<
+	-$(B)/mpiwasm-cc -O2 -DIOR_MPI -o $@ $<
 
 bench-wasi: $(B)/mpiwasm $(BW_T)/ior $(BW_T)/ior.wasm $(BW_T)/smallops \
 		$(BW_T)/smallops.wasm $(BW_T)/ior_mpi $(BW_T)/ior_mpi.wasm

@@ -95,20 +95,20 @@ if "$CC_W" -O1 -c "$t/lib.c" -o "$t/lib.o" && "$CC_W" -O1 -c "$t/main.c" -o "$t/
 else
 	bad "driver: separate compile and link"; excerpt "$t/sep.err"
 fi
-# A program that uses stdio files and exit() links (wasi-libc's own
+# A program that uses stdio files and _Exit() links (wasi-libc's own
 # proc_exit import must not clash with the driver's start file), and its
 # exit status reaches the shell.
-printf '#include <mpi.h>\n#include <stdio.h>\n#include <stdlib.h>\nint main(int c, char **v) { MPI_Init(&c, &v); FILE *f = fopen("absent", "r"); MPI_Finalize(); if (f) fclose(f); exit(f ? 1 : 5); }\n' > "$t/files.c"
+printf '#include <mpi.h>\n#include <stdio.h>\n#include <stdlib.h>\nint main(int c, char **v) { MPI_Init(&c, &v); FILE *f = fopen("absent", "r"); MPI_Finalize(); if (f) fclose(f); _Exit(f ? 1 : 5); }\n' > "$t/files.c"
 if "$CC_W" "$t/files.c" -o "$t/files.wasm" > "$t/files.err" 2>&1; then
 	rc=0
 	[ "$engine" = 1 ] && { timeout "$RUN_TIMEOUT" $LAUNCH 1 "$MPIWASM" -q "$t/files.wasm" > /dev/null 2>&1 || rc=$?; }
 	if [ "$engine" = 1 ] && [ "$rc" != 5 ]; then
 		bad "driver: stdio+exit program ran with status $rc, expected 5"
 	else
-		ok "driver: stdio files and exit() link and run"
+		ok "driver: stdio files and _Exit() link and run"
 	fi
 else
-	bad "driver: a program using stdio files and exit() does not link"; excerpt "$t/files.err"
+	bad "driver: a program using stdio files and _Exit() does not link"; excerpt "$t/files.err"
 fi
 
 # The module contract of ABI.md: imports only from env (MPI procedures and
