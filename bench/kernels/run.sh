@@ -2,7 +2,8 @@
 # run.sh - native vs wasm kernel benchmarks (see bench/README.md).
 #
 #   sh bench/kernels/run.sh [B]          full run, writes bench/kernels/REPORT.md
-#   sh bench/kernels/run.sh --check [B]  each kernel once, checksums must match
+#   sh bench/kernels/run.sh --check [B]  each kernel once (scalar and SIMD
+#                                        builds), checksums must match native
 #
 # B is the build directory (default build); binaries come from `make
 # bench-kernels-build`.  Environment:
@@ -71,21 +72,25 @@ median() { sort -g | awk '{ v[NR] = $1 } END {
 
 # ---- --check: one repetition each, native and wasm checksums must agree ----
 if [ $check = 1 ]; then
+	# Scalar and SIMD builds of every kernel, each against its native build.
 	pass=0; fail=0
 	for k in $KERNELS; do
-		if ! run "$k" "$T/n" "$D/$k" 1; then
-			echo "FAIL $k: native: $(cat "$T/n")"; fail=$((fail + 1)); continue
-		fi
-		# shellcheck disable=SC2086 # WASM_RUN is a command line
-		if ! run "$k" "$T/w" $WASM_RUN "$D/$k.wasm" 1; then
-			echo "FAIL $k: wasm: $(cat "$T/w")"; fail=$((fail + 1)); continue
-		fi
-		cn=$(field checksum "$T/n"); cw=$(field checksum "$T/w")
-		if [ -n "$cn" ] && [ "$cn" = "$cw" ]; then
-			pass=$((pass + 1))
-		else
-			echo "FAIL $k: checksum native $cn, wasm $cw"; fail=$((fail + 1))
-		fi
+		for v in "$k:$k.wasm" "$k.o3:$k.simd.wasm"; do
+			nat=${v%%:*}; wasm=${v#*:}
+			if ! run "$k" "$T/n" "$D/$nat" 1; then
+				echo "FAIL $nat: native: $(cat "$T/n")"; fail=$((fail + 1)); continue
+			fi
+			# shellcheck disable=SC2086 # WASM_RUN is a command line
+			if ! run "$k" "$T/w" $WASM_RUN "$D/$wasm" 1; then
+				echo "FAIL $wasm: $(cat "$T/w")"; fail=$((fail + 1)); continue
+			fi
+			cn=$(field checksum "$T/n"); cw=$(field checksum "$T/w")
+			if [ -n "$cn" ] && [ "$cn" = "$cw" ]; then
+				pass=$((pass + 1))
+			else
+				echo "FAIL $wasm: checksum native $cn, wasm $cw"; fail=$((fail + 1))
+			fi
+		done
 	done
 	echo "bench-kernels: $pass passed, $fail failed"
 	[ $fail = 0 ]
