@@ -102,6 +102,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 ncpu=$(nproc)
 ccver=$(${BENCH_CC:-cc} --version | head -n 1)
 clangver=$(clang-19 --version | head -n 1)
+engver=$("$MPIWASM" --version 2>/dev/null | head -n 1)
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 use_node=0
 if [ "${BENCH_NODE:-0}" = 1 ] && command -v node >/dev/null; then use_node=1; fi
@@ -243,7 +244,7 @@ ratio_table() {
 	echo
 	echo "- CPU: $cpu, $ncpu cores visible (shared with other jobs: load average $load0 at start, $load1 at end)"
 	echo "- native: $ccver, \`${BENCH_NATIVE_FLAGS:-see bench/rules.mk}\`"
-	echo "- wasm: $clangver, \`--target=wasm32-wasi ${BENCH_WASM_FLAGS:-}\`, run with \`$WASM_RUN_SHOWN\`"
+	echo "- wasm: $clangver, \`--target=wasm32-wasi ${BENCH_WASM_FLAGS:-}\`, run with \`$WASM_RUN_SHOWN\` (${engver:-version unknown})"
 	echo "- both sides built with \`-ffp-contract=off\` so floating-point results are bit-identical"
 	echo "- time = the kernel's own best-of-N (CLOCK_MONOTONIC around the hot loop);"
 	echo "  median of $RUNS runs, native and wasm alternating; the wasm warm-up run (which fills an"
