@@ -44,6 +44,18 @@ CLI_OBJ   := $(CLI_SRC:%.c=$(B)/%.o)
 # API list) lives beside the checkout.
 SHARED   ?= $(abspath $(CURDIR)/../shared)
 
+# The generated code depends on the translator's and the runtime contract's
+# source; their hash is part of every cache key, so an engine rebuilt with a
+# changed translator never loads objects compiled by the old one (a
+# forgotten XLATE_VERSION bump cannot serve stale code).
+XLATE_HASH := $(shell cat $(sort $(wildcard src/xlate/*.c src/xlate/*.h)) src/rt/rt.h | sha256sum | cut -c1-16)
+XLATE_HASH_H := $(B)/gen/xlate_source.h
+HASHMARK := \#
+$(shell mkdir -p $(B)/gen && l='$(HASHMARK)define XLATE_SOURCE_HASH "$(XLATE_HASH)"' && \
+  [ "$$(cat $(XLATE_HASH_H) 2>/dev/null)" = "$$l" ] || echo "$$l" > $(XLATE_HASH_H))
+$(B)/src/cache/cache.o: $(XLATE_HASH_H)
+$(B)/src/cache/cache.o: CFLAGS += -I$(B)/gen
+
 CHECKS :=
 
 all: $(B)/mpiwasm

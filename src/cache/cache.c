@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include "cache.h"
 #include "../xlate/xlate.h"
+#include "xlate_source.h"   /* XLATE_SOURCE_HASH, written by the Makefile */
 
 extern char **environ;
 
@@ -1072,7 +1073,7 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 		uint8_t d[32];
 		uint64_t sz = size;
 		uint32_t abi = RT_CODE_ABI;
-		const char *parts[] = { CACHE_FORMAT, XLATE_VERSION, XLATE_CFLAGS,
+		const char *parts[] = { CACHE_FORMAT, XLATE_VERSION, XLATE_SOURCE_HASH, XLATE_CFLAGS,
 			CACHE_OPTFLAGS, opt->extra_cflags ? opt->extra_cflags : "",
 			ccpath, ccargs, ccid };
 		cache_sha256_init(&s);
