@@ -28,7 +28,10 @@ int main(int argc, char **argv)
 	if (rank == 0)
 		printf("ring of %d: token %d (expect %d), sum of ranks %d (expect %d)\n",
 		       size, token, size, sum, size * (size - 1) / 2);
-	int ok = token == size && sum == size * (size - 1) / 2;
+	/* Only rank 0 holds the token after the full round; every rank holds
+	 * the sum.  Rank 0's verdict is everyone's exit status. */
+	int ok = (rank != 0 || token == size) && sum == size * (size - 1) / 2;
+	MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	MPI_Finalize();
 	return ok ? 0 : 1;
 }
