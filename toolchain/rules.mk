@@ -6,7 +6,13 @@ PREFIX    ?= /usr/local
 TC_SHARE  := $(B)/share/mpiwasm
 TC_DRIVERS := $(B)/mpiwasm-cc $(B)/mpiwasm-c++
 TC_DATA   := $(TC_SHARE)/mpi-undefined.txt $(TC_SHARE)/lib/crt1-mpiwasm.o \
-	$(TC_SHARE)/mpiwasm.cmake $(TC_SHARE)/Platform/WASI.cmake
+	$(TC_SHARE)/mpiwasm.cmake $(TC_SHARE)/Platform/WASI.cmake \
+	$(TC_SHARE)/libexec/wasm-opt $(TC_SHARE)/engine-mpi.txt
+# Which MPI the engine beside the drivers is built for (openmpi or mpich):
+# mpiwasm.cmake picks the matching launcher from it.  Rewritten only when
+# it changes, like the translator hash.
+$(shell mkdir -p $(TC_SHARE) && [ "$$(cat $(TC_SHARE)/engine-mpi.txt 2>/dev/null)" = "$(MPI)" ] || \
+  echo "$(MPI)" > $(TC_SHARE)/engine-mpi.txt)
 # Until the ABI header lands, the drivers refuse to run (they name the
 # missing mpi.h) instead of breaking every engineer's `make`.
 TC_HDR    := $(if $(wildcard toolchain/mpi.h),$(TC_SHARE)/include/mpi.h)
@@ -34,6 +40,10 @@ $(TC_SHARE)/include/mpi.h: toolchain/mpi.h
 	@mkdir -p $(@D)
 	cp $< $@
 
+$(TC_SHARE)/libexec/wasm-opt: toolchain/wasm-opt
+	@mkdir -p $(@D)
+	cp $< $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+
 $(TC_SHARE)/%: toolchain/%
 	@mkdir -p $(@D)
 	cp $< $@
@@ -42,15 +52,20 @@ $(TC_SHARE)/%: toolchain/%
 toolchain-regen:
 	python3 toolchain/gen-undefined.py $(SHARED)/mpi-standard/apis.json > toolchain/mpi-undefined.txt
 
-install-toolchain: toolchain
+# The engine goes beside the drivers: mpiwasm.cmake finds it there (the
+# ctest emulator and MPIEXEC_PREFLAGS) and engine-mpi.txt says which MPI
+# it was built for.
+install-toolchain: toolchain $(B)/mpiwasm
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/mpiwasm/include \
-	  $(DESTDIR)$(PREFIX)/share/mpiwasm/Platform $(DESTDIR)$(PREFIX)/share/mpiwasm/lib
-	install -m 755 $(TC_DRIVERS) $(DESTDIR)$(PREFIX)/bin/
+	  $(DESTDIR)$(PREFIX)/share/mpiwasm/Platform $(DESTDIR)$(PREFIX)/share/mpiwasm/lib \
+	  $(DESTDIR)$(PREFIX)/share/mpiwasm/libexec
+	install -m 755 $(B)/mpiwasm $(TC_DRIVERS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(TC_SHARE)/include/mpi.h $(DESTDIR)$(PREFIX)/share/mpiwasm/include/
 	install -m 644 $(TC_SHARE)/mpi-undefined.txt $(TC_SHARE)/mpiwasm.cmake \
-	  $(DESTDIR)$(PREFIX)/share/mpiwasm/
+	  $(TC_SHARE)/engine-mpi.txt $(DESTDIR)$(PREFIX)/share/mpiwasm/
 	install -m 644 $(TC_SHARE)/Platform/WASI.cmake $(DESTDIR)$(PREFIX)/share/mpiwasm/Platform/
 	install -m 644 $(TC_SHARE)/lib/crt1-mpiwasm.o $(DESTDIR)$(PREFIX)/share/mpiwasm/lib/
+	install -m 755 $(TC_SHARE)/libexec/wasm-opt $(DESTDIR)$(PREFIX)/share/mpiwasm/libexec/
 install: install-toolchain
 
 .PHONY: toolchain toolchain-regen install-toolchain install
