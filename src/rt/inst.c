@@ -441,8 +441,8 @@ RT_ABI void rt_table_init(rt_instance *inst, uint32_t table, uint32_t seg,
 	rt_segelem *e = &inst->elems[seg];
 	if ((uint64_t)src + n > e->size || (uint64_t)dst + n > t->size)
 		rt_trap(RT_TRAP_TABLE_OOB, func);
-	if (n)
-		memcpy(t->elems + dst, e->refs + src, (size_t)n * sizeof(void *));
+	for (uint32_t k = 0; k < n; k++)
+		rt_table_set(t, dst + k, e->refs[src + k]);
 }
 
 RT_ABI void rt_elem_drop(rt_instance *inst, uint32_t seg)
@@ -457,7 +457,7 @@ RT_ABI void rt_table_copy(rt_instance *inst, uint32_t dt, uint32_t st,
 	if ((uint64_t)src + n > s->size || (uint64_t)dst + n > d->size)
 		rt_trap(RT_TRAP_TABLE_OOB, func);
 	if (n)
-		memmove(d->elems + dst, s->elems + src, (size_t)n * sizeof(void *));
+		memmove(d->elems + dst, s->elems + src, (size_t)n * sizeof *d->elems);
 }
 
 RT_ABI void rt_table_fill(rt_instance *inst, uint32_t table, uint32_t i,
@@ -466,6 +466,9 @@ RT_ABI void rt_table_fill(rt_instance *inst, uint32_t table, uint32_t i,
 	rt_table *t = inst->tables[table];
 	if ((uint64_t)i + n > t->size)
 		rt_trap(RT_TRAP_TABLE_OOB, func);
-	for (uint32_t k = 0; k < n; k++)
-		t->elems[i + k] = val;
+	if (n == 0)
+		return;
+	rt_table_set(t, i, val);
+	for (uint32_t k = 1; k < n; k++)
+		t->elems[i + k] = t->elems[i];
 }

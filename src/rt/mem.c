@@ -150,17 +150,41 @@ void rt_table_free(rt_table *t)
 	free(t);
 }
 
+/* The element holding reference ref in a table of type elemtype. */
+static rt_tabent rt_tabent_of(uint8_t elemtype, void *ref)
+{
+	rt_tabent e = {.ref = ref};
+	if (ref && elemtype == WASM_FUNCREF) {
+		const rt_func *f = ref;
+		e.type = f->type;
+		e.fn = f->fn;
+		e.ctx = f->ctx;
+	}
+	return e;
+}
+
+void *rt_table_get(const rt_table *t, uint32_t i)
+{
+	return t->elems[i].ref;
+}
+
+void rt_table_set(rt_table *t, uint32_t i, void *ref)
+{
+	t->elems[i] = rt_tabent_of(t->type, ref);
+}
+
 RT_ABI uint32_t rt_table_grow(rt_table *t, void *init, uint32_t delta)
 {
 	uint64_t old = t->size, ns = old + delta;
 	if (ns > t->max)
 		return UINT32_MAX;
 	if (delta) {
-		void **e = realloc(t->elems, (size_t)ns * sizeof *e);
+		rt_tabent *e = realloc(t->elems, (size_t)ns * sizeof *e);
 		if (!e)
 			return UINT32_MAX;
+		rt_tabent v = rt_tabent_of(t->type, init);
 		for (uint64_t i = old; i < ns; i++)
-			e[i] = init;
+			e[i] = v;
 		t->elems = e;
 		t->size = (uint32_t)ns;
 	}

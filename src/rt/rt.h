@@ -91,8 +91,22 @@ typedef struct rt_memory {
 	uint32_t slot;         /* runtime: index in the fault handler's registry */
 } rt_memory;
 
+/* A table element.  In a funcref table the function value is kept
+ * unpacked next to the reference, so call_indirect finds its target with
+ * one load and checks null and type with one compare: type, fn and ctx are
+ * copies of the rt_func `ref` points to, all NULL for a null reference
+ * (interned types are never NULL).  Externref tables use only `ref`.
+ * Write elements with rt_table_set (or the bulk functions) so the copies
+ * stay consistent. */
+typedef struct rt_tabent {
+	const rt_type *type;
+	void *fn;
+	void *ctx;
+	void *ref;             /* the reference: const rt_func * or externref */
+} rt_tabent;
+
 typedef struct rt_table {
-	void **elems;          /* funcref: const rt_func *; externref: opaque */
+	rt_tabent *elems;      /* [size] */
 	uint32_t size, max;    /* max: from the type, else RT_TABLE_LIMIT */
 	uint8_t type;          /* WASM_FUNCREF or WASM_EXTERNREF */
 	bool has_max;          /* the type had a maximum (import matching) */
@@ -107,6 +121,12 @@ typedef struct rt_global {
 rt_memory *rt_memory_new(const wasm_limits *lim, char *err, size_t errlen);
 rt_table *rt_table_new(uint8_t elemtype, const wasm_limits *lim);
 rt_global *rt_global_new(uint8_t type, bool mut, rt_value v);
+
+/* Element i (< t->size) of a table: the reference value. */
+void *rt_table_get(const rt_table *t, uint32_t i);
+/* Sets element i (< t->size) to ref (in a funcref table a const rt_func *
+ * or NULL). */
+void rt_table_set(rt_table *t, uint32_t i, void *ref);
 
 /* ---- linking and instantiation --------------------------------------- */
 
@@ -216,11 +236,19 @@ const rt_func *rt_instance_func(rt_instance *inst, uint32_t idx);
  * turns an access there into RT_TRAP_MEM_OOB.  `base` never changes, so a
  * function loads it once.
  *
+ * Tables.  call_indirect through table k with expected type y and index i
+ * traps RT_TRAP_TABLE_OOB if i >= size, then compares elems[i].type with
+ * inst->types[y] (one compare: a null element has type NULL; only on a
+ * mismatch does it tell RT_TRAP_INDIRECT_NULL from _TYPE), then calls
+ * elems[i].fn(elems[i].ctx, ...).  A table whose type has max == min can
+ * never grow (an import of it must match exactly), so its size is that
+ * constant and its `elems` never moves: a function may load it once.
+ *
  * Traps.  Generated code calls rt_trap(kind, function index); it never
  * returns (it longjmps to the rt_call_ex/rt_call that entered the module).
  */
 
-#define RT_CODE_ABI 1u
+#define RT_CODE_ABI 2u
 
 /* 4 GiB of index space + 4 GiB of static offset + slack for the access
  * width. */

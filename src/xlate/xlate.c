@@ -429,12 +429,25 @@ static void emit_call(fx *x, uint32_t fi)
 	}
 }
 
+/* A table whose type has max == min can never grow, imported or not (an
+ * import matches only a table of exactly that size and maximum): its size
+ * is the constant min and its elems array never moves (rt.h, "Tables"). */
+static bool table_fixed(const wasm_module *m, uint32_t table)
+{
+	const wasm_limits *l = &m->tables[table].lim;
+	return l->has_max && l->max == l->min && l->min <= RT_TABLE_LIMIT;
+}
+
 static void emit_call_indirect(fx *x, uint32_t type, uint32_t table)
 {
 	const wasm_functype *ft = &x->m->types[type];
 	x->h--;
-	xb_printf(x->o, "{ const struct mw_func *c_ = mw_callee(t%u, y%u, %s, %u); ",
-	          table, type, S(x, x->h), x->fi);
+	if (table_fixed(x->m, table))
+		xb_printf(x->o, "{ const struct mw_tabent *c_ = mw_callee(e%u, %uu, y%u, %s, %u); ",
+		          table, (uint32_t)x->m->tables[table].lim.min, type, S(x, x->h), x->fi);
+	else
+		xb_printf(x->o, "{ const struct mw_tabent *c_ = mw_callee(t%u->elems, t%u->size, y%u, %s, %u); ",
+		          table, table, type, S(x, x->h), x->fi);
 	xbuf t = {0};
 	xb_puts(&t, "((");
 	put_fnptr_type(&t, ft);
@@ -985,7 +998,8 @@ static int translate_body(fx *x)
 		}
 		case WASM_OP_TABLE_SET:
 			x->h -= 2;
-			xb_printf(o, "mw_table_set(inst->tables[%u], %s, %s, %uu);",
+			xb_printf(o, "mw_table_set%c(inst->tables[%u], %s, %s, %uu);",
+			          m->tables[in->u.index].elemtype == WASM_FUNCREF ? 'f' : 'x',
 			          in->u.index, S(x, x->h), S(x, x->h + 1), x->fi);
 			break;
 		case WASM_OP_TABLE_SIZE:
@@ -1200,7 +1214,9 @@ static int translate_func(const wasm_module *m, uint32_t fi, xbuf *out,
 			xb_printf(out, "  struct mw_global *const g%u = inst->globals[%u];\n", k, k);
 	for (uint32_t k = 0; k < m->ntables; k++)
 		if (usedt[k])
-			xb_printf(out, "  struct mw_table *const t%u = inst->tables[%u];\n", k, k);
+			xb_printf(out, table_fixed(m, k)
+			          ? "  const struct mw_tabent *const e%u = inst->tables[%u]->elems;\n"
+			          : "  struct mw_table *const t%u = inst->tables[%u];\n", k, k);
 	for (uint32_t k = 0; k < m->ntypes; k++)
 		if (usedy[k])
 			xb_printf(out, "  const void *const y%u = inst->types[%u];\n", k, k);

@@ -72,9 +72,14 @@ static void test_tables(void)
 	CHECK(t && t->size == 2 && t->max == 4);
 	if (!t)
 		return;
-	int marker;
+	int code;
+	rt_func marker = {.type = rt_type_intern("ii:i"), .fn = &code, .ctx = &code};
 	CHECK(rt_table_grow(t, &marker, 2) == 2);
-	CHECK(t->size == 4 && t->elems[3] == &marker && t->elems[1] == NULL);
+	CHECK(t->size == 4 && rt_table_get(t, 3) == &marker && rt_table_get(t, 1) == NULL);
+	CHECK(t->elems[3].type == marker.type && t->elems[3].fn == &code &&
+	      t->elems[3].ctx == &code && t->elems[1].type == NULL);
+	rt_table_set(t, 3, NULL);
+	CHECK(rt_table_get(t, 3) == NULL && t->elems[3].type == NULL && t->elems[3].fn == NULL);
 	CHECK(rt_table_grow(t, NULL, 1) == UINT32_MAX);
 	rt_table_free(t);
 }
