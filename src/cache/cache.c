@@ -6,6 +6,10 @@
  *   KEY.lock   flock()ed by the one process that builds KEY
  *   cc-ID.id   `cc -v` output, ID from the compiler's path, mtime and size
  *   .tmp-KEY-PID.*   files being written; renamed into place when complete
+ *   .tmp-KEY-PID-XXXXXX/   the private dir of a build: generated C, objects,
+ *                    the compiler's own temp files (its TMPDIR)
+ * Anything .tmp-KEY-* left by a build killed with SIGKILL is removed by the
+ * next build of KEY (under the lock) or by `mpiwasm cache clean`.
  * A reader first checks KEY.so against KEY.meta without the lock; anything
  * short of a verified, loadable entry sends it to the locked path, which
  * re-checks and builds only if the entry is still missing or damaged. */
@@ -23,6 +27,8 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -233,7 +239,7 @@ static void sv_free(strvec *sv)
 /* Starts argv with stdin from /dev/null and stdout+stderr into outfd, in
  * a process group of its own so that a cleanup can kill the compiler's
  * own children (cc1, as, ld) with it. */
-static pid_t spawn(char *const argv[], int outfd)
+static pid_t spawn(char *const argv[], int outfd, char *const envp[])
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -245,7 +251,7 @@ static pid_t spawn(char *const argv[], int outfd)
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, outfd, 1);
 	posix_spawn_file_actions_adddup2(&fa, outfd, 2);
-	int rc = posix_spawn(&pid, argv[0], &fa, &attr, argv, environ);
+	int rc = posix_spawn(&pid, argv[0], &fa, &attr, argv, envp ? envp : environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	if (rc) {
@@ -288,6 +294,56 @@ static struct {
 	volatile sig_atomic_t armed;
 } cl;
 
+/* Removes the files directly in `path` (the private dir holds no
+ * subdirectories): what the list does not name, such as the compiler's
+ * own temp files.  Only async-signal-safe calls: it runs in the handler. */
+static void wipe_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	for (int pass = 0; pass < 8; pass++) {
+		char buf[4096] __attribute__((aligned(8)));
+		bool removed = false;
+		long n;
+		lseek(fd, 0, SEEK_SET);
+		while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+			for (long off = 0; off < n;) {
+				/* struct linux_dirent64: ino, off, reclen, type, name */
+				unsigned short reclen;
+				memcpy(&reclen, buf + off + 16, sizeof reclen);
+				const char *name = buf + off + 19;
+				if (strcmp(name, ".") && strcmp(name, "..") &&
+				    !unlinkat(fd, name, 0))
+					removed = true;
+				off += reclen;
+			}
+		if (!removed)
+			break;
+	}
+	close(fd);
+}
+
+/* Removes `name` in dirfd, a directory tree or a file; not for handlers. */
+static void remove_tree_at(int dfd, const char *name)
+{
+	if (!unlinkat(dfd, name, 0) || (errno != EISDIR && errno != EPERM))
+		return;
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	struct dirent *de;
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			remove_tree_at(dirfd(d), de->d_name);
+	closedir(d);
+	unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
 static const int cl_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 static struct sigaction cl_old[sizeof cl_signals / sizeof *cl_signals];
 
@@ -305,8 +361,10 @@ static void cl_run(void)
 	for (size_t i = 0; i < cl.npaths; i++)
 		if (cl.paths[i])
 			unlink(cl.paths[i]);
-	if (cl.tmpdir)
+	if (cl.tmpdir) {
+		wipe_dir(cl.tmpdir);
 		rmdir(cl.tmpdir);
+	}
 }
 
 static void cl_handler(int sig)
@@ -468,7 +526,7 @@ static char *cc_identity(const char *dir, const char *cc, const char *ccargs,
 	if (sv_push(&av, cc) || sv_split(&av, ccargs) || sv_push(&av, "-v"))
 		errno = ENOMEM;
 	else
-		pid = spawn(av.v, pfd[1]);
+		pid = spawn(av.v, pfd[1], NULL);
 	sv_free(&av);
 	close(pfd[1]);
 	if (pid < 0) {
@@ -691,7 +749,7 @@ static void remove_stale_tmp(const entry *e)
 	struct dirent *de;
 	while ((de = readdir(d)))
 		if (!strncmp(de->d_name, prefix, strlen(prefix)))
-			unlinkat(dirfd(d), de->d_name, 0);
+			remove_tree_at(dirfd(d), de->d_name);
 	closedir(d);
 }
 
@@ -736,12 +794,13 @@ static void show_log(const char *path, const char *what)
 	free(s);
 }
 
-static int run_logged(strvec *argv, const char *log, pid_t *slot, int *status)
+static int run_logged(strvec *argv, char *const envp[], const char *log,
+                      pid_t *slot, int *status)
 {
 	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
-	pid_t pid = spawn(argv->v, fd);
+	pid_t pid = spawn(argv->v, fd, envp);
 	close(fd);
 	if (pid < 0)
 		return -1;
@@ -751,19 +810,47 @@ static int run_logged(strvec *argv, const char *log, pid_t *slot, int *status)
 	return 0;
 }
 
+/* mkdtemp template of a build's private dir: .tmp-KEY-PID-XXXXXX in the
+ * cache dir, where a build killed with SIGKILL leaves nothing that the
+ * next build of the key or `cache clean` does not remove.  In $TMPDIR
+ * instead when the cache dir is unusable, when MPIWASM_KEEP_TEMP asks to
+ * keep the files, or when its file system lacks room for the generated C
+ * and the objects (a full cache disk then still runs the module). */
+static void private_dir_template(const entry *e, const xlate_output *xo,
+                                 char *tdir, size_t len)
+{
+	const char *tmpbase = getenv("TMPDIR");
+	bool in_cache = !e->private_dir && !getenv("MPIWASM_KEEP_TEMP");
+	if (in_cache) {
+		struct statvfs vfs;
+		unsigned long long need = 64ull << 20;
+		for (size_t i = 0; i < xo->nunits; i++)
+			need += 4ull * xo->units[i].len;
+		in_cache = !statvfs(e->dir, &vfs) &&
+		           (unsigned long long)vfs.f_bavail * vfs.f_frsize >= need;
+	}
+	if (in_cache && strlen(e->dir) + sizeof e->key + 40 < len) {
+		memcpy(tdir, e->dir, strlen(e->dir) + 1);
+		snprintf(tdir + strlen(tdir), len - strlen(tdir), "/.tmp-%s-%ld-XXXXXX",
+		         e->key, (long)getpid());
+	} else {
+		snprintf(tdir, len, "%s/mpiwasm-XXXXXX", tmpbase && *tmpbase ? tmpbase : "/tmp");
+	}
+}
+
 /* Translates m, compiles the units in parallel and links them into
  * `built` in a private temp dir.  The caller has armed the cleanup list;
  * everything created is on it. */
 static int build(const wasm_module *m, const char *filename, const char *cc,
                  const char *ccargs, const cache_options *opt, unsigned jobs,
-                 char *built, size_t builtlen, cache_module *out,
+                 const entry *e, char *built, size_t builtlen, cache_module *out,
                  char *err, size_t errlen)
 {
 	const char *name = base_name(filename);
 	xlate_output xo = { 0 };
 	xlate_options xopt = { .unit_target_bytes = 0, .max_units = jobs };
 	wasm_error werr = { 0 };
-	strvec av = { 0 };
+	strvec av = { 0 }, envp = { 0 };
 	int rc = -1;
 	double t0 = now();
 
@@ -781,10 +868,8 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 		goto done;
 	}
 
-	const char *tmpbase = getenv("TMPDIR");
 	char tdir[PATH_MAX];
-	snprintf(tdir, sizeof tdir, "%s/mpiwasm-XXXXXX",
-	         tmpbase && *tmpbase ? tmpbase : "/tmp");
+	private_dir_template(e, &xo, tdir, sizeof tdir);
 	out->failure = CACHE_FAIL_SYSTEM;
 	if (!mkdtemp(tdir)) {
 		setf(err, errlen, "%s: cache: cannot create a temp dir %s: %s",
@@ -796,6 +881,18 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 	if (!cl.tmpdir || !cl.pids)
 		goto nomem;
 	cl.npids = xo.nunits;
+	/* The compiler's own temp files (gcc's ccXXXX.*, collect2's) go into
+	 * the private dir, so that the cleanup removes them even when the
+	 * compiler is killed; -pipe avoids most of them. */
+	for (char **ev = environ; *ev; ev++)
+		if (strncmp(*ev, "TMPDIR=", 7) && sv_push(&envp, *ev))
+			goto nomem;
+	{
+		char tv[PATH_MAX + 8];
+		snprintf(tv, sizeof tv, "TMPDIR=%s", tdir);
+		if (sv_push(&envp, tv))
+			goto nomem;
+	}
 	for (size_t i = 0; i < xo.nunits; i++)
 		if (cl_add("%s/u%zu.c", tdir, i) || cl_add("%s/u%zu.o", tdir, i) ||
 		    cl_add("%s/u%zu.log", tdir, i))
@@ -827,11 +924,12 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 			if (sv_push(&av, cc) || sv_split(&av, ccargs) ||
 			    sv_split(&av, XLATE_CFLAGS) ||
 			    sv_split(&av, CACHE_OPTFLAGS) ||
-			    sv_split(&av, opt->extra_cflags) || sv_push(&av, "-c") ||
+			    sv_split(&av, opt->extra_cflags) || sv_push(&av, "-pipe") ||
+			    sv_push(&av, "-c") ||
 			    sv_push(&av, src) || sv_push(&av, "-o") || sv_push(&av, obj))
 				goto nomem;
 			int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-			pid_t pid = fd < 0 ? -1 : spawn(av.v, fd);
+			pid_t pid = fd < 0 ? -1 : spawn(av.v, fd, envp.v);
 			if (fd >= 0)
 				close(fd);
 			if (pid < 0) {
@@ -878,7 +976,7 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 	 * precise write error when the object is copied in. */
 	sv_free(&av);
 	if (sv_push(&av, cc) || sv_split(&av, ccargs) || sv_push(&av, "-shared") ||
-	    sv_split(&av, opt->extra_cflags) || sv_push(&av, "-o") ||
+	    sv_split(&av, opt->extra_cflags) || sv_push(&av, "-pipe") || sv_push(&av, "-o") ||
 	    sv_push(&av, built))
 		goto nomem;
 	for (size_t i = 0; i < xo.nunits; i++) {
@@ -890,7 +988,7 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 	char linklog[PATH_MAX + 32];
 	int st;
 	snprintf(linklog, sizeof linklog, "%s/link.log", tdir);
-	if (run_logged(&av, linklog, (pid_t *)&cl.pids[0], &st)) {
+	if (run_logged(&av, envp.v, linklog, (pid_t *)&cl.pids[0], &st)) {
 		setf(err, errlen, "%s: cache: cannot run C compiler %s to link: %s",
 		     filename, cc, strerror(errno));
 		goto done;
@@ -914,6 +1012,7 @@ nomem:
 done:
 	out->t.compile = now() - t0;
 	sv_free(&av);
+	sv_free(&envp);
 	xlate_output_free(&xo);
 	return rc;
 }
@@ -1183,7 +1282,7 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 	cl_arm();
 	bool keep = getenv("MPIWASM_KEEP_TEMP") != NULL;
 	char built[PATH_MAX + 32] = "";
-	if (build(&out->mod, filename, ccpath, ccargs, opt, jobs, built, sizeof built,
+	if (build(&out->mod, filename, ccpath, ccargs, opt, jobs, &e, built, sizeof built,
 	          out, err, errlen)) {
 		if (keep && cl.tmpdir)
 			fprintf(stderr, "mpiwasm: kept the generated C in %s\n", cl.tmpdir);
@@ -1338,6 +1437,10 @@ int cache_clean(const cache_options *opt, char *err, size_t errlen)
 		            !strncmp(n, ".tmp-", 5);
 		if (!ours)
 			continue;
+		if (!strncmp(n, ".tmp-", 5) && de->d_type == DT_DIR) {
+			remove_tree_at(dirfd(d), n);
+			continue;
+		}
 		if (unlinkat(dirfd(d), n, 0)) {
 			failed++;
 			fail_errno = errno;
