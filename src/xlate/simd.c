@@ -97,7 +97,13 @@ int xlate_simd_emit(const wasm_instr *in, const char *const *a, const char *r,
 		return 0;
 	}
 	case IMM_LANE:
-		if (oi->sig[1] == ':')
+		/* A float taken out of a vector the C compiler can know (a
+		 * v128.const, say) is a float source like a scalar constant:
+		 * hide it (float_source in xlate.c). */
+		if (oi->sig[1] == ':' && (oi->sig[2] == 'f' || oi->sig[2] == 'F'))
+			snprintf(buf, len, "%s = %s(%s, %u); MW_OPAQUE(%s);", r, fn, a[0],
+			         in->u.lane, r);
+		else if (oi->sig[1] == ':')
 			snprintf(buf, len, "%s = %s(%s, %u);", r, fn, a[0], in->u.lane);
 		else
 			snprintf(buf, len, "%s = %s(%s, %s, %u);", r, fn, a[0], a[1], in->u.lane);
