@@ -2,7 +2,7 @@
  *
  *   mpiwasm [OPTIONS] app.wasm [ARGS...]    (or `mpiwasm run ...`)
  *   mpiwasm compile [OPTIONS] app.wasm
- *   mpiwasm cache [--cache-dir DIR] [show|clean]
+ *   mpiwasm cache [show|clean] [--cache-dir DIR]   (options on either side)
  *
  * Exit status: the module's own (proc_exit, or 0 when _start returns);
  * 2 for a bad command line, a missing or malformed module, or imports
@@ -48,14 +48,16 @@ static void usage(FILE *f)
 {
 	fputs("usage: mpiwasm [OPTIONS] app.wasm [ARGS...]   run a module (also: mpiwasm run ...)\n"
 	      "       mpiwasm compile [OPTIONS] app.wasm     fill the cache ahead of a job\n"
-	      "       mpiwasm cache [--cache-dir DIR] [show|clean]\n"
+	      "       mpiwasm cache [show|clean] [--cache-dir DIR]\n"
 	      "       mpiwasm --version | --help\n"
 	      "\n"
-	      "Options (before the module; everything after it is the module's):\n"
+	      "Options (before the module; everything after it is the module's;\n"
+	      "compile and cache also take them after the module or action):\n"
 	      "  --dir HOST[:GUEST]     grant a directory (GUEST defaults to HOST)\n"
 	      "  --dir-ro HOST[:GUEST]  grant a directory read-only\n"
 	      "  -d DIR                 grant DIR as /DIR (MPIWasm's form)\n"
 	      "  --env NAME=VALUE       give the module an environment variable\n"
+	      "  --env NAME             pass NAME with mpiwasm's own value (if it is set)\n"
 	      "  --inherit-env          give the module mpiwasm's whole environment\n"
 	      "  --cache-dir DIR        use DIR as the compile cache\n"
 	      "  -q                     no \"compiling ...\" line on the first run\n"
@@ -63,7 +65,8 @@ static void usage(FILE *f)
 	      "\n"
 	      "Environment: MPIWASM_CACHE_DIR (cache location), MPIWASM_CC (C compiler),\n"
 	      "MPIWASM_CACHE_LOG (append a line per compile), MPIWASM_KEEP_TEMP (keep the\n"
-	      "generated C and objects of a compile in $TMPDIR).\n"
+	      "generated C and objects of a compile in $TMPDIR; otherwise a compile works\n"
+	      "in .tmp-* under the cache dir, and removes it).\n"
 	      "Exit status: the module's; 2 bad usage or module; 1 other failure;\n"
 	      "134 the module trapped.\n", f);
 }
@@ -205,8 +208,19 @@ static int parse_options(int argc, char **argv, int i, cli *c)
 		else if (!strcmp(name, "-d"))
 			add_d(c, val);
 		else if (!strcmp(name, "--env")) {
-			if (!strchr(val, '=') || *val == '=')
-				die(EXIT_USAGE, "--env %s: expected NAME=VALUE", val);
+			if (!*val || *val == '=')
+				die(EXIT_USAGE, "--env '%s': expected NAME=VALUE or NAME", val);
+			/* NAME alone passes mpiwasm's own value, if it has one (as
+			 * docker run --env NAME does); an unset NAME stays unset. */
+			if (!strchr(val, '=')) {
+				const char *hv = getenv(val);
+				if (!hv)
+					continue;
+				size_t n = strlen(val) + strlen(hv) + 2;
+				char *kv = xrealloc(NULL, n);
+				snprintf(kv, n, "%s=%s", val, hv);
+				val = kv;
+			}
 			envs = xrealloc(envs, (size_t)(nenvs + 1) * sizeof *envs);
 			envs[nenvs++] = val;
 		} else if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
@@ -249,6 +263,9 @@ static const uint8_t *map_module(const char *path, size_t *size)
 	if (p == MAP_FAILED)
 		die(EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
 	close(fd);
+	if (!memcmp(p, "\177ELF", 4))
+		die(EXIT_USAGE, "%s: not a WebAssembly module: an ELF file (a native program? "
+		    "compile the source with mpiwasm-cc)", path);
 	if (memcmp(p, "\0asm", 4))
 		die(EXIT_USAGE, "%s: not a WebAssembly module (no \\0asm header)", path);
 	*size = (size_t)st.st_size;
@@ -388,14 +405,20 @@ static int cmd_compile(int argc, char **argv, int i)
 	i = parse_options(argc, argv, i, &c);
 	if (i >= argc)
 		die(EXIT_USAGE, "compile: no module given (usage: mpiwasm compile app.wasm)");
-	if (i + 1 < argc)
-		die(EXIT_USAGE, "compile: one module at a time ('%s' is extra)", argv[i + 1]);
 	const char *file = argv[i];
+	/* The module takes no arguments here: options may follow it. */
+	int extra = parse_options(argc, argv, i + 1, &c);
+	if (extra < argc)
+		die(EXIT_USAGE, "compile: one module at a time ('%s' is extra)", argv[extra]);
 	wasi_register();
 	mpib_register();
 	cache_module cm;
 	double t0 = now();
+	/* One line is enough: the result below, not also "compiling ...". */
+	bool quiet = c.quiet;
+	c.quiet = !c.timings;
 	load(file, &c, &cm);
+	c.quiet = quiet;
 	if (c.timings)
 		print_timings(&cm, 0);
 	if (!c.quiet)
@@ -448,8 +471,9 @@ static int cmd_cache(int argc, char **argv, int i)
 	char err[1024];
 	i = parse_options(argc, argv, i, &c);
 	const char *what = i < argc ? argv[i] : "show";
-	if (i + 1 < argc)
-		die(EXIT_USAGE, "cache: unexpected argument '%s'", argv[i + 1]);
+	/* Options may also follow the action: cache show --cache-dir D. */
+	if (i < argc && (i = parse_options(argc, argv, i + 1, &c)) < argc)
+		die(EXIT_USAGE, "cache: unexpected argument '%s'", argv[i]);
 	cache_options opt = { .dir = c.cache_dir };
 	if (!strcmp(what, "show")) {
 		unsigned long long total = 0;
