@@ -22,8 +22,6 @@ typedef uint32_t u32;
 
 /* ---- environment ----------------------------------------------------------- */
 
-void mw_tables_init(void);
-
 static u32 init_done(rt_instance *inst, int rc, const char *proc)
 {
 	mw_inst = inst;
@@ -64,9 +62,12 @@ u32 mwh_Finalized(rt_instance *inst, u32 flag)
 
 u32 mwh_Finalize(rt_instance *inst)
 {
+	if (!mw_is_active)   /* not initialized, or a second MPI_Finalize */
+		return mw_fail(inst, MW_ERR_OTHER, MW_NOCOMM, "MPI_Finalize");
+	mw_tables_fini();
 	int rc = MPI_Finalize();
 	if (rc == MPI_SUCCESS)
-		mw_is_active = 0;
+		mw_tables_clear();
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Finalize");
 }
 
@@ -1390,11 +1391,13 @@ static u32 env_cxa_allocate_exception(rt_instance *inst, u32 size)
 static void env_cxa_throw(rt_instance *inst, u32 obj, u32 tinfo, u32 dtor)
 {
 	fflush(stdout);
-	fprintf(stderr, "mpiwasm: C++ exception thrown in rank %d; aborting the job\n",
-	        mw_world_rank);
-	fflush(stderr);
-	if (mw_is_active)
+	if (mw_is_active) {
+		fprintf(stderr, "mpiwasm: rank %d: C++ exception thrown (exceptions are "
+		        "not supported); ending the job (mpiwasm calls MPI_Abort with "
+		        "errorcode 1)\n", mw_world_rank);
+		fflush(stderr);
 		MPI_Abort(MPI_COMM_WORLD, 1);
+	}
 	rt_trap_host(inst, "C++ exception thrown in rank %d", mw_world_rank);
 }
 

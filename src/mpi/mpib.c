@@ -1,5 +1,6 @@
 /* mpib.c - the bridge's core: handle tables, datatype layouts, wildcards,
  * bounds-checked buffers, statuses, error handlers, job abort. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,13 +276,28 @@ int mw_dtype_refresh(uint32_t h)
 	return 0;
 }
 
+/* Host types the bridge made for itself (freed before MPI_Finalize, so
+ * MPICH reports no leaked handles the program did not leak). */
+static MPI_Datatype own_types[16];
+static int own_n;
+
+static MPI_Datatype own_type(MPI_Datatype t)
+{
+	if (own_n == (int)(sizeof own_types / sizeof own_types[0])) {
+		fprintf(stderr, "mpiwasm: mpib: own_type: more bridge types than slots\n");
+		abort();
+	}
+	MPI_Type_commit(&t);
+	own_types[own_n++] = t;
+	return t;
+}
+
 /* Module types are mapped by their wasm32 representation. */
 static MPI_Datatype contig_bytes(int n)
 {
 	MPI_Datatype t;
 	MPI_Type_contiguous(n, MPI_BYTE, &t);
-	MPI_Type_commit(&t);
-	return t;
+	return own_type(t);
 }
 
 static void dt_init(void)
@@ -342,11 +358,9 @@ static void dt_init(void)
 	{
 		MPI_Datatype t;   /* {float; float}, {double; double} pairs */
 		MPI_Type_contiguous(2, MPI_FLOAT, &t);
-		MPI_Type_commit(&t);
-		dt_set(MW_2REAL, t);
+		dt_set(MW_2REAL, own_type(t));
 		MPI_Type_contiguous(2, MPI_DOUBLE, &t);
-		MPI_Type_commit(&t);
-		dt_set(MW_2DOUBLE_PRECISION, t);
+		dt_set(MW_2DOUBLE_PRECISION, own_type(t));
 	}
 }
 
@@ -587,10 +601,137 @@ void mw_comm_inherit(uint32_t comm, uint32_t parent)
 /* User error handlers live in the module; see hand.c. */
 int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls);
 
+int mw_finalized;
+
+/* Procedures MPI allows outside MPI_Init..MPI_Finalize: their errors are
+ * their own, every other error there is the program's wrong moment. */
+static int callable_outside(const char *proc)
+{
+	static const char *const ok[] = {
+		"MPI_Init", "MPI_Initialized", "MPI_Finalized", "MPI_Get_version",
+		"MPI_Get_library_version", "MPI_Info_", "MPI_Session_", "MPI_T_",
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+		if (!strncmp(proc, ok[i], strlen(ok[i])))
+			return 1;
+	return 0;
+}
+
+/* The launcher's rank for this process, for messages before MPI_Init. */
+static int env_rank(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK" };
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+		const char *v = getenv(vars[i]);
+		if (v && *v)
+			return atoi(v);
+	}
+	return -1;
+}
+
+/* A fatal message is built whole and written with one write(2), so the
+ * lines of ranks failing at the same moment do not interleave. */
+static char say_buf[1024];
+static size_t say_len;
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(say_buf + say_len, sizeof say_buf - say_len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		say_len += (size_t)n < sizeof say_buf - say_len ? (size_t)n
+		           : sizeof say_buf - say_len - 1;
+}
+
+/* Starts a line: "mpiwasm: rank N: " or, with no rank known, "mpiwasm: ". */
+static void say_start(void)
+{
+	int r = mw_world_rank >= 0 ? mw_world_rank : env_rank();
+	fflush(stdout);
+	say_len = 0;
+	if (r >= 0)
+		say("mpiwasm: rank %d: ", r);
+	else
+		say("mpiwasm: ");
+}
+
+/* Ends the line (keeping its newline even if truncated) and writes it. */
+static void say_end(void)
+{
+	if (say_len > sizeof say_buf - 2)
+		say_len = sizeof say_buf - 2;
+	say_buf[say_len++] = '\n';
+	fflush(stderr);
+	for (size_t off = 0; off < say_len;) {
+		ssize_t w = write(2, say_buf + off, say_len - off);
+		if (w <= 0)
+			break;
+		off += (size_t)w;
+	}
+	say_len = 0;
+}
+
+/* Ends the job after the line being said: MPI_Abort if MPI is active
+ * (its banner names `code`, so the line says who calls it), else exit. */
+static _Noreturn void end_job(int code)
+{
+	if (mw_is_active) {
+		say("; ending the job (mpiwasm calls MPI_Abort with errorcode %d)", code);
+		say_end();
+		MPI_Abort(MPI_COMM_WORLD, code);
+		_exit(code ? code : 1);
+	}
+	say("; ending this process");
+	say_end();
+	exit(1);
+}
+
+/* One line out of a host error string: Open MPI's "MPI_ERR_RANK: invalid
+ * rank" loses the class prefix (the class is printed after it); MPICH's
+ * "Invalid rank, error stack:\n...\nfn(78).: Invalid rank has value 99
+ * ..." keeps its last, most specific, line without the "fn(78).: ". */
+static void host_detail(const char *msg, char *out, size_t cap)
+{
+	const char *s = msg, *e;
+	if (strstr(msg, "error stack:\n")) {
+		const char *last = msg;
+		for (const char *q = msg; *q; q++)
+			if (*q == '\n' && q[1])
+				last = q + 1;
+		const char *c = strstr(last, ": ");
+		const char *sp = strchr(last, ' ');
+		s = c && (!sp || sp > c) ? c + 2 : last;
+	} else if (!strncmp(msg, "MPI_ERR_", 8)) {
+		const char *c = strstr(msg, ": ");
+		const char *sp = strchr(msg, ' ');
+		if (c && (!sp || sp > c))
+			s = c + 2;
+	}
+	e = strchr(s, '\n');
+	size_t n = e ? (size_t)(e - s) : strlen(s);
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, s, n);
+	out[n] = 0;
+	if (!*out)
+		snprintf(out, cap, "%s", "error");
+}
+
 static uint32_t mw_raise(rt_instance *inst, int cls, const char *detail,
                          uint32_t comm, const char *proc)
 {
 	MPI_Comm hc;
+	/* Outside Init..Finalize no handler can run: always fatal, named as
+	 * what it is rather than as the invalid handle it shows up as. */
+	if (!mw_is_active && !callable_outside(proc)) {
+		say_start();
+		say("%s: %s", proc, mw_finalized ? "MPI has been finalized"
+		    : "MPI is not initialized (call MPI_Init first)");
+		end_job(1);
+	}
 	/* No (valid) communicator: MPI_COMM_WORLD's handler, as MPI says. */
 	if (comm == MW_NOCOMM || mw_comm_get(comm, &hc) || hc == MPI_COMM_NULL)
 		comm = MW_COMM_WORLD;
@@ -600,12 +741,9 @@ static uint32_t mw_raise(rt_instance *inst, int cls, const char *detail,
 	if (eh != MW_ERRORS_ARE_FATAL && eh != MW_ERRHANDLER_NULL &&
 	    mw_errh_call(inst, eh, comm, cls) == 0)
 		return (uint32_t)cls;
-	fprintf(stderr, "mpiwasm: rank %d: %s: %s (%s); aborting the job\n",
-	        mw_world_rank, proc, detail, mw_class_name(cls));
-	fflush(stderr);
-	if (mw_is_active)
-		MPI_Abort(MPI_COMM_WORLD, cls);
-	exit(1);
+	say_start();
+	say("%s: %s (%s)", proc, detail, mw_class_name(cls));
+	end_job(cls);
 }
 
 uint32_t mw_ret(rt_instance *inst, int rc, uint32_t comm, const char *proc)
@@ -613,10 +751,11 @@ uint32_t mw_ret(rt_instance *inst, int rc, uint32_t comm, const char *proc)
 	if (rc == MPI_SUCCESS)
 		return mw_after(inst, MW_SUCCESS);
 	mw_after(inst, 0);
-	char msg[MPI_MAX_ERROR_STRING] = "";
+	char msg[MPI_MAX_ERROR_STRING] = "", detail[256];
 	int len = 0;
 	MPI_Error_string(rc, msg, &len);
-	return mw_raise(inst, mw_code_out(rc), msg, comm, proc);
+	host_detail(msg, detail, sizeof detail);
+	return mw_raise(inst, mw_code_out(rc), detail, comm, proc);
 }
 
 uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc)
@@ -684,7 +823,7 @@ void mw_free(rt_instance *inst, uint32_t addr)
 
 /* ---- start-up, the CLI's entry points --------------------------------- */
 
-void mw_tables_init(void);
+static void check_launcher(void);
 
 void mw_tables_init(void)
 {
@@ -721,6 +860,26 @@ void mw_tables_init(void)
 	MPI_Comm_rank(MPI_COMM_WORLD, &mw_world_rank);
 	mw_is_active = 1;
 	rt_signals_install();
+	check_launcher();
+}
+
+void mw_tables_fini(void)
+{
+	for (int i = 0; i < own_n; i++)
+		MPI_Type_free(&own_types[i]);
+	own_n = 0;
+}
+
+/* After the host MPI_Finalize: every handle is gone, so a later call
+ * fails its handle lookup and reports "MPI has been finalized". */
+void mw_tables_clear(void)
+{
+	comm_t.n = group_t.n = op_t.n = info_t.n = errh_t.n = 0;
+	msg_t.n = keyval_t.n = 0;
+	req_t.n = req_t.nfree = 0;
+	dt_t.n = 0;
+	mw_is_active = 0;
+	mw_finalized = 1;
 }
 
 int mpib_active(void)
@@ -738,9 +897,72 @@ void mpib_abort(int status)
 	if (!mw_is_active)
 		return;
 	fflush(stdout);
-	fflush(stderr);
+	/* The host's MPI_Abort banner that follows reads as if the program had
+	 * called MPI_Abort; this line, printed before it, says otherwise. */
+	say_start();
+	say("ending the job after the error above (mpiwasm calls MPI_Abort "
+	    "with errorcode %d; the program did not call MPI_Abort)", status ? status : 1);
+	say_end();
 	MPI_Abort(MPI_COMM_WORLD, status ? status : 1);
 	_exit(status ? status : 1);
+}
+
+const char *mpib_library(void)
+{
+#if defined(OPEN_MPI) && defined(OMPI_MAJOR_VERSION)
+#define MW_STR_(x) #x
+#define MW_STR(x) MW_STR_(x)
+	return "Open MPI " MW_STR(OMPI_MAJOR_VERSION) "." MW_STR(OMPI_MINOR_VERSION)
+	       "." MW_STR(OMPI_RELEASE_VERSION);
+#elif defined(MPICH_VERSION)
+	return "MPICH " MPICH_VERSION;
+#else
+#error "mpib_library: neither Open MPI's nor MPICH's mpi.h"
+#endif
+}
+
+/* What each launcher puts in a process's environment: the job's size. */
+static const struct { const char *var, *who; int mpich; } launchers[] = {
+	{ "OMPI_COMM_WORLD_SIZE", "Open MPI's launcher", 0 },
+	{ "PMI_SIZE", "MPICH's launcher or another PMI launcher", 1 },
+	{ "MPI_LOCALNRANKS", "MPICH's launcher", 1 },
+};
+
+/* A launcher of the other MPI library starts N processes that each see a
+ * 1-process MPI_COMM_WORLD: N copies of the program, each "succeeding".
+ * After the host MPI_Init; ends the process with a message if so. */
+static void check_launcher(void)
+{
+	int size = 0;
+#ifdef OPEN_MPI
+	const int built_mpich = 0;
+#else
+	const int built_mpich = 1;
+#endif
+	if (MPI_Comm_size(MPI_COMM_WORLD, &size) != MPI_SUCCESS || size != 1)
+		return;
+	for (size_t i = 0; i < sizeof launchers / sizeof launchers[0]; i++) {
+		const char *v = getenv(launchers[i].var);
+		if (!v || atol(v) <= 1)
+			continue;
+		say_len = 0;
+		if (launchers[i].mpich != built_mpich)
+			say("mpiwasm: this mpiwasm is built for %s but was started by "
+			    "%s (%s=%s), so every process runs alone; use %s, or the "
+			    "mpiwasm built for %s", mpib_library(), launchers[i].who,
+			    launchers[i].var, v,
+			    built_mpich ? "mpiexec.mpich" : "mpirun.openmpi",
+			    built_mpich ? "Open MPI" : "MPICH");
+		else
+			say("mpiwasm: the launcher started a job of %s processes "
+			    "(%s=%s) but MPI_COMM_WORLD of %s has 1: the launcher does "
+			    "not belong to the MPI library this mpiwasm is built for",
+			    v, launchers[i].var, v, mpib_library());
+		say_end();
+		mw_tables_fini();
+		MPI_Finalize();
+		exit(1);
+	}
 }
 
 uint32_t mw_dtype_find(MPI_Datatype x)

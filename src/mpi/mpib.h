@@ -20,4 +20,8 @@ int mpib_rank(void);
  * active.  Returns only if MPI is not active. */
 void mpib_abort(int status);
 
+/* The host MPI library this bridge is built against, e.g. "Open MPI
+ * 4.1.4" or "MPICH 4.0.2" (from its mpi.h; no MPI_Init needed). */
+const char *mpib_library(void);
+
 #endif

@@ -137,6 +137,14 @@ uint32_t mw_malloc(rt_instance *inst, uint32_t size);
 void mw_free(rt_instance *inst, uint32_t addr);
 
 extern rt_instance *mw_inst;
-extern int mw_is_active, mw_world_rank;
+extern int mw_is_active, mw_world_rank, mw_finalized;
+
+/* Start and end of the bridge's life: init after the host MPI_Init(_thread)
+ * (ends the process if the launcher does not match the library); fini
+ * frees the bridge's own host objects before the host MPI_Finalize; clear
+ * forgets every handle after it. */
+void mw_tables_init(void);
+void mw_tables_fini(void);
+void mw_tables_clear(void);
 
 #endif
