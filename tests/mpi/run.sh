@@ -3,7 +3,9 @@
 # mpiwasm-cc AND natively, run with 1..4 ranks natively and under mpiwasm,
 # outputs required to be identical; wasm-only bounds/handle tests; jobs
 # that must die promptly (trap, exit without MPI_Finalize, MPI_Abort, C++
-# throw); driver checks; a CMake project.  Last line: `mpi: N passed, N failed`.
+# throw); driver checks; a CMake project.  Last line:
+# `mpi-VARIANT: N passed, N failed`, VARIANT openmpi, ob1 (Open MPI with
+# MCA naming pml ob1) or mpich.
 #
 # Environment:
 #   B        build dir with mpiwasm-cc/mpiwasm-c++ (default: build)
@@ -45,6 +47,12 @@ mpich)
 *)
 	echo "tests/mpi/run.sh: MPI must be openmpi or mpich, not $MPI"; exit 1 ;;
 esac
+# The summary line names the variant, so that three runs can be told apart.
+case $MPI:$MCA in
+mpich:*) VARIANT=mpich ;;
+*ob1*) VARIANT=ob1 ;;
+*) VARIANT=openmpi ;;
+esac
 
 mkdir -p "$OUT" || exit 1
 pass=0
@@ -85,6 +93,31 @@ s=$("$CC_W" -show -O2 -c x.c 2>&1)
 case $s in
 *--target=wasm32-wasi*-O2\ -c\ x.c*) ok "driver: -show prints the compile command" ;;
 *) bad "driver: -show printed: $s" ;;
+esac
+# mpicc's answers: no input files, -pthread, Open MPI's -showme:compile/link.
+if "$CC_W" -O2 > "$t/noin.err" 2>&1; then
+	bad "driver: linking with no input files succeeded"
+elif [ "$(cat "$t/noin.err")" = "mpiwasm-cc: no input files" ]; then
+	ok "driver: no input files"
+else
+	bad "driver: no input files gave another message"; excerpt "$t/noin.err"
+fi
+if "$CC_W" -pthread "$t/ex.cc" -o "$t/pt.wasm" > "$t/pt.err" 2>&1; then
+	bad "driver: -pthread accepted"
+elif grep -q "^mpiwasm-cc: -pthread: threads are not supported by this toolchain" "$t/pt.err" &&
+	[ "$(grep -c '' "$t/pt.err")" = 1 ]; then
+	ok "driver: -pthread refused with one line"
+else
+	bad "driver: -pthread failed without the message"; excerpt "$t/pt.err"
+fi
+sc=$("$CC_W" -showme:compile 2>&1) sl=$("$CC_W" -showme:link 2>&1)
+case $sc in
+*--target=wasm32-wasi*-I*/share/mpiwasm/include*)
+	case $sl in
+	*--target=wasm32-wasi*--allow-undefined-file=*mpi-undefined.txt*) ok "driver: -showme:compile and -showme:link" ;;
+	*) bad "driver: -showme:link printed: $sl" ;;
+	esac ;;
+*) bad "driver: -showme:compile printed: $sc" ;;
 esac
 printf '#include <mpi.h>\nint twice(int x) { int r; MPI_Comm_rank(MPI_COMM_WORLD, &r); return 2 * x + r; }\n' > "$t/lib.c"
 printf 'int twice(int);\n#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); int r = twice(2); MPI_Finalize(); return r != 4; }\n' > "$t/main.c"
@@ -269,7 +302,7 @@ else
 	bad "cmake: configure/build"; tail -n 15 "$cm.log" | sed 's/^/     | /'
 fi
 
-echo "mpi: $pass passed, $fail failed"
+echo "mpi-$VARIANT: $pass passed, $fail failed"
 [ "$fail" = 0 ]
 }
 exit
