@@ -737,8 +737,10 @@ static void cache_log(const char *what, const char *key, const char *file)
 	close(fd);
 }
 
-/* Removes leftovers of builds of this key that died without cleaning up
- * (SIGKILL); only called with the key's lock held, so none is live. */
+/* Removes leftovers of builds that died without cleaning up (SIGKILL):
+ * those of this key (called with its lock held, so none is live), and
+ * those of other keys whose lock nobody holds now (a build takes the lock
+ * before it creates anything). */
 static void remove_stale_tmp(const entry *e)
 {
 	DIR *d = opendir(e->dir);
@@ -747,9 +749,23 @@ static void remove_stale_tmp(const entry *e)
 	char prefix[80];
 	snprintf(prefix, sizeof prefix, ".tmp-%s-", e->key);
 	struct dirent *de;
-	while ((de = readdir(d)))
-		if (!strncmp(de->d_name, prefix, strlen(prefix)))
-			remove_tree_at(dirfd(d), de->d_name);
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		if (!strncmp(n, prefix, strlen(prefix))) {
+			remove_tree_at(dirfd(d), n);
+			continue;
+		}
+		if (strncmp(n, ".tmp-", 5) || strlen(n) < 5 + 64 + 1 || n[5 + 64] != '-')
+			continue;
+		char lock[80];
+		snprintf(lock, sizeof lock, "%.64s.lock", n + 5);
+		int fd = openat(dirfd(d), lock, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			remove_tree_at(dirfd(d), n);
+		close(fd);   /* releases it */
+	}
 	closedir(d);
 }
 

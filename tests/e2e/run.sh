@@ -58,6 +58,15 @@ if [ -x "$MPIWASM_CC_DRIVER" ] &&
    "$MPIWASM_CC_DRIVER" -O1 "$here/mpi_fault.c" -o "$W/mpi_fault.wasm" 2>>"$W/mpicc.err"; then
 	have_mpi=1
 fi
+# Built with the driver at -O2 (clang then runs wasm-opt): with names, and
+# stripped on request.
+have_named=0
+if [ -x "$MPIWASM_CC_DRIVER" ] &&
+   "$MPIWASM_CC_DRIVER" -O2 "$here/named_trap.c" -o "$W/named_O2.wasm" 2>"$W/named.err" &&
+   "$MPIWASM_CC_DRIVER" -O2 -s "$here/named_trap.c" -o "$W/named_O2_s.wasm" 2>>"$W/named.err" &&
+   "$MPIWASM_CC_DRIVER" -O2 -Wl,--strip-all "$here/named_trap.c" -o "$W/named_O2_sa.wasm" 2>>"$W/named.err"; then
+	have_named=1
+fi
 if [ -n "${MPIRUN:-}" ]; then :
 elif [ "${MPI:-openmpi}" = mpich ]; then MPIRUN=mpiexec.mpich
 else MPIRUN="env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 mpirun.openmpi"
@@ -222,6 +231,9 @@ t_errors() {
 	one_line unknown-option 2 "^mpiwasm: unknown option '--frobnicate'"
 	run "$c" "$W/text.wasm"
 	one_line not-a-wasm-file 2 '^mpiwasm: .*text\.wasm: not a WebAssembly module'
+	cp /bin/true "$W/native.wasm"
+	run "$c" "$W/native.wasm"
+	one_line native-program-hint 2 'native\.wasm: not a WebAssembly module.*\(a native program\? compile the source with mpiwasm-cc\)'
 	run "$c" -q "$W/malformed.wasm"
 	one_line malformed-module 2 '^mpiwasm: .*malformed\.wasm'
 	MPIWASM_CACHE_LOG=$log run "$c" -q "$W/unknown_import.wasm"
@@ -262,6 +274,23 @@ t_trap() {
 	else
 		bad trap-message-names-function "rc=$rc (want 134)"
 	fi
+	if [ $have_named = 0 ]; then
+		bad trap-names-function-at-O2 "mpiwasm-cc could not build named_trap.c: $(head -3 "$W/named.err")"
+		return
+	fi
+	run "$W/c-trap" -q "$W/named_O2.wasm"
+	if [ $rc = 134 ] && [ "$(lines "$W/err")" = 1 ] &&
+	   grep -Eq '^mpiwasm: trap: integer divide by zero in divide_by \(function [0-9]+\)$' "$W/err"; then
+		ok trap-names-function-at-O2
+	else
+		bad trap-names-function-at-O2 "rc=$rc (want 134)"
+	fi
+	local f
+	for f in named_O2_s named_O2_sa; do
+		run "$W/c-trap" -q "$W/$f.wasm"
+		[ $rc = 134 ] && grep -Eq '^mpiwasm: trap: integer divide by zero in function [0-9]+$' "$W/err" &&
+			ok "stripped-$f-has-no-names" || bad "stripped-$f-has-no-names" "rc=$rc"
+	done
 }
 
 t_wasi() {
@@ -294,8 +323,15 @@ t_wasi_more() {
 	GREETING=inherited run "$W/c-wasi" -q --inherit-env --env GREETING=given "$W/hello.wasm"
 	[ $rc = 0 ] && grep -q '^GREETING = given$' "$W/out" && ok env-overrides-inherited ||
 		bad env-overrides-inherited "rc=$rc"
-	run "$W/c-wasi" -q --env NOEQUALS "$W/hello.wasm"
-	one_line env-needs-name-value 2 'NAME=VALUE'
+	run "$W/c-wasi" -q --env =oops "$W/hello.wasm"
+	one_line env-needs-a-name 2 'NAME=VALUE or NAME'
+	# --env NAME: the host's value, as docker run --env NAME.
+	GREETING=from-host run "$W/c-wasi" -q --env GREETING "$W/hello.wasm"
+	[ $rc = 0 ] && grep -q '^GREETING = from-host$' "$W/out" && ok env-name-passes-host-value ||
+		bad env-name-passes-host-value "rc=$rc: $(grep GREETING "$W/out")"
+	(unset GREETING; run "$W/c-wasi" -q --env GREETING "$W/hello.wasm"
+	 [ $rc = 0 ] && grep -q '^GREETING = (unset)$' "$W/out") && ok env-name-unset-stays-unset ||
+		bad env-name-unset-stays-unset "$(grep GREETING "$W/out")"
 }
 
 t_key_has_compiler() {
@@ -323,8 +359,25 @@ t_cache_cmds() {
 	[ $rc = 0 ] && grep -q "^cache dir: $c\$" "$W/out" &&
 	   grep -Eq '^[0-9a-f]{64} +[0-9]+ +[0-9]+[smhd]  hello\.wasm$' "$W/out" &&
 	   grep -q '^1 entry' "$W/out" && ok cache-show || bad cache-show "rc=$rc: $(cat "$W/out")"
+	[ -n "$(ls "$c" | grep '\.lock$')" ] && ! grep -q 'lock' "$W/out" && ok cache-show-omits-lock-files ||
+		bad cache-show-omits-lock-files "locks: $(ls "$c" | grep lock), shown: $(grep lock "$W/out")"
+	# Options after the action word, as after the module of compile.
+	run "$W" cache show --cache-dir "$c"
+	[ $rc = 0 ] && grep -q "^cache dir: $c\$" "$W/out" && grep -q '^1 entry' "$W/out" &&
+		ok cache-show-option-after-action || bad cache-show-option-after-action "rc=$rc: $(cat "$W/out")"
+	run "$W/c-unused" compile "$W/hello.wasm" --cache-dir "$c" -q
+	[ $rc = 0 ] && [ ! -s "$W/out" ] && [ ! -e "$W/c-unused" ] &&
+		ok compile-options-after-module || bad compile-options-after-module "rc=$rc"
 	run "$c" cache clean
-	[ $rc = 0 ] && [ -z "$(ls "$c")" ] && ok cache-clean || bad cache-clean "rc=$rc: $(ls "$c")"
+	[ $rc = 0 ] && [ -z "$(ls -A "$c")" ] && ok cache-clean-removes-locks-too ||
+		bad cache-clean-removes-locks-too "rc=$rc: $(ls -A "$c")"
+	# compile: one line, not also "compiling ...".
+	run "$c" compile "$W/hello.wasm"
+	[ $rc = 0 ] && [ ! -s "$W/err" ] && [ "$(lines "$W/out")" = 1 ] &&
+	   grep -q '^mpiwasm: .*hello\.wasm: compiled and cached as ' "$W/out" &&
+		ok compile-prints-one-line || bad compile-prints-one-line "rc=$rc: $(cat "$W/err" "$W/out")"
+	run "$c" cache clean
+	[ $rc = 0 ] && [ -z "$(ls -A "$c")" ] && ok cache-clean || bad cache-clean "rc=$rc: $(ls -A "$c")"
 	run "$c" cache show
 	[ $rc = 0 ] && grep -q '^0 entries' "$W/out" && ok cache-show-empty || bad cache-show-empty "rc=$rc"
 	run "$c" cache frob
@@ -377,6 +430,122 @@ t_signal_cleanup() {
 		bad sigterm-during-compile-leaves-nothing "rc=$rc left: $left"
 }
 
+# A compiler that, while compiling a unit, leaves a temp file in its
+# $TMPDIR (as gcc's cc*.s without -pipe), records its arguments, TMPDIR and
+# process group, then sleeps: the build can be interrupted at that point.
+slow_cc() {
+	cat > "$W/cc-slow-unit" <<-EOF
+	#!/bin/sh
+	case "\$*" in
+	*" -c "*)
+		[ -e "$W/slow-on" ] || exec cc "\$@"
+		echo "\$TMPDIR \$*" >> "$W/slow-args"
+		echo leftover > "\$TMPDIR/ccFAKE\$\$.s"
+		echo \$\$ >> "$W/slow-pgids"
+		sleep 29.72 ;;
+	esac
+	exec cc "\$@"
+	EOF
+	chmod +x "$W/cc-slow-unit"
+	: > "$W/slow-args"
+	: > "$W/slow-pgids"
+	: > "$W/slow-on"
+}
+wait_slow() {   # until a compiler sleeps (at most 60 s)
+	local i
+	for i in $(seq 1 600); do
+		[ -s "$W/slow-pgids" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+kill_slow() {   # the compilers the test started, by process group
+	local g
+	for g in $(cat "$W/slow-pgids"); do kill -KILL -- "-$g" 2>/dev/null; done
+	rm -f "$W/slow-on"
+}
+
+t_interrupt_compile() {
+	local c=$W/c-int p rc2 left
+	slow_cc
+	# Ctrl-C: SIGINT to the process group of mpiwasm (setsid makes one).
+	MPIWASM_CC=$W/cc-slow-unit MPIWASM_CACHE_DIR=$c setsid "$MPIWASM" "$W/hello.wasm" \
+		>"$W/out" 2>"$W/err" &
+	p=$!
+	wait_slow
+	kill -INT -- "-$p" 2>/dev/null || kill -INT "$p"
+	wait "$p"
+	rc=$?
+	sleep 0.2
+	left=$( { ls -A "$c"; ls -A "$W/tmp"; } | grep -Ev '\.lock$|^cc-.*\.id$')
+	[ $rc = 130 ] && [ -z "$left" ] && ok sigint-during-compile-leaves-nothing ||
+		bad sigint-during-compile-leaves-nothing "rc=$rc left: $left"
+	# The compiler ran with -pipe and a TMPDIR inside the cache dir.
+	grep -q "^$c/\.tmp-[0-9a-f]\{64\}-[0-9]*-.* -pipe " "$W/slow-args" &&
+		ok compiler-gets-pipe-and-private-tmpdir ||
+		bad compiler-gets-pipe-and-private-tmpdir "$(head -c 300 "$W/slow-args")"
+	kill_slow
+
+	# SIGKILL: nothing can clean up; what is left is a .tmp-KEY-* dir in
+	# the cache dir, removed by the next build of that module.
+	slow_cc
+	MPIWASM_CC=$W/cc-slow-unit MPIWASM_CACHE_DIR=$c "$MPIWASM" -q "$W/hello.wasm" \
+		>"$W/out" 2>"$W/err" &
+	p=$!
+	wait_slow
+	kill -KILL "$p"
+	wait "$p" 2>/dev/null
+	kill_slow
+	left=$(ls -A "$c" | grep '^\.tmp-')
+	MPIWASM_CC=$W/cc-slow-unit run "$c" -q "$W/hello.wasm" a b
+	rc2=$rc
+	[ -n "$left" ] && [ -z "$(ls -A "$W/tmp")" ] && [ $rc2 = 0 ] &&
+	   [ -z "$(ls -A "$c" | grep '^\.tmp-')" ] &&
+		ok sigkill-leftovers-removed-by-next-build ||
+		bad sigkill-leftovers-removed-by-next-build "after kill: '$left', rc=$rc2, then: $(ls -A "$c" "$W/tmp")"
+	# ... and by cache clean.
+	slow_cc
+	MPIWASM_CC=$W/cc-slow-unit MPIWASM_CACHE_DIR=$c "$MPIWASM" -q "$W/hello2.wasm" \
+		>"$W/out" 2>"$W/err" &
+	p=$!
+	wait_slow
+	kill -KILL "$p"
+	wait "$p" 2>/dev/null
+	kill_slow
+	left=$(ls -A "$c" | grep '^\.tmp-')
+	run "$c" cache clean
+	[ -n "$left" ] && [ $rc = 0 ] && [ -z "$(ls -A "$c")" ] &&
+		ok cache-clean-removes-killed-builds ||
+		bad cache-clean-removes-killed-builds "rc=$rc after kill: '$left', then: $(ls -A "$c")"
+
+	# Ctrl-C of an MPI job during its first compile: the launcher gets
+	# SIGINT and ends the ranks however it does; nothing may be left
+	# outside the cache dir, and the next run leaves no .tmp-* either.
+	if [ $have_mpi = 0 ]; then echo "SKIP sigint-mpi-job: no mpi module"; return; fi
+	slow_cc
+	c=$W/c-int-mpi
+	MPIWASM_CC=$W/cc-slow-unit MPIWASM_CACHE_DIR=$c setsid $MPIRUN -np 2 "$MPIWASM" \
+		"$W/mpi_ring.wasm" >"$W/out" 2>"$W/err" &
+	p=$!
+	wait_slow
+	sleep 0.5
+	kill -INT -- "-$p" 2>/dev/null || kill -INT "$p"
+	local i
+	for i in $(seq 1 300); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL -- "-$p" 2>/dev/null
+	wait "$p"
+	rc=$?
+	kill_slow
+	sleep 0.2
+	left=$(ls -A "$W/tmp")
+	MPIWASM_CC=$W/cc-slow-unit MPIWASM_CACHE_DIR=$c timeout 120 $MPIRUN -np 2 "$MPIWASM" -q \
+		"$W/mpi_ring.wasm" >"$W/out" 2>"$W/err"
+	rc2=$?
+	[ $rc != 0 ] && [ -z "$left" ] && [ $rc2 = 0 ] && [ -z "$(ls -A "$c" | grep '^\.tmp-')" ] &&
+		ok sigint-mpi-job-during-compile-leaves-nothing ||
+		bad sigint-mpi-job-during-compile-leaves-nothing "rc=$rc, in TMPDIR: '$left', rerun rc=$rc2, cache: $(ls -A "$c")"
+}
+
 # mpirun NP ARGS...: a job with a bounded run time, output as for run().
 mpirun_() {
 	local np=$1; shift
@@ -406,7 +575,7 @@ t_mpi() {
 
 all="t_version t_hello t_quiet_miss t_concurrent t_damaged t_unwritable t_readonly_dir t_full_disk t_errors
      t_exit_status t_trap t_wasi t_wasi_more t_key_has_compiler t_cache_cmds t_cc_identity_cached
-     t_compiler_failure t_signal_cleanup t_mpi"
+     t_compiler_failure t_signal_cleanup t_interrupt_compile t_mpi t_install"
 sel=${*:-$all}
 for t in $sel; do
 	case $t in t_*) ;; *) t=t_$t ;; esac
