@@ -37,3 +37,13 @@ check-mpib: $(B)/$(MPI)/test_mpib
 	test -n "$$p" || { p=0; f=1; }; echo "check-mpib: $$p passed, $$f failed"; test "$$f" = 0
 
 CHECKS += check-mpib
+
+# Whole jobs through both engines and both launchers (src/mpi/test/jobs.sh):
+# needs the Open MPI build in build/ and the MPICH build in build-mpich/.
+check-mpib-jobs: toolchain
+	$(MAKE) --no-print-directory MPI=openmpi B=build all
+	$(MAKE) --no-print-directory MPI=mpich B=build-mpich all
+	@OMPI_B=build MPICH_B=build-mpich CC_W=$(B)/mpiwasm-cc timeout 900 sh src/mpi/test/jobs.sh
+
+CHECKS += check-mpib-jobs
+.PHONY: check-mpib check-mpib-jobs check-mpi-h

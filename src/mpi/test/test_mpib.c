@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <mpi.h>
 #include "rt/host.h"
 #include "mpi/mpib.h"
 #include "mpi/abi.h"
@@ -75,6 +76,11 @@ int main(void) {
 	*(int*)(m+16000)=me*10; int *cnt=(int*)(m+16100), *dsp=(int*)(m+16200); cnt[0]=cnt[1]=1; dsp[0]=1; dsp[1]=0;
 	CHECK(gatherv(0,16000,1,MW_INT,16300,16100,16200,MW_INT,0,MW_COMM_WORLD)==0);
 	if (me==0) CHECK(*(int*)(m+16300)==10 && *(int*)(m+16304)==0);
+	/* mpib_library names the host library and its version, as the host does */
+	{ char lv[MPI_MAX_LIBRARY_VERSION_STRING]; int ln = 0; const char *lib = mpib_library();
+	  const char *ver = strchr(lib, ' '); while (ver && strchr(ver + 1, ' ')) ver = strchr(ver + 1, ' ');
+	  MPI_Get_library_version(lv, &ln);
+	  CHECK((!strncmp(lib, "Open MPI ", 9) || !strncmp(lib, "MPICH ", 6)) && ver && strstr(lv, ver + 1)); }
 	u32 (*fin)(void*) = F("MPI_Finalize");
 	CHECK(fin(0)==0);
 	printf("rank %d: bridge-native: %d passed, %d failed\n", me, pass, fail);
