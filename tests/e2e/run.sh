@@ -573,6 +573,48 @@ t_mpi() {
 		bad mpi-exit-without-finalize-ends-job "rc=$rc after $((SECONDS - t0)) s"
 }
 
+# make install into a scratch prefix, then the CMake project of tests/mpi
+# configured with the installed toolchain file alone: it must find the
+# installed engine and the launcher of the MPI the engine is built for.
+t_install() {
+	local bdir pre=$W/prefix cm=$W/cmake-inst want
+	bdir=$(dirname "$MPIWASM")
+	case $bdir in "$root"/*) bdir=${bdir#"$root"/} ;; esac
+	if ! (cd "$root" && timeout 600 make --no-print-directory -s B="$bdir" MPI="${MPI:-openmpi}" \
+			PREFIX="$pre" install) > "$W/install.log" 2>&1; then
+		bad make-install "$(tail -5 "$W/install.log")"
+		return
+	fi
+	[ -x "$pre/bin/mpiwasm" ] && [ -x "$pre/bin/mpiwasm-cc" ] && [ -x "$pre/bin/mpiwasm-c++" ] &&
+	   [ -x "$pre/share/mpiwasm/libexec/wasm-opt" ] &&
+	   [ "$(cat "$pre/share/mpiwasm/engine-mpi.txt")" = "${MPI:-openmpi}" ] &&
+		ok make-install-puts-engine-beside-drivers ||
+		bad make-install-puts-engine-beside-drivers "$(ls -R "$pre" | head -20)"
+	command -v cmake >/dev/null || { echo "SKIP installed-cmake: no cmake"; return; }
+	mkdir -p "$cm"
+	if ! (cd "$cm" && timeout 300 cmake -DCMAKE_TOOLCHAIN_FILE="$pre/share/mpiwasm/mpiwasm.cmake" \
+			"$root/tests/mpi/cmake" && timeout 300 make) > "$W/cmake.log" 2>&1; then
+		bad installed-cmake-builds "$(tail -8 "$W/cmake.log")"
+		return
+	fi
+	ok installed-cmake-builds
+	case ${MPI:-openmpi} in mpich) want=mpich ;; *) want=openmpi ;; esac
+	local ex pf
+	ex=$(sed -n 's/^MPIEXEC_EXECUTABLE:[A-Z]*=//p' "$cm/CMakeCache.txt")
+	pf=$(sed -n 's/^MPIEXEC_PREFLAGS:[A-Z]*=//p' "$cm/CMakeCache.txt")
+	case $(basename "$ex") in *"$want"*) ok "installed-cmake-picks-$want-launcher" ;;
+	*) bad "installed-cmake-picks-$want-launcher" "MPIEXEC_EXECUTABLE=$ex" ;; esac
+	[ "$pf" = "$pre/bin/mpiwasm" ] && ok installed-cmake-runs-installed-engine ||
+		bad installed-cmake-runs-installed-engine "MPIEXEC_PREFLAGS=$pf"
+	if (cd "$cm" && MPIWASM_CACHE_DIR=$W/c-inst OMPI_ALLOW_RUN_AS_ROOT=1 \
+			OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 \
+			timeout 300 ctest --output-on-failure) > "$W/ctest.log" 2>&1; then
+		ok installed-cmake-ctest-passes
+	else
+		bad installed-cmake-ctest-passes "$(tail -8 "$W/ctest.log")"
+	fi
+}
+
 all="t_version t_hello t_quiet_miss t_concurrent t_damaged t_unwritable t_readonly_dir t_full_disk t_errors
      t_exit_status t_trap t_wasi t_wasi_more t_key_has_compiler t_cache_cmds t_cc_identity_cached
      t_compiler_failure t_signal_cleanup t_interrupt_compile t_mpi t_install"
