@@ -163,7 +163,8 @@ const rt_func *rt_table_func(rt_instance *inst, uint32_t tableidx,
 	rt_table *t = inst->tables[tableidx];
 	if (t->type != WASM_FUNCREF || idx >= t->size || !t->elems[idx].ref)
 		return NULL;
-	return t->elems[idx].type == rt_type_intern(sig) ? t->elems[idx].ref : NULL;
+	const rt_func *f = t->elems[idx].ref;
+	return f->type == rt_type_intern(sig) ? f : NULL;
 }
 
 const rt_func *rt_export_func(rt_instance *inst, const char *name,

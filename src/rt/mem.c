@@ -156,7 +156,7 @@ static rt_tabent rt_tabent_of(uint8_t elemtype, void *ref)
 	rt_tabent e = {.ref = ref};
 	if (ref && elemtype == WASM_FUNCREF) {
 		const rt_func *f = ref;
-		e.type = f->type;
+		e.key = f->type->key;
 		e.fn = f->fn;
 		e.ctx = f->ctx;
 	}
@@ -168,7 +168,7 @@ void *rt_table_get(const rt_table *t, uint32_t i)
 	return t->elems[i].ref;
 }
 
-void rt_table_set(rt_table *t, uint32_t i, void *ref)
+RT_ABI void rt_table_set(rt_table *t, uint32_t i, void *ref)
 {
 	t->elems[i] = rt_tabent_of(t->type, ref);
 }

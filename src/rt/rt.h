@@ -36,10 +36,19 @@ typedef struct rt_type {
 	const char *sig;   /* "ii:i": i I f F V r e, params ':' results */
 	uint32_t nparams, nresults;
 	const uint8_t *params, *results;   /* enum wasm_valtype */
+	uint64_t key;      /* never 0; equal exactly when the types are equal:
+	                      rt_type_code(type) if not 0, else the address
+	                      of this rt_type | 1 << 63 */
 } rt_type;
 
 const rt_type *rt_type_intern(const char *sig);
 const rt_type *rt_type_of(const wasm_functype *ft);
+
+/* A function type as a number known before instantiation, so generated
+ * code can check a call_indirect against a constant: a 1 bit, then 3 bits
+ * per parameter (1..7), 3 zero bits, 3 bits per result (at most 61 bits,
+ * so bit 63 is clear).  0 when the type has more than 19 values. */
+uint64_t rt_type_code(const wasm_functype *ft);
 
 /* ---- traps --------------------------------------------------------------- */
 
@@ -93,13 +102,13 @@ typedef struct rt_memory {
 
 /* A table element.  In a funcref table the function value is kept
  * unpacked next to the reference, so call_indirect finds its target with
- * one load and checks null and type with one compare: type, fn and ctx are
- * copies of the rt_func `ref` points to, all NULL for a null reference
- * (interned types are never NULL).  Externref tables use only `ref`.
+ * one load and checks null and type with one compare: the type's key, fn
+ * and ctx of the rt_func `ref` points to, all 0 for a null reference (a
+ * key is never 0).  Externref tables use only `ref`.
  * Write elements with rt_table_set (or the bulk functions) so the copies
  * stay consistent. */
 typedef struct rt_tabent {
-	const rt_type *type;
+	uint64_t key;          /* rt_type.key of the function's type; 0 if null */
 	void *fn;
 	void *ctx;
 	void *ref;             /* the reference: const rt_func * or externref */
@@ -124,9 +133,7 @@ rt_global *rt_global_new(uint8_t type, bool mut, rt_value v);
 
 /* Element i (< t->size) of a table: the reference value. */
 void *rt_table_get(const rt_table *t, uint32_t i);
-/* Sets element i (< t->size) to ref (in a funcref table a const rt_func *
- * or NULL). */
-void rt_table_set(rt_table *t, uint32_t i, void *ref);
+/* rt_table_set (below) writes one. */
 
 /* ---- linking and instantiation --------------------------------------- */
 
@@ -237,9 +244,11 @@ const rt_func *rt_instance_func(rt_instance *inst, uint32_t idx);
  * function loads it once.
  *
  * Tables.  call_indirect through table k with expected type y and index i
- * traps RT_TRAP_TABLE_OOB if i >= size, then compares elems[i].type with
- * inst->types[y] (one compare: a null element has type NULL; only on a
- * mismatch does it tell RT_TRAP_INDIRECT_NULL from _TYPE), then calls
+ * traps RT_TRAP_TABLE_OOB if i >= size, then compares elems[i].key with
+ * the key of type y (rt_type_code, a constant, when it is not 0; else
+ * (uintptr_t)inst->types[y] | 1 << 63) - one compare: a null element has
+ * key 0; only on a mismatch does it tell RT_TRAP_INDIRECT_NULL from
+ * _TYPE - then calls
  * elems[i].fn(elems[i].ctx, ...).  A table whose type has max == min can
  * never grow (an import of it must match exactly), so its size is that
  * constant and its `elems` never moves: a function may load it once.
@@ -248,7 +257,7 @@ const rt_func *rt_instance_func(rt_instance *inst, uint32_t idx);
  * returns (it longjmps to the rt_call_ex/rt_call that entered the module).
  */
 
-#define RT_CODE_ABI 2u
+#define RT_CODE_ABI 3u
 
 /* 4 GiB of index space + 4 GiB of static offset + slack for the access
  * width. */
@@ -323,6 +332,9 @@ RT_ABI void rt_table_copy(rt_instance *inst, uint32_t dt, uint32_t st,
                           uint32_t dst, uint32_t src, uint32_t n, uint32_t func);
 RT_ABI void rt_table_fill(rt_instance *inst, uint32_t table, uint32_t i,
                           void *val, uint32_t n, uint32_t func);
+/* Sets element i (< t->size) to ref (in a funcref table a const rt_func *
+ * or NULL); table.set calls it after its bounds check. */
+RT_ABI void rt_table_set(rt_table *t, uint32_t i, void *ref);
 /* table.grow: old size, or UINT32_MAX. */
 RT_ABI uint32_t rt_table_grow(rt_table *t, void *init, uint32_t delta);
 

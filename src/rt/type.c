@@ -44,6 +44,41 @@ char rt_type_char(uint8_t t)
 	}
 }
 
+/* 1..7 for a value type, 0 for none (see rt_type_code in rt.h). */
+static uint64_t rt_type_bits(uint8_t t)
+{
+	switch (t) {
+	case WASM_I32: return 1;
+	case WASM_I64: return 2;
+	case WASM_F32: return 3;
+	case WASM_F64: return 4;
+	case WASM_V128: return 5;
+	case WASM_FUNCREF: return 6;
+	case WASM_EXTERNREF: return 7;
+	default: return 0;
+	}
+}
+
+/* The code of np params then nr results (rt_type_code). */
+static uint64_t rt_type_code_of(const uint8_t *params, uint32_t np,
+                                const uint8_t *results, uint32_t nr)
+{
+	if ((uint64_t)np + nr > 19)
+		return 0;
+	uint64_t k = 1;
+	for (uint32_t i = 0; i < np; i++)
+		k = k << 3 | rt_type_bits(params[i]);
+	k <<= 3;
+	for (uint32_t i = 0; i < nr; i++)
+		k = k << 3 | rt_type_bits(results[i]);
+	return k;
+}
+
+uint64_t rt_type_code(const wasm_functype *ft)
+{
+	return rt_type_code_of(ft->params, ft->nparams, ft->results, ft->nresults);
+}
+
 const rt_type *rt_type_intern(const char *sig)
 {
 	const char *colon = strchr(sig, ':');
@@ -73,6 +108,9 @@ const rt_type *rt_type_intern(const char *sig)
 			n->t.nresults = nr;
 			n->t.params = codes;
 			n->t.results = codes + np;
+			n->t.key = rt_type_code_of(codes, np, codes + np, nr);
+			if (!n->t.key)
+				n->t.key = (uint64_t)(uintptr_t)&n->t | (uint64_t)1 << 63;
 			n->next = rt_types;
 			rt_types = n;
 		}

@@ -17,7 +17,7 @@ static const char xlate_prelude[] =
 "typedef void (*mw_invoke_fn)(const struct mw_func *, const mw_value *, mw_value *);\n"
 "struct mw_func { const void *type; void *fn; void *ctx; mw_invoke_fn invoke; uint32_t index; };\n"
 "struct mw_memory { uint8_t *base; uint64_t pages, max_pages; _Bool shared; };\n"
-"struct mw_tabent { const void *type; void *fn; void *ctx; void *ref; };\n"
+"struct mw_tabent { uint64_t key; void *fn; void *ctx; void *ref; };\n"
 "struct mw_table { struct mw_tabent *elems; uint32_t size, max; uint8_t type; };\n"
 "struct mw_global { mw_value v; uint8_t type; _Bool mut; };\n"
 "struct mw_inst { struct mw_memory **mems; struct mw_table **tables;"
@@ -46,6 +46,7 @@ static const char xlate_prelude[] =
 "extern void rt_table_copy(struct mw_inst *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);\n"
 "extern void rt_table_fill(struct mw_inst *, uint32_t, uint32_t, void *, uint32_t, uint32_t);\n"
 "extern uint32_t rt_table_grow(struct mw_table *, void *, uint32_t);\n"
+"extern void rt_table_set(struct mw_table *, uint32_t, void *);\n"
 /* memory */
 "#define MW_LD(name, T) static inline T name(const uint8_t *m, uint64_t a)"
 " { T v; __builtin_memcpy(&v, m + a, sizeof v); return v; }\n"
@@ -68,28 +69,21 @@ static const char xlate_prelude[] =
 "}\n"
 /* tables */
 /* call_indirect: el/n are the table's elems and size (constants for a
- * table that cannot grow); one compare covers null and type mismatch. */
-"static inline const struct mw_tabent *mw_callee(const struct mw_tabent *el, uint32_t n, const void *ty, uint32_t i, uint32_t f) {\n"
+ * table that cannot grow), key the expected type's key (rt.h, "Tables"):
+ * one compare covers null (key 0) and type mismatch. */
+"static inline const struct mw_tabent *mw_callee(const struct mw_tabent *el, uint32_t n, uint64_t key, uint32_t i, uint32_t f) {\n"
 "  if (MW_UNLIKELY(i >= n)) rt_trap(@TABLE_OOB@, f);\n"
 "  const struct mw_tabent *e = &el[i];\n"
-"  if (MW_UNLIKELY(e->type != ty)) rt_trap(e->type ? @INDIRECT_TYPE@ : @INDIRECT_NULL@, f);\n"
+"  if (MW_UNLIKELY(e->key != key)) rt_trap(e->key ? @INDIRECT_TYPE@ : @INDIRECT_NULL@, f);\n"
 "  return e;\n"
 "}\n"
 "static inline void *mw_table_get(struct mw_table *tb, uint32_t i, uint32_t f) {\n"
 "  if (MW_UNLIKELY(i >= tb->size)) rt_trap(@TABLE_OOB@, f);\n"
 "  return tb->elems[i].ref;\n"
 "}\n"
-"static inline void mw_table_setx(struct mw_table *tb, uint32_t i, void *v, uint32_t f) {\n"
+"static inline void mw_table_set(struct mw_table *tb, uint32_t i, void *v, uint32_t f) {\n"
 "  if (MW_UNLIKELY(i >= tb->size)) rt_trap(@TABLE_OOB@, f);\n"
-"  struct mw_tabent e = {0, 0, 0, v};\n"
-"  tb->elems[i] = e;\n"
-"}\n"
-"static inline void mw_table_setf(struct mw_table *tb, uint32_t i, void *v, uint32_t f) {\n"
-"  if (MW_UNLIKELY(i >= tb->size)) rt_trap(@TABLE_OOB@, f);\n"
-"  const struct mw_func *fn = (const struct mw_func *)v;\n"
-"  struct mw_tabent e = {0, 0, 0, v};\n"
-"  if (fn) { e.type = fn->type; e.fn = fn->fn; e.ctx = fn->ctx; }\n"
-"  tb->elems[i] = e;\n"
+"  rt_table_set(tb, i, v);\n"
 "}\n"
 /* integers */
 "static inline uint32_t mw_clz32(uint32_t a) { return a ? (uint32_t)__builtin_clz(a) : 32u; }\n"

@@ -442,12 +442,18 @@ static void emit_call_indirect(fx *x, uint32_t type, uint32_t table)
 {
 	const wasm_functype *ft = &x->m->types[type];
 	x->h--;
-	if (table_fixed(x->m, table))
-		xb_printf(x->o, "{ const struct mw_tabent *c_ = mw_callee(e%u, %uu, y%u, %s, %u); ",
-		          table, (uint32_t)x->m->tables[table].lim.min, type, S(x, x->h), x->fi);
+	char key[32];
+	uint64_t code = rt_type_code(ft);
+	if (code)
+		snprintf(key, sizeof key, "0x%llxull", (unsigned long long)code);
 	else
-		xb_printf(x->o, "{ const struct mw_tabent *c_ = mw_callee(t%u->elems, t%u->size, y%u, %s, %u); ",
-		          table, table, type, S(x, x->h), x->fi);
+		snprintf(key, sizeof key, "y%u", type);
+	if (table_fixed(x->m, table))
+		xb_printf(x->o, "{ const struct mw_tabent *c_ = mw_callee(e%u, %uu, %s, %s, %u); ",
+		          table, (uint32_t)x->m->tables[table].lim.min, key, S(x, x->h), x->fi);
+	else
+		xb_printf(x->o, "{ const struct mw_tabent *c_ = mw_callee(t%u->elems, t%u->size, %s, %s, %u); ",
+		          table, table, key, S(x, x->h), x->fi);
 	xbuf t = {0};
 	xb_puts(&t, "((");
 	put_fnptr_type(&t, ft);
@@ -998,8 +1004,7 @@ static int translate_body(fx *x)
 		}
 		case WASM_OP_TABLE_SET:
 			x->h -= 2;
-			xb_printf(o, "mw_table_set%c(inst->tables[%u], %s, %s, %uu);",
-			          m->tables[in->u.index].elemtype == WASM_FUNCREF ? 'f' : 'x',
+			xb_printf(o, "mw_table_set(inst->tables[%u], %s, %s, %uu);",
 			          in->u.index, S(x, x->h), S(x, x->h + 1), x->fi);
 			break;
 		case WASM_OP_TABLE_SIZE:
@@ -1218,8 +1223,9 @@ static int translate_func(const wasm_module *m, uint32_t fi, xbuf *out,
 			          ? "  const struct mw_tabent *const e%u = inst->tables[%u]->elems;\n"
 			          : "  struct mw_table *const t%u = inst->tables[%u];\n", k, k);
 	for (uint32_t k = 0; k < m->ntypes; k++)
-		if (usedy[k])
-			xb_printf(out, "  const void *const y%u = inst->types[%u];\n", k, k);
+		if (usedy[k] && !rt_type_code(&m->types[k]))
+			xb_printf(out, "  const uint64_t y%u = (uint64_t)(uintptr_t)inst->types[%u]"
+			          " | 0x8000000000000000ull;\n", k, k);
 	free(used);
 	for (uint32_t i = ft->nparams; i < n; i++)
 		xb_printf(out, "  %s l%u = %s;\n", ctype(x.local_types[i]), i,

@@ -76,10 +76,28 @@ static void test_tables(void)
 	rt_func marker = {.type = rt_type_intern("ii:i"), .fn = &code, .ctx = &code};
 	CHECK(rt_table_grow(t, &marker, 2) == 2);
 	CHECK(t->size == 4 && rt_table_get(t, 3) == &marker && rt_table_get(t, 1) == NULL);
-	CHECK(t->elems[3].type == marker.type && t->elems[3].fn == &code &&
-	      t->elems[3].ctx == &code && t->elems[1].type == NULL);
+	CHECK(t->elems[3].key == marker.type->key && t->elems[3].fn == &code &&
+	      t->elems[3].ctx == &code && t->elems[1].key == 0);
 	rt_table_set(t, 3, NULL);
-	CHECK(rt_table_get(t, 3) == NULL && t->elems[3].type == NULL && t->elems[3].fn == NULL);
+	CHECK(rt_table_get(t, 3) == NULL && t->elems[3].key == 0 && t->elems[3].fn == NULL);
+	/* type keys: the constant code when the type fits, equal exactly when
+	 * the types are equal */
+	uint8_t i32 = WASM_I32, i64 = WASM_I64;
+	wasm_functype ft = {.nparams = 1, .nresults = 1, .params = &i32, .results = &i32};
+	CHECK(rt_type_code(&ft) == 01101u && rt_type_intern("i:i")->key == 01101u);
+	CHECK(rt_type_intern("ii:i")->key == 011101u && rt_type_intern(":")->key == 010u);
+	CHECK(rt_type_intern("I:")->key == 0120u && rt_type_intern(":I")->key == 0102u);
+	uint8_t many[20];
+	for (int k = 0; k < 20; k++)
+		many[k] = k == 19 ? i64 : i32;
+	wasm_functype big = {.nparams = 20, .params = many};
+	ft.nparams = 18;
+	ft.params = many;
+	CHECK(rt_type_code(&big) == 0 && rt_type_code(&ft) >> 60 == 1 &&
+	      rt_type_code(&ft) == rt_type_of(&ft)->key);
+	const rt_type *bt = rt_type_of(&big);
+	CHECK(bt && bt->key == ((uint64_t)(uintptr_t)bt | (uint64_t)1 << 63) &&
+	      rt_type_of(&big) == bt);
 	CHECK(rt_table_grow(t, NULL, 1) == UINT32_MAX);
 	rt_table_free(t);
 }
