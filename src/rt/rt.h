@@ -30,8 +30,8 @@ union rt_value {
 };
 
 /* Function types are interned: two rt_type pointers are equal exactly when
- * the types are equal, across all instances in the process, so
- * call_indirect compares pointers. */
+ * the types are equal, across all instances in the process (so are their
+ * keys, which call_indirect compares). */
 typedef struct rt_type {
 	const char *sig;   /* "ii:i": i I f F V r e, params ':' results */
 	uint32_t nparams, nresults;
@@ -131,9 +131,9 @@ rt_memory *rt_memory_new(const wasm_limits *lim, char *err, size_t errlen);
 rt_table *rt_table_new(uint8_t elemtype, const wasm_limits *lim);
 rt_global *rt_global_new(uint8_t type, bool mut, rt_value v);
 
-/* Element i (< t->size) of a table: the reference value. */
+/* Element i (< t->size) of a table: the reference value.  rt_table_set
+ * (with the generated-code ABI below) writes one. */
 void *rt_table_get(const rt_table *t, uint32_t i);
-/* rt_table_set (below) writes one. */
 
 /* ---- linking and instantiation --------------------------------------- */
 
@@ -245,13 +245,14 @@ const rt_func *rt_instance_func(rt_instance *inst, uint32_t idx);
  *
  * Tables.  call_indirect through table k with expected type y and index i
  * traps RT_TRAP_TABLE_OOB if i >= size, then compares elems[i].key with
- * the key of type y (rt_type_code, a constant, when it is not 0; else
- * (uintptr_t)inst->types[y] | 1 << 63) - one compare: a null element has
- * key 0; only on a mismatch does it tell RT_TRAP_INDIRECT_NULL from
- * _TYPE - then calls
- * elems[i].fn(elems[i].ctx, ...).  A table whose type has max == min can
- * never grow (an import of it must match exactly), so its size is that
- * constant and its `elems` never moves: a function may load it once.
+ * the key of type y: rt_type_code(y), a constant, when that is not 0, else
+ * (uintptr_t)inst->types[y] | 1 << 63.  That one compare covers null (key
+ * 0) and type mismatch; only on a mismatch does it look again to tell
+ * RT_TRAP_INDIRECT_NULL from _TYPE.  Then it calls
+ * elems[i].fn(elems[i].ctx, ...).  table.set goes through rt_table_set.
+ * A table whose type has max == min can never grow (an import of it must
+ * match exactly), so its size is that constant and its `elems` never
+ * moves: a function may load it once.
  *
  * Traps.  Generated code calls rt_trap(kind, function index); it never
  * returns (it longjmps to the rt_call_ex/rt_call that entered the module).

@@ -1,5 +1,6 @@
 /* type.c - interned function types: one rt_type per signature string for
- * the whole process, so call_indirect compares pointers. */
+ * the whole process, each with a key that call_indirect compares (a
+ * constant code of the signature when it fits in 61 bits). */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
