@@ -8,6 +8,8 @@
 #   make asan       the same build with AddressSanitizer+UBSan in build-asan/
 #   make MPI=mpich  build the MPI bridge against MPICH instead of Open MPI
 
+.DEFAULT_GOAL := all
+
 MPI      ?= openmpi
 ifeq ($(MPI),mpich)
 B        ?= build-mpich
