@@ -79,9 +79,7 @@ u32 mwh_Abort(rt_instance *inst, u32 comm, u32 code)
 	fflush(stdout);
 	fprintf(stderr, "mpiwasm: rank %d: MPI_Abort(%d) called by the module\n",
 	        mw_world_rank, (int)code);
-	fflush(stderr);
-	MPI_Abort(c, (int)code);
-	_exit((int)code ? (int)code : 1);
+	mw_abort_job(c, (int)code);
 }
 
 double mwh_Wtime(rt_instance *inst)
@@ -1395,8 +1393,7 @@ static void env_cxa_throw(rt_instance *inst, u32 obj, u32 tinfo, u32 dtor)
 		fprintf(stderr, "mpiwasm: rank %d: C++ exception thrown (exceptions are "
 		        "not supported); ending the job (mpiwasm calls MPI_Abort with "
 		        "errorcode 1)\n", mw_world_rank);
-		fflush(stderr);
-		MPI_Abort(MPI_COMM_WORLD, 1);
+		mw_abort_job(MPI_COMM_WORLD, 1);
 	}
 	rt_trap_host(inst, "C++ exception thrown in rank %d", mw_world_rank);
 }

@@ -139,6 +139,9 @@ void mw_free(rt_instance *inst, uint32_t addr);
 extern rt_instance *mw_inst;
 extern int mw_is_active, mw_world_rank, mw_finalized;
 
+/* MPI_Abort(c, code) after stdio is flushed and forwarded; never returns. */
+_Noreturn void mw_abort_job(MPI_Comm c, int code);
+
 /* Start and end of the bridge's life: init after the host MPI_Init(_thread)
  * (ends the process if the launcher does not match the library); fini
  * frees the bridge's own host objects before the host MPI_Finalize; clear
