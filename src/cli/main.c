@@ -227,7 +227,8 @@ static int parse_options(int argc, char **argv, int i, cli *c)
 			usage(stdout);
 			exit(0);
 		} else if (!strcmp(name, "--version")) {
-			printf("mpiwasm %s (translator %s)\n", MPIWASM_VERSION, XLATE_VERSION);
+			printf("mpiwasm %s (translator %s; MPI bridge built for %s)\n",
+			       MPIWASM_VERSION, XLATE_VERSION, mpib_library());
 			exit(0);
 		} else {
 			die(EXIT_USAGE, "unknown option '%s' (try --help)", a);

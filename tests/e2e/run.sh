@@ -85,7 +85,8 @@ want_hello() {   # output of `hello.wasm a b` without a directory
 
 t_version() {
 	run "$W/c-version" --version
-	[ $rc = 0 ] && grep -q '^mpiwasm ' "$W/out" && ok version || bad version "rc=$rc"
+	[ $rc = 0 ] && grep -Eq '^mpiwasm .*MPI bridge built for (Open MPI|MPICH) [0-9]' "$W/out" &&
+		ok version || bad version "rc=$rc: $(cat "$W/out")"
 	run "$W/c-version" --help
 	[ $rc = 0 ] && grep -q 'usage: mpiwasm' "$W/out" && ok help || bad help "rc=$rc"
 }
