@@ -690,7 +690,10 @@ u32 mwh_Testsome(rt_instance *inst, u32 n, u32 a, u32 o, u32 i, u32 s)
 
 /* ---- statuses ---------------------------------------------------------------- */
 
-u32 mwh_Get_count(rt_instance *inst, u32 status, u32 dt, u32 count)
+/* Get_count and Get_elements: the same shape, one host procedure apart. */
+static u32 status_count(rt_instance *inst, u32 status, u32 dt, u32 count,
+                        int (*get)(const MPI_Status *, MPI_Datatype, int *),
+                        const char *proc)
 {
 	MPI_Status st;
 	mw_dtype *d;
@@ -698,28 +701,22 @@ u32 mwh_Get_count(rt_instance *inst, u32 status, u32 dt, u32 count)
 	DTYPE(d, dt);
 	OUT(c, count, 4);
 	TRY(mw_status_in(inst, status, &st));
-	rc = MPI_Get_count(&st, d->h, c);
+	rc = get(&st, d->h, c);
 	if (rc == MPI_SUCCESS && *c == MPI_UNDEFINED)
 		*c = MW_UNDEFINED;
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Get_count");
+	return mw_ret(inst, rc, MW_NOCOMM, proc);
 fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Get_count");
+	return mw_fail(inst, rc, MW_NOCOMM, proc);
+}
+
+u32 mwh_Get_count(rt_instance *inst, u32 status, u32 dt, u32 count)
+{
+	return status_count(inst, status, dt, count, MPI_Get_count, "MPI_Get_count");
 }
 
 u32 mwh_Get_elements(rt_instance *inst, u32 status, u32 dt, u32 count)
 {
-	MPI_Status st;
-	mw_dtype *d;
-	int *c, rc;
-	DTYPE(d, dt);
-	OUT(c, count, 4);
-	TRY(mw_status_in(inst, status, &st));
-	rc = MPI_Get_elements(&st, d->h, c);
-	if (rc == MPI_SUCCESS && *c == MPI_UNDEFINED)
-		*c = MW_UNDEFINED;
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Get_elements");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Get_elements");
+	return status_count(inst, status, dt, count, MPI_Get_elements, "MPI_Get_elements");
 }
 
 u32 mwh_Get_elements_x(rt_instance *inst, u32 status, u32 dt, u32 count)
