@@ -37,6 +37,13 @@ static const char xlate_prelude[] =
 "#else\n"
 "#define MW_OPAQUE(v) __asm__(\"\" : \"+m\"(v))\n"
 "#endif\n"
+/* On a function holding a versioned loop's fast copy (loop.c): let gcc
+ * vectorize with its runtime alias checks, as -O3 would; clang does at -O2. */
+"#if defined(__GNUC__) && !defined(__clang__)\n"
+"#define MW_VEC __attribute__((optimize(\"tree-loop-vectorize\", \"vect-cost-model=dynamic\")))\n"
+"#else\n"
+"#define MW_VEC\n"
+"#endif\n"
 "extern _Noreturn void rt_trap(int kind, uint32_t func);\n"
 "extern uint32_t rt_memory_grow(struct mw_memory *, uint32_t);\n"
 "extern void rt_memory_init(struct mw_inst *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);\n"

@@ -16,6 +16,7 @@
 #include "xlate.h"
 #include "prelude.h"
 #include "ext.h"
+#include "loop.h"
 #include "../rt/rt.h"
 
 /* ---- growable text buffer ------------------------------------------- */
@@ -204,6 +205,7 @@ typedef struct ctl {
 	const uint8_t *pt, *rt;
 	uint8_t single;       /* WASM_BLOCK_VAL result type */
 	bool unreachable, has_else, used;
+	bool versioned;       /* LOOP: a fast copy precedes it (X label after) */
 } ctl;
 
 typedef struct fx {
@@ -225,6 +227,9 @@ typedef struct fx {
 	int rc;
 	char names[8][24];
 	unsigned nextname;
+	const loop_plan *fast;     /* emitting this loop's fast copy */
+	uint32_t fast_id;
+	bool vec;                  /* a fast copy was emitted: MW_VEC */
 } fx;
 
 static int fx_fail(fx *x, const wasm_instr *in, int code, const char *fmt, ...)
@@ -705,6 +710,238 @@ static uint32_t access_size(uint32_t op)
 	}
 }
 
+/* ---- loop versioning (loop.h) ------------------------------------------ */
+
+static int emit_instr(fx *x, uint32_t *pi);
+
+/* The fast copy's address of access i: the exact 64-bit integer that the
+ * check before the loop proved equal to the wasm address. */
+static bool fast_addr(fx *x, const wasm_instr *in, char *buf, size_t len)
+{
+	const loop_plan *p = x->fast;
+	if (!p)
+		return false;
+	uint32_t i = (uint32_t)(in - x->f->code);
+	if (i <= p->start || i >= p->end || !p->acc[i - p->start].is)
+		return false;
+	const loop_acc *a = &p->acc[i - p->start];
+	char base[24] = "0";
+	if (a->inv < LOOP_MAXINV)
+		snprintf(base, sizeof base, "fb%u_%u", x->fast_id, a->inv);
+	snprintf(buf, len, "(%s + %lld * fv%u + %lld)", base, (long long)a->k, x->fast_id,
+	         (long long)a->c);
+	return true;
+}
+
+typedef struct lanespec {
+	const char *t, *vt, *ld, *st, *fp;   /* fp: scalar helper prefix, floats */
+	unsigned n, w;
+} lanespec;
+
+static const lanespec lanespecs[] = {
+	[LANES_F64] = { "double", "mw_xf64", "mw_ld_f64", "mw_st_f64", "mw_f64", 2, 8 },
+	[LANES_F32] = { "float", "mw_xf32", "mw_ld_f32", "mw_st_f32", "mw_f32", 4, 4 },
+	[LANES_I64] = { "uint64_t", "mw_xu64", "mw_ld_u64", "mw_st_u64", NULL, 2, 8 },
+	[LANES_I32] = { "uint32_t", "mw_xu32", "mw_ld_u32", "mw_st_u32", NULL, 4, 4 },
+};
+
+/* local.get of an invariant v128 local, lane by lane. */
+static void emit_lanes_local(fx *x, uint32_t local)
+{
+	const lanespec *ls = &lanespecs[x->fast->lanes];
+	push(x, WASM_V128);
+	for (unsigned l = 0; l < ls->n; l++)
+		xb_printf(x->o, "q%u_%u = ((%s)l%u)[%u]; ", x->h - 1, l, ls->vt, local, l);
+}
+
+/* A SIMD instruction of a fast copy whose v128 values live in one scalar
+ * per lane (q<slot>_<lane>), so the C compiler sees plain scalar loops it
+ * can vectorize at the host's full width.  loop.c admitted only the
+ * lane-wise instructions handled here. */
+static void emit_lanes(fx *x, const wasm_instr *in, const wasm_opinfo *oi)
+{
+	const lanespec *ls = &lanespecs[x->fast->lanes];
+	const char *colon = strchr(oi->sig, ':'), *name = oi->name;
+	uint32_t npop = (uint32_t)(colon - oi->sig), b = x->h - npop;
+	xbuf *o = x->o;
+	char sc[24] = "";
+	if (npop >= 1 && x->st[b + npop - 1] != WASM_V128)
+		snprintf(sc, sizeof sc, "%s", S(x, b + npop - 1));
+	x->h = b;
+	if (colon[1])
+		push(x, letter_type(colon[1]));
+	const char *op = strchr(name, '.') + 1;
+	bool isv = !strncmp(name, "v128.", 5);
+	char fa[160];
+	for (unsigned l = 0; l < ls->n; l++) {
+		if (isv && (!strcmp(op, "load") || !strcmp(op, "store"))) {
+			fast_addr(x, in, fa, sizeof fa);
+			uint64_t off = (uint64_t)in->u.mem.offset + (uint64_t)l * ls->w;
+			if (op[0] == 'l')
+				xb_printf(o, "q%u_%u = %s(m%u, (uint64_t)%s + %lluu); ", b, l, ls->ld,
+				          in->u.mem.mem, fa, (unsigned long long)off);
+			else
+				xb_printf(o, "%s(m%u, (uint64_t)%s + %lluu, q%u_%u); ", ls->st,
+				          in->u.mem.mem, fa, (unsigned long long)off, b + 1, l);
+		} else if (isv && !strcmp(op, "const")) {
+			xb_printf(o, "q%u_%u = ", b, l);
+			uint64_t v = 0;
+			memcpy(&v, in->u.v128 + l * ls->w, ls->w);
+			if (x->fast->lanes == LANES_F64)
+				put_f64_const(o, v);
+			else if (x->fast->lanes == LANES_F32)
+				put_f32_const(o, (uint32_t)v);
+			else
+				xb_printf(o, "0x%llxull", (unsigned long long)v);
+			if (ls->fp)
+				xb_printf(o, "; MW_OPAQUE(q%u_%u)", b, l);
+			xb_puts(o, "; ");
+		} else if (isv && !strcmp(op, "not")) {
+			xb_printf(o, "q%u_%u = ~q%u_%u; ", b, l, b, l);
+		} else if (isv) {           /* and, or, xor */
+			char c = op[0] == 'a' ? '&' : op[0] == 'o' ? '|' : '^';
+			xb_printf(o, "q%u_%u = q%u_%u %c q%u_%u; ", b, l, b, l, c, b + 1, l);
+		} else if (!strcmp(op, "splat")) {
+			xb_printf(o, "q%u_%u = %s; ", b, l, sc);
+		} else if (!strcmp(op, "extract_lane")) {
+			if (l == in->u.lane) {
+				xb_printf(o, "%s = q%u_%u;", S(x, b), b, l);
+				if (ls->fp)
+					xb_printf(o, " MW_OPAQUE(%s);", S(x, b));
+			}
+		} else if (!strcmp(op, "replace_lane")) {
+			if (l == in->u.lane)
+				xb_printf(o, "q%u_%u = %s; ", b, l, sc);
+		} else if (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "mul") ||
+		           !strcmp(op, "div")) {
+			char c = op[0] == 'a' ? '+' : op[0] == 's' ? '-' : op[0] == 'm' ? '*' : '/';
+			xb_printf(o, "q%u_%u = q%u_%u %c q%u_%u; ", b, l, b, l, c, b + 1, l);
+		} else if (!strcmp(op, "min") || !strcmp(op, "max")) {
+			xb_printf(o, "q%u_%u = %s_%s(q%u_%u, q%u_%u); ", b, l, ls->fp, op, b, l, b + 1, l);
+		} else if (!strcmp(op, "pmin")) {
+			xb_printf(o, "q%u_%u = q%u_%u < q%u_%u ? q%u_%u : q%u_%u; ", b, l,
+			          b + 1, l, b, l, b + 1, l, b, l);
+		} else if (!strcmp(op, "pmax")) {
+			xb_printf(o, "q%u_%u = q%u_%u < q%u_%u ? q%u_%u : q%u_%u; ", b, l,
+			          b, l, b + 1, l, b + 1, l, b, l);
+		} else if (!strcmp(op, "neg") && ls->fp) {
+			xb_printf(o, "q%u_%u = %s_neg(q%u_%u); ", b, l, ls->fp, b, l);
+		} else if (!strcmp(op, "neg")) {
+			xb_printf(o, "q%u_%u = -q%u_%u; ", b, l, b, l);
+		} else if (!strcmp(op, "abs")) {
+			xb_printf(o, "q%u_%u = %s_abs(q%u_%u); ", b, l, ls->fp, b, l);
+		} else if (!strcmp(op, "sqrt")) {
+			xb_printf(o, "q%u_%u = __builtin_sqrt%s(q%u_%u); ", b, l,
+			          x->fast->lanes == LANES_F32 ? "f" : "", b, l);
+		} else {
+			fx_fail(x, in, WASM_ERR_UNSUPPORTED,
+			        "translator: %s in a lane-wise loop copy (loop.c admitted it)", name);
+			return;
+		}
+	}
+}
+
+/* Emits the fast copy of loop p, to run instead of the ordinary
+ * translation (which follows it, label L<id>) when the check holds:
+ *   - the induction variable's values iv0, iv0+s, ... stay on one side of
+ *     2^32 (or of 2^31 when they cross zero as signed numbers) and reach
+ *     the exit exactly, so a 64-bit counter fv<id> follows them;
+ *   - for every access, base + k*iv + c is in [0, 2^32) and the access
+ *     ends inside the memory, at the first and last iv (it is linear).
+ * Then every address is that 64-bit integer and nothing in the loop can
+ * trap (loop.c admits no other trapping instruction), so the C compiler
+ * may reorder and vectorize the copy.  It ends with goto X<id>. */
+static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
+{
+	xbuf *o = x->o;
+	long long s = (long long)p->step;
+	xb_printf(o, "{ /* loop versioning: the copy F%u runs if no address wraps and none is out of bounds */\n", id);
+	xb_printf(o, "    const uint32_t fu%u = l%u, fq%u = %s;\n", id, p->iv, id, p->kexpr);
+	xb_printf(o, "    int64_t fv%u = 0, fk%u = 0; int fo%u = 0;\n", id, id, id);
+	switch (p->exit) {
+	case LOOP_NE:
+		xb_printf(o, "    if (fq%u != fu%u && (uint32_t)(fq%u - fu%u) %% %lldu == 0) {\n"
+		          "      if (fu%u < fq%u) { fv%u = fu%u; fk%u = fq%u; fo%u = 1; }\n"
+		          "      else if ((int32_t)fu%u < (int32_t)fq%u) { fv%u = (int32_t)fu%u; fk%u = (int32_t)fq%u; fo%u = 1; }\n"
+		          "    }\n",
+		          id, id, id, id, s, id, id, id, id, id, id, id,
+		          id, id, id, id, id, id, id);
+		break;
+	case LOOP_LTU:
+		xb_printf(o, "    if (fu%u < fq%u && fq%u <= 0x%llxu) { fv%u = fu%u; fk%u = fq%u; fo%u = 1; }\n",
+		          id, id, id, (unsigned long long)(0x100000000ll - s), id, id, id, id, id);
+		break;
+	default:
+		xb_printf(o, "    if ((int32_t)fu%u < (int32_t)fq%u && (int32_t)fq%u <= %lld) "
+		          "{ fv%u = (int32_t)fu%u; fk%u = (int32_t)fq%u; fo%u = 1; }\n",
+		          id, id, id, 0x80000000ll - s, id, id, id, id, id);
+		break;
+	}
+	for (uint32_t j = 0; j < p->ninv; j++)
+		xb_printf(o, "    const int64_t fb%u_%u = (int64_t)(uint32_t)(%s);\n", id, j, p->inv[j]);
+	/* the last iv: exactly fk - s for `!=`, at most fk - 1 for `<` */
+	xb_printf(o, "    const int64_t fh%u = fk%u - %lld;\n", id, id,
+	          p->exit == LOOP_NE ? s : 1);
+	/* one range check per (base, k, memory): the lowest address must not
+	 * be negative, the highest end must be inside the memory */
+	uint32_t n = p->end - p->start, ng = 0;
+	struct grp { uint8_t inv; int64_t k, lo, hi; uint32_t mem; } *g = malloc(n * sizeof *g);
+	if (!g) {
+		x->rc = WASM_ERR_NOMEM;
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const loop_acc *a = &p->acc[i];
+		if (!a->is)
+			continue;
+		int64_t end = a->c + (int64_t)x->f->code[p->start + i].u.mem.offset + a->width;
+		uint32_t k = 0;
+		while (k < ng && !(g[k].inv == a->inv && g[k].k == a->k && g[k].mem == a->mem))
+			k++;
+		if (k == ng) {
+			g[ng++] = (struct grp){ a->inv, a->k, a->c, end, a->mem };
+			continue;
+		}
+		if (a->c < g[k].lo)
+			g[k].lo = a->c;
+		if (end > g[k].hi)
+			g[k].hi = end;
+	}
+	xb_printf(o, "    if (fo%u", id);
+	for (uint32_t k = 0; k < ng; k++) {
+		char base[24] = "0";
+		if (g[k].inv < LOOP_MAXINV)
+			snprintf(base, sizeof base, "fb%u_%u", id, g[k].inv);
+		const char *lo = g[k].k >= 0 ? "fv" : "fh", *hi = g[k].k >= 0 ? "fh" : "fv";
+		xb_printf(o, "\n        && %s + %lld * %s%u + %lld >= 0"
+		          " && %s + %lld * %s%u + %lld <= (int64_t)(inst->mems[%u]->pages << 16)",
+		          base, (long long)g[k].k, lo, id, (long long)g[k].lo,
+		          base, (long long)g[k].k, hi, id, (long long)g[k].hi, g[k].mem);
+	}
+	free(g);
+	xb_puts(o, ") {\n");
+	if (p->lanes) {
+		const lanespec *ls = &lanespecs[p->lanes];
+		for (uint32_t h = x->h; h < x->h + p->vdepth; h++) {
+			xb_printf(o, "    %s", ls->t);
+			for (unsigned l = 0; l < ls->n; l++)
+				xb_printf(o, "%s q%u_%u", l ? "," : "", h, l);
+			xb_puts(o, ";\n");
+		}
+	}
+	xb_printf(o, "  F%u:;\n", id);
+	uint32_t h0 = x->h;
+	x->fast = p;
+	x->fast_id = id;
+	for (uint32_t i = p->start + 1; i < p->end && !x->rc; i++) {
+		emit_instr(x, &i);
+	}
+	x->fast = NULL;
+	x->h = h0;
+	x->vec = true;
+	xb_printf(o, "  goto X%u;\n  }\n  }\n  ", id);
+}
+
 /* Loads and stores; `dropped`: the next instruction drops the value. */
 static bool emit_mem(fx *x, const wasm_instr *in, bool dropped)
 {
@@ -736,7 +973,8 @@ static bool emit_mem(fx *x, const wasm_instr *in, bool dropped)
 	default: return false;
 	}
 	uint32_t mem = in->u.mem.mem, off = in->u.mem.offset;
-	char addr[64];
+	char addr[200], fa[160];
+	bool fast = fast_addr(x, in, fa, sizeof fa);
 	if (ld && dropped) {
 		/* the C compiler would delete an unused load, and its trap */
 		uint64_t last = (uint64_t)off + access_size(in->op) - 1;
@@ -748,18 +986,18 @@ static bool emit_mem(fx *x, const wasm_instr *in, bool dropped)
 	if (ld) {
 		uint32_t a = x->h - 1;
 		if (off)
-			snprintf(addr, sizeof addr, "(uint64_t)%s + %uu", S(x, a), off);
+			snprintf(addr, sizeof addr, "(uint64_t)%s + %uu", fast ? fa : S(x, a), off);
 		else
-			snprintf(addr, sizeof addr, "(uint64_t)%s", S(x, a));
+			snprintf(addr, sizeof addr, "(uint64_t)%s", fast ? fa : S(x, a));
 		x->h = a;
 		push(x, letter_type(wasm_opinfo_get(in->op)->sig[2]));
 		xb_printf(x->o, "%s = %s%s(m%u, %s);", S(x, a), conv, ld, mem, addr);
 	} else {
 		uint32_t a = x->h - 2;
 		if (off)
-			snprintf(addr, sizeof addr, "(uint64_t)%s + %uu", S(x, a), off);
+			snprintf(addr, sizeof addr, "(uint64_t)%s + %uu", fast ? fa : S(x, a), off);
 		else
-			snprintf(addr, sizeof addr, "(uint64_t)%s", S(x, a));
+			snprintf(addr, sizeof addr, "(uint64_t)%s", fast ? fa : S(x, a));
 		xb_printf(x->o, "%s(m%u, %s, %s%s);", st, mem, addr, conv, S(x, a + 1));
 		x->h = a;
 	}
@@ -788,12 +1026,18 @@ static bool op_uses_mem(const wasm_instr *in, uint32_t *mem, uint32_t *mem2)
 static void emit_ext(fx *x, const wasm_instr *in, bool dropped)
 {
 	const wasm_opinfo *oi = wasm_opinfo_get(in->op);
+	if (x->fast && x->fast->lanes && in->op >> 16 == 0xFD) {
+		emit_lanes(x, in, oi);
+		return;
+	}
 	const char *colon = strchr(oi->sig, ':');
 	uint32_t npop = (uint32_t)(colon - oi->sig), b = x->h - npop;
-	char ops[3][24] = {{0}}, res[24] = "", buf[512];
+	char ops[3][160] = {{0}}, res[24] = "", buf[768];
 	const char *a[3] = { ops[0], ops[1], ops[2] };
 	for (uint32_t k = 0; k < npop && k < 3; k++)
 		snprintf(ops[k], sizeof ops[k], "%s", S(x, b + k));
+	if (npop)   /* in a versioned loop's fast copy, the 64-bit address */
+		fast_addr(x, in, ops[0], sizeof ops[0]);
 	x->h = b;
 	if (colon[1]) {
 		push(x, letter_type(colon[1]));
@@ -806,6 +1050,353 @@ static void emit_ext(fx *x, const wasm_instr *in, bool dropped)
 		fx_fail(x, in, WASM_ERR_UNSUPPORTED, "%s", buf);
 	else
 		xb_puts(x->o, buf);
+}
+
+/* Emits instruction *pi (advancing *pi past anything it consumes beyond
+ * itself).  Returns 1 when the function is finished (its final end, or an
+ * error), 0 otherwise. */
+static int emit_instr(fx *x, uint32_t *pi)
+{
+	const wasm_module *m = x->m;
+	const wasm_func *f = x->f;
+	xbuf *o = x->o;
+	uint32_t i = *pi;
+	const wasm_instr *in = &f->code[i];
+	ctl *c = &x->cs[x->ncs - 1];
+	uint32_t op = in->op;
+	if (c->unreachable) {
+		if (op == WASM_OP_BLOCK || op == WASM_OP_LOOP || op == WASM_OP_IF) {
+			*pi = in->u.block.end;
+			return 0;
+		}
+		if (op != WASM_OP_ELSE && op != WASM_OP_END)
+			return 0;
+	}
+	xb_puts(o, "  ");
+	switch (op) {
+	case WASM_OP_UNREACHABLE:
+		xb_printf(o, "rt_trap(%d, %uu);", RT_TRAP_UNREACHABLE, x->fi);
+		c->unreachable = true;
+		break;
+	case WASM_OP_BLOCK:
+		ctl_push(x, op, in);
+		break;
+	case WASM_OP_LOOP: {
+		ctl *l = ctl_push(x, op, in);
+		if (!l)
+			break;
+		if (!x->fast) {
+			loop_plan p;
+			if (loop_analyze(m, f, x->local_types, x->nlocals_total, i, &p)) {
+				emit_fast_loop(x, &p, l->id);
+				l->versioned = true;
+				loop_plan_free(&p);
+			}
+		}
+		xb_printf(o, "L%u:;", l->id);
+		break;
+	}
+	case WASM_OP_IF: {
+		x->h--;
+		const char *cond = S(x, x->h);
+		ctl *l = ctl_push(x, op, in);
+		if (l)
+			xb_printf(o, "if (!%s) goto E%u;", cond, l->id);
+		break;
+	}
+	case WASM_OP_ELSE:
+		if (!c->unreachable) {
+			c->used = true;
+			xb_printf(o, "goto L%u; ", c->id);
+		}
+		xb_printf(o, "E%u:;", c->id);
+		c->has_else = true;
+		c->unreachable = false;
+		x->h = c->base;
+		for (uint32_t k = 0; k < c->np; k++)
+			push(x, c->pt[k]);
+		break;
+	case WASM_OP_END: {
+		bool after;
+		if (c->op == WASM_OP_LOOP) {
+			after = !c->unreachable;
+		} else if (c->op == WASM_OP_IF && !c->has_else) {
+			xb_printf(o, "E%u:; ", c->id);
+			after = true;
+		} else {
+			after = !c->unreachable || c->used;
+		}
+		if (c->op != WASM_OP_LOOP && c->used)
+			xb_printf(o, "L%u:;", c->id);
+		if (c->versioned)
+			xb_printf(o, "X%u:;", c->id);
+		x->h = c->base;
+		const uint8_t *rt = ctl_results(c);
+		for (uint32_t k = 0; k < c->nr; k++)
+			push(x, rt[k]);
+		if (c->op == WASM_OP_END) {
+			if (after) {
+				xb_puts(o, "\n  ");
+				emit_return(x);
+			}
+			xb_puts(o, "\n");
+			x->ncs--;
+			return 1;
+		}
+		x->ncs--;
+		x->cs[x->ncs - 1].unreachable = !after;
+		break;
+	}
+	case WASM_OP_BR:
+		emit_br(x, in->u.index);
+		c->unreachable = true;
+		break;
+	case WASM_OP_BR_IF:
+		x->h--;
+		if (x->fast && i == x->fast->end - 1) {
+			/* the fast copy counts in 64 bits (emit_fast_loop) */
+			xb_printf(o, "fv%u += %lld; if (fv%u < fk%u) goto F%u;", x->fast_id,
+			          (long long)x->fast->step, x->fast_id, x->fast_id, x->fast_id);
+			break;
+		}
+		xb_printf(o, "if (%s) { ", S(x, x->h));
+		emit_br(x, in->u.index);
+		xb_puts(o, " }");
+		break;
+	case WASM_OP_BR_TABLE: {
+		x->h--;
+		uint32_t n = in->u.brtable.count;
+		const uint32_t *tg = &f->brtable[in->u.brtable.first];
+		xb_printf(o, "switch (%s) {", S(x, x->h));
+		/* one case group per distinct target */
+		for (uint32_t k = 0; k <= n; k++) {
+			bool seen = false;
+			for (uint32_t j = 0; j < k; j++)
+				if (tg[j] == tg[k])
+					seen = true;
+			if (seen)
+				continue;
+			xb_puts(o, "\n   ");
+			for (uint32_t j = k; j <= n; j++) {
+				if (tg[j] != tg[k])
+					continue;
+				if (j == n)
+					xb_puts(o, " default:");
+				else
+					xb_printf(o, " case %u:", j);
+			}
+			xb_puts(o, " ");
+			emit_br(x, tg[k]);
+		}
+		xb_puts(o, "\n  }");
+		c->unreachable = true;
+		break;
+	}
+	case WASM_OP_RETURN:
+		emit_return(x);
+		c->unreachable = true;
+		break;
+	case WASM_OP_CALL:
+		emit_call(x, in->u.index);
+		break;
+	case WASM_OP_CALL_INDIRECT:
+		emit_call_indirect(x, in->u.two.a, in->u.two.b);
+		break;
+	case WASM_OP_DROP:
+		x->h--;
+		break;
+	case WASM_OP_SELECT:
+	case WASM_OP_SELECT_T: {
+		uint32_t b = x->h - 3;
+		xb_printf(o, "%s = %s ? %s : %s;", S(x, b), S(x, b + 2),
+		          S(x, b), S(x, b + 1));
+		x->h = b + 1;
+		break;
+	}
+	case WASM_OP_LOCAL_GET:
+		if (x->fast && x->fast->lanes && x->local_types[in->u.index] == WASM_V128) {
+			emit_lanes_local(x, in->u.index);
+			break;
+		}
+		push(x, x->local_types[in->u.index]);
+		xb_printf(o, "%s = l%u;", S(x, x->h - 1), in->u.index);
+		break;
+	case WASM_OP_LOCAL_SET:
+		x->h--;
+		xb_printf(o, "l%u = %s;", in->u.index, S(x, x->h));
+		break;
+	case WASM_OP_LOCAL_TEE:
+		xb_printf(o, "l%u = %s;", in->u.index, S(x, x->h - 1));
+		break;
+	case WASM_OP_GLOBAL_GET: {
+		uint8_t t = m->globals[in->u.index].type.type;
+		push(x, t);
+		if (t == WASM_V128)
+			xb_printf(o, "%s = mw_v128_get(g%u->v.v128);", S(x, x->h - 1),
+			          in->u.index);
+		else
+			xb_printf(o, "%s = g%u->v.%s;", S(x, x->h - 1),
+			          in->u.index, vmember(t));
+		break;
+	}
+	case WASM_OP_GLOBAL_SET: {
+		uint8_t t = m->globals[in->u.index].type.type;
+		x->h--;
+		if (t == WASM_V128)
+			xb_printf(o, "mw_v128_put(g%u->v.v128, %s);", in->u.index,
+			          S(x, x->h));
+		else
+			xb_printf(o, "g%u->v.%s = %s;", in->u.index,
+			          vmember(t), S(x, x->h));
+		break;
+	}
+	case WASM_OP_TABLE_GET: {
+		uint32_t a = x->h - 1;
+		const char *idx = S(x, a);
+		char idxs[24];
+		snprintf(idxs, sizeof idxs, "%s", idx);
+		x->h = a;
+		push(x, m->tables[in->u.index].elemtype);
+		xb_printf(o, "%s = mw_table_get(inst->tables[%u], %s, %uu);",
+		          S(x, a), in->u.index, idxs, x->fi);
+		break;
+	}
+	case WASM_OP_TABLE_SET:
+		x->h -= 2;
+		xb_printf(o, "mw_table_set(inst->tables[%u], %s, %s, %uu);",
+		          in->u.index, S(x, x->h), S(x, x->h + 1), x->fi);
+		break;
+	case WASM_OP_TABLE_SIZE:
+		push(x, WASM_I32);
+		xb_printf(o, "%s = inst->tables[%u]->size;", S(x, x->h - 1), in->u.index);
+		break;
+	case WASM_OP_TABLE_GROW: {
+		uint32_t b = x->h - 2;
+		char init[24];
+		snprintf(init, sizeof init, "%s", S(x, b));
+		const char *n = S(x, b + 1);
+		char ns[24];
+		snprintf(ns, sizeof ns, "%s", n);
+		x->h = b;
+		push(x, WASM_I32);
+		xb_printf(o, "%s = rt_table_grow(inst->tables[%u], %s, %s);",
+		          S(x, b), in->u.index, init, ns);
+		break;
+	}
+	case WASM_OP_TABLE_FILL:
+		x->h -= 3;
+		xb_printf(o, "rt_table_fill(inst, %u, %s, %s, %s, %uu);", in->u.index,
+		          S(x, x->h), S(x, x->h + 1), S(x, x->h + 2), x->fi);
+		break;
+	case WASM_OP_TABLE_COPY:
+		x->h -= 3;
+		xb_printf(o, "rt_table_copy(inst, %u, %u, %s, %s, %s, %uu);",
+		          in->u.two.a, in->u.two.b, S(x, x->h), S(x, x->h + 1),
+		          S(x, x->h + 2), x->fi);
+		break;
+	case WASM_OP_TABLE_INIT:
+		x->h -= 3;
+		xb_printf(o, "rt_table_init(inst, %u, %u, %s, %s, %s, %uu);",
+		          in->u.two.b, in->u.two.a, S(x, x->h), S(x, x->h + 1),
+		          S(x, x->h + 2), x->fi);
+		break;
+	case WASM_OP_ELEM_DROP:
+		xb_printf(o, "rt_elem_drop(inst, %u);", in->u.index);
+		break;
+	case WASM_OP_MEMORY_SIZE:
+		push(x, WASM_I32);
+		xb_printf(o, "%s = (uint32_t)inst->mems[%u]->pages;", S(x, x->h - 1),
+		          in->u.index);
+		break;
+	case WASM_OP_MEMORY_GROW:
+		xb_printf(o, "%s = rt_memory_grow(inst->mems[%u], %s);",
+		          S(x, x->h - 1), in->u.index, S(x, x->h - 1));
+		break;
+	case WASM_OP_MEMORY_FILL:
+		x->h -= 3;
+		xb_printf(o, "mw_memory_fill(inst->mems[%u], %s, %s, %s, %uu);",
+		          in->u.index, S(x, x->h), S(x, x->h + 1), S(x, x->h + 2), x->fi);
+		break;
+	case WASM_OP_MEMORY_COPY:
+		x->h -= 3;
+		xb_printf(o, "mw_memory_copy(inst->mems[%u], inst->mems[%u], %s, %s, %s, %uu);",
+		          in->u.two.a, in->u.two.b, S(x, x->h), S(x, x->h + 1),
+		          S(x, x->h + 2), x->fi);
+		break;
+	case WASM_OP_MEMORY_INIT:
+		x->h -= 3;
+		xb_printf(o, "rt_memory_init(inst, %u, %u, %s, %s, %s, %uu);",
+		          in->u.two.b, in->u.two.a, S(x, x->h), S(x, x->h + 1),
+		          S(x, x->h + 2), x->fi);
+		break;
+	case WASM_OP_DATA_DROP:
+		xb_printf(o, "rt_data_drop(inst, %u);", in->u.index);
+		break;
+	case WASM_OP_I32_CONST:
+		push(x, WASM_I32);
+		xb_printf(o, "%s = 0x%xu;", S(x, x->h - 1), (uint32_t)in->u.i32);
+		break;
+	case WASM_OP_I64_CONST:
+		push(x, WASM_I64);
+		xb_printf(o, "%s = 0x%llxull;", S(x, x->h - 1),
+		          (unsigned long long)(uint64_t)in->u.i64);
+		break;
+	case WASM_OP_F32_CONST:
+		push(x, WASM_F32);
+		xb_printf(o, "%s = ", S(x, x->h - 1));
+		put_f32_const(o, in->u.f32);
+		xb_puts(o, ";");
+		break;
+	case WASM_OP_F64_CONST:
+		push(x, WASM_F64);
+		xb_printf(o, "%s = ", S(x, x->h - 1));
+		put_f64_const(o, in->u.f64);
+		xb_puts(o, ";");
+		break;
+	case WASM_OP_REF_NULL:
+		push(x, (uint8_t)in->u.index);
+		xb_printf(o, "%s = 0;", S(x, x->h - 1));
+		break;
+	case WASM_OP_REF_IS_NULL: {
+		uint32_t a = x->h - 1;
+		char r[24];
+		snprintf(r, sizeof r, "%s", S(x, a));
+		x->h = a;
+		push(x, WASM_I32);
+		xb_printf(o, "%s = %s == 0;", S(x, a), r);
+		break;
+	}
+	case WASM_OP_REF_FUNC:
+		push(x, WASM_FUNCREF);
+		xb_printf(o, "%s = (void *)&inst->funcs[%u];", S(x, x->h - 1), in->u.index);
+		break;
+	default: {
+		bool dropped = i + 1 < f->ncode && f->code[i + 1].op == WASM_OP_DROP;
+		if (op >> 16 == 0xFD || op >> 16 == 0xFE) {
+			emit_ext(x, in, dropped);
+			break;
+		}
+		if (emit_mem(x, in, dropped)) {
+			if (dropped && op >= WASM_OP_I32_LOAD && op <= WASM_OP_I64_LOAD32_U)
+				(*pi)++;
+			break;
+		}
+		const wasm_opinfo *oi = wasm_opinfo_get(op);
+		const char *t = tmpl(op);
+		if (!oi || !oi->sig || !t)
+			{
+			fx_fail(x, in, WASM_ERR_UNSUPPORTED,
+			        "translator: instruction %s not supported",
+			        oi ? oi->name : "(unknown)");
+			return 1;
+		}
+		emit_simple(x, in, oi->sig, t);
+	}
+	}
+	if (float_source(op))
+		xb_printf(o, " MW_OPAQUE(%s);", S(x, x->h - 1));
+	xb_puts(o, "\n");
+	return 0;
 }
 
 static int translate_body(fx *x)
@@ -822,319 +1413,9 @@ static int translate_body(fx *x)
 		fc->rt = ft->results;
 		fc->base = 0;
 	}
-	for (uint32_t i = 0; i < f->ncode && !x->rc && !o->oom; i++) {
-		const wasm_instr *in = &f->code[i];
-		ctl *c = &x->cs[x->ncs - 1];
-		uint32_t op = in->op;
-		if (c->unreachable) {
-			if (op == WASM_OP_BLOCK || op == WASM_OP_LOOP || op == WASM_OP_IF) {
-				i = in->u.block.end;
-				continue;
-			}
-			if (op != WASM_OP_ELSE && op != WASM_OP_END)
-				continue;
-		}
-		xb_puts(o, "  ");
-		switch (op) {
-		case WASM_OP_UNREACHABLE:
-			xb_printf(o, "rt_trap(%d, %uu);", RT_TRAP_UNREACHABLE, x->fi);
-			c->unreachable = true;
-			break;
-		case WASM_OP_BLOCK:
-			ctl_push(x, op, in);
-			break;
-		case WASM_OP_LOOP: {
-			ctl *l = ctl_push(x, op, in);
-			if (l)
-				xb_printf(o, "L%u:;", l->id);
-			break;
-		}
-		case WASM_OP_IF: {
-			x->h--;
-			const char *cond = S(x, x->h);
-			ctl *l = ctl_push(x, op, in);
-			if (l)
-				xb_printf(o, "if (!%s) goto E%u;", cond, l->id);
-			break;
-		}
-		case WASM_OP_ELSE:
-			if (!c->unreachable) {
-				c->used = true;
-				xb_printf(o, "goto L%u; ", c->id);
-			}
-			xb_printf(o, "E%u:;", c->id);
-			c->has_else = true;
-			c->unreachable = false;
-			x->h = c->base;
-			for (uint32_t k = 0; k < c->np; k++)
-				push(x, c->pt[k]);
-			break;
-		case WASM_OP_END: {
-			bool after;
-			if (c->op == WASM_OP_LOOP) {
-				after = !c->unreachable;
-			} else if (c->op == WASM_OP_IF && !c->has_else) {
-				xb_printf(o, "E%u:; ", c->id);
-				after = true;
-			} else {
-				after = !c->unreachable || c->used;
-			}
-			if (c->op != WASM_OP_LOOP && c->used)
-				xb_printf(o, "L%u:;", c->id);
-			x->h = c->base;
-			const uint8_t *rt = ctl_results(c);
-			for (uint32_t k = 0; k < c->nr; k++)
-				push(x, rt[k]);
-			if (c->op == WASM_OP_END) {
-				if (after) {
-					xb_puts(o, "\n  ");
-					emit_return(x);
-				}
-				xb_puts(o, "\n");
-				x->ncs--;
-				return x->rc;
-			}
-			x->ncs--;
-			x->cs[x->ncs - 1].unreachable = !after;
-			break;
-		}
-		case WASM_OP_BR:
-			emit_br(x, in->u.index);
-			c->unreachable = true;
-			break;
-		case WASM_OP_BR_IF:
-			x->h--;
-			xb_printf(o, "if (%s) { ", S(x, x->h));
-			emit_br(x, in->u.index);
-			xb_puts(o, " }");
-			break;
-		case WASM_OP_BR_TABLE: {
-			x->h--;
-			uint32_t n = in->u.brtable.count;
-			const uint32_t *tg = &f->brtable[in->u.brtable.first];
-			xb_printf(o, "switch (%s) {", S(x, x->h));
-			/* one case group per distinct target */
-			for (uint32_t k = 0; k <= n; k++) {
-				bool seen = false;
-				for (uint32_t j = 0; j < k; j++)
-					if (tg[j] == tg[k])
-						seen = true;
-				if (seen)
-					continue;
-				xb_puts(o, "\n   ");
-				for (uint32_t j = k; j <= n; j++) {
-					if (tg[j] != tg[k])
-						continue;
-					if (j == n)
-						xb_puts(o, " default:");
-					else
-						xb_printf(o, " case %u:", j);
-				}
-				xb_puts(o, " ");
-				emit_br(x, tg[k]);
-			}
-			xb_puts(o, "\n  }");
-			c->unreachable = true;
-			break;
-		}
-		case WASM_OP_RETURN:
-			emit_return(x);
-			c->unreachable = true;
-			break;
-		case WASM_OP_CALL:
-			emit_call(x, in->u.index);
-			break;
-		case WASM_OP_CALL_INDIRECT:
-			emit_call_indirect(x, in->u.two.a, in->u.two.b);
-			break;
-		case WASM_OP_DROP:
-			x->h--;
-			break;
-		case WASM_OP_SELECT:
-		case WASM_OP_SELECT_T: {
-			uint32_t b = x->h - 3;
-			xb_printf(o, "%s = %s ? %s : %s;", S(x, b), S(x, b + 2),
-			          S(x, b), S(x, b + 1));
-			x->h = b + 1;
-			break;
-		}
-		case WASM_OP_LOCAL_GET:
-			push(x, x->local_types[in->u.index]);
-			xb_printf(o, "%s = l%u;", S(x, x->h - 1), in->u.index);
-			break;
-		case WASM_OP_LOCAL_SET:
-			x->h--;
-			xb_printf(o, "l%u = %s;", in->u.index, S(x, x->h));
-			break;
-		case WASM_OP_LOCAL_TEE:
-			xb_printf(o, "l%u = %s;", in->u.index, S(x, x->h - 1));
-			break;
-		case WASM_OP_GLOBAL_GET: {
-			uint8_t t = m->globals[in->u.index].type.type;
-			push(x, t);
-			if (t == WASM_V128)
-				xb_printf(o, "%s = mw_v128_get(g%u->v.v128);", S(x, x->h - 1),
-				          in->u.index);
-			else
-				xb_printf(o, "%s = g%u->v.%s;", S(x, x->h - 1),
-				          in->u.index, vmember(t));
-			break;
-		}
-		case WASM_OP_GLOBAL_SET: {
-			uint8_t t = m->globals[in->u.index].type.type;
-			x->h--;
-			if (t == WASM_V128)
-				xb_printf(o, "mw_v128_put(g%u->v.v128, %s);", in->u.index,
-				          S(x, x->h));
-			else
-				xb_printf(o, "g%u->v.%s = %s;", in->u.index,
-				          vmember(t), S(x, x->h));
-			break;
-		}
-		case WASM_OP_TABLE_GET: {
-			uint32_t a = x->h - 1;
-			const char *idx = S(x, a);
-			char idxs[24];
-			snprintf(idxs, sizeof idxs, "%s", idx);
-			x->h = a;
-			push(x, m->tables[in->u.index].elemtype);
-			xb_printf(o, "%s = mw_table_get(inst->tables[%u], %s, %uu);",
-			          S(x, a), in->u.index, idxs, x->fi);
-			break;
-		}
-		case WASM_OP_TABLE_SET:
-			x->h -= 2;
-			xb_printf(o, "mw_table_set(inst->tables[%u], %s, %s, %uu);",
-			          in->u.index, S(x, x->h), S(x, x->h + 1), x->fi);
-			break;
-		case WASM_OP_TABLE_SIZE:
-			push(x, WASM_I32);
-			xb_printf(o, "%s = inst->tables[%u]->size;", S(x, x->h - 1), in->u.index);
-			break;
-		case WASM_OP_TABLE_GROW: {
-			uint32_t b = x->h - 2;
-			char init[24];
-			snprintf(init, sizeof init, "%s", S(x, b));
-			const char *n = S(x, b + 1);
-			char ns[24];
-			snprintf(ns, sizeof ns, "%s", n);
-			x->h = b;
-			push(x, WASM_I32);
-			xb_printf(o, "%s = rt_table_grow(inst->tables[%u], %s, %s);",
-			          S(x, b), in->u.index, init, ns);
-			break;
-		}
-		case WASM_OP_TABLE_FILL:
-			x->h -= 3;
-			xb_printf(o, "rt_table_fill(inst, %u, %s, %s, %s, %uu);", in->u.index,
-			          S(x, x->h), S(x, x->h + 1), S(x, x->h + 2), x->fi);
-			break;
-		case WASM_OP_TABLE_COPY:
-			x->h -= 3;
-			xb_printf(o, "rt_table_copy(inst, %u, %u, %s, %s, %s, %uu);",
-			          in->u.two.a, in->u.two.b, S(x, x->h), S(x, x->h + 1),
-			          S(x, x->h + 2), x->fi);
-			break;
-		case WASM_OP_TABLE_INIT:
-			x->h -= 3;
-			xb_printf(o, "rt_table_init(inst, %u, %u, %s, %s, %s, %uu);",
-			          in->u.two.b, in->u.two.a, S(x, x->h), S(x, x->h + 1),
-			          S(x, x->h + 2), x->fi);
-			break;
-		case WASM_OP_ELEM_DROP:
-			xb_printf(o, "rt_elem_drop(inst, %u);", in->u.index);
-			break;
-		case WASM_OP_MEMORY_SIZE:
-			push(x, WASM_I32);
-			xb_printf(o, "%s = (uint32_t)inst->mems[%u]->pages;", S(x, x->h - 1),
-			          in->u.index);
-			break;
-		case WASM_OP_MEMORY_GROW:
-			xb_printf(o, "%s = rt_memory_grow(inst->mems[%u], %s);",
-			          S(x, x->h - 1), in->u.index, S(x, x->h - 1));
-			break;
-		case WASM_OP_MEMORY_FILL:
-			x->h -= 3;
-			xb_printf(o, "mw_memory_fill(inst->mems[%u], %s, %s, %s, %uu);",
-			          in->u.index, S(x, x->h), S(x, x->h + 1), S(x, x->h + 2), x->fi);
-			break;
-		case WASM_OP_MEMORY_COPY:
-			x->h -= 3;
-			xb_printf(o, "mw_memory_copy(inst->mems[%u], inst->mems[%u], %s, %s, %s, %uu);",
-			          in->u.two.a, in->u.two.b, S(x, x->h), S(x, x->h + 1),
-			          S(x, x->h + 2), x->fi);
-			break;
-		case WASM_OP_MEMORY_INIT:
-			x->h -= 3;
-			xb_printf(o, "rt_memory_init(inst, %u, %u, %s, %s, %s, %uu);",
-			          in->u.two.b, in->u.two.a, S(x, x->h), S(x, x->h + 1),
-			          S(x, x->h + 2), x->fi);
-			break;
-		case WASM_OP_DATA_DROP:
-			xb_printf(o, "rt_data_drop(inst, %u);", in->u.index);
-			break;
-		case WASM_OP_I32_CONST:
-			push(x, WASM_I32);
-			xb_printf(o, "%s = 0x%xu;", S(x, x->h - 1), (uint32_t)in->u.i32);
-			break;
-		case WASM_OP_I64_CONST:
-			push(x, WASM_I64);
-			xb_printf(o, "%s = 0x%llxull;", S(x, x->h - 1),
-			          (unsigned long long)(uint64_t)in->u.i64);
-			break;
-		case WASM_OP_F32_CONST:
-			push(x, WASM_F32);
-			xb_printf(o, "%s = ", S(x, x->h - 1));
-			put_f32_const(o, in->u.f32);
-			xb_puts(o, ";");
-			break;
-		case WASM_OP_F64_CONST:
-			push(x, WASM_F64);
-			xb_printf(o, "%s = ", S(x, x->h - 1));
-			put_f64_const(o, in->u.f64);
-			xb_puts(o, ";");
-			break;
-		case WASM_OP_REF_NULL:
-			push(x, (uint8_t)in->u.index);
-			xb_printf(o, "%s = 0;", S(x, x->h - 1));
-			break;
-		case WASM_OP_REF_IS_NULL: {
-			uint32_t a = x->h - 1;
-			char r[24];
-			snprintf(r, sizeof r, "%s", S(x, a));
-			x->h = a;
-			push(x, WASM_I32);
-			xb_printf(o, "%s = %s == 0;", S(x, a), r);
-			break;
-		}
-		case WASM_OP_REF_FUNC:
-			push(x, WASM_FUNCREF);
-			xb_printf(o, "%s = (void *)&inst->funcs[%u];", S(x, x->h - 1), in->u.index);
-			break;
-		default: {
-			bool dropped = i + 1 < f->ncode && f->code[i + 1].op == WASM_OP_DROP;
-			if (op >> 16 == 0xFD || op >> 16 == 0xFE) {
-				emit_ext(x, in, dropped);
-				break;
-			}
-			if (emit_mem(x, in, dropped)) {
-				if (dropped && op >= WASM_OP_I32_LOAD && op <= WASM_OP_I64_LOAD32_U)
-					i++;
-				break;
-			}
-			const wasm_opinfo *oi = wasm_opinfo_get(op);
-			const char *t = tmpl(op);
-			if (!oi || !oi->sig || !t)
-				return fx_fail(x, in, WASM_ERR_UNSUPPORTED,
-				               "translator: instruction %s not supported",
-				               oi ? oi->name : "(unknown)");
-			emit_simple(x, in, oi->sig, t);
-		}
-		}
-		if (float_source(op))
-			xb_printf(o, " MW_OPAQUE(%s);", S(x, x->h - 1));
-		xb_puts(o, "\n");
-	}
+	for (uint32_t i = 0; i < f->ncode && !x->rc && !o->oom; i++)
+		if (emit_instr(x, &i))
+			return x->rc;
 	if (o->oom)
 		x->rc = WASM_ERR_NOMEM;
 	if (!x->rc)
@@ -1180,6 +1461,8 @@ static int translate_func(const wasm_module *m, uint32_t fi, xbuf *out,
 		put_comment_name(out, name);
 	}
 	xb_puts(out, " */\n");
+	if (x.vec)
+		xb_puts(out, "MW_VEC ");
 	put_proto(out, m, fi);
 	xb_puts(out, " {\n  struct mw_inst *const inst = (struct mw_inst *)ctx_;\n");
 	/* memory bases: one const local per memory the body touches */
