@@ -864,7 +864,8 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 {
 	const char *name = base_name(filename);
 	xlate_output xo = { 0 };
-	xlate_options xopt = { .unit_target_bytes = 0, .max_units = jobs };
+	xlate_options xopt = { .unit_target_bytes = 0, .max_units = jobs,
+	                       .no_loop_versioning = opt->no_loop_versioning };
 	wasm_error werr = { 0 };
 	strvec av = { 0 }, envp = { 0 };
 	int rc = -1;
@@ -1190,7 +1191,8 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 		uint32_t abi = RT_CODE_ABI;
 		const char *parts[] = { CACHE_FORMAT, XLATE_VERSION, XLATE_SOURCE_HASH, XLATE_CFLAGS,
 			CACHE_OPTFLAGS, opt->extra_cflags ? opt->extra_cflags : "",
-			ccpath, ccargs, ccid };
+			ccpath, ccargs, ccid,
+			opt->no_loop_versioning ? "no-loop-versioning" : "loop-versioning" };
 		cache_sha256_init(&s);
 		cache_sha256_update(&s, &abi, sizeof abi);
 		for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)

@@ -25,6 +25,7 @@ typedef struct cache_options {
 	bool quiet;               /* no "compiling ..." line on a miss */
 	bool check_host_imports;  /* refuse imports the host registry lacks */
 	unsigned jobs;            /* parallel compiler processes; 0 = online CPUs */
+	bool no_loop_versioning;  /* xlate_options.no_loop_versioning (in the key) */
 } cache_options;
 
 typedef struct cache_timings {

@@ -36,7 +36,7 @@ enum {
 extern char **environ;
 
 typedef struct cli {
-	bool quiet, timings, inherit_env;
+	bool quiet, timings, inherit_env, no_loopver;
 	const char *cache_dir;
 	wasi_preopen *pre;
 	int npre;
@@ -62,6 +62,8 @@ static void usage(FILE *f)
 	      "  --cache-dir DIR        use DIR as the compile cache\n"
 	      "  -q                     no \"compiling ...\" line on the first run\n"
 	      "  --timings              print decode/validate/translate/compile/load/run times\n"
+	      "  --no-loop-versioning   translate every loop as written (no fast copies of\n"
+	      "                         loops checked once for wrap-around and bounds)\n"
 	      "\n"
 	      "Environment: MPIWASM_CACHE_DIR (cache location), MPIWASM_CC (C compiler),\n"
 	      "MPIWASM_CACHE_LOG (append a line per compile), MPIWASM_KEEP_TEMP (keep the\n"
@@ -197,6 +199,8 @@ static int parse_options(int argc, char **argv, int i, cli *c)
 			c->quiet = true;
 		else if (!strcmp(name, "--timings"))
 			c->timings = true;
+		else if (!strcmp(name, "--no-loop-versioning"))
+			c->no_loopver = true;
 		else if (!strcmp(name, "--inherit-env"))
 			c->inherit_env = true;
 		else if (!strcmp(name, "--cache-dir"))
@@ -292,7 +296,8 @@ static void load(const char *file, const cli *c, cache_module *cm)
 	const uint8_t *bytes;
 	size_t size;
 	cache_options opt = { .dir = c->cache_dir, .quiet = c->quiet,
-	                      .check_host_imports = true };
+	                      .check_host_imports = true,
+	                      .no_loop_versioning = c->no_loopver };
 	bytes = map_module(file, &size);
 	if (cache_load(bytes, size, file, &opt, cm, err, sizeof err)) {
 		print_lines("", *err ? err : "cache_load failed without a message");

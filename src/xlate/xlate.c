@@ -230,6 +230,7 @@ typedef struct fx {
 	const loop_plan *fast;     /* emitting this loop's fast copy */
 	uint32_t fast_id;
 	bool vec;                  /* a fast copy was emitted: MW_VEC */
+	bool versioning;           /* make fast copies (xlate_options) */
 } fx;
 
 static int fx_fail(fx *x, const wasm_instr *in, int code, const char *fmt, ...)
@@ -1085,7 +1086,7 @@ static int emit_instr(fx *x, uint32_t *pi)
 		ctl *l = ctl_push(x, op, in);
 		if (!l)
 			break;
-		if (!x->fast) {
+		if (!x->fast && x->versioning) {
 			loop_plan p;
 			if (loop_analyze(m, f, x->local_types, x->nlocals_total, i, &p)) {
 				emit_fast_loop(x, &p, l->id);
@@ -1424,7 +1425,7 @@ static int translate_body(fx *x)
 }
 
 /* Translates defined function fi into out (prototype + body). */
-static int translate_func(const wasm_module *m, uint32_t fi, xbuf *out,
+static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xbuf *out,
                           uint32_t **callees, uint32_t *ncallees, wasm_error *err)
 {
 	const wasm_func *f = &m->funcs[fi - m->nfunc_imports];
@@ -1434,6 +1435,7 @@ static int translate_func(const wasm_module *m, uint32_t fi, xbuf *out,
 	x.f = f;
 	x.fi = fi;
 	x.err = err;
+	x.versioning = versioning;
 	xbuf body = {0};
 	x.o = &body;
 	x.nlocals_total = ft->nparams + f->nlocals;
@@ -1667,7 +1669,8 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 	}
 	size_t total = 0;
 	for (uint32_t i = 0; i < ndef; i++) {
-		rc = translate_func(m, m->nfunc_imports + i, &fb[i], &callees[i],
+		rc = translate_func(m, m->nfunc_imports + i, !(opt && opt->no_loop_versioning),
+		                    &fb[i], &callees[i],
 		                    &ncallees[i], err);
 		if (rc)
 			goto done;

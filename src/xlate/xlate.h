@@ -45,6 +45,7 @@ typedef struct xlate_output {
 typedef struct xlate_options {
 	size_t unit_target_bytes; /* split into units of about this size; 0 = default */
 	unsigned max_units;       /* 0 = number of online CPUs */
+	bool no_loop_versioning;  /* no fast loop copies (src/xlate/loop.h) */
 } xlate_options;
 
 /* Returns 0, or an enum wasm_errcode with *err filled (e.g.
