@@ -29,6 +29,10 @@ MCA=${MCA:-}
 NPS=${NPS:-1 2 3 4}
 OUT=${OUT:-$B/tests/mpi/$MPI}
 PROGS_C="env p2p coll comm dtype ops errs"
+# Later procedure families bring their own programs, tests/mpi/fam_*.c.
+for f in "$here"/fam_*.c; do
+	[ -e "$f" ] && PROGS_C="$PROGS_C $(basename "$f" .c)"
+done
 PROGS_CXX="cxx"
 ONLY=${ONLY:-$PROGS_C $PROGS_CXX}
 RUN_TIMEOUT=${RUN_TIMEOUT:-120}
