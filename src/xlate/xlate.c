@@ -915,7 +915,7 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 			snprintf(base, sizeof base, "fb%u_%u", id, g[k].inv);
 		const char *lo = g[k].k >= 0 ? "fv" : "fh", *hi = g[k].k >= 0 ? "fh" : "fv";
 		xb_printf(o, "\n        && %s + %lld * %s%u + %lld >= 0"
-		          " && %s + %lld * %s%u + %lld <= (int64_t)(inst->mems[%u]->pages << 16)",
+		          " && %s + %lld * %s%u + %lld <= (int64_t)(mm%u->pages << 16)",
 		          base, (long long)g[k].k, lo, id, (long long)g[k].lo,
 		          base, (long long)g[k].k, hi, id, (long long)g[k].hi, g[k].mem);
 	}
@@ -1480,7 +1480,9 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xb
 	}
 	for (uint32_t k = 0; k < m->nmems; k++)
 		if (usedmem[k])
-			xb_printf(out, "  uint8_t *const m%u = inst->mems[%u]->base;\n", k, k);
+			xb_printf(out, x.vec ? "  uint8_t *const m%u = inst->mems[%u]->base;\n"
+			          "  struct mw_memory *const mm%u = inst->mems[%u];\n"
+			          : "  uint8_t *const m%u = inst->mems[%u]->base;\n", k, k, k, k);
 	free(usedmem);
 	/* Global, table and type pointers are fixed at instantiation: load
 	 * each once, so a global access or call_indirect is one load less. */
