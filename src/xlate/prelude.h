@@ -37,8 +37,17 @@ static const char xlate_prelude[] =
 "#else\n"
 "#define MW_OPAQUE(v) __asm__(\"\" : \"+m\"(v))\n"
 "#endif\n"
-/* On a function holding a versioned loop's fast copy (loop.c): let gcc
- * vectorize with its runtime alias checks, as -O3 would; clang does at -O2. */
+/* Vectorizing a loop runs several iterations' accesses at once, so when
+ * one of them traps, stores of earlier iterations may be missing (or later
+ * ones present): WebAssembly requires exactly the stores before the trap.
+ * So no loop as the module wrote it is vectorized: MW_NOVEC, an empty asm
+ * at its head, stops both gcc's and clang's loop vectorizers (and emits no
+ * instruction), and XLATE_CFLAGS turn straight-line (SLP) vectorization off.
+ * Only a versioned loop's fast copy (loop.c), which runs when no access
+ * can trap, is left to the vectorizer: on the function that holds one,
+ * MW_VEC lets gcc vectorize with runtime alias checks, as -O3 would (clang
+ * does at -O2). */
+"#define MW_NOVEC __asm__(\"\")\n"
 "#if defined(__GNUC__) && !defined(__clang__)\n"
 "#define MW_VEC __attribute__((optimize(\"tree-loop-vectorize\", \"vect-cost-model=dynamic\")))\n"
 "#else\n"

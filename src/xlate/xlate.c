@@ -1094,7 +1094,9 @@ static int emit_instr(fx *x, uint32_t *pi)
 				loop_plan_free(&p);
 			}
 		}
-		xb_printf(o, "L%u:;", l->id);
+		/* MW_NOVEC: the C compiler must not vectorize the loop as
+		 * written (see prelude.h) */
+		xb_printf(o, "L%u:; MW_NOVEC;", l->id);
 		break;
 	}
 	case WASM_OP_IF: {

@@ -21,7 +21,9 @@
  * sqrt (it would stop inlining of the instruction), no folding of x*1
  * or x-0 (they must quiet a signalling NaN), no strict
  * aliasing (linear memory is accessed with any type), no sibling-call
- * elimination (a runaway recursion must exhaust the stack, not loop).
+ * elimination (a runaway recursion must exhaust the stack, not loop), no
+ * straight-line vectorization (merging two stores into one vector store
+ * loses the first when the second traps; see MW_NOVEC in prelude.h).
  * One for speed: functions start on 32-byte boundaries, so a hot loop's
  * place in the object does not depend on the size of unrelated code
  * before it (dgemm moved from 0.94x to 1.30x native when a change in the
@@ -30,7 +32,7 @@
  * src/cache adds -march=native -fPIC and the -O level. */
 #define XLATE_CFLAGS "-std=gnu11 -ffp-contract=off -fno-strict-aliasing " \
                      "-fno-optimize-sibling-calls -fno-fast-math -fno-math-errno " \
-                     "-fsignaling-nans -falign-functions=32 -w"
+                     "-fsignaling-nans -falign-functions=32 -fno-tree-slp-vectorize -w"
 
 typedef struct xlate_unit {
 	char *text;        /* NUL-terminated C source */

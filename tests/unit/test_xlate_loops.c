@@ -1,0 +1,272 @@
+/* test_xlate_loops.c - loop versioning (src/xlate/loop.h): which loops
+ * loop_analyze() accepts and what it finds in them (induction variable,
+ * step, exit test, affine addresses, lane shape), and what the translator
+ * emits for them: a fast copy per accepted loop, lane-by-lane code for
+ * lane-wise SIMD, MW_NOVEC on every loop as written, MW_VEC only on the
+ * functions holding a fast copy, none of it with no_loop_versioning.
+ * Whether the copies compute the right thing is tested by running them:
+ * src/xlate/test/loops*.wast (make check-xlate).  Silent on success. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wasm/wasm.h"
+#include "xlate/loop.h"
+#include "xlate/xlate.h"
+
+static int failures;
+
+#define CHECK(cond) do { if (!(cond)) { \
+	fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+	failures++; } } while (0)
+
+/* Function order matters: the checks below find loops by function index. */
+static const char wat[] =
+"(module\n"
+"  (memory 1)\n"
+"  (func $call)\n"
+/* 1: c[i] += a * b[i], byte-offset iv, `ne` exit on a parameter */
+"  (func (param $c i32) (param $b i32) (param $n i32) (param $a f64) (local $i i32)\n"
+"    (loop\n"
+"      (f64.store (i32.add (local.get $c) (local.get $i))\n"
+"        (f64.add (f64.load (i32.add (local.get $c) (local.get $i)))\n"
+"          (f64.mul (local.get $a) (f64.load offset=8 (i32.add (local.get $b) (local.get $i))))))\n"
+"      (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 8))) (local.get $n)))))\n"
+/* 2: index iv scaled by shl 2, lt_s exit */
+"  (func (param $p i32) (param $n i32) (local $i i32)\n"
+"    (loop\n"
+"      (i32.store (i32.add (local.get $p) (i32.shl (local.get $i) (i32.const 2))) (local.get $i))\n"
+"      (br_if 0 (i32.lt_s (local.tee $i (i32.add (local.get $i) (i32.const 1))) (local.get $n)))))\n"
+/* 3: a call in the body: not versioned */
+"  (func (param $p i32) (local $i i32)\n"
+"    (loop\n"
+"      (call $call)\n"
+"      (i32.store (i32.add (local.get $p) (local.get $i)) (i32.const 0))\n"
+"      (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 4))) (i32.const 64)))))\n"
+/* 4: f64x2 axpy, negative iv counting up to 0, br_if on the iv */
+"  (func (param $x i32) (param $y i32) (param $a f64) (local $i i32) (local $s v128)\n"
+"    (local.set $s (f64x2.splat (local.get $a)))\n"
+"    (local.set $i (i32.const -64))\n"
+"    (loop\n"
+"      (v128.store offset=64 (i32.add (local.get $y) (local.get $i))\n"
+"        (f64x2.add (v128.load offset=64 (i32.add (local.get $y) (local.get $i)))\n"
+"          (f64x2.mul (local.get $s) (v128.load offset=64 (i32.add (local.get $x) (local.get $i))))))\n"
+"      (br_if 0 (local.tee $i (i32.add (local.get $i) (i32.const 16))))))\n"
+/* 5: an address loaded from memory (a gather): not versioned */
+"  (func (param $p i32) (local $i i32)\n"
+"    (loop\n"
+"      (i32.store (i32.load (i32.add (local.get $p) (local.get $i))) (i32.const 1))\n"
+"      (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 4))) (i32.const 64)))))\n"
+/* 6: SIMD with a shuffle: versioned, but not lane by lane */
+"  (func (param $p i32) (local $i i32)\n"
+"    (loop\n"
+"      (v128.store (i32.add (local.get $p) (local.get $i))\n"
+"        (i8x16.shuffle 1 0 3 2 5 4 7 6 9 8 11 10 13 12 15 14\n"
+"          (v128.load (i32.add (local.get $p) (local.get $i))) (v128.const i64x2 0 0)))\n"
+"      (br_if 0 (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 16))) (i32.const 256)))))\n"
+")\n";
+
+static char tmpdir[256];
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	uint8_t *b = malloc(n > 0 ? (size_t)n : 1);
+	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+		free(b);
+		b = NULL;
+	}
+	fclose(f);
+	*len = (size_t)n;
+	return b;
+}
+
+/* Index of the first `loop` in defined function d. */
+static uint32_t first_loop(const wasm_func *f)
+{
+	for (uint32_t i = 0; i < f->ncode; i++)
+		if (f->code[i].op == WASM_OP_LOOP)
+			return i;
+	return UINT32_MAX;
+}
+
+static bool analyze(const wasm_module *m, uint32_t d, loop_plan *p)
+{
+	const wasm_func *f = &m->funcs[d];
+	const wasm_functype *ft = &m->types[f->type];
+	uint32_t n = ft->nparams + f->nlocals, k = 0;
+	uint8_t *lt = malloc(n + 1);
+	if (!lt)
+		return false;
+	for (uint32_t i = 0; i < ft->nparams; i++)
+		lt[k++] = ft->params[i];
+	for (uint32_t r = 0; r < f->nlocalruns; r++)
+		for (uint32_t j = 0; j < f->locals[r].count; j++)
+			lt[k++] = f->locals[r].type;
+	uint32_t at = first_loop(f);
+	bool ok = at != UINT32_MAX && loop_analyze(m, f, lt, n, at, p);
+	free(lt);
+	return ok;
+}
+
+/* The accesses of a plan, in body order. */
+static uint32_t accesses(const loop_plan *p, const loop_acc **out, uint32_t max)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < p->end - p->start && n < max; i++)
+		if (p->acc[i].is)
+			out[n++] = &p->acc[i];
+	return n;
+}
+
+static void test_plans(const wasm_module *m)
+{
+	loop_plan p;
+	const loop_acc *a[8];
+
+	CHECK(analyze(m, 1, &p));
+	if (p.acc) {
+		CHECK(p.iv == 4 && p.step == 8 && p.exit == LOOP_NE);
+		CHECK(p.lanes == LANES_NONE);
+		CHECK(accesses(&p, a, 8) == 3);
+		CHECK(a[0]->k == 1 && a[0]->c == 0 && a[0]->width == 8);
+		CHECK(a[1]->k == 1 && a[1]->c == 0 && a[1]->inv != a[0]->inv);
+		CHECK(a[2]->k == 1 && a[2]->c == 0 && a[2]->inv == a[0]->inv);
+		CHECK(p.ninv == 2);
+		loop_plan_free(&p);
+	}
+
+	CHECK(analyze(m, 2, &p));
+	if (p.acc) {
+		CHECK(p.iv == 2 && p.step == 1 && p.exit == LOOP_LTS);
+		CHECK(accesses(&p, a, 8) == 1 && a[0]->k == 4 && a[0]->width == 4);
+		loop_plan_free(&p);
+	}
+
+	CHECK(!analyze(m, 3, &p));   /* call */
+
+	CHECK(analyze(m, 4, &p));
+	if (p.acc) {
+		CHECK(p.iv == 3 && p.step == 16 && p.exit == LOOP_NE);
+		CHECK(p.lanes == LANES_F64);
+		CHECK(accesses(&p, a, 8) == 3 && a[0]->width == 16 && a[0]->c == 0);
+		loop_plan_free(&p);
+	}
+
+	CHECK(!analyze(m, 5, &p));   /* gather */
+
+	CHECK(analyze(m, 6, &p));
+	if (p.acc) {
+		CHECK(p.exit == LOOP_LTU && p.lanes == LANES_NONE);
+		loop_plan_free(&p);
+	}
+}
+
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+	for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+		n++;
+	return n;
+}
+
+/* The text of the function whose comment line is "/\* function N". */
+static char *func_text(const xlate_output *o, uint32_t fi)
+{
+	char head[32];
+	snprintf(head, sizeof head, "/* function %u", fi);
+	for (size_t u = 0; u < o->nunits; u++) {
+		const char *s = strstr(o->units[u].text, head);
+		if (!s)
+			continue;
+		const char *e = strstr(s + 1, "\n/* function ");
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		char *t = malloc(n + 1);
+		if (t) {
+			memcpy(t, s, n);
+			t[n] = 0;
+		}
+		return t;
+	}
+	return NULL;
+}
+
+static void test_emitted(const wasm_module *m)
+{
+	xlate_options opt = { 0 };
+	xlate_output o = { 0 };
+	wasm_error err = { 0 };
+	CHECK(xlate_module(m, &opt, &o, &err) == 0);
+	/* fast copies in functions 1, 2, 4 and 6; none in 3 and 5 */
+	static const size_t copies[7] = { 0, 1, 1, 0, 1, 0, 1 };
+	for (uint32_t fi = 1; fi <= 6; fi++) {
+		char *t = func_text(&o, fi);
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		CHECK(count(t, "loop versioning") == copies[fi]);
+		CHECK(count(t, "MW_NOVEC;") == 1);
+		CHECK((strstr(t, "MW_VEC ") != NULL) == (copies[fi] != 0));
+		/* the f64x2 loop is computed lane by lane, the shuffle one is not */
+		CHECK((strstr(t, "q2_1 = ") != NULL) == (fi == 4));
+		free(t);
+	}
+	xlate_output_free(&o);
+
+	opt.no_loop_versioning = true;
+	CHECK(xlate_module(m, &opt, &o, &err) == 0);
+	for (size_t u = 0; u < o.nunits; u++)
+		CHECK(count(o.units[u].text, "loop versioning") == 0);
+	for (uint32_t fi = 1; fi <= 6; fi++) {
+		char *t = func_text(&o, fi);
+		CHECK(t && !strstr(t, "MW_VEC ") && count(t, "MW_NOVEC;") == 1);
+		free(t);
+	}
+	xlate_output_free(&o);
+}
+
+int main(void)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_xlate_loops.XXXXXX");
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	char path[512], cmd[1200];
+	snprintf(path, sizeof path, "%s/m.wat", tmpdir);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(wat, f) < 0 || fclose(f)) {
+		fprintf(stderr, "%s: cannot write %s\n", __FILE__, path);
+		return 1;
+	}
+	snprintf(cmd, sizeof cmd, "wat2wasm %s/m.wat -o %s/m.wasm", tmpdir, tmpdir);
+	if (system(cmd)) {
+		fprintf(stderr, "%s: wat2wasm failed\n", __FILE__);
+		return 1;
+	}
+	snprintf(path, sizeof path, "%s/m.wasm", tmpdir);
+	size_t len;
+	uint8_t *bytes = read_file(path, &len);
+	wasm_module m;
+	wasm_error err = { 0 };
+	if (!bytes || wasm_decode(bytes, len, 0, &m, &err) || wasm_validate(&m, &err)) {
+		fprintf(stderr, "%s: decode/validate: %s\n", __FILE__, err.msg);
+		return 1;
+	}
+	test_plans(&m);
+	test_emitted(&m);
+	wasm_module_free(&m);
+	free(bytes);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	if (system(cmd))
+		fprintf(stderr, "%s: could not remove %s\n", __FILE__, tmpdir);
+	if (failures)
+		fprintf(stderr, "test_xlate_loops: %d checks failed\n", failures);
+	return failures != 0;
+}
