@@ -59,6 +59,7 @@ mpich:*) VARIANT=mpich ;;
 esac
 
 mkdir -p "$OUT" || exit 1
+OUT=$(cd "$OUT" && pwd)
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
@@ -190,12 +191,19 @@ for p in $ONLY; do
 		timeout 600 "$MPIWASM" compile "$OUT/$p.wasm" > "$OUT/$p.compile" 2>&1 ||
 			{ bad "$p: mpiwasm compile"; excerpt "$OUT/$p.compile"; }
 	fi
+	# fam_io makes its files in fam_io.d/, relative to the working
+	# directory of both runs; the module is granted that directory.
+	rundir=. wflags=
+	if [ "$p" = fam_io ]; then
+		rm -rf "$OUT/fam_io.d"; mkdir -p "$OUT/fam_io.d"
+		rundir=$OUT wflags="--dir fam_io.d"
+	fi
 	for n in $NPS; do
 		o=$OUT/$p.np$n
 		nok=0
 		if [ "$nb" = 1 ]; then
 			launch_rc=0
-			timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$OUT/$p.native" > "$o.native" 2> "$o.native.err" || launch_rc=$?
+			(cd "$rundir" && exec timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$OUT/$p.native") > "$o.native" 2> "$o.native.err" || launch_rc=$?
 			if [ "$launch_rc" = 0 ] && grep -qx "$p np=$n: 0 failed" "$o.native"; then
 				nok=1; ok "$p np=$n: native"
 			else bad "$p np=$n: native (exit $launch_rc)"; excerpt "$o.native"; excerpt "$o.native.err"; fi
@@ -205,7 +213,8 @@ for p in $ONLY; do
 			continue
 		fi
 		launch_rc=0
-		timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$MPIWASM" "$OUT/$p.wasm" > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
+		# shellcheck disable=SC2086
+		(cd "$rundir" && exec timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$MPIWASM" $wflags "$OUT/$p.wasm") > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
 		if [ "$launch_rc" != 0 ]; then
 			bad "$p np=$n: wasm (exit $launch_rc)"; excerpt "$o.wasm"; excerpt "$o.wasm.err"
 		elif [ "$nok" = 1 ] && cmp -s "$o.native" "$o.wasm"; then
