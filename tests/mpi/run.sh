@@ -59,6 +59,7 @@ mpich:*) VARIANT=mpich ;;
 esac
 
 mkdir -p "$OUT" || exit 1
+OUT=$(cd "$OUT" && pwd)
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
@@ -190,12 +191,19 @@ for p in $ONLY; do
 		timeout 600 "$MPIWASM" compile "$OUT/$p.wasm" > "$OUT/$p.compile" 2>&1 ||
 			{ bad "$p: mpiwasm compile"; excerpt "$OUT/$p.compile"; }
 	fi
+	# fam_io makes its files in fam_io.d/, relative to the working
+	# directory of both runs; the module is granted that directory.
+	rundir=. wflags=
+	if [ "$p" = fam_io ]; then
+		rm -rf "$OUT/fam_io.d"; mkdir -p "$OUT/fam_io.d"
+		rundir=$OUT wflags="--dir fam_io.d"
+	fi
 	for n in $NPS; do
 		o=$OUT/$p.np$n
 		nok=0
 		if [ "$nb" = 1 ]; then
 			launch_rc=0
-			timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$OUT/$p.native" > "$o.native" 2> "$o.native.err" || launch_rc=$?
+			(cd "$rundir" && exec timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$OUT/$p.native") > "$o.native" 2> "$o.native.err" || launch_rc=$?
 			if [ "$launch_rc" = 0 ] && grep -qx "$p np=$n: 0 failed" "$o.native"; then
 				nok=1; ok "$p np=$n: native"
 			else bad "$p np=$n: native (exit $launch_rc)"; excerpt "$o.native"; excerpt "$o.native.err"; fi
@@ -205,7 +213,8 @@ for p in $ONLY; do
 			continue
 		fi
 		launch_rc=0
-		timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$MPIWASM" "$OUT/$p.wasm" > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
+		# shellcheck disable=SC2086
+		(cd "$rundir" && exec timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$MPIWASM" $wflags "$OUT/$p.wasm") > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
 		if [ "$launch_rc" != 0 ]; then
 			bad "$p np=$n: wasm (exit $launch_rc)"; excerpt "$o.wasm"; excerpt "$o.wasm.err"
 		elif [ "$nok" = 1 ] && cmp -s "$o.native" "$o.wasm"; then
@@ -242,6 +251,46 @@ if wasm_build bounds "$here/bounds.c" "$CC_W"; then
 	done
 fi
 
+# MPI-IO inside the WASI sandbox: /rw and /ro (--dir-ro) granted, and
+# outside.txt beside them must be neither read nor touched.
+iosb_setup() {
+	S=$OUT/iosb
+	rm -rf "$S"
+	mkdir -p "$S/rw" "$S/ro"
+	echo outside > "$S/outside.txt"
+	ln -s ../outside.txt "$S/rw/link_out"
+	printf ro > "$S/ro/ro.txt"
+}
+# Nothing new or changed outside /rw.
+iosb_untouched() {
+	[ "$(cat "$S/outside.txt")" = outside ] && [ "$(cat "$S/ro/ro.txt")" = ro ] &&
+	[ "$(ls -A "$S" | tr '\n' ' ')" = "outside.txt ro rw " ] &&
+	[ "$(ls -A "$S/ro" | tr '\n' ' ')" = "ro.txt " ]
+}
+if wasm_build io_sandbox "$here/io_sandbox.c" "$CC_W"; then
+	for n in 1 2; do
+		o=$OUT/io_sandbox.np$n
+		if [ "$engine" = 0 ]; then bad "io_sandbox np=$n: no engine"; continue; fi
+		iosb_setup
+		rc=0
+		(cd "$S" && exec timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$MPIWASM" --dir "$S/rw:/rw" \
+			--dir-ro "$S/ro:/ro" "$OUT/io_sandbox.wasm" "$S/outside.txt") > "$o.out" 2> "$o.err" || rc=$?
+		if [ "$rc" != 0 ] || ! grep -qx "io_sandbox np=$n: 0 failed" "$o.out"; then
+			bad "io_sandbox np=$n (exit $rc)"; excerpt "$o.out"; excerpt "$o.err"
+		elif ! iosb_untouched; then
+			bad "io_sandbox np=$n: a file outside the grants was touched"; ls -lAR "$S" | excerpt /dev/stdin
+		elif ! grep -q "MPI_File_open: '/rw/../outside.txt': outside the directories granted" "$o.err" ||
+			! grep -q "MPI_File_open: '/rw/link_out': outside" "$o.err" ||
+			! grep -q "MPI_File_open: '$S/outside.txt': outside" "$o.err" ||
+			! grep -q "MPI_File_open: '/ro/new.txt': below a read-only grant" "$o.err" ||
+			! grep -q "MPI_File_delete: '/ro/ro.txt': below a read-only grant" "$o.err"; then
+			bad "io_sandbox np=$n: refusals not reported with their paths"; excerpt "$o.err"
+		else
+			ok "io_sandbox np=$n: '..', absolute, symlink and read-only escapes refused with the path named; bad buffers MPI_ERR_BUFFER"
+		fi
+	done
+fi
+
 # A job that must end by itself, promptly, with a message naming the rank.
 # usage: must_die LABEL NP PATTERN FORBIDDEN module args...
 must_die() {
@@ -269,6 +318,17 @@ must_die() {
 if wasm_build bounds_fatal "$here/bounds_fatal.c" "$CC_W"; then
 	must_die "bounds_fatal np=2: bad buffer under MPI_ERRORS_ARE_FATAL" 2 \
 		"MPI_Send|MPI_ERR_BUFFER|buffer" "survived" "$OUT/bounds_fatal.wasm"
+fi
+if [ -f "$OUT/io_sandbox.wasm" ]; then
+	iosb_setup
+	must_die "io_sandbox np=2: escape under MPI_ERRORS_ARE_FATAL" 2 \
+		"MPI_File_open: '/rw/../outside.txt': outside the directories" "survived" \
+		--dir "$S/rw:/rw" --dir-ro "$S/ro:/ro" "$OUT/io_sandbox.wasm" "$S/outside.txt" fatal
+	iosb_untouched || bad "io_sandbox fatal: a file outside the grants was touched"
+	iosb_setup
+	must_die "io_sandbox np=2: file buffer off linear memory under MPI_ERRORS_ARE_FATAL" 2 \
+		"MPI_File_write_at: buffer lies outside linear memory" "survived" \
+		--dir "$S/rw:/rw" --dir-ro "$S/ro:/ro" "$OUT/io_sandbox.wasm" "$S/outside.txt" fatalbuf
 fi
 if wasm_build abort "$here/abort.c" "$CC_W"; then
 	must_die "abort np=4: trap in rank 2" 4 "rank[^0-9]{0,3}2" "released" "$OUT/abort.wasm" trap 2

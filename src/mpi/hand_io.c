@@ -1,0 +1,1265 @@
+/* hand_io.c - MPI-IO (MPI_File_*) on the host's MPI library, inside the
+ * WASI sandbox.
+ *
+ * A module names files by GUEST paths.  Every rank resolves its own name
+ * beneath the directories granted to the module (wasi_sandbox_open, as
+ * WASI's path_open would: "..", absolute paths outside every grant and
+ * symlinks leading out are refused; a --dir-ro grant refuses writing and
+ * creation) and hands the library "/proc/self/fd/N", which names the very
+ * file it checked whatever is renamed afterwards.  A rank whose name does
+ * not resolve makes the open fail on every rank (an Allreduce of the
+ * outcome before the library's collective open), so nothing hangs.
+ *
+ * What the library would do with the file's NAME is done here instead,
+ * since "/proc/self/fd/N" has no directory of its own: MPI_MODE_EXCL and
+ * MPI_MODE_DELETE_ON_CLOSE (through a descriptor of the file's directory,
+ * beneath the grant), MPI_MODE_APPEND, and the shared file pointer (ROMIO
+ * keeps it in a hidden file beside the data file): here it is one 64-bit
+ * counter in an MPI window at rank 0 of the file's communicator, advanced
+ * with MPI_Fetch_and_op; shared and ordered accesses become explicit-offset
+ * accesses at the offsets it hands out.
+ *
+ * Files have their own error handlers (MPI_ERRORS_RETURN by default, the
+ * one of MPI_FILE_NULL for MPI_File_open/MPI_File_delete and invalid file
+ * handles), run here like the communicators' ones in mpib.c. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "mpib.h"
+#include "mpib_int.h"
+#include "rt/rt.h"
+#include "wasi/wasi.h"
+
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+/* A user error handler lives in the module (hand2.c). */
+int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls);
+u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp);
+
+/* ---- file handles -------------------------------------------------------- */
+
+enum { SPLIT_NONE, SPLIT_READ, SPLIT_WRITE };
+
+typedef struct mwf {
+	MPI_File h;            /* MPI_FILE_NULL marks a free slot */
+	MPI_Comm comm;         /* the bridge's own duplicate of the open's comm */
+	MPI_Win win;           /* shared file pointer: int64 at comm rank 0 */
+	int rank;
+	u32 amode;             /* as the module gave it */
+	u32 eh;                /* module error handler */
+	u32 etype, ftype;      /* module handles given to the last set_view */
+	MPI_Count esize;       /* etype size in bytes */
+	int dirfd;             /* DELETE_ON_CLOSE (comm rank 0): directory ... */
+	char *last;            /* ... and the name in it */
+	int split;             /* split collective under way */
+	u32 split_buf;
+} mwf;
+
+static mwf *ft;
+static u32 ft_n, ft_cap;
+static u32 file_null_eh = MW_ERRORS_RETURN;   /* MPI_FILE_NULL's handler */
+static int host_eh_set;
+
+static mwf *f_get(u32 h)
+{
+	if (h == MW_FILE_NULL || h >= ft_n || ft[h].h == MPI_FILE_NULL)
+		return NULL;
+	return &ft[h];
+}
+
+static u32 f_new(void)
+{
+	for (u32 i = 1; i < ft_n; i++)
+		if (ft[i].h == MPI_FILE_NULL)
+			return i;
+	if (ft_n + 1 >= ft_cap || !ft) {
+		u32 cap = ft_cap ? ft_cap * 2 : 16;
+		mwf *v = realloc(ft, cap * sizeof *v);
+		if (!v)
+			return 0;
+		for (u32 j = ft_cap; j < cap; j++)
+			v[j].h = MPI_FILE_NULL;
+		ft = v;
+		ft_cap = cap;
+	}
+	if (ft_n == 0)
+		ft_n = 1;   /* 0 is MPI_FILE_NULL */
+	return ft_n++;
+}
+
+/* ---- errors ---------------------------------------------------------------- */
+
+static const char *class_name(int cls)
+{
+	static const struct { int c; const char *n; } t[] = {
+		{ MW_ERR_BUFFER, "MPI_ERR_BUFFER" }, { MW_ERR_COUNT, "MPI_ERR_COUNT" },
+		{ MW_ERR_TYPE, "MPI_ERR_TYPE" }, { MW_ERR_COMM, "MPI_ERR_COMM" },
+		{ MW_ERR_REQUEST, "MPI_ERR_REQUEST" }, { MW_ERR_ARG, "MPI_ERR_ARG" },
+		{ MW_ERR_OTHER, "MPI_ERR_OTHER" }, { MW_ERR_INTERN, "MPI_ERR_INTERN" },
+		{ MW_ERR_ACCESS, "MPI_ERR_ACCESS" }, { MW_ERR_AMODE, "MPI_ERR_AMODE" },
+		{ MW_ERR_BAD_FILE, "MPI_ERR_BAD_FILE" },
+		{ MW_ERR_FILE_EXISTS, "MPI_ERR_FILE_EXISTS" },
+		{ MW_ERR_FILE_IN_USE, "MPI_ERR_FILE_IN_USE" }, { MW_ERR_FILE, "MPI_ERR_FILE" },
+		{ MW_ERR_INFO, "MPI_ERR_INFO" }, { MW_ERR_IO, "MPI_ERR_IO" },
+		{ MW_ERR_NO_MEM, "MPI_ERR_NO_MEM" }, { MW_ERR_NOT_SAME, "MPI_ERR_NOT_SAME" },
+		{ MW_ERR_NO_SPACE, "MPI_ERR_NO_SPACE" },
+		{ MW_ERR_NO_SUCH_FILE, "MPI_ERR_NO_SUCH_FILE" },
+		{ MW_ERR_QUOTA, "MPI_ERR_QUOTA" }, { MW_ERR_READ_ONLY, "MPI_ERR_READ_ONLY" },
+		{ MW_ERR_UNSUPPORTED_DATAREP, "MPI_ERR_UNSUPPORTED_DATAREP" },
+		{ MW_ERR_UNSUPPORTED_OPERATION, "MPI_ERR_UNSUPPORTED_OPERATION" },
+		{ MW_ERR_CONVERSION, "MPI_ERR_CONVERSION" },
+	};
+	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+		if (t[i].c == cls)
+			return t[i].n;
+	return "MPI error";
+}
+
+/* The handler of file fh (a free or bad handle: MPI_FILE_NULL's) decides:
+ * return the class, run the module's handler, or end the job. */
+static u32 f_raise(rt_instance *inst, int cls, const char *detail, u32 fh,
+                   const char *proc)
+{
+	if (!mw_is_active)   /* mpib.c says "not initialized" / "finalized" */
+		return mw_fail(inst, cls, MW_NOCOMM, proc);
+	mwf *f = f_get(fh);
+	u32 eh = f ? f->eh : file_null_eh;
+	if (eh == MW_ERRORS_RETURN)
+		return (u32)cls;
+	if (eh != MW_ERRORS_ARE_FATAL && eh != MW_ERRHANDLER_NULL &&
+	    mw_errh_call(inst, eh, f ? fh : MW_FILE_NULL, cls) == 0)
+		return (u32)cls;
+	char line[768];
+	int n = snprintf(line, sizeof line, "mpiwasm: rank %d: %s: %s (%s); ending the job "
+	                 "(mpiwasm calls MPI_Abort with errorcode %d)\n",
+	                 mw_world_rank, proc, detail, class_name(cls), cls);
+	fflush(stdout);
+	if (n > 0 && write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1) < 0)
+		n = 0;
+	mw_abort_job(MPI_COMM_WORLD, cls);
+}
+
+static u32 f_fail(rt_instance *inst, int cls, u32 fh, const char *proc)
+{
+	const char *why;
+	switch (cls) {
+	case MW_ERR_BUFFER: why = "buffer lies outside linear memory"; break;
+	case MW_ERR_FILE: why = "invalid file handle"; break;
+	case MW_ERR_TYPE: why = "invalid datatype handle"; break;
+	case MW_ERR_COMM: why = "invalid communicator handle"; break;
+	case MW_ERR_INFO: why = "invalid info handle"; break;
+	case MW_ERR_COUNT: why = "invalid count"; break;
+	case MW_ERR_AMODE: why = "invalid access mode"; break;
+	case MW_ERR_ARG: why = "invalid argument (pointer outside linear memory?)"; break;
+	case MW_ERR_NO_MEM: why = "out of memory"; break;
+	default: why = "invalid argument"; break;
+	}
+	return f_raise(inst, cls, why, fh, proc);
+}
+
+/* A host return code: its last, most specific line of text as detail. */
+static u32 f_ret(rt_instance *inst, int rc, u32 fh, const char *proc)
+{
+	if (rc == MPI_SUCCESS)
+		return mw_after(inst, MW_SUCCESS);
+	mw_after(inst, 0);
+	char msg[MPI_MAX_ERROR_STRING + 1] = "";
+	int len = 0;
+	MPI_Error_string(rc, msg, &len);
+	char *s = msg, *nl;
+	while ((nl = strchr(s, '\n')) && nl[1])
+		s = nl + 1;
+	if ((nl = strchr(s, '\n')))
+		*nl = 0;
+	return f_raise(inst, mw_code_out(rc), *s ? s : "error", fh, proc);
+}
+
+/* ---- names beneath the grants ---------------------------------------------- */
+
+static int errno_class(int e)
+{
+	switch (e) {
+	case EACCES: case EPERM: return MW_ERR_ACCESS;
+	case EROFS: return MW_ERR_READ_ONLY;
+	case ENOENT: return MW_ERR_NO_SUCH_FILE;
+	case EEXIST: return MW_ERR_FILE_EXISTS;
+	case ENOSPC: return MW_ERR_NO_SPACE;
+	case EDQUOT: return MW_ERR_QUOTA;
+	case ENOMEM: return MW_ERR_NO_MEM;
+	case EISDIR: case ENOTDIR: case ENAMETOOLONG: case ELOOP: case EINVAL:
+		return MW_ERR_BAD_FILE;
+	default: return MW_ERR_IO;
+	}
+}
+
+static const char *errno_text(int e)
+{
+	switch (e) {
+	case EACCES: return "outside the directories granted to the module";
+	case EROFS: return "below a read-only grant (--dir-ro)";
+	default: return strerror(e);
+	}
+}
+
+/* One line that names the path the sandbox refused; the module gets the
+ * class (or its handler runs) like for any other error. */
+static void say_refused(const char *proc, const char *path, int e)
+{
+	fflush(stdout);
+	fprintf(stderr, "mpiwasm: rank %d: %s: '%s': %s\n", mw_world_rank, proc,
+	        path, errno_text(e));
+	fflush(stderr);
+}
+
+/* Splits a guest path into its directory (guest path, malloc'd) and its
+ * last component; 0 or an errno. */
+static int split_path(const char *path, char **dir, char **last)
+{
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	const char *end = path + n, *s = end;
+	while (s > path && s[-1] != '/')
+		s--;
+	size_t ln = (size_t)(end - s);
+	if (ln == 0 || (ln == 1 && s[0] == '.') || (ln == 2 && s[0] == '.' && s[1] == '.'))
+		return EISDIR;
+	if (s == path)
+		*dir = strdup(".");
+	else if (s - 1 == path)
+		*dir = strdup("/");
+	else
+		*dir = strndup(path, (size_t)(s - 1 - path));
+	*last = strndup(s, ln);
+	if (!*dir || !*last) {
+		free(*dir);
+		free(*last);
+		return ENOMEM;
+	}
+	return 0;
+}
+
+/* The directory holding `path`, opened beneath its grant, for removing a
+ * name in it (a read-only grant refuses).  Returns the descriptor or -1
+ * with errno; *last gets the name (malloc'd). */
+static int open_parent(const char *path, char **last)
+{
+	char *dir = NULL, hp[64];
+	int e = split_path(path, &dir, last);
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	char *check = wasi_sandbox_path(path, true);   /* grant, read-only, escape */
+	if (!check) {
+		e = errno;
+		free(dir);
+		free(*last);
+		errno = e;
+		return -1;
+	}
+	free(check);
+	int fd = wasi_sandbox_open(dir, O_RDONLY | O_DIRECTORY, 0, hp, sizeof hp);
+	e = errno;
+	free(dir);
+	if (fd < 0) {
+		free(*last);
+		errno = e;
+	}
+	return fd;
+}
+
+/* ---- access modes ----------------------------------------------------------- */
+
+/* Module amode -> host amode, without the bits the bridge does itself
+ * (EXCL, APPEND, DELETE_ON_CLOSE); 0 or MW_ERR_AMODE. */
+static int amode_in(u32 m, int *host, int *oflags)
+{
+	static const struct { u32 m; int h; } bits[] = {
+		{ MW_MODE_RDONLY, MPI_MODE_RDONLY }, { MW_MODE_WRONLY, MPI_MODE_WRONLY },
+		{ MW_MODE_RDWR, MPI_MODE_RDWR }, { MW_MODE_CREATE, MPI_MODE_CREATE },
+		{ MW_MODE_UNIQUE_OPEN, MPI_MODE_UNIQUE_OPEN },
+		{ MW_MODE_SEQUENTIAL, MPI_MODE_SEQUENTIAL },
+		{ MW_MODE_EXCL, 0 }, { MW_MODE_APPEND, 0 }, { MW_MODE_DELETE_ON_CLOSE, 0 },
+	};
+	u32 known = 0;
+	int h = 0;
+	for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++) {
+		known |= bits[i].m;
+		if (m & bits[i].m)
+			h |= bits[i].h;
+	}
+	int acc = !!(m & MW_MODE_RDONLY) + !!(m & MW_MODE_WRONLY) + !!(m & MW_MODE_RDWR);
+	if ((m & ~known) || acc != 1 ||
+	    ((m & MW_MODE_RDONLY) && (m & (MW_MODE_CREATE | MW_MODE_EXCL))) ||
+	    ((m & MW_MODE_RDWR) && (m & MW_MODE_SEQUENTIAL)))
+		return MW_ERR_AMODE;
+	*host = h;
+	*oflags = (m & MW_MODE_RDONLY) ? O_RDONLY : (m & MW_MODE_WRONLY) ? O_WRONLY : O_RDWR;
+	return 0;
+}
+
+/* ---- the shared file pointer ------------------------------------------------ */
+
+static int sfp_op(mwf *f, int64_t val, MPI_Op op, int64_t *old)
+{
+	int64_t dummy;
+	int rc = MPI_Win_lock(op == MPI_NO_OP ? MPI_LOCK_SHARED : MPI_LOCK_EXCLUSIVE, 0, 0,
+	                      f->win);
+	if (rc == MPI_SUCCESS) {
+		rc = MPI_Fetch_and_op(&val, old ? old : &dummy, MPI_INT64_T, 0, 0, op, f->win);
+		int rc2 = MPI_Win_unlock(0, f->win);
+		if (rc == MPI_SUCCESS)
+			rc = rc2;
+	}
+	return rc;
+}
+
+/* Collective: rank 0 sets the pointer, nobody goes on before it is set. */
+static int sfp_set(mwf *f, int64_t v)
+{
+	int rc = f->rank == 0 ? sfp_op(f, v, MPI_REPLACE, NULL) : MPI_SUCCESS;
+	int rc2 = MPI_Barrier(f->comm);
+	return rc ? rc : rc2;
+}
+
+/* count elements of dt in etypes of the view; 0 or MW_ERR_TYPE. */
+static int in_etypes(mwf *f, int count, const mw_dtype *d, int64_t *n)
+{
+	int64_t bytes = (int64_t)count * (int64_t)d->size;
+	if (f->esize <= 0 || bytes % f->esize)
+		return MW_ERR_TYPE;
+	*n = bytes / f->esize;
+	return 0;
+}
+
+/* Ordered access: offsets in rank order from the shared pointer, which
+ * moves past them all.  Collective over the file's communicator. */
+static int ordered_offset(mwf *f, int64_t n, MPI_Offset *off)
+{
+	int64_t pre = 0, tot = 0, base = 0;
+	int rc = MPI_Exscan(&n, &pre, 1, MPI_INT64_T, MPI_SUM, f->comm);
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Allreduce(&n, &tot, 1, MPI_INT64_T, MPI_SUM, f->comm);
+	if (rc == MPI_SUCCESS && f->rank == 0)
+		rc = sfp_op(f, tot, MPI_SUM, &base);
+	int rc2 = MPI_Bcast(&base, 1, MPI_INT64_T, 0, f->comm);
+	if (rc == MPI_SUCCESS)
+		rc = rc2;
+	if (f->rank == 0)
+		pre = 0;   /* MPI_Exscan leaves rank 0's result undefined */
+	*off = (MPI_Offset)(base + pre);
+	return rc;
+}
+
+/* ---- open, close, delete ----------------------------------------------------- */
+
+#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
+#define OUT(p, a, n) do { if (!((p) = mw_ptr(inst, (a), (n)))) { rc = MW_ERR_ARG; goto fail; } } while (0)
+#define FILE_(f, a) do { if (!((f) = f_get(a))) { rc = MW_ERR_FILE; goto fail; } } while (0)
+#define STATUS_OK(a) do { if ((a) && !mw_ptr(inst, (a), 24)) { rc = MW_ERR_ARG; goto fail; } } while (0)
+
+u32 mwh_File_open(rt_instance *inst, u32 comm, u32 name, u32 amode, u32 info,
+                  u32 fhp)
+{
+	static const char P[] = "MPI_File_open";
+	MPI_Comm c;
+	MPI_Info in = MPI_INFO_NULL;
+	int rc = 0, hmode = 0, oflags = 0, rank = 0, fd = -1, dirfd = -1;
+	char hp[64] = "", *last = NULL;
+	const char *path = NULL;
+	uint32_t *out = NULL;
+	if (mw_comm_get(comm, &c) || c == MPI_COMM_NULL)
+		return f_fail(inst, MW_ERR_COMM, MW_FILE_NULL, P);
+	if (!host_eh_set) {   /* the bridge runs the module's handlers */
+		MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
+		host_eh_set = 1;
+	}
+	MPI_Comm_rank(c, &rank);
+	/* Local checks first, but the verdict is collective: every rank
+	 * learns that one failed, nobody waits in the library's open. */
+	int lc = 0, lc0 = 0, e = 0, saved_errno = 0;
+	if (!(out = mw_ptr(inst, fhp, 4)) || !(path = mw_str(inst, name)))
+		lc = MW_ERR_ARG;
+	else if (mw_info_get(info, &in))
+		lc = MW_ERR_INFO;
+	else
+		lc = amode_in(amode, &hmode, &oflags);
+	/* With MPI_MODE_CREATE rank 0 creates the file (EXCL: only if new),
+	 * then the others open what it made. */
+	int create = lc == 0 && (amode & MW_MODE_CREATE);
+	for (int step = create ? 0 : 1; step < 2; step++) {
+		int mine = create ? (step == 0) == (rank == 0) : 1;
+		if (mine && lc == 0 && lc0 == 0) {
+			int fl = oflags;
+			if (step == 0)
+				fl |= O_CREAT | ((amode & MW_MODE_EXCL) ? O_EXCL : 0);
+			fd = wasi_sandbox_open(path, fl, 0666, hp, sizeof hp);
+			if (fd < 0) {
+				e = errno;
+				lc = errno_class(e);
+			} else if ((amode & MW_MODE_DELETE_ON_CLOSE) && rank == 0) {
+				dirfd = open_parent(path, &last);
+				if (dirfd < 0) {
+					e = errno;
+					lc = errno_class(e);
+				}
+			}
+			saved_errno = e;
+		}
+		/* Rank 0's outcome (the others skip their open if it failed). */
+		if (step == 0) {
+			lc0 = lc;
+			if ((rc = MPI_Bcast(&lc0, 1, MPI_INT, 0, c)))
+				goto host_fail;
+		}
+	}
+	int all = 0;
+	if ((rc = MPI_Allreduce(&lc, &all, 1, MPI_INT, MPI_MAX, c)))
+		goto host_fail;
+	if (all) {
+		if (fd >= 0)
+			close(fd);
+		if (dirfd >= 0)
+			close(dirfd);
+		free(last);
+		if (lc && saved_errno) {
+			char why[512];
+			snprintf(why, sizeof why, "'%.400s': %s", path, errno_text(saved_errno));
+			if (saved_errno == EACCES || saved_errno == EROFS) {
+				if ((file_null_eh == MW_ERRORS_RETURN || file_null_eh >= 4))
+					say_refused(P, path, saved_errno);
+			}
+			return f_raise(inst, lc, why, MW_FILE_NULL, P);
+		}
+		if (lc)
+			return f_fail(inst, lc, MW_FILE_NULL, P);
+		return f_raise(inst, all, "another rank could not open its file",
+		               MW_FILE_NULL, P);
+	}
+	MPI_File h = MPI_FILE_NULL;
+	rc = MPI_File_open(c, hp, hmode, in, &h);
+	close(fd);
+	fd = -1;
+	if (rc != MPI_SUCCESS) {
+		if (dirfd >= 0)
+			close(dirfd);
+		free(last);
+		return f_ret(inst, rc, MW_FILE_NULL, P);
+	}
+	MPI_File_set_errhandler(h, MPI_ERRORS_RETURN);
+	u32 m = f_new();
+	mwf *f = m ? &ft[m] : NULL;
+	void *base = NULL;
+	if (!f) {
+		MPI_File_close(&h);
+		if (dirfd >= 0)
+			close(dirfd);
+		free(last);
+		return f_fail(inst, MW_ERR_NO_MEM, MW_FILE_NULL, P);
+	}
+	memset(f, 0, sizeof *f);
+	f->h = h;
+	f->rank = rank;
+	f->amode = amode;
+	f->eh = file_null_eh;
+	mw_errh_retain(f->eh);
+	f->etype = f->ftype = MW_BYTE;
+	f->esize = 1;
+	f->dirfd = dirfd;
+	f->last = last;
+	f->win = MPI_WIN_NULL;
+	rc = MPI_Comm_dup(c, &f->comm);
+	if (rc == MPI_SUCCESS)
+		rc = MPI_Win_allocate(rank == 0 ? 8 : 0, 8, MPI_INFO_NULL, f->comm, &base,
+		                      &f->win);
+	int64_t start = 0;
+	if (rc == MPI_SUCCESS && (amode & MW_MODE_APPEND)) {
+		/* Every file pointer starts at the end (the view is bytes now). */
+		MPI_Offset size = 0;
+		rc = MPI_File_get_size(h, &size);
+		if (rc == MPI_SUCCESS)
+			rc = MPI_File_seek(h, size, MPI_SEEK_SET);
+		start = size;
+	}
+	if (rc == MPI_SUCCESS)
+		rc = sfp_set(f, start);
+	if (rc != MPI_SUCCESS) {
+		if (f->win != MPI_WIN_NULL)
+			MPI_Win_free(&f->win);
+		if (f->comm != MPI_COMM_NULL)
+			MPI_Comm_free(&f->comm);
+		MPI_File_close(&f->h);
+		f->h = MPI_FILE_NULL;
+		mw_errh_release(f->eh);
+		if (dirfd >= 0)
+			close(dirfd);
+		free(last);
+		return f_ret(inst, rc, MW_FILE_NULL, P);
+	}
+	*out = m;
+	return 0;
+host_fail:
+	if (fd >= 0)
+		close(fd);
+	if (dirfd >= 0)
+		close(dirfd);
+	free(last);
+	return f_ret(inst, rc, MW_FILE_NULL, P);
+}
+
+u32 mwh_File_close(rt_instance *inst, u32 fhp)
+{
+	static const char P[] = "MPI_File_close";
+	uint32_t *o = mw_ptr(inst, fhp, 4);
+	mwf *f;
+	int rc;
+	if (!o)
+		return f_fail(inst, MW_ERR_ARG, MW_FILE_NULL, P);
+	u32 fh = *o;
+	FILE_(f, fh);
+	rc = MPI_File_close(&f->h);
+	int rc2 = MPI_Win_free(&f->win);
+	int rc3 = MPI_Comm_free(&f->comm);
+	if (f->dirfd >= 0) {
+		/* After the library closed it, as MPI_MODE_DELETE_ON_CLOSE says. */
+		if (rc == MPI_SUCCESS && unlinkat(f->dirfd, f->last, 0) < 0)
+			rc = MPI_ERR_IO;
+		close(f->dirfd);
+	}
+	free(f->last);
+	u32 eh = f->eh;
+	f->h = MPI_FILE_NULL;
+	*o = MW_FILE_NULL;
+	if (rc == MPI_SUCCESS)
+		rc = rc2 ? rc2 : rc3;
+	/* The handle is gone: errors of the close go to MPI_FILE_NULL's
+	 * handler unless the file's own one is used right here. */
+	u32 r = 0;
+	if (rc != MPI_SUCCESS) {
+		u32 keep = file_null_eh;
+		file_null_eh = eh;
+		r = f_ret(inst, rc, MW_FILE_NULL, P);
+		file_null_eh = keep;
+	}
+	mw_errh_release(eh);
+	return r;
+fail:
+	return f_fail(inst, rc, fh, P);
+}
+
+u32 mwh_File_delete(rt_instance *inst, u32 name, u32 info)
+{
+	static const char P[] = "MPI_File_delete";
+	MPI_Info in;
+	const char *path = mw_str(inst, name);
+	char *last = NULL, hp[PATH_MAX];
+	if (!path)
+		return f_fail(inst, MW_ERR_ARG, MW_FILE_NULL, P);
+	if (mw_info_get(info, &in))
+		return f_fail(inst, MW_ERR_INFO, MW_FILE_NULL, P);
+	int dfd = open_parent(path, &last);
+	if (dfd < 0) {
+		int e = errno;
+		char why[512];
+		snprintf(why, sizeof why, "'%.400s': %s", path, errno_text(e));
+		if ((e == EACCES || e == EROFS) &&
+		    (file_null_eh == MW_ERRORS_RETURN || file_null_eh >= 4))
+			say_refused(P, path, e);
+		return f_raise(inst, errno_class(e), why, MW_FILE_NULL, P);
+	}
+	/* The name in the directory that was checked, whatever is renamed. */
+	snprintf(hp, sizeof hp, "/proc/self/fd/%d/%s", dfd, last);
+	if (!host_eh_set) {
+		MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
+		host_eh_set = 1;
+	}
+	int rc = MPI_File_delete(hp, in);
+	close(dfd);
+	free(last);
+	return f_ret(inst, rc, MW_FILE_NULL, P);
+}
+
+/* ---- simple queries and settings --------------------------------------------- */
+
+u32 mwh_File_set_size(rt_instance *inst, u32 fh, u64 size)
+{
+	mwf *f;
+	int rc;
+	FILE_(f, fh);
+	return f_ret(inst, MPI_File_set_size(f->h, (MPI_Offset)(int64_t)size), fh,
+	             "MPI_File_set_size");
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_set_size");
+}
+
+u32 mwh_File_preallocate(rt_instance *inst, u32 fh, u64 size)
+{
+	mwf *f;
+	int rc;
+	FILE_(f, fh);
+	return f_ret(inst, MPI_File_preallocate(f->h, (MPI_Offset)(int64_t)size), fh,
+	             "MPI_File_preallocate");
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_preallocate");
+}
+
+#define OFFSET_OUT(NAME)                                                       \
+u32 mwh_File_##NAME(rt_instance *inst, u32 fh, u32 outp)                       \
+{                                                                             \
+	mwf *f;                                                               \
+	int64_t *o;                                                           \
+	MPI_Offset v = 0;                                                     \
+	int rc;                                                               \
+	FILE_(f, fh);                                                         \
+	OUT(o, outp, 8);                                                      \
+	rc = MPI_File_##NAME(f->h, &v);                                       \
+	if (rc == MPI_SUCCESS)                                                \
+		*o = (int64_t)v;                                              \
+	return f_ret(inst, rc, fh, "MPI_File_" #NAME);                        \
+fail:                                                                         \
+	return f_fail(inst, rc, fh, "MPI_File_" #NAME);                       \
+}
+OFFSET_OUT(get_size)
+OFFSET_OUT(get_position)
+
+u32 mwh_File_get_position_shared(rt_instance *inst, u32 fh, u32 outp)
+{
+	mwf *f;
+	int64_t *o, v = 0;
+	int rc;
+	FILE_(f, fh);
+	OUT(o, outp, 8);
+	rc = sfp_op(f, 0, MPI_NO_OP, &v);
+	if (rc == MPI_SUCCESS)
+		*o = v;
+	return f_ret(inst, rc, fh, "MPI_File_get_position_shared");
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_get_position_shared");
+}
+
+u32 mwh_File_get_byte_offset(rt_instance *inst, u32 fh, u64 off, u32 outp)
+{
+	mwf *f;
+	int64_t *o;
+	MPI_Offset v = 0;
+	int rc;
+	FILE_(f, fh);
+	OUT(o, outp, 8);
+	rc = MPI_File_get_byte_offset(f->h, (MPI_Offset)(int64_t)off, &v);
+	if (rc == MPI_SUCCESS)
+		*o = (int64_t)v;
+	return f_ret(inst, rc, fh, "MPI_File_get_byte_offset");
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_get_byte_offset");
+}
+
+u32 mwh_File_get_type_extent(rt_instance *inst, u32 fh, u32 dt, u32 outp)
+{
+	mwf *f;
+	mw_dtype *d;
+	int32_t *o;
+	MPI_Aint v = 0;
+	int rc;
+	FILE_(f, fh);
+	TRY(mw_dtype_get(dt, &d));
+	OUT(o, outp, 4);
+	rc = MPI_File_get_type_extent(f->h, d->h, &v);
+	if (rc == MPI_SUCCESS) {
+		if (v > INT32_MAX || v < INT32_MIN)   /* MPI_Aint is 32-bit here */
+			TRY(MW_ERR_TYPE);
+		*o = (int32_t)v;
+	}
+	return f_ret(inst, rc, fh, "MPI_File_get_type_extent");
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_get_type_extent");
+}
+
+u32 mwh_File_get_amode(rt_instance *inst, u32 fh, u32 outp)
+{
+	mwf *f;
+	int32_t *o;
+	int rc;
+	FILE_(f, fh);
+	OUT(o, outp, 4);
+	*o = (int32_t)f->amode;
+	return 0;
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_get_amode");
+}
+
+u32 mwh_File_get_group(rt_instance *inst, u32 fh, u32 outp)
+{
+	mwf *f;
+	uint32_t *o;
+	MPI_Group g;
+	int rc;
+	FILE_(f, fh);
+	OUT(o, outp, 4);
+	rc = MPI_File_get_group(f->h, &g);
+	if (rc == MPI_SUCCESS)
+		*o = mw_group_put(g);
+	return f_ret(inst, rc, fh, "MPI_File_get_group");
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_get_group");
+}
+
+u32 mwh_File_get_info(rt_instance *inst, u32 fh, u32 outp)
+{
+	mwf *f;
+	uint32_t *o;
+	MPI_Info i;
+	int rc;
+	FILE_(f, fh);
+	OUT(o, outp, 4);
+	rc = MPI_File_get_info(f->h, &i);
+	if (rc == MPI_SUCCESS)
+		*o = mw_info_put(i);
+	return f_ret(inst, rc, fh, "MPI_File_get_info");
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_get_info");
+}
+
+u32 mwh_File_set_info(rt_instance *inst, u32 fh, u32 info)
+{
+	mwf *f;
+	MPI_Info i;
+	int rc;
+	FILE_(f, fh);
+	TRY(mw_info_get(info, &i));
+	return f_ret(inst, MPI_File_set_info(f->h, i), fh, "MPI_File_set_info");
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_set_info");
+}
+
+u32 mwh_File_set_atomicity(rt_instance *inst, u32 fh, u32 flag)
+{
+	mwf *f;
+	int rc;
+	FILE_(f, fh);
+	return f_ret(inst, MPI_File_set_atomicity(f->h, (int)flag), fh,
+	             "MPI_File_set_atomicity");
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_set_atomicity");
+}
+
+u32 mwh_File_get_atomicity(rt_instance *inst, u32 fh, u32 outp)
+{
+	mwf *f;
+	int *o;
+	int rc;
+	FILE_(f, fh);
+	OUT(o, outp, 4);
+	return f_ret(inst, MPI_File_get_atomicity(f->h, o), fh, "MPI_File_get_atomicity");
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_get_atomicity");
+}
+
+u32 mwh_File_sync(rt_instance *inst, u32 fh)
+{
+	mwf *f;
+	int rc;
+	FILE_(f, fh);
+	return f_ret(inst, MPI_File_sync(f->h), fh, "MPI_File_sync");
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_sync");
+}
+
+static int whence_in(u32 w, int *h)
+{
+	switch ((int)w) {
+	case MW_SEEK_SET: *h = MPI_SEEK_SET; return 0;
+	case MW_SEEK_CUR: *h = MPI_SEEK_CUR; return 0;
+	case MW_SEEK_END: *h = MPI_SEEK_END; return 0;
+	default: return MW_ERR_ARG;
+	}
+}
+
+u32 mwh_File_seek(rt_instance *inst, u32 fh, u64 off, u32 whence)
+{
+	mwf *f;
+	int rc, w;
+	FILE_(f, fh);
+	TRY(whence_in(whence, &w));
+	return f_ret(inst, MPI_File_seek(f->h, (MPI_Offset)(int64_t)off, w), fh,
+	             "MPI_File_seek");
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_seek");
+}
+
+/* Collective; rank 0 computes the new position (SEEK_END through the
+ * library's own view arithmetic on the individual pointer, restored
+ * after) and every rank learns the outcome. */
+u32 mwh_File_seek_shared(rt_instance *inst, u32 fh, u64 off, u32 whence)
+{
+	static const char P[] = "MPI_File_seek_shared";
+	mwf *f;
+	int rc, w = 0;
+	FILE_(f, fh);
+	rc = 0;
+	int64_t res[2] = { whence_in(whence, &w), 0 };   /* class, position */
+	if (f->rank == 0 && res[0] == 0) {
+		int64_t cur = 0;
+		MPI_Offset mine = 0, end = 0;
+		if (w == MPI_SEEK_SET)
+			cur = 0;
+		else if (w == MPI_SEEK_CUR)
+			rc = sfp_op(f, 0, MPI_NO_OP, &cur);
+		else if (!(rc = MPI_File_get_position(f->h, &mine)) &&
+		         !(rc = MPI_File_seek(f->h, 0, MPI_SEEK_END)) &&
+		         !(rc = MPI_File_get_position(f->h, &end)))
+			rc = MPI_File_seek(f->h, mine, MPI_SEEK_SET);
+		if (w != MPI_SEEK_SET && rc)
+			res[0] = mw_class_out(rc);
+		res[1] = (w == MPI_SEEK_END ? (int64_t)end : cur) + (int64_t)off;
+		if (res[0] == 0 && res[1] < 0)
+			res[0] = MW_ERR_ARG;
+		if (res[0] == 0 && (rc = sfp_op(f, res[1], MPI_REPLACE, NULL)))
+			res[0] = mw_class_out(rc);
+	}
+	if ((rc = MPI_Bcast(res, 2, MPI_INT64_T, 0, f->comm)))
+		return f_ret(inst, rc, fh, P);
+	if (res[0])
+		return f_raise(inst, (int)res[0], res[1] < 0 ? "position before the start of the view"
+		               : "invalid whence or offset", fh, P);
+	return 0;
+fail:
+	return f_fail(inst, rc, fh, P);
+}
+
+/* ---- views -------------------------------------------------------------- */
+
+u32 mwh_File_set_view(rt_instance *inst, u32 fh, u64 disp, u32 etype, u32 ftype,
+                      u32 rep, u32 info)
+{
+	static const char P[] = "MPI_File_set_view";
+	mwf *f;
+	mw_dtype *e, *t;
+	MPI_Info in;
+	const char *r;
+	int rc;
+	FILE_(f, fh);
+	TRY(mw_dtype_get(etype, &e));
+	TRY(mw_dtype_get(ftype, &t));
+	TRY(mw_info_get(info, &in));
+	if (!(r = mw_str(inst, rep)))
+		TRY(MW_ERR_ARG);
+	MPI_Offset d = (int64_t)disp == MW_DISPLACEMENT_CURRENT ? MPI_DISPLACEMENT_CURRENT
+	               : (MPI_Offset)(int64_t)disp;
+	rc = MPI_File_set_view(f->h, d, e->h, t->h, r, in);
+	if (rc == MPI_SUCCESS) {
+		f->etype = etype;
+		f->ftype = ftype;
+		f->esize = e->size;
+		rc = sfp_set(f, 0);   /* the view resets both pointers */
+	}
+	return f_ret(inst, rc, fh, P);
+fail:
+	return f_fail(inst, rc, fh, P);
+}
+
+/* Host type of a view -> module handle: the predefined one the module
+ * gave set_view (MPI_LONG and MPI_INT32_T are one host type), else a new
+ * module handle for the library's copy, which the module frees. */
+static u32 view_type_out(MPI_Datatype h, u32 given)
+{
+	int ni, na, nd, comb;
+	mw_dtype *d;
+	if (MPI_Type_get_envelope(h, &ni, &na, &nd, &comb) == MPI_SUCCESS &&
+	    comb == MPI_COMBINER_NAMED) {
+		if (mw_dtype_predefined(given) && !mw_dtype_get(given, &d) && d->h == h)
+			return given;
+		return mw_dtype_find(h);
+	}
+	return mw_dtype_put(h);
+}
+
+u32 mwh_File_get_view(rt_instance *inst, u32 fh, u32 dispp, u32 etp, u32 ftp,
+                      u32 rep)
+{
+	static const char P[] = "MPI_File_get_view";
+	mwf *f;
+	int64_t *dp;
+	uint32_t *eo, *fo;
+	MPI_Offset disp = 0;
+	MPI_Datatype e, t;
+	char r[MPI_MAX_DATAREP_STRING + 1] = "";
+	int rc;
+	FILE_(f, fh);
+	OUT(dp, dispp, 8);
+	OUT(eo, etp, 4);
+	OUT(fo, ftp, 4);
+	if (!mw_ptr(inst, rep, MW_MAX_DATAREP_STRING))
+		TRY(MW_ERR_ARG);
+	rc = MPI_File_get_view(f->h, &disp, &e, &t, r);
+	if (rc == MPI_SUCCESS) {
+		*dp = disp == MPI_DISPLACEMENT_CURRENT ? MW_DISPLACEMENT_CURRENT : (int64_t)disp;
+		*eo = view_type_out(e, f->etype);
+		*fo = view_type_out(t, f->ftype);
+		mw_str_out(inst, rep, MW_MAX_DATAREP_STRING, 0, r);
+	}
+	return f_ret(inst, rc, fh, P);
+fail:
+	return f_fail(inst, rc, fh, P);
+}
+
+/* ---- data access ----------------------------------------------------------- */
+
+/* Individual and collective accesses with the library's own pointer,
+ * with an explicit offset, and their nonblocking forms. */
+#define ACCESS(NAME)                                                            \
+u32 mwh_File_##NAME(rt_instance *inst, u32 fh, u32 buf, u32 count, u32 dt,      \
+                    u32 status)                                               \
+{                                                                             \
+	mwf *f;                                                               \
+	mw_dtype *d;                                                          \
+	void *p;                                                              \
+	MPI_Status st;                                                        \
+	int rc;                                                               \
+	FILE_(f, fh);                                                         \
+	TRY(mw_dtype_get(dt, &d));                                            \
+	TRY(mw_buf(inst, buf, (int)count, d, &p));                            \
+	STATUS_OK(status);                                                    \
+	rc = MPI_File_##NAME(f->h, p, (int)count, d->h,                       \
+	                     status ? &st : MPI_STATUS_IGNORE);               \
+	if (rc == MPI_SUCCESS)                                                \
+		mw_status_out(inst, status, &st);                             \
+	return f_ret(inst, rc, fh, "MPI_File_" #NAME);                        \
+fail:                                                                         \
+	return f_fail(inst, rc, fh, "MPI_File_" #NAME);                       \
+}
+ACCESS(read)
+ACCESS(read_all)
+ACCESS(write)
+ACCESS(write_all)
+
+#define ACCESS_AT(NAME)                                                         \
+u32 mwh_File_##NAME(rt_instance *inst, u32 fh, u64 off, u32 buf, u32 count,     \
+                    u32 dt, u32 status)                                       \
+{                                                                             \
+	mwf *f;                                                               \
+	mw_dtype *d;                                                          \
+	void *p;                                                              \
+	MPI_Status st;                                                        \
+	int rc;                                                               \
+	FILE_(f, fh);                                                         \
+	TRY(mw_dtype_get(dt, &d));                                            \
+	TRY(mw_buf(inst, buf, (int)count, d, &p));                            \
+	STATUS_OK(status);                                                    \
+	rc = MPI_File_##NAME(f->h, (MPI_Offset)(int64_t)off, p, (int)count,   \
+	                     d->h, status ? &st : MPI_STATUS_IGNORE);         \
+	if (rc == MPI_SUCCESS)                                                \
+		mw_status_out(inst, status, &st);                             \
+	return f_ret(inst, rc, fh, "MPI_File_" #NAME);                        \
+fail:                                                                         \
+	return f_fail(inst, rc, fh, "MPI_File_" #NAME);                       \
+}
+ACCESS_AT(read_at)
+ACCESS_AT(read_at_all)
+ACCESS_AT(write_at)
+ACCESS_AT(write_at_all)
+
+#define IACCESS(NAME)                                                           \
+u32 mwh_File_##NAME(rt_instance *inst, u32 fh, u32 buf, u32 count, u32 dt,      \
+                    u32 req)                                                  \
+{                                                                             \
+	mwf *f;                                                               \
+	mw_dtype *d;                                                          \
+	void *p;                                                              \
+	uint32_t *r;                                                          \
+	MPI_Request hr;                                                       \
+	int rc;                                                               \
+	FILE_(f, fh);                                                         \
+	TRY(mw_dtype_get(dt, &d));                                            \
+	TRY(mw_buf(inst, buf, (int)count, d, &p));                            \
+	OUT(r, req, 4);                                                       \
+	rc = MPI_File_##NAME(f->h, p, (int)count, d->h, &hr);                 \
+	if (rc == MPI_SUCCESS)                                                \
+		*r = mw_req_put(hr);                                          \
+	return f_ret(inst, rc, fh, "MPI_File_" #NAME);                        \
+fail:                                                                         \
+	return f_fail(inst, rc, fh, "MPI_File_" #NAME);                       \
+}
+IACCESS(iread)
+IACCESS(iread_all)
+IACCESS(iwrite)
+IACCESS(iwrite_all)
+
+#define IACCESS_AT(NAME)                                                        \
+u32 mwh_File_##NAME(rt_instance *inst, u32 fh, u64 off, u32 buf, u32 count,     \
+                    u32 dt, u32 req)                                          \
+{                                                                             \
+	mwf *f;                                                               \
+	mw_dtype *d;                                                          \
+	void *p;                                                              \
+	uint32_t *r;                                                          \
+	MPI_Request hr;                                                       \
+	int rc;                                                               \
+	FILE_(f, fh);                                                         \
+	TRY(mw_dtype_get(dt, &d));                                            \
+	TRY(mw_buf(inst, buf, (int)count, d, &p));                            \
+	OUT(r, req, 4);                                                       \
+	rc = MPI_File_##NAME(f->h, (MPI_Offset)(int64_t)off, p, (int)count,   \
+	                     d->h, &hr);                                      \
+	if (rc == MPI_SUCCESS)                                                \
+		*r = mw_req_put(hr);                                          \
+	return f_ret(inst, rc, fh, "MPI_File_" #NAME);                        \
+fail:                                                                         \
+	return f_fail(inst, rc, fh, "MPI_File_" #NAME);                       \
+}
+IACCESS_AT(iread_at)
+IACCESS_AT(iread_at_all)
+IACCESS_AT(iwrite_at)
+IACCESS_AT(iwrite_at_all)
+
+/* Shared pointer: take the next count elements' worth of etypes, then an
+ * explicit-offset access there. */
+#define SHARED(NAME, AT)                                                        \
+u32 mwh_File_##NAME(rt_instance *inst, u32 fh, u32 buf, u32 count, u32 dt,      \
+                    u32 status)                                               \
+{                                                                             \
+	mwf *f;                                                               \
+	mw_dtype *d;                                                          \
+	void *p;                                                              \
+	MPI_Status st;                                                        \
+	int64_t n, off = 0;                                                   \
+	int rc;                                                               \
+	FILE_(f, fh);                                                         \
+	TRY(mw_dtype_get(dt, &d));                                            \
+	TRY(mw_buf(inst, buf, (int)count, d, &p));                            \
+	STATUS_OK(status);                                                    \
+	TRY(in_etypes(f, (int)count, d, &n));                                 \
+	rc = sfp_op(f, n, MPI_SUM, &off);                                     \
+	if (rc == MPI_SUCCESS)                                                \
+		rc = AT(f->h, (MPI_Offset)off, p, (int)count, d->h,           \
+		        status ? &st : MPI_STATUS_IGNORE);                    \
+	if (rc == MPI_SUCCESS)                                                \
+		mw_status_out(inst, status, &st);                             \
+	return f_ret(inst, rc, fh, "MPI_File_" #NAME);                        \
+fail:                                                                         \
+	return f_fail(inst, rc, fh, "MPI_File_" #NAME);                       \
+}
+SHARED(read_shared, MPI_File_read_at)
+SHARED(write_shared, MPI_File_write_at)
+
+#define ISHARED(NAME, AT)                                                       \
+u32 mwh_File_##NAME(rt_instance *inst, u32 fh, u32 buf, u32 count, u32 dt,      \
+                    u32 req)                                                  \
+{                                                                             \
+	mwf *f;                                                               \
+	mw_dtype *d;                                                          \
+	void *p;                                                              \
+	uint32_t *r;                                                          \
+	MPI_Request hr;                                                       \
+	int64_t n, off = 0;                                                   \
+	int rc;                                                               \
+	FILE_(f, fh);                                                         \
+	TRY(mw_dtype_get(dt, &d));                                            \
+	TRY(mw_buf(inst, buf, (int)count, d, &p));                            \
+	OUT(r, req, 4);                                                       \
+	TRY(in_etypes(f, (int)count, d, &n));                                 \
+	rc = sfp_op(f, n, MPI_SUM, &off);                                     \
+	if (rc == MPI_SUCCESS)                                                \
+		rc = AT(f->h, (MPI_Offset)off, p, (int)count, d->h, &hr);     \
+	if (rc == MPI_SUCCESS)                                                \
+		*r = mw_req_put(hr);                                          \
+	return f_ret(inst, rc, fh, "MPI_File_" #NAME);                        \
+fail:                                                                         \
+	return f_fail(inst, rc, fh, "MPI_File_" #NAME);                       \
+}
+ISHARED(iread_shared, MPI_File_iread_at)
+ISHARED(iwrite_shared, MPI_File_iwrite_at)
+
+#define ORDERED(NAME, AT)                                                       \
+u32 mwh_File_##NAME(rt_instance *inst, u32 fh, u32 buf, u32 count, u32 dt,      \
+                    u32 status)                                               \
+{                                                                             \
+	mwf *f;                                                               \
+	mw_dtype *d;                                                          \
+	void *p;                                                              \
+	MPI_Status st;                                                        \
+	MPI_Offset off = 0;                                                   \
+	int64_t n;                                                            \
+	int rc;                                                               \
+	FILE_(f, fh);                                                         \
+	TRY(mw_dtype_get(dt, &d));                                            \
+	TRY(mw_buf(inst, buf, (int)count, d, &p));                            \
+	STATUS_OK(status);                                                    \
+	TRY(in_etypes(f, (int)count, d, &n));                                 \
+	rc = ordered_offset(f, n, &off);                                      \
+	if (rc == MPI_SUCCESS)                                                \
+		rc = AT(f->h, off, p, (int)count, d->h,                       \
+		        status ? &st : MPI_STATUS_IGNORE);                    \
+	if (rc == MPI_SUCCESS)                                                \
+		mw_status_out(inst, status, &st);                             \
+	return f_ret(inst, rc, fh, "MPI_File_" #NAME);                        \
+fail:                                                                         \
+	return f_fail(inst, rc, fh, "MPI_File_" #NAME);                       \
+}
+ORDERED(read_ordered, MPI_File_read_at_all)
+ORDERED(write_ordered, MPI_File_write_at_all)
+
+/* ---- split collectives ---------------------------------------------------------
+ * The _end call names the buffer again; it must be the one of _begin. */
+
+static int split_begin(mwf *f, int kind, u32 buf)
+{
+	if (f->split != SPLIT_NONE)
+		return MW_ERR_OTHER;   /* one split collective per file at a time */
+	f->split = kind;
+	f->split_buf = buf;
+	return 0;
+}
+
+#define BEGIN(NAME, KIND, CALL, ...)                                            \
+u32 mwh_File_##NAME(rt_instance *inst, u32 fh, __VA_ARGS__ u32 buf, u32 count,  \
+                    u32 dt)                                                   \
+{                                                                             \
+	mwf *f;                                                               \
+	mw_dtype *d;                                                          \
+	void *p;                                                              \
+	int rc;                                                               \
+	FILE_(f, fh);                                                         \
+	TRY(mw_dtype_get(dt, &d));                                            \
+	TRY(mw_buf(inst, buf, (int)count, d, &p));                            \
+	TRY(split_begin(f, KIND, buf));                                       \
+	rc = MPI_File_##CALL;                                                 \
+	if (rc != MPI_SUCCESS)                                                \
+		f->split = SPLIT_NONE;                                        \
+	return f_ret(inst, rc, fh, "MPI_File_" #NAME);                        \
+fail:                                                                         \
+	return f_fail(inst, rc, fh, "MPI_File_" #NAME);                       \
+}
+BEGIN(read_all_begin, SPLIT_READ, read_all_begin(f->h, p, (int)count, d->h))
+BEGIN(write_all_begin, SPLIT_WRITE, write_all_begin(f->h, p, (int)count, d->h))
+BEGIN(read_at_all_begin, SPLIT_READ,
+      read_at_all_begin(f->h, (MPI_Offset)(int64_t)at, p, (int)count, d->h), u64 at,)
+BEGIN(write_at_all_begin, SPLIT_WRITE,
+      write_at_all_begin(f->h, (MPI_Offset)(int64_t)at, p, (int)count, d->h), u64 at,)
+
+/* Ordered begin: the offsets are agreed now (collective), the access is
+ * the explicit-offset split collective. */
+#define OBEGIN(NAME, KIND, AT)                                                  \
+u32 mwh_File_##NAME(rt_instance *inst, u32 fh, u32 buf, u32 count, u32 dt)      \
+{                                                                             \
+	mwf *f;                                                               \
+	mw_dtype *d;                                                          \
+	void *p;                                                              \
+	MPI_Offset off = 0;                                                   \
+	int64_t n;                                                            \
+	int rc;                                                               \
+	FILE_(f, fh);                                                         \
+	TRY(mw_dtype_get(dt, &d));                                            \
+	TRY(mw_buf(inst, buf, (int)count, d, &p));                            \
+	TRY(in_etypes(f, (int)count, d, &n));                                 \
+	TRY(split_begin(f, KIND, buf));                                       \
+	rc = ordered_offset(f, n, &off);                                      \
+	if (rc == MPI_SUCCESS)                                                \
+		rc = AT(f->h, off, p, (int)count, d->h);                      \
+	if (rc != MPI_SUCCESS)                                                \
+		f->split = SPLIT_NONE;                                        \
+	return f_ret(inst, rc, fh, "MPI_File_" #NAME);                        \
+fail:                                                                         \
+	return f_fail(inst, rc, fh, "MPI_File_" #NAME);                       \
+}
+OBEGIN(read_ordered_begin, SPLIT_READ, MPI_File_read_at_all_begin)
+OBEGIN(write_ordered_begin, SPLIT_WRITE, MPI_File_write_at_all_begin)
+
+#define END(NAME, KIND, CALL)                                                   \
+u32 mwh_File_##NAME(rt_instance *inst, u32 fh, u32 buf, u32 status)             \
+{                                                                             \
+	mwf *f;                                                               \
+	MPI_Status st;                                                        \
+	int rc;                                                               \
+	FILE_(f, fh);                                                         \
+	STATUS_OK(status);                                                    \
+	if (f->split != KIND || f->split_buf != buf)                          \
+		TRY(f->split == KIND ? MW_ERR_BUFFER : MW_ERR_OTHER);         \
+	f->split = SPLIT_NONE;                                                \
+	char *base = rt_mem(inst, 0, 0);                                      \
+	rc = CALL(f->h, base ? base + buf : NULL,                             \
+	          status ? &st : MPI_STATUS_IGNORE);                          \
+	if (rc == MPI_SUCCESS)                                                \
+		mw_status_out(inst, status, &st);                             \
+	return f_ret(inst, rc, fh, "MPI_File_" #NAME);                        \
+fail:                                                                         \
+	return f_fail(inst, rc, fh, "MPI_File_" #NAME);                       \
+}
+END(read_all_end, SPLIT_READ, MPI_File_read_all_end)
+END(write_all_end, SPLIT_WRITE, MPI_File_write_all_end)
+END(read_at_all_end, SPLIT_READ, MPI_File_read_at_all_end)
+END(write_at_all_end, SPLIT_WRITE, MPI_File_write_at_all_end)
+END(read_ordered_end, SPLIT_READ, MPI_File_read_at_all_end)
+END(write_ordered_end, SPLIT_WRITE, MPI_File_write_at_all_end)
+
+/* ---- error handlers ---------------------------------------------------------- */
+
+u32 mwh_File_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
+{
+	/* void fn(MPI_File *, int *, ...): the shape of a communicator's
+	 * handler, and the bridge runs both the same way. */
+	if (!mw_ptr(inst, ehp, 4) || !rt_table_func(inst, 0, fn, "iii:"))
+		return f_fail(inst, MW_ERR_ARG, MW_FILE_NULL, "MPI_File_create_errhandler");
+	return mwh_Comm_create_errhandler(inst, fn, ehp);
+}
+
+u32 mwh_File_set_errhandler(rt_instance *inst, u32 fh, u32 eh)
+{
+	MPI_Errhandler e;
+	mwf *f = f_get(fh);
+	int rc;
+	if (!f && fh != MW_FILE_NULL)
+		TRY(MW_ERR_FILE);
+	if (eh == MW_ERRHANDLER_NULL || mw_errh_get(eh, &e))
+		TRY(MW_ERR_ARG);
+	u32 *slot = f ? &f->eh : &file_null_eh;
+	u32 old = *slot;
+	mw_errh_retain(eh);
+	*slot = eh;
+	mw_errh_release(old);
+	return 0;
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_set_errhandler");
+}
+
+u32 mwh_File_get_errhandler(rt_instance *inst, u32 fh, u32 ehp)
+{
+	mwf *f = f_get(fh);
+	uint32_t *o;
+	int rc;
+	if (!f && fh != MW_FILE_NULL)
+		TRY(MW_ERR_FILE);
+	OUT(o, ehp, 4);
+	*o = f ? f->eh : file_null_eh;
+	mw_errh_retain(*o);   /* a new reference the module frees */
+	return 0;
+fail:
+	return f_fail(inst, rc, fh, "MPI_File_get_errhandler");
+}
+
+u32 mwh_File_call_errhandler(rt_instance *inst, u32 fh, u32 code)
+{
+	char why[64];
+	if (!f_get(fh) && fh != MW_FILE_NULL)
+		return f_fail(inst, MW_ERR_FILE, fh, "MPI_File_call_errhandler");
+	snprintf(why, sizeof why, "error code %d raised by the program", (int)code);
+	f_raise(inst, (int)code, why, fh, "MPI_File_call_errhandler");
+	return 0;
+}
+
+/* ---- Fortran handles: module handles are Fortran integers already ---------- */
+
+u32 mwh_File_c2f(rt_instance *inst, u32 fh)
+{
+	return fh;
+}
+
+u32 mwh_File_f2c(rt_instance *inst, u32 fh)
+{
+	return fh;
+}
