@@ -29,15 +29,26 @@
  * Errors on a window go to the window's module error handler (default
  * MPI_ERRORS_ARE_FATAL, as MPI says); the host window always returns.
  *
- * Not registered: MPI_Win_allocate_shared and MPI_Win_shared_query.  Other
- * ranks' segments would have to appear inside this module's linear
- * memory, at module addresses the program can load from: that means
- * mapping a shared segment over pages of the module heap, under the
- * module's allocator and the runtime's protection management of the
- * reservation, which neither of them supports today. */
+ * Shared windows (Win_allocate_shared, Win_shared_query): every rank's
+ * segment must appear inside every rank's linear memory.  Each rank takes
+ * a block from the module's malloc, big enough for all segments plus a
+ * host page; the page-aligned part of it is replaced (mmap MAP_FIXED) by
+ * a POSIX shared-memory object holding all segments back to back, in rank
+ * order, as MPI's default contiguous layout.  The runtime never touches
+ * pages below the memory's current size (memory.grow only opens pages
+ * above it, the base never moves), and the module's allocator keeps its
+ * bookkeeping outside a block it handed out, so the mapping stays the
+ * program's own until Win_free puts private zero pages back and frees
+ * the block.  Win_shared_query answers with module addresses in the
+ * caller's own memory.  The host window is an ordinary MPI_Win_create
+ * over the rank's segment, so Put/Get/Accumulate reach the same memory. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "mpib.h"
 #include "mpib_int.h"
 #include "rt/rt.h"
@@ -63,6 +74,8 @@ typedef struct rma_win {
 	u32 attrs;             /* module words for the predefined attributes */
 	int n;                 /* ranks in the window's group */
 	rma_peer *peers;
+	u32 shm_blk, shm_at;   /* shared: malloc block, mapped module address */
+	uint64_t shm_len;      /* shared: bytes mapped at shm_at */
 } rma_win;
 
 static rma_win **wins;     /* by module handle; 0 is MPI_WIN_NULL */
@@ -224,6 +237,175 @@ fail:
 	return mw_fail(inst, rc, comm, proc);
 }
 
+/* ---- shared windows ------------------------------------------------------------ */
+
+/* Puts private zero pages back where a shared segment was mapped and
+ * frees the module block around it. */
+static void shm_release(rt_instance *inst, u32 blk, u32 at, uint64_t len)
+{
+	if (len) {
+		void *p = mmap((uint8_t *)rt_mem(inst, 0, 0) + at, len, PROT_READ | PROT_WRITE,
+		               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		if (p == MAP_FAILED) {
+			fprintf(stderr, "mpiwasm: rank %d: hand_rma.c: shm_release: cannot "
+			        "restore linear memory after a shared window: %s\n",
+			        mw_world_rank, strerror(errno));
+			mw_abort_job(MPI_COMM_WORLD, 1);
+		}
+	}
+	if (blk)
+		mw_free(inst, blk);
+}
+
+/* Whether every rank of c says ok (collective). */
+static int all_ok(int ok, MPI_Comm c)
+{
+	int all = 0;
+	if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, c) != MPI_SUCCESS)
+		return 0;
+	return all;
+}
+
+u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 comm,
+                            u32 basep, u32 winp)
+{
+	const char *proc = "MPI_Win_allocate_shared";
+	MPI_Comm c, node;
+	MPI_Info in;
+	MPI_Win hw = MPI_WIN_NULL;
+	int rc, n = 0, nn = 0, me = 0, fd = -1;
+	int64_t *sizes = NULL;
+	u32 blk = 0, at = 0;
+	uint64_t len = 0;
+	TRY(mw_comm_get(comm, &c));
+	TRY(mw_info_get(info, &in));
+	if ((int32_t)size < 0)
+		TRY(MW_ERR_SIZE);
+	if ((int32_t)du <= 0)
+		TRY(MW_ERR_DISP);
+	if (!mw_ptr(inst, basep, 4) || !mw_ptr(inst, winp, 4))
+		TRY(MW_ERR_ARG);
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *mem = rt_mem(inst, 0, 0);
+	if (pg <= 0 || (uintptr_t)mem % (uintptr_t)pg)
+		TRY(MW_ERR_RMA_SHARED);
+	/* All ranks of comm must share memory. */
+	if ((rc = MPI_Comm_size(c, &n)) || (rc = MPI_Comm_rank(c, &me)))
+		return mw_ret(inst, rc, comm, proc);
+	if ((rc = MPI_Comm_split_type(c, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)))
+		return mw_ret(inst, rc, comm, proc);
+	MPI_Comm_size(node, &nn);
+	MPI_Comm_free(&node);
+	if (nn != n)
+		TRY(MW_ERR_RMA_SHARED);
+	/* Segment sizes, the layout, a block in every rank's heap. */
+	if (!(sizes = calloc((size_t)n + 1, sizeof *sizes)))
+		TRY(MW_ERR_NO_MEM);
+	int64_t mine = (int32_t)size, total = 0, off = 0;
+	if ((rc = MPI_Allgather(&mine, 1, MPI_INT64_T, sizes, 1, MPI_INT64_T, c))) {
+		free(sizes);
+		return mw_ret(inst, rc, comm, proc);
+	}
+	for (int i = 0; i < n; i++) {
+		if (i == me)
+			off = total;
+		total += sizes[i];
+	}
+	free(sizes);
+	len = ((uint64_t)total + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg;
+	if (len == 0)
+		len = (uint64_t)pg;
+	if (len + (uint64_t)pg < UINT32_MAX)
+		blk = mw_malloc(inst, (u32)(len + (uint64_t)pg));
+	mw_after(inst, 0);
+	if (blk)
+		at = (u32)(((uint64_t)blk + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg);
+	if (!all_ok(blk != 0, c)) {
+		shm_release(inst, blk, 0, 0);
+		TRY(MW_ERR_NO_MEM);
+	}
+	/* Rank 0 makes the shared object; every rank maps it over its block. */
+	struct { char name[64]; int ok; } obj = { "", 0 };
+	if (me == 0) {
+		static unsigned seq;
+		snprintf(obj.name, sizeof obj.name, "/mpiwasm-rma-%ld-%u-%lx", (long)getpid(),
+		         seq++, (unsigned long)(uintptr_t)mem >> 12);
+		fd = shm_open(obj.name, O_RDWR | O_CREAT | O_EXCL, 0600);
+		obj.ok = fd >= 0 && ftruncate(fd, (off_t)len) == 0;
+	}
+	if ((rc = MPI_Bcast(&obj, (int)sizeof obj, MPI_BYTE, 0, c))) {
+		if (fd >= 0) {
+			close(fd);
+			shm_unlink(obj.name);
+		}
+		shm_release(inst, blk, 0, 0);
+		return mw_ret(inst, rc, comm, proc);
+	}
+	if (me != 0 && obj.ok)
+		fd = shm_open(obj.name, O_RDWR, 0);
+	int mapped = 0;
+	if (obj.ok && fd >= 0) {
+		void *p = mmap(mem + at, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+		mapped = p != MAP_FAILED;
+	}
+	if (fd >= 0)
+		close(fd);
+	int ok = all_ok(mapped, c);   /* every rank has it open: the name can go */
+	if (me == 0 && obj.name[0])
+		shm_unlink(obj.name);
+	if (!ok) {
+		shm_release(inst, blk, at, mapped ? len : 0);
+		TRY(MW_ERR_RMA_SHARED);
+	}
+	u32 base = at + (u32)off;
+	rc = MPI_Win_create(mem + base, (MPI_Aint)size, (int)du, in, c, &hw);
+	uint32_t h = MW_WIN_NULL;
+	if (rc == MPI_SUCCESS &&
+	    (rc = win_new(inst, hw, c, base, size, (int32_t)du, MW_WIN_FLAVOR_SHARED, &h)))
+		host_win_drop(&hw);
+	if (rc != MPI_SUCCESS) {
+		shm_release(inst, blk, at, len);
+		return mw_ret(inst, rc, comm, proc);
+	}
+	rma_win *w = wins[h];
+	w->shm_blk = blk;
+	w->shm_at = at;
+	w->shm_len = len;
+	*(uint32_t *)mw_ptr(inst, basep, 4) = base;
+	*(uint32_t *)mw_ptr(inst, winp, 4) = h;
+	return 0;
+fail:
+	return mw_fail(inst, rc, comm, proc);
+}
+
+u32 mwh_Win_shared_query(rt_instance *inst, u32 win, u32 rank, u32 sizep, u32 dup,
+                         u32 basep)
+{
+	const char *proc = "MPI_Win_shared_query";
+	rma_win *w;
+	int rc, r = mw_rank_in(rank);
+	WIN(w, win, proc);
+	if (w->flavor != MW_WIN_FLAVOR_SHARED)
+		TRY(MW_ERR_RMA_FLAVOR);
+	if (!mw_ptr(inst, sizep, 4) || !mw_ptr(inst, dup, 4) || !mw_ptr(inst, basep, 4))
+		TRY(MW_ERR_ARG);
+	if (r == MPI_PROC_NULL) {   /* the lowest rank with a nonempty segment */
+		for (r = 0; r < w->n - 1 && w->peers[r].size == 0; r++)
+			;
+	} else if (r < 0 || r >= w->n) {
+		TRY(MW_ERR_RANK);
+	}
+	int64_t off = 0;
+	for (int i = 0; i < r; i++)
+		off += w->peers[i].size;
+	*(int32_t *)mw_ptr(inst, sizep, 4) = (int32_t)w->peers[r].size;
+	*(int32_t *)mw_ptr(inst, dup, 4) = (int32_t)w->peers[r].disp_unit;
+	*(uint32_t *)mw_ptr(inst, basep, 4) = w->shm_at + (u32)off;
+	return 0;
+fail:
+	return WFAIL(w, win, proc);
+}
+
 u32 mwh_Win_create_dynamic(rt_instance *inst, u32 info, u32 comm, u32 winp)
 {
 	const char *proc = "MPI_Win_create_dynamic";
@@ -289,6 +471,8 @@ u32 mwh_Win_free(rt_instance *inst, u32 winp)
 		return WRET(w, win, rc, proc);
 	if (w->flavor == MW_WIN_FLAVOR_ALLOCATE)
 		mw_free(inst, w->base);
+	if (w->flavor == MW_WIN_FLAVOR_SHARED)
+		shm_release(inst, w->shm_blk, w->shm_at, w->shm_len);
 	if (w->attrs)
 		mw_free(inst, w->attrs);
 	mw_errh_release(w->eh);

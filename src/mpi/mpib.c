@@ -795,6 +795,7 @@ static const char *fail_why(int cls)
 	case MW_ERR_ARG: why = "invalid argument (pointer outside linear memory?)"; break;
 	case MW_ERR_WIN: why = "invalid window handle"; break;
 	case MW_ERR_RMA_RANGE: why = "target range lies outside the target's window"; break;
+	case MW_ERR_RMA_SHARED: why = "memory cannot be shared between these ranks"; break;
 	default: why = "invalid argument"; break;
 	}
 	return why;

@@ -3,7 +3,8 @@
  * target type), PSCW with Win_wait and Win_test, passive target counters
  * (Fetch_and_op, Compare_and_swap, exclusive read-modify-write, lock_all
  * with every flush and Win_sync), request-based operations, a dynamic
- * window addressed with MPI_Get_address, the predefined and user
+ * window addressed with MPI_Get_address, a shared window whose segments
+ * are loaded and stored directly, the predefined and user
  * attributes, names, info, error handlers, Fortran handles.  Built for
  * wasm it also checks that the bridge refuses buffers outside linear
  * memory and accesses outside the target's window (nothing printed, so
@@ -298,6 +299,72 @@ static void dynamic_test(void)
 	free(region);
 }
 
+/* ---- a shared window: every segment loaded and stored directly ----------------- */
+
+static void shared_test(void)
+{
+	MPI_Comm node;
+	MPI_Win win;
+	int nr, ns, *mine = NULL, total = 0, good = 1, flag = 0;
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+	MPI_Comm_rank(node, &nr);
+	MPI_Comm_size(node, &ns);
+	int nl = (nr + ns - 1) % ns, nright = (nr + 1) % ns;
+	OK(MPI_Win_allocate_shared((nr + 1) * (MPI_Aint)sizeof(int), sizeof(int),
+	                           MPI_INFO_NULL, node, &mine, &win));
+	OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+	OK(MPI_Win_lock_all(0, win));
+	for (int i = 0; i <= nr; i++)
+		mine[i] = nr * 10 + i;
+	OK(MPI_Win_sync(win));
+	MPI_Barrier(node);
+	OK(MPI_Win_sync(win));
+	int *prev = NULL;
+	MPI_Aint prevsz = 0;
+	for (int r = 0; r < ns; r++) {
+		MPI_Aint sz = -1;
+		int du = -1, *p = NULL;
+		OK(MPI_Win_shared_query(win, r, &sz, &du, &p));
+		CHECK(sz == (r + 1) * (MPI_Aint)sizeof(int) && du == (int)sizeof(int));
+		if (r == nr)
+			CHECK(p == mine);
+		if (prev)   /* MPI's default: segments contiguous in rank order */
+			CHECK((char *)p == (char *)prev + prevsz);
+		for (int i = 0; i <= r && p; i++) {
+			good &= p[i] == r * 10 + i;
+			total += p[i];
+		}
+		prev = p;
+		prevsz = sz;
+	}
+	CHECK(good);
+	{
+		MPI_Aint sz = -1;
+		int du = -1, *p = NULL;
+		OK(MPI_Win_shared_query(win, MPI_PROC_NULL, &sz, &du, &p));
+		CHECK(sz == (MPI_Aint)sizeof(int) && p != NULL && p[0] == 0);
+	}
+	/* A Put through MPI lands in the memory the target loads from. */
+	MPI_Barrier(node);
+	int v = 7000 + nr;
+	OK(MPI_Put(&v, 1, MPI_INT, nright, 0, 1, MPI_INT, win));
+	OK(MPI_Win_flush(nright, win));
+	OK(MPI_Win_sync(win));
+	MPI_Barrier(node);
+	OK(MPI_Win_sync(win));
+	int got = mine[0];
+	CHECK(got == 7000 + nl);
+	OK(MPI_Win_unlock_all(win));
+	void *a;
+	OK(MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &a, &flag));
+	CHECK(flag && *(int *)a == MPI_WIN_FLAVOR_SHARED);
+	OK(MPI_Win_get_attr(win, MPI_WIN_BASE, &a, &flag));
+	CHECK(flag && a == mine);
+	tm_out("shared: %d segments loaded, sum %d, put from left %d", ns, total, got);
+	OK(MPI_Win_free(&win));
+	MPI_Comm_free(&node);
+}
+
 /* ---- names, info, error handlers, Fortran handles ---------------------------------- */
 
 static int eh_calls, eh_code;
@@ -443,5 +510,6 @@ int main(int argc, char **argv)
 	CHECK(win == MPI_WIN_NULL);
 	passive_test();
 	dynamic_test();
+	shared_test();
 	return tm_finish("fam_rma") | MPI_Finalize();
 }
