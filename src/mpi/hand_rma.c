@@ -76,6 +76,7 @@ typedef struct rma_win {
 	rma_peer *peers;
 	u32 shm_blk, shm_at;   /* shared: malloc block, mapped module address */
 	uint64_t shm_len;      /* shared: bytes mapped at shm_at */
+	int64_t *pad;          /* shared: each segment's offset in its page */
 } rma_win;
 
 static rma_win **wins;     /* by module handle; 0 is MPI_WIN_NULL */
@@ -309,9 +310,10 @@ u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 c
 	for (int i = 0; i < n; i++) {
 		if (i == me)
 			off = total;
-		total += sizes[i];
+		int64_t sz = sizes[i];
+		sizes[i] = total % pg;   /* from now on: the segment's page offset */
+		total += sz;
 	}
-	free(sizes);
 	len = ((uint64_t)total + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg;
 	if (len == 0)
 		len = (uint64_t)pg;
@@ -321,6 +323,7 @@ u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 c
 	if (blk)
 		at = (u32)(((uint64_t)blk + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg);
 	if (!all_ok(blk != 0, c)) {
+		free(sizes);
 		shm_release(inst, blk, 0, 0);
 		TRY(MW_ERR_NO_MEM);
 	}
@@ -338,6 +341,7 @@ u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 c
 			close(fd);
 			shm_unlink(obj.name);
 		}
+		free(sizes);
 		shm_release(inst, blk, 0, 0);
 		return mw_ret(inst, rc, comm, proc);
 	}
@@ -354,20 +358,28 @@ u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 c
 	if (me == 0 && obj.name[0])
 		shm_unlink(obj.name);
 	if (!ok) {
+		free(sizes);
 		shm_release(inst, blk, at, mapped ? len : 0);
 		TRY(MW_ERR_RMA_SHARED);
 	}
-	u32 base = at + (u32)off;
-	rc = MPI_Win_create(mem + base, (MPI_Aint)size, (int)du, in, c, &hw);
+	/* The host window starts at the page of the segment, displacements
+	 * in bytes (the origin adds the target's page offset): MPICH 4.0.2
+	 * (ch4:ucx) loses a window's offset within its page when the page is
+	 * a shared file mapping and writes to the page's start instead (seen
+	 * natively too, with shm_open + mmap + MPI_Win_create). */
+	u32 base = at + (u32)off, hbase = base - (u32)(off % pg);
+	rc = MPI_Win_create(mem + hbase, (MPI_Aint)(size + (u32)(off % pg)), 1, in, c, &hw);
 	uint32_t h = MW_WIN_NULL;
 	if (rc == MPI_SUCCESS &&
 	    (rc = win_new(inst, hw, c, base, size, (int32_t)du, MW_WIN_FLAVOR_SHARED, &h)))
 		host_win_drop(&hw);
 	if (rc != MPI_SUCCESS) {
+		free(sizes);
 		shm_release(inst, blk, at, len);
 		return mw_ret(inst, rc, comm, proc);
 	}
 	rma_win *w = wins[h];
+	w->pad = sizes;
 	w->shm_blk = blk;
 	w->shm_at = at;
 	w->shm_len = len;
@@ -476,6 +488,7 @@ u32 mwh_Win_free(rt_instance *inst, u32 winp)
 	if (w->attrs)
 		mw_free(inst, w->attrs);
 	mw_errh_release(w->eh);
+	free(w->pad);
 	free(w->peers);
 	free(w);
 	wins[win] = NULL;
@@ -628,7 +641,8 @@ static int target_in(const rma_win *w, int rank, u32 disp, int count,
 	} else {
 		start = (int64_t)(int32_t)disp * p->disp_unit;
 		limit = p->size;
-		*out = (MPI_Aint)(int32_t)disp;
+		/* shared: the host window is in bytes from the segment's page */
+		*out = w->pad ? (MPI_Aint)(w->pad[rank] + start) : (MPI_Aint)(int32_t)disp;
 	}
 	if (count == 0 || dt->size == 0)
 		return 0;

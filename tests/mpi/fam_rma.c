@@ -462,6 +462,12 @@ static void bridge_checks(MPI_Win win)
 	MPI_Op_free(&uop);
 	CHECK(cls(MPI_Win_lock(99, rank, 0, win)) == MPI_ERR_LOCKTYPE);
 	CHECK(cls(MPI_Win_fence(1, win)) == MPI_ERR_ASSERT);
+	{
+		MPI_Aint sz;
+		int du, *p;
+		CHECK(cls(MPI_Win_shared_query(win, rank, &sz, &du, &p)) == MPI_ERR_RMA_FLAVOR);
+		CHECK(cls(MPI_Win_shared_query(win, rank, FAR, &du, &p)) != MPI_SUCCESS);
+	}
 	/* handles that name no window: MPI_COMM_WORLD's handler */
 	CHECK(cls(MPI_Win_fence(0, (MPI_Win)12345)) == MPI_ERR_WIN);
 	CHECK(cls(MPI_Put(&x, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_WIN_NULL)) == MPI_ERR_WIN);
