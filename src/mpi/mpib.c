@@ -734,10 +734,11 @@ static void host_detail(const char *msg, char *out, size_t cap)
 		snprintf(out, cap, "%s", "error");
 }
 
-static uint32_t mw_raise(rt_instance *inst, int cls, const char *detail,
-                         uint32_t comm, const char *proc)
+/* Applies error handler eh (a module handle) of object obj (the handle a
+ * user handler receives). */
+static uint32_t raise_eh(rt_instance *inst, int cls, const char *detail,
+                         uint32_t eh, uint32_t obj, const char *proc)
 {
-	MPI_Comm hc;
 	/* Outside Init..Finalize no handler can run: always fatal, named as
 	 * what it is rather than as the invalid handle it shows up as. */
 	if (!mw_is_active && !callable_outside(proc)) {
@@ -746,18 +747,24 @@ static uint32_t mw_raise(rt_instance *inst, int cls, const char *detail,
 		    : "MPI is not initialized (call MPI_Init first)");
 		end_job(1);
 	}
-	/* No (valid) communicator: MPI_COMM_WORLD's handler, as MPI says. */
-	if (comm == MW_NOCOMM || mw_comm_get(comm, &hc) || hc == MPI_COMM_NULL)
-		comm = MW_COMM_WORLD;
-	uint32_t eh = mw_comm_errh(comm);
 	if (eh == MW_ERRORS_RETURN)
 		return (uint32_t)cls;
 	if (eh != MW_ERRORS_ARE_FATAL && eh != MW_ERRHANDLER_NULL &&
-	    mw_errh_call(inst, eh, comm, cls) == 0)
+	    mw_errh_call(inst, eh, obj, cls) == 0)
 		return (uint32_t)cls;
 	say_start();
 	say("%s: %s (%s)", proc, detail, mw_class_name(cls));
 	end_job(cls);
+}
+
+static uint32_t mw_raise(rt_instance *inst, int cls, const char *detail,
+                         uint32_t comm, const char *proc)
+{
+	MPI_Comm hc;
+	/* No (valid) communicator: MPI_COMM_WORLD's handler, as MPI says. */
+	if (comm == MW_NOCOMM || mw_comm_get(comm, &hc) || hc == MPI_COMM_NULL)
+		comm = MW_COMM_WORLD;
+	return raise_eh(inst, cls, detail, mw_comm_errh(comm), comm, proc);
 }
 
 uint32_t mw_ret(rt_instance *inst, int rc, uint32_t comm, const char *proc)
@@ -772,7 +779,7 @@ uint32_t mw_ret(rt_instance *inst, int rc, uint32_t comm, const char *proc)
 	return mw_raise(inst, mw_code_out(rc), detail, comm, proc);
 }
 
-uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc)
+static const char *fail_why(int cls)
 {
 	const char *why;
 	switch (cls) {
@@ -786,9 +793,44 @@ uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc)
 	case MW_ERR_KEYVAL: why = "invalid keyval"; break;
 	case MW_ERR_COUNT: why = "invalid count"; break;
 	case MW_ERR_ARG: why = "invalid argument (pointer outside linear memory?)"; break;
+	case MW_ERR_WIN: why = "invalid window handle"; break;
+	case MW_ERR_RMA_RANGE: why = "target range lies outside the target's window"; break;
+	case MW_ERR_RMA_SHARED: why = "memory cannot be shared between these ranks"; break;
 	default: why = "invalid argument"; break;
 	}
-	return mw_raise(inst, cls, why, comm, proc);
+	return why;
+}
+
+uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc)
+{
+	return mw_raise(inst, cls, fail_why(cls), comm, proc);
+}
+
+uint32_t mw_ret_eh(rt_instance *inst, int rc, uint32_t eh, uint32_t obj,
+                   const char *proc)
+{
+	if (rc == MPI_SUCCESS)
+		return mw_after(inst, MW_SUCCESS);
+	mw_after(inst, 0);
+	char msg[MPI_MAX_ERROR_STRING] = "", detail[256];
+	int len = 0;
+	MPI_Error_string(rc, msg, &len);
+	host_detail(msg, detail, sizeof detail);
+	return raise_eh(inst, mw_code_out(rc), detail, eh, obj, proc);
+}
+
+uint32_t mw_fail_eh(rt_instance *inst, int cls, uint32_t eh, uint32_t obj,
+                    const char *proc)
+{
+	return raise_eh(inst, cls, fail_why(cls), eh, obj, proc);
+}
+
+void mw_call_errh_eh(rt_instance *inst, int code, uint32_t eh, uint32_t obj,
+                     const char *proc)
+{
+	char why[64];
+	snprintf(why, sizeof why, "error code %d raised by the program", code);
+	raise_eh(inst, code, why, eh, obj, proc);
 }
 
 void mw_call_errh(rt_instance *inst, int code, uint32_t comm, const char *proc)

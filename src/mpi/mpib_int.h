@@ -126,6 +126,14 @@ int mw_code_in(int32_t code, int *host, int32_t *cls);
  * (MPI_Comm_call_errhandler); returns only if the handler returns. */
 void mw_call_errh(rt_instance *inst, int code, uint32_t comm, const char *proc);
 #define MW_NOCOMM UINT32_MAX
+/* The same for an object with its own error handler (a window): eh is
+ * its module handler, obj the handle a user handler receives. */
+uint32_t mw_ret_eh(rt_instance *inst, int rc, uint32_t eh, uint32_t obj,
+                   const char *proc);
+uint32_t mw_fail_eh(rt_instance *inst, int cls, uint32_t eh, uint32_t obj,
+                    const char *proc);
+void mw_call_errh_eh(rt_instance *inst, int code, uint32_t eh, uint32_t obj,
+                     const char *proc);
 
 /* Callbacks: a trap inside a module callback is kept here and raised
  * when the MPI call returns (mw_after). */

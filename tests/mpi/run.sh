@@ -337,6 +337,10 @@ if wasm_build abort "$here/abort.c" "$CC_W"; then
 	must_die "abort np=4: MPI_Abort in rank 3" 4 "(rank|process)[^0-9]{0,3}3" "released" \
 		"$OUT/abort.wasm" abort 3
 fi
+if wasm_build rma_fatal "$here/rma_fatal.c" "$CC_W"; then
+	must_die "rma_fatal np=2: bad MPI_Put origin under the window's MPI_ERRORS_ARE_FATAL" 2 \
+		"MPI_Put: buffer lies outside linear memory" "survived" "$OUT/rma_fatal.wasm"
+fi
 if wasm_build throw "$here/throw.cc" "$CXX_W"; then
 	must_die "throw np=4: C++ throw in rank 2" 4 "rank[^0-9]{0,3}2" "__cxa_throw returned" \
 		"$OUT/throw.wasm" 2

@@ -1,0 +1,1148 @@
+/* hand_rma.c - one-sided communication (MPI_Win_*, Put/Get/Accumulate and
+ * friends).
+ *
+ * Window memory is linear memory: Win_create and Win_attach check
+ * [base, base+size) against it, Win_allocate takes its memory from the
+ * module's own malloc (so the window is zero-copy and MPI_Free_mem/free
+ * stay the module's).  Remote ranks read and write it through the host
+ * library, so every access an origin asks for is checked at the origin
+ * against what the target exposes, learned when the window is created
+ * (collective): each rank's window size and displacement unit.
+ *
+ * Dynamic windows: a target displacement is an MPI_Aint address as the
+ * target's MPI_Get_address gives it, i.e. a module address (MPI_BOTTOM is
+ * address 0 of linear memory).  The host library wants the target's host
+ * address: the target's linear-memory base plus the module address.  The
+ * bases of all ranks are exchanged when the window is created (they never
+ * move: the runtime reserves the whole address range once), and the
+ * origin adds the target's base to the displacement.  An origin cannot
+ * see what the target has attached; it checks that the access lies inside
+ * the target's 4 GiB module address space (its reservation, so a wrong
+ * address can never reach host memory outside it), and the host library
+ * checks it against the attached regions.
+ *
+ * Predefined attributes give module-side values: MPI_WIN_BASE is the
+ * module address (0, MPI_BOTTOM, for a dynamic window), MPI_WIN_SIZE,
+ * MPI_WIN_DISP_UNIT, MPI_WIN_CREATE_FLAVOR and MPI_WIN_MODEL point to
+ * words in module memory owned by the window (freed with it).
+ *
+ * Errors on a window go to the window's module error handler (default
+ * MPI_ERRORS_ARE_FATAL, as MPI says); the host window always returns.
+ *
+ * Shared windows (Win_allocate_shared, Win_shared_query): every rank's
+ * segment must appear inside every rank's linear memory.  Each rank takes
+ * a block from the module's malloc, big enough for all segments plus a
+ * host page; the page-aligned part of it is replaced (mmap MAP_FIXED) by
+ * a POSIX shared-memory object holding all segments back to back, in rank
+ * order, as MPI's default contiguous layout.  The runtime never touches
+ * pages below the memory's current size (memory.grow only opens pages
+ * above it, the base never moves), and the module's allocator keeps its
+ * bookkeeping outside a block it handed out, so the mapping stays the
+ * program's own until Win_free puts private zero pages back and frees
+ * the block.  Win_shared_query answers with module addresses in the
+ * caller's own memory.  The host window is an ordinary MPI_Win_create
+ * over the rank's segment, so Put/Get/Accumulate reach the same memory. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "mpib.h"
+#include "mpib_int.h"
+#include "rt/rt.h"
+
+typedef uint32_t u32;
+
+#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
+
+/* ---- the window table ------------------------------------------------------ */
+
+typedef struct rma_peer {
+	int64_t size;          /* bytes the rank exposes (non-dynamic) */
+	int64_t disp_unit;
+	uint64_t base;         /* host address of its linear memory (dynamic) */
+} rma_peer;
+
+typedef struct rma_win {
+	MPI_Win h;
+	u32 base, size;        /* module address and size (0, 0 if dynamic) */
+	int32_t disp_unit;
+	int flavor;            /* MW_WIN_FLAVOR_* */
+	u32 eh;                /* module error handler */
+	u32 attrs;             /* module words for the predefined attributes */
+	int n;                 /* ranks in the window's group */
+	rma_peer *peers;
+	u32 shm_blk, shm_at;   /* shared: malloc block, mapped module address */
+	uint64_t shm_len;      /* shared: bytes mapped at shm_at */
+	int64_t *pad;          /* shared: each segment's offset in its page */
+} rma_win;
+
+static rma_win **wins;     /* by module handle; 0 is MPI_WIN_NULL */
+static u32 nwins;
+
+static rma_win *win_of(u32 h)
+{
+	if (!mw_is_active || h == MW_WIN_NULL || h >= nwins)
+		return NULL;
+	return wins[h];
+}
+
+/* Module handle of a host window (for callbacks), or MPI_WIN_NULL. */
+static u32 win_find(MPI_Win h)
+{
+	for (u32 i = 1; i < nwins; i++)
+		if (wins[i] && wins[i]->h == h)
+			return i;
+	return MW_WIN_NULL;
+}
+
+static u32 win_add(rma_win *w)
+{
+	for (u32 i = 1; i < nwins; i++)
+		if (!wins[i]) {
+			wins[i] = w;
+			return i;
+		}
+	u32 n = nwins ? nwins * 2 : 16;
+	rma_win **v = realloc(wins, n * sizeof *v);
+	if (!v)
+		return MW_WIN_NULL;
+	memset(v + nwins, 0, (n - nwins) * sizeof *v);
+	u32 i = nwins ? nwins : 1;
+	wins = v;
+	nwins = n;
+	wins[i] = w;
+	return i;
+}
+
+/* Window argument: record or the bridge's error on MPI_COMM_WORLD. */
+#define WIN(w, a, proc) do { if (!((w) = win_of(a))) \
+	return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, proc); } while (0)
+#define WFAIL(w, win, proc) mw_fail_eh(inst, rc, (w)->eh, (win), proc)
+#define WRET(w, win, r, proc) mw_ret_eh(inst, (r), (w)->eh, (win), proc)
+
+/* ---- creation ---------------------------------------------------------------- */
+
+/* After the host made window hw over comm c: the record, the peers'
+ * layouts (collective over c), and the module handle in *out. */
+static int win_new(rt_instance *inst, MPI_Win hw, MPI_Comm c, u32 base, u32 size,
+                   int32_t disp_unit, int flavor, uint32_t *out)
+{
+	int n = 0, rc;
+	MPI_Comm_size(c, &n);
+	rma_win *w = calloc(1, sizeof *w);
+	rma_peer *p = calloc((size_t)n + 1, sizeof *p);
+	if (!w || !p) {
+		free(w);
+		free(p);
+		return MPI_ERR_NO_MEM;
+	}
+	rma_peer me = { size, disp_unit, (uint64_t)(uintptr_t)rt_mem(inst, 0, 0) };
+	rc = MPI_Allgather(&me, 3, MPI_INT64_T, p, 3, MPI_INT64_T, c);
+	if (rc != MPI_SUCCESS) {
+		free(w);
+		free(p);
+		return rc;
+	}
+	MPI_Win_set_errhandler(hw, MPI_ERRORS_RETURN);
+	w->h = hw;
+	w->base = base;
+	w->size = size;
+	w->disp_unit = disp_unit;
+	w->flavor = flavor;
+	w->eh = MW_ERRORS_ARE_FATAL;
+	w->n = n;
+	w->peers = p;
+	u32 h = win_add(w);
+	if (h == MW_WIN_NULL) {
+		free(w);
+		free(p);
+		return MPI_ERR_NO_MEM;
+	}
+	*out = h;
+	return MPI_SUCCESS;
+}
+
+/* A failed creation after the host made its window: undone. */
+static void host_win_drop(MPI_Win *hw)
+{
+	if (*hw != MPI_WIN_NULL)
+		MPI_Win_free(hw);
+}
+
+u32 mwh_Win_create(rt_instance *inst, u32 base, u32 size, u32 du, u32 info,
+                   u32 comm, u32 winp)
+{
+	const char *proc = "MPI_Win_create";
+	MPI_Comm c;
+	MPI_Info in;
+	MPI_Win hw = MPI_WIN_NULL;
+	uint32_t *o;
+	int rc;
+	TRY(mw_comm_get(comm, &c));
+	TRY(mw_info_get(info, &in));
+	if ((int32_t)size < 0)
+		TRY(MW_ERR_SIZE);
+	if ((int32_t)du <= 0)
+		TRY(MW_ERR_DISP);
+	void *p = mw_ptr(inst, base, size);
+	if (!p)
+		TRY(MW_ERR_BUFFER);
+	if (!(o = mw_ptr(inst, winp, 4)))
+		TRY(MW_ERR_ARG);
+	rc = MPI_Win_create(p, (MPI_Aint)size, (int)du, in, c, &hw);
+	if (rc == MPI_SUCCESS &&
+	    (rc = win_new(inst, hw, c, base, size, (int32_t)du, MW_WIN_FLAVOR_CREATE, o)))
+		host_win_drop(&hw);
+	return mw_ret(inst, rc, comm, proc);
+fail:
+	return mw_fail(inst, rc, comm, proc);
+}
+
+u32 mwh_Win_allocate(rt_instance *inst, u32 size, u32 du, u32 info, u32 comm,
+                     u32 basep, u32 winp)
+{
+	const char *proc = "MPI_Win_allocate";
+	MPI_Comm c;
+	MPI_Info in;
+	MPI_Win hw = MPI_WIN_NULL;
+	int rc;
+	TRY(mw_comm_get(comm, &c));
+	TRY(mw_info_get(info, &in));
+	if ((int32_t)size < 0)
+		TRY(MW_ERR_SIZE);
+	if ((int32_t)du <= 0)
+		TRY(MW_ERR_DISP);
+	if (!mw_ptr(inst, basep, 4) || !mw_ptr(inst, winp, 4))
+		TRY(MW_ERR_ARG);
+	/* The module's own allocator: the memory is linear memory. */
+	u32 a = mw_malloc(inst, size ? size : 1);
+	mw_after(inst, 0);
+	if (!a)
+		TRY(MW_ERR_NO_MEM);
+	rc = MPI_Win_create(mw_ptr(inst, a, size), (MPI_Aint)size, (int)du, in, c, &hw);
+	uint32_t h = MW_WIN_NULL;
+	if (rc == MPI_SUCCESS &&
+	    (rc = win_new(inst, hw, c, a, size, (int32_t)du, MW_WIN_FLAVOR_ALLOCATE, &h)))
+		host_win_drop(&hw);
+	if (rc == MPI_SUCCESS) {
+		*(uint32_t *)mw_ptr(inst, basep, 4) = a;
+		*(uint32_t *)mw_ptr(inst, winp, 4) = h;
+	} else {
+		mw_free(inst, a);
+	}
+	return mw_ret(inst, rc, comm, proc);
+fail:
+	return mw_fail(inst, rc, comm, proc);
+}
+
+/* ---- shared windows ------------------------------------------------------------ */
+
+/* Puts private zero pages back where a shared segment was mapped and
+ * frees the module block around it. */
+static void shm_release(rt_instance *inst, u32 blk, u32 at, uint64_t len)
+{
+	if (len) {
+		void *p = mmap((uint8_t *)rt_mem(inst, 0, 0) + at, len, PROT_READ | PROT_WRITE,
+		               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+		if (p == MAP_FAILED) {
+			fprintf(stderr, "mpiwasm: rank %d: hand_rma.c: shm_release: cannot "
+			        "restore linear memory after a shared window: %s\n",
+			        mw_world_rank, strerror(errno));
+			mw_abort_job(MPI_COMM_WORLD, 1);
+		}
+	}
+	if (blk)
+		mw_free(inst, blk);
+}
+
+/* Whether every rank of c says ok (collective). */
+static int all_ok(int ok, MPI_Comm c)
+{
+	int all = 0;
+	if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, c) != MPI_SUCCESS)
+		return 0;
+	return all;
+}
+
+u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 comm,
+                            u32 basep, u32 winp)
+{
+	const char *proc = "MPI_Win_allocate_shared";
+	MPI_Comm c, node;
+	MPI_Info in;
+	MPI_Win hw = MPI_WIN_NULL;
+	int rc, n = 0, nn = 0, me = 0, fd = -1;
+	int64_t *sizes = NULL;
+	u32 blk = 0, at = 0;
+	uint64_t len = 0;
+	TRY(mw_comm_get(comm, &c));
+	TRY(mw_info_get(info, &in));
+	if ((int32_t)size < 0)
+		TRY(MW_ERR_SIZE);
+	if ((int32_t)du <= 0)
+		TRY(MW_ERR_DISP);
+	if (!mw_ptr(inst, basep, 4) || !mw_ptr(inst, winp, 4))
+		TRY(MW_ERR_ARG);
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *mem = rt_mem(inst, 0, 0);
+	if (pg <= 0 || (uintptr_t)mem % (uintptr_t)pg)
+		TRY(MW_ERR_RMA_SHARED);
+	/* All ranks of comm must share memory. */
+	if ((rc = MPI_Comm_size(c, &n)) || (rc = MPI_Comm_rank(c, &me)))
+		return mw_ret(inst, rc, comm, proc);
+	if ((rc = MPI_Comm_split_type(c, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)))
+		return mw_ret(inst, rc, comm, proc);
+	MPI_Comm_size(node, &nn);
+	MPI_Comm_free(&node);
+	if (nn != n)
+		TRY(MW_ERR_RMA_SHARED);
+	/* Segment sizes, the layout, a block in every rank's heap. */
+	if (!(sizes = calloc((size_t)n + 1, sizeof *sizes)))
+		TRY(MW_ERR_NO_MEM);
+	int64_t mine = (int32_t)size, total = 0, off = 0;
+	if ((rc = MPI_Allgather(&mine, 1, MPI_INT64_T, sizes, 1, MPI_INT64_T, c))) {
+		free(sizes);
+		return mw_ret(inst, rc, comm, proc);
+	}
+	for (int i = 0; i < n; i++) {
+		if (i == me)
+			off = total;
+		int64_t sz = sizes[i];
+		sizes[i] = total % pg;   /* from now on: the segment's page offset */
+		total += sz;
+	}
+	len = ((uint64_t)total + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg;
+	if (len == 0)
+		len = (uint64_t)pg;
+	if (len + (uint64_t)pg < UINT32_MAX)
+		blk = mw_malloc(inst, (u32)(len + (uint64_t)pg));
+	mw_after(inst, 0);
+	if (blk)
+		at = (u32)(((uint64_t)blk + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg);
+	if (!all_ok(blk != 0, c)) {
+		free(sizes);
+		shm_release(inst, blk, 0, 0);
+		TRY(MW_ERR_NO_MEM);
+	}
+	/* Rank 0 makes the shared object; every rank maps it over its block. */
+	struct { char name[64]; int ok; } obj = { "", 0 };
+	if (me == 0) {
+		static unsigned seq;
+		snprintf(obj.name, sizeof obj.name, "/mpiwasm-rma-%ld-%u-%lx", (long)getpid(),
+		         seq++, (unsigned long)(uintptr_t)mem >> 12);
+		fd = shm_open(obj.name, O_RDWR | O_CREAT | O_EXCL, 0600);
+		obj.ok = fd >= 0 && ftruncate(fd, (off_t)len) == 0;
+	}
+	if ((rc = MPI_Bcast(&obj, (int)sizeof obj, MPI_BYTE, 0, c))) {
+		if (fd >= 0) {
+			close(fd);
+			shm_unlink(obj.name);
+		}
+		free(sizes);
+		shm_release(inst, blk, 0, 0);
+		return mw_ret(inst, rc, comm, proc);
+	}
+	if (me != 0 && obj.ok)
+		fd = shm_open(obj.name, O_RDWR, 0);
+	int mapped = 0;
+	if (obj.ok && fd >= 0) {
+		void *p = mmap(mem + at, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+		mapped = p != MAP_FAILED;
+	}
+	if (fd >= 0)
+		close(fd);
+	int ok = all_ok(mapped, c);   /* every rank has it open: the name can go */
+	if (me == 0 && obj.name[0])
+		shm_unlink(obj.name);
+	if (!ok) {
+		free(sizes);
+		shm_release(inst, blk, at, mapped ? len : 0);
+		TRY(MW_ERR_RMA_SHARED);
+	}
+	/* The host window starts at the page of the segment, displacements
+	 * in bytes (the origin adds the target's page offset): MPICH 4.0.2
+	 * (ch4:ucx) loses a window's offset within its page when the page is
+	 * a shared file mapping and writes to the page's start instead (seen
+	 * natively too, with shm_open + mmap + MPI_Win_create). */
+	u32 base = at + (u32)off, hbase = base - (u32)(off % pg);
+	rc = MPI_Win_create(mem + hbase, (MPI_Aint)(size + (u32)(off % pg)), 1, in, c, &hw);
+	uint32_t h = MW_WIN_NULL;
+	if (rc == MPI_SUCCESS &&
+	    (rc = win_new(inst, hw, c, base, size, (int32_t)du, MW_WIN_FLAVOR_SHARED, &h)))
+		host_win_drop(&hw);
+	if (rc != MPI_SUCCESS) {
+		free(sizes);
+		shm_release(inst, blk, at, len);
+		return mw_ret(inst, rc, comm, proc);
+	}
+	rma_win *w = wins[h];
+	w->pad = sizes;
+	w->shm_blk = blk;
+	w->shm_at = at;
+	w->shm_len = len;
+	*(uint32_t *)mw_ptr(inst, basep, 4) = base;
+	*(uint32_t *)mw_ptr(inst, winp, 4) = h;
+	return 0;
+fail:
+	return mw_fail(inst, rc, comm, proc);
+}
+
+u32 mwh_Win_shared_query(rt_instance *inst, u32 win, u32 rank, u32 sizep, u32 dup,
+                         u32 basep)
+{
+	const char *proc = "MPI_Win_shared_query";
+	rma_win *w;
+	int rc, r = mw_rank_in(rank);
+	WIN(w, win, proc);
+	if (w->flavor != MW_WIN_FLAVOR_SHARED)
+		TRY(MW_ERR_RMA_FLAVOR);
+	if (!mw_ptr(inst, sizep, 4) || !mw_ptr(inst, dup, 4) || !mw_ptr(inst, basep, 4))
+		TRY(MW_ERR_ARG);
+	if (r == MPI_PROC_NULL) {   /* the lowest rank with a nonempty segment */
+		for (r = 0; r < w->n - 1 && w->peers[r].size == 0; r++)
+			;
+	} else if (r < 0 || r >= w->n) {
+		TRY(MW_ERR_RANK);
+	}
+	int64_t off = 0;
+	for (int i = 0; i < r; i++)
+		off += w->peers[i].size;
+	*(int32_t *)mw_ptr(inst, sizep, 4) = (int32_t)w->peers[r].size;
+	*(int32_t *)mw_ptr(inst, dup, 4) = (int32_t)w->peers[r].disp_unit;
+	*(uint32_t *)mw_ptr(inst, basep, 4) = w->shm_at + (u32)off;
+	return 0;
+fail:
+	return WFAIL(w, win, proc);
+}
+
+u32 mwh_Win_create_dynamic(rt_instance *inst, u32 info, u32 comm, u32 winp)
+{
+	const char *proc = "MPI_Win_create_dynamic";
+	MPI_Comm c;
+	MPI_Info in;
+	MPI_Win hw = MPI_WIN_NULL;
+	uint32_t *o;
+	int rc;
+	TRY(mw_comm_get(comm, &c));
+	TRY(mw_info_get(info, &in));
+	if (!(o = mw_ptr(inst, winp, 4)))
+		TRY(MW_ERR_ARG);
+	rc = MPI_Win_create_dynamic(in, c, &hw);
+	if (rc == MPI_SUCCESS &&
+	    (rc = win_new(inst, hw, c, 0, 0, 1, MW_WIN_FLAVOR_DYNAMIC, o)))
+		host_win_drop(&hw);
+	return mw_ret(inst, rc, comm, proc);
+fail:
+	return mw_fail(inst, rc, comm, proc);
+}
+
+u32 mwh_Win_attach(rt_instance *inst, u32 win, u32 base, u32 size)
+{
+	const char *proc = "MPI_Win_attach";
+	rma_win *w;
+	int rc;
+	WIN(w, win, proc);
+	if ((int32_t)size < 0)
+		TRY(MW_ERR_SIZE);
+	void *p = mw_ptr(inst, base, size);
+	if (!p)
+		TRY(MW_ERR_BUFFER);
+	return WRET(w, win, MPI_Win_attach(w->h, p, (MPI_Aint)size), proc);
+fail:
+	return WFAIL(w, win, proc);
+}
+
+u32 mwh_Win_detach(rt_instance *inst, u32 win, u32 base)
+{
+	const char *proc = "MPI_Win_detach";
+	rma_win *w;
+	int rc;
+	WIN(w, win, proc);
+	void *p = mw_ptr(inst, base, 0);
+	if (!p)
+		TRY(MW_ERR_BUFFER);
+	return WRET(w, win, MPI_Win_detach(w->h, p), proc);
+fail:
+	return WFAIL(w, win, proc);
+}
+
+u32 mwh_Win_free(rt_instance *inst, u32 winp)
+{
+	const char *proc = "MPI_Win_free";
+	uint32_t *o = mw_ptr(inst, winp, 4);
+	rma_win *w;
+	if (!o)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
+	u32 win = *o;
+	WIN(w, win, proc);
+	int rc = MPI_Win_free(&w->h);   /* runs attribute delete callbacks */
+	if (rc != MPI_SUCCESS)
+		return WRET(w, win, rc, proc);
+	if (w->flavor == MW_WIN_FLAVOR_ALLOCATE)
+		mw_free(inst, w->base);
+	if (w->flavor == MW_WIN_FLAVOR_SHARED)
+		shm_release(inst, w->shm_blk, w->shm_at, w->shm_len);
+	if (w->attrs)
+		mw_free(inst, w->attrs);
+	mw_errh_release(w->eh);
+	free(w->pad);
+	free(w->peers);
+	free(w);
+	wins[win] = NULL;
+	o = mw_ptr(inst, winp, 4);
+	if (o)
+		*o = MW_WIN_NULL;
+	return mw_after(inst, 0);
+}
+
+/* ---- synchronization ------------------------------------------------------- */
+
+static int assert_in(u32 a, int *out)
+{
+	static const struct { int m, h; } bits[] = {
+		{ MW_MODE_NOCHECK, MPI_MODE_NOCHECK }, { MW_MODE_NOSTORE, MPI_MODE_NOSTORE },
+		{ MW_MODE_NOPUT, MPI_MODE_NOPUT }, { MW_MODE_NOPRECEDE, MPI_MODE_NOPRECEDE },
+		{ MW_MODE_NOSUCCEED, MPI_MODE_NOSUCCEED },
+	};
+	int h = 0;
+	for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++)
+		if (a & (u32)bits[i].m) {
+			h |= bits[i].h;
+			a &= ~(u32)bits[i].m;
+		}
+	*out = h;
+	return a ? MW_ERR_ASSERT : 0;
+}
+
+u32 mwh_Win_fence(rt_instance *inst, u32 as, u32 win)
+{
+	rma_win *w;
+	int rc, a;
+	WIN(w, win, "MPI_Win_fence");
+	TRY(assert_in(as, &a));
+	return WRET(w, win, MPI_Win_fence(a, w->h), "MPI_Win_fence");
+fail:
+	return WFAIL(w, win, "MPI_Win_fence");
+}
+
+static u32 start_post(rt_instance *inst, int post, u32 group, u32 as, u32 win)
+{
+	const char *proc = post ? "MPI_Win_post" : "MPI_Win_start";
+	rma_win *w;
+	MPI_Group g;
+	int rc, a;
+	WIN(w, win, proc);
+	TRY(mw_group_get(group, &g));
+	TRY(assert_in(as, &a));
+	return WRET(w, win, post ? MPI_Win_post(g, a, w->h) : MPI_Win_start(g, a, w->h), proc);
+fail:
+	return WFAIL(w, win, proc);
+}
+
+u32 mwh_Win_start(rt_instance *inst, u32 g, u32 a, u32 win)
+{ return start_post(inst, 0, g, a, win); }
+u32 mwh_Win_post(rt_instance *inst, u32 g, u32 a, u32 win)
+{ return start_post(inst, 1, g, a, win); }
+
+/* Procedures of the window alone. */
+#define WIN_ONLY(NAME)                                                          \
+u32 mwh_##NAME(rt_instance *inst, u32 win)                                     \
+{                                                                             \
+	rma_win *w;                                                           \
+	WIN(w, win, "MPI_" #NAME);                                            \
+	return WRET(w, win, MPI_##NAME(w->h), "MPI_" #NAME);                  \
+}
+WIN_ONLY(Win_complete)
+WIN_ONLY(Win_wait)
+WIN_ONLY(Win_unlock_all)
+WIN_ONLY(Win_flush_all)
+WIN_ONLY(Win_flush_local_all)
+WIN_ONLY(Win_sync)
+
+/* A rank and the window. */
+#define WIN_RANK(NAME)                                                          \
+u32 mwh_##NAME(rt_instance *inst, u32 rank, u32 win)                           \
+{                                                                             \
+	rma_win *w;                                                           \
+	WIN(w, win, "MPI_" #NAME);                                            \
+	return WRET(w, win, MPI_##NAME(mw_rank_in(rank), w->h), "MPI_" #NAME); \
+}
+WIN_RANK(Win_unlock)
+WIN_RANK(Win_flush)
+WIN_RANK(Win_flush_local)
+
+u32 mwh_Win_test(rt_instance *inst, u32 win, u32 flagp)
+{
+	rma_win *w;
+	int32_t *f;
+	int rc, flag = 0;
+	WIN(w, win, "MPI_Win_test");
+	if (!(f = mw_ptr(inst, flagp, 4)))
+		TRY(MW_ERR_ARG);
+	rc = MPI_Win_test(w->h, &flag);
+	if (rc == MPI_SUCCESS)
+		*f = flag;
+	return WRET(w, win, rc, "MPI_Win_test");
+fail:
+	return WFAIL(w, win, "MPI_Win_test");
+}
+
+u32 mwh_Win_lock(rt_instance *inst, u32 type, u32 rank, u32 as, u32 win)
+{
+	rma_win *w;
+	int rc, a, t;
+	WIN(w, win, "MPI_Win_lock");
+	if ((int)type == MW_LOCK_EXCLUSIVE)
+		t = MPI_LOCK_EXCLUSIVE;
+	else if ((int)type == MW_LOCK_SHARED)
+		t = MPI_LOCK_SHARED;
+	else
+		TRY(MW_ERR_LOCKTYPE);
+	TRY(assert_in(as, &a));
+	return WRET(w, win, MPI_Win_lock(t, mw_rank_in(rank), a, w->h), "MPI_Win_lock");
+fail:
+	return WFAIL(w, win, "MPI_Win_lock");
+}
+
+u32 mwh_Win_lock_all(rt_instance *inst, u32 as, u32 win)
+{
+	rma_win *w;
+	int rc, a;
+	WIN(w, win, "MPI_Win_lock_all");
+	TRY(assert_in(as, &a));
+	return WRET(w, win, MPI_Win_lock_all(a, w->h), "MPI_Win_lock_all");
+fail:
+	return WFAIL(w, win, "MPI_Win_lock_all");
+}
+
+/* ---- communication ------------------------------------------------------------ */
+
+/* The host displacement of count elements of dt at the target's module
+ * displacement disp, after checking them against what the target
+ * exposes.  MPI_PROC_NULL and ranks outside the group are the host's. */
+static int target_in(const rma_win *w, int rank, u32 disp, int count,
+                     const mw_dtype *dt, MPI_Aint *out)
+{
+	if (count < 0)
+		return MW_ERR_COUNT;
+	if (rank < 0 || rank >= w->n) {
+		*out = (MPI_Aint)(int32_t)disp;
+		return 0;
+	}
+	const rma_peer *p = &w->peers[rank];
+	int64_t start, limit;
+	if (w->flavor == MW_WIN_FLAVOR_DYNAMIC) {
+		start = (int64_t)disp;            /* a module address */
+		limit = (int64_t)1 << 32;
+		*out = (MPI_Aint)(p->base + disp);
+	} else {
+		start = (int64_t)(int32_t)disp * p->disp_unit;
+		limit = p->size;
+		/* shared: the host window is in bytes from the segment's page */
+		*out = w->pad ? (MPI_Aint)(w->pad[rank] + start) : (MPI_Aint)(int32_t)disp;
+	}
+	if (count == 0 || dt->size == 0)
+		return 0;
+	int64_t span = (int64_t)(count - 1) * (int64_t)dt->extent;
+	int64_t lo = start + dt->tlb + (span < 0 ? span : 0);
+	int64_t hi = start + dt->tlb + (span > 0 ? span : 0) + dt->textent;
+	if (lo < 0 || hi < lo || hi > limit)
+		return MW_ERR_RMA_RANGE;
+	return 0;
+}
+
+/* Only predefined operations may accumulate (MPI 3.1, 11.3.4). */
+static int acc_op(u32 opv, MPI_Op *op)
+{
+	if (opv >= 32 || opv == MW_OP_NULL || mw_op_get(opv, op))
+		return MW_ERR_OP;
+	return 0;
+}
+
+enum { K_PUT, K_GET, K_ACC, K_GACC };
+
+/* Put, Get, Accumulate, Get_accumulate and their request forms. */
+static u32 rma_op(rt_instance *inst, int kind, const char *proc, u32 ob, u32 oc,
+                  u32 odt, u32 rb, u32 rcn, u32 rdt, u32 trank, u32 tdisp,
+                  u32 tc, u32 tdt, u32 opv, u32 win, u32 reqp)
+{
+	rma_win *w;
+	mw_dtype *od, *td, *rd = NULL;
+	MPI_Op op = MPI_OP_NULL;
+	MPI_Aint hd;
+	MPI_Request hr = MPI_REQUEST_NULL;
+	uint32_t *r = NULL;
+	void *op_ = NULL, *rp = NULL;
+	int rc, rank = mw_rank_in(trank);
+	WIN(w, win, proc);
+	TRY(mw_dtype_get(odt, &od));
+	TRY(mw_dtype_get(tdt, &td));
+	if (kind == K_ACC || kind == K_GACC)
+		TRY(acc_op(opv, &op));
+	/* With MPI_NO_OP the origin buffer is not used. */
+	rc = mw_buf(inst, ob, (int)oc, od, &op_);
+	if (rc && opv == MW_NO_OP && kind == K_GACC)
+		op_ = NULL;
+	else if (rc)
+		goto fail;
+	if (kind == K_GACC) {
+		TRY(mw_dtype_get(rdt, &rd));
+		TRY(mw_buf(inst, rb, (int)rcn, rd, &rp));
+	}
+	TRY(target_in(w, rank, tdisp, (int)tc, td, &hd));
+	if (reqp && !(r = mw_ptr(inst, reqp, 4)))
+		TRY(MW_ERR_ARG);
+	MPI_Request *q = reqp ? &hr : NULL;
+	switch (kind) {
+	case K_PUT:
+		rc = q ? MPI_Rput(op_, (int)oc, od->h, rank, hd, (int)tc, td->h, w->h, q)
+		       : MPI_Put(op_, (int)oc, od->h, rank, hd, (int)tc, td->h, w->h);
+		break;
+	case K_GET:
+		rc = q ? MPI_Rget(op_, (int)oc, od->h, rank, hd, (int)tc, td->h, w->h, q)
+		       : MPI_Get(op_, (int)oc, od->h, rank, hd, (int)tc, td->h, w->h);
+		break;
+	case K_ACC:
+		rc = q ? MPI_Raccumulate(op_, (int)oc, od->h, rank, hd, (int)tc, td->h, op, w->h, q)
+		       : MPI_Accumulate(op_, (int)oc, od->h, rank, hd, (int)tc, td->h, op, w->h);
+		break;
+	default:
+		rc = q ? MPI_Rget_accumulate(op_, (int)oc, od->h, rp, (int)rcn, rd->h, rank, hd,
+		                             (int)tc, td->h, op, w->h, q)
+		       : MPI_Get_accumulate(op_, (int)oc, od->h, rp, (int)rcn, rd->h, rank, hd,
+		                            (int)tc, td->h, op, w->h);
+		break;
+	}
+	if (rc == MPI_SUCCESS && r)
+		*r = mw_req_put(hr);
+	return WRET(w, win, rc, proc);
+fail:
+	return WFAIL(w, win, proc);
+}
+
+u32 mwh_Put(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 tr, u32 td, u32 tc,
+            u32 tdt, u32 win)
+{ return rma_op(inst, K_PUT, "MPI_Put", ob, oc, odt, 0, 0, 0, tr, td, tc, tdt, 0, win, 0); }
+u32 mwh_Get(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 tr, u32 td, u32 tc,
+            u32 tdt, u32 win)
+{ return rma_op(inst, K_GET, "MPI_Get", ob, oc, odt, 0, 0, 0, tr, td, tc, tdt, 0, win, 0); }
+u32 mwh_Rput(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 tr, u32 td, u32 tc,
+             u32 tdt, u32 win, u32 req)
+{ return rma_op(inst, K_PUT, "MPI_Rput", ob, oc, odt, 0, 0, 0, tr, td, tc, tdt, 0, win, req); }
+u32 mwh_Rget(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 tr, u32 td, u32 tc,
+             u32 tdt, u32 win, u32 req)
+{ return rma_op(inst, K_GET, "MPI_Rget", ob, oc, odt, 0, 0, 0, tr, td, tc, tdt, 0, win, req); }
+u32 mwh_Accumulate(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 tr, u32 td,
+                   u32 tc, u32 tdt, u32 op, u32 win)
+{ return rma_op(inst, K_ACC, "MPI_Accumulate", ob, oc, odt, 0, 0, 0, tr, td, tc, tdt, op, win, 0); }
+u32 mwh_Raccumulate(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 tr, u32 td,
+                    u32 tc, u32 tdt, u32 op, u32 win, u32 req)
+{ return rma_op(inst, K_ACC, "MPI_Raccumulate", ob, oc, odt, 0, 0, 0, tr, td, tc, tdt, op, win, req); }
+u32 mwh_Get_accumulate(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 rb, u32 rcn,
+                       u32 rdt, u32 tr, u32 td, u32 tc, u32 tdt, u32 op, u32 win)
+{ return rma_op(inst, K_GACC, "MPI_Get_accumulate", ob, oc, odt, rb, rcn, rdt, tr, td, tc, tdt, op, win, 0); }
+u32 mwh_Rget_accumulate(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 rb, u32 rcn,
+                        u32 rdt, u32 tr, u32 td, u32 tc, u32 tdt, u32 op, u32 win,
+                        u32 req)
+{ return rma_op(inst, K_GACC, "MPI_Rget_accumulate", ob, oc, odt, rb, rcn, rdt, tr, td, tc, tdt, op, win, req); }
+
+u32 mwh_Fetch_and_op(rt_instance *inst, u32 ob, u32 rb, u32 dt, u32 trank,
+                     u32 tdisp, u32 opv, u32 win)
+{
+	const char *proc = "MPI_Fetch_and_op";
+	rma_win *w;
+	mw_dtype *d;
+	MPI_Op op;
+	MPI_Aint hd;
+	void *op_ = NULL, *rp;
+	int rc, rank = mw_rank_in(trank);
+	WIN(w, win, proc);
+	TRY(mw_dtype_get(dt, &d));
+	TRY(acc_op(opv, &op));
+	rc = mw_buf(inst, ob, 1, d, &op_);
+	if (rc && opv == MW_NO_OP)
+		op_ = NULL;
+	else if (rc)
+		goto fail;
+	TRY(mw_buf(inst, rb, 1, d, &rp));
+	TRY(target_in(w, rank, tdisp, 1, d, &hd));
+	return WRET(w, win, MPI_Fetch_and_op(op_, rp, d->h, rank, hd, op, w->h), proc);
+fail:
+	return WFAIL(w, win, proc);
+}
+
+u32 mwh_Compare_and_swap(rt_instance *inst, u32 ob, u32 cb, u32 rb, u32 dt,
+                         u32 trank, u32 tdisp, u32 win)
+{
+	const char *proc = "MPI_Compare_and_swap";
+	rma_win *w;
+	mw_dtype *d;
+	MPI_Aint hd;
+	void *op_, *cp, *rp;
+	int rc, rank = mw_rank_in(trank);
+	WIN(w, win, proc);
+	TRY(mw_dtype_get(dt, &d));
+	TRY(mw_buf(inst, ob, 1, d, &op_));
+	TRY(mw_buf(inst, cb, 1, d, &cp));
+	TRY(mw_buf(inst, rb, 1, d, &rp));
+	TRY(target_in(w, rank, tdisp, 1, d, &hd));
+	return WRET(w, win, MPI_Compare_and_swap(op_, cp, rp, d->h, rank, hd, w->h), proc);
+fail:
+	return WFAIL(w, win, proc);
+}
+
+/* ---- group, name, info, Fortran handles -------------------------------------- */
+
+u32 mwh_Win_get_group(rt_instance *inst, u32 win, u32 gp)
+{
+	rma_win *w;
+	MPI_Group g;
+	uint32_t *o;
+	int rc;
+	WIN(w, win, "MPI_Win_get_group");
+	if (!(o = mw_ptr(inst, gp, 4)))
+		TRY(MW_ERR_ARG);
+	rc = MPI_Win_get_group(w->h, &g);
+	if (rc == MPI_SUCCESS)
+		*o = mw_group_put(g);
+	return WRET(w, win, rc, "MPI_Win_get_group");
+fail:
+	return WFAIL(w, win, "MPI_Win_get_group");
+}
+
+u32 mwh_Win_set_name(rt_instance *inst, u32 win, u32 name)
+{
+	rma_win *w;
+	int rc;
+	WIN(w, win, "MPI_Win_set_name");
+	const char *s = mw_str(inst, name);
+	if (!s)
+		TRY(MW_ERR_ARG);
+	return WRET(w, win, MPI_Win_set_name(w->h, s), "MPI_Win_set_name");
+fail:
+	return WFAIL(w, win, "MPI_Win_set_name");
+}
+
+u32 mwh_Win_get_name(rt_instance *inst, u32 win, u32 name, u32 lenp)
+{
+	rma_win *w;
+	char buf[MPI_MAX_OBJECT_NAME + 1] = "";
+	int rc, n = 0;
+	WIN(w, win, "MPI_Win_get_name");
+	if (!mw_ptr(inst, name, MW_MAX_OBJECT_NAME) || !mw_ptr(inst, lenp, 4))
+		TRY(MW_ERR_ARG);
+	rc = MPI_Win_get_name(w->h, buf, &n);
+	if (rc == MPI_SUCCESS)
+		mw_str_out(inst, name, MW_MAX_OBJECT_NAME, lenp, buf);
+	return WRET(w, win, rc, "MPI_Win_get_name");
+fail:
+	return WFAIL(w, win, "MPI_Win_get_name");
+}
+
+u32 mwh_Win_set_info(rt_instance *inst, u32 win, u32 info)
+{
+	rma_win *w;
+	MPI_Info in;
+	int rc;
+	WIN(w, win, "MPI_Win_set_info");
+	TRY(mw_info_get(info, &in));
+	return WRET(w, win, MPI_Win_set_info(w->h, in), "MPI_Win_set_info");
+fail:
+	return WFAIL(w, win, "MPI_Win_set_info");
+}
+
+u32 mwh_Win_get_info(rt_instance *inst, u32 win, u32 infop)
+{
+	rma_win *w;
+	MPI_Info in;
+	uint32_t *o;
+	int rc;
+	WIN(w, win, "MPI_Win_get_info");
+	if (!(o = mw_ptr(inst, infop, 4)))
+		TRY(MW_ERR_ARG);
+	rc = MPI_Win_get_info(w->h, &in);
+	if (rc == MPI_SUCCESS)
+		*o = mw_info_put(in);
+	return WRET(w, win, rc, "MPI_Win_get_info");
+fail:
+	return WFAIL(w, win, "MPI_Win_get_info");
+}
+
+/* Module handles are already Fortran integers. */
+u32 mwh_Win_c2f(rt_instance *inst, u32 win)
+{
+	(void)inst;
+	return win;
+}
+
+u32 mwh_Win_f2c(rt_instance *inst, u32 win)
+{
+	(void)inst;
+	return win;
+}
+
+/* ---- error handlers ------------------------------------------------------------ */
+
+/* hand2.c: the bridge's user error handlers (kept in the module). */
+u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp);
+
+u32 mwh_Win_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
+{
+	/* void fn(MPI_Win *, int *, ...): the same wasm type as a
+	 * communicator's handler, run by the same machinery. */
+	if (!mw_ptr(inst, ehp, 4) || !rt_table_func(inst, 0, fn, "iii:"))
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Win_create_errhandler");
+	return mwh_Comm_create_errhandler(inst, fn, ehp);
+}
+
+u32 mwh_Win_set_errhandler(rt_instance *inst, u32 win, u32 eh)
+{
+	rma_win *w;
+	MPI_Errhandler e;
+	int rc;
+	WIN(w, win, "MPI_Win_set_errhandler");
+	if (eh == MW_ERRHANDLER_NULL || mw_errh_get(eh, &e))
+		TRY(MW_ERR_ARG);
+	mw_errh_retain(eh);
+	mw_errh_release(w->eh);
+	w->eh = eh;
+	return 0;
+fail:
+	return WFAIL(w, win, "MPI_Win_set_errhandler");
+}
+
+u32 mwh_Win_get_errhandler(rt_instance *inst, u32 win, u32 ehp)
+{
+	rma_win *w;
+	uint32_t *o;
+	int rc;
+	WIN(w, win, "MPI_Win_get_errhandler");
+	if (!(o = mw_ptr(inst, ehp, 4)))
+		TRY(MW_ERR_ARG);
+	*o = w->eh;
+	mw_errh_retain(w->eh);   /* a new reference the module frees */
+	return 0;
+fail:
+	return WFAIL(w, win, "MPI_Win_get_errhandler");
+}
+
+u32 mwh_Win_call_errhandler(rt_instance *inst, u32 win, u32 code)
+{
+	rma_win *w;
+	WIN(w, win, "MPI_Win_call_errhandler");
+	mw_call_errh_eh(inst, (int)code, w->eh, win, "MPI_Win_call_errhandler");
+	return 0;
+}
+
+/* ---- attributes ------------------------------------------------------------------
+ * Window keyvals remember the module's callbacks (function-table indices,
+ * 0 the NULL function, 0xFFFFFFFF MPI_WIN_DUP_FN); the host gets the
+ * trampolines below with the record as extra state.  Windows are never
+ * duplicated, so only delete callbacks ever run.  Records live until the
+ * process ends (the host may call the delete function of a freed keyval
+ * for attributes still set). */
+
+typedef struct wkv {
+	u32 copy, del, extra, mkey;
+} wkv;
+
+#define WKV_DUP 0xFFFFFFFFu
+
+static wkv **wkv_tab;
+static u32 wkv_cap;
+
+static wkv *wkv_of(u32 key)
+{
+	return key < wkv_cap ? wkv_tab[key] : NULL;
+}
+
+static int win_copy_tramp(MPI_Win hw, int key, void *extra, void *in, void *out,
+                          int *flag)
+{
+	(void)hw;
+	(void)key;
+	wkv *kv = extra;
+	*flag = 0;
+	if (kv->copy == WKV_DUP) {
+		*(void **)out = in;
+		*flag = 1;
+		return MPI_SUCCESS;
+	}
+	/* MPI has no window duplication: nothing calls this with a module
+	 * copy function. */
+	return kv->copy == 0 ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+
+static int win_del_tramp(MPI_Win hw, int key, void *val, void *extra)
+{
+	(void)key;
+	wkv *kv = extra;
+	rt_instance *inst = mw_inst;
+	if (kv->del == 0 || mw_pending_trap)
+		return MPI_SUCCESS;
+	const rt_func *f = rt_table_func(inst, 0, kv->del, "iiii:i");
+	if (!f) {
+		fprintf(stderr, "mpiwasm: rank %d: window attribute delete callback: table "
+		        "entry %u is not a function of the MPI callback type\n",
+		        mw_world_rank, kv->del);
+		mw_pending_trap = RT_TRAP_INDIRECT_TYPE;
+		return MPI_ERR_OTHER;
+	}
+	rt_value a[4] = { { .i32 = win_find(hw) }, { .i32 = kv->mkey },
+	                  { .i32 = (u32)(uintptr_t)val }, { .i32 = kv->extra } };
+	rt_value r = { .i32 = 0 };
+	int k = rt_call(inst, f, a, &r);
+	if (k) {
+		mw_pending_trap = k;
+		return MPI_ERR_OTHER;
+	}
+	return r.i32 == MW_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+
+u32 mwh_Win_create_keyval(rt_instance *inst, u32 copy, u32 del, u32 keyp, u32 extra)
+{
+	const char *proc = "MPI_Win_create_keyval";
+	uint32_t *o = mw_ptr(inst, keyp, 4);
+	if (!o)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
+	if ((copy != 0 && copy != WKV_DUP && !rt_table_func(inst, 0, copy, "iiiiii:i")) ||
+	    (del != 0 && !rt_table_func(inst, 0, del, "iiii:i")))
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
+	wkv *kv = calloc(1, sizeof *kv);
+	if (!kv)
+		return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, proc);
+	kv->copy = copy;
+	kv->del = del;
+	kv->extra = extra;
+	int key;
+	int rc = MPI_Win_create_keyval(win_copy_tramp, win_del_tramp, &key, kv);
+	if (rc != MPI_SUCCESS) {
+		free(kv);
+		return mw_ret(inst, rc, MW_NOCOMM, proc);
+	}
+	u32 h = mw_keyval_new(key);
+	if (h >= wkv_cap) {
+		u32 cap = wkv_cap ? wkv_cap * 2 : 64;
+		while (cap <= h)
+			cap *= 2;
+		wkv **v = realloc(wkv_tab, cap * sizeof *v);
+		if (!v) {
+			MPI_Win_free_keyval(&key);
+			mw_keyval_del(h);
+			free(kv);
+			return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, proc);
+		}
+		memset(v + wkv_cap, 0, (cap - wkv_cap) * sizeof *v);
+		wkv_tab = v;
+		wkv_cap = cap;
+	}
+	kv->mkey = h;
+	wkv_tab[h] = kv;
+	*o = h;
+	return 0;
+}
+
+u32 mwh_Win_free_keyval(rt_instance *inst, u32 keyp)
+{
+	const char *proc = "MPI_Win_free_keyval";
+	uint32_t *o = mw_ptr(inst, keyp, 4);
+	int key;
+	if (!o)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
+	if (!wkv_of(*o) || mw_keyval_get(*o, &key))
+		return mw_fail(inst, MW_ERR_KEYVAL, MW_NOCOMM, proc);
+	int rc = MPI_Win_free_keyval(&key);
+	if (rc == MPI_SUCCESS) {
+		wkv_tab[*o] = NULL;
+		mw_keyval_del(*o);
+		*o = MW_KEYVAL_INVALID;
+	}
+	return mw_ret(inst, rc, MW_NOCOMM, proc);
+}
+
+u32 mwh_Win_set_attr(rt_instance *inst, u32 win, u32 key, u32 val)
+{
+	rma_win *w;
+	int hkey, rc;
+	WIN(w, win, "MPI_Win_set_attr");
+	if (!wkv_of(key) || mw_keyval_get(key, &hkey))
+		TRY(MW_ERR_KEYVAL);
+	return WRET(w, win, MPI_Win_set_attr(w->h, hkey, (void *)(uintptr_t)val),
+	            "MPI_Win_set_attr");
+fail:
+	return WFAIL(w, win, "MPI_Win_set_attr");
+}
+
+u32 mwh_Win_delete_attr(rt_instance *inst, u32 win, u32 key)
+{
+	rma_win *w;
+	int hkey, rc;
+	WIN(w, win, "MPI_Win_delete_attr");
+	if (!wkv_of(key) || mw_keyval_get(key, &hkey))
+		TRY(MW_ERR_KEYVAL);
+	return WRET(w, win, MPI_Win_delete_attr(w->h, hkey), "MPI_Win_delete_attr");
+fail:
+	return WFAIL(w, win, "MPI_Win_delete_attr");
+}
+
+/* The window's words for the predefined attributes, made on first use:
+ * [0] size (MPI_Aint), [1] disp_unit, [2] create flavor, [3] model. */
+static int win_attr_words(rt_instance *inst, rma_win *w, u32 *out)
+{
+	if (!w->attrs) {
+		u32 a = mw_malloc(inst, 16);
+		mw_after(inst, 0);
+		if (!a)
+			return MW_ERR_NO_MEM;
+		int model = MPI_WIN_UNIFIED, flag = 0, *mp = NULL;
+		if (MPI_Win_get_attr(w->h, MPI_WIN_MODEL, &mp, &flag) == MPI_SUCCESS &&
+		    flag && mp)
+			model = *mp;
+		int32_t *p = mw_ptr(inst, a, 16);
+		p[0] = (int32_t)w->size;
+		p[1] = w->disp_unit;
+		p[2] = w->flavor;
+		p[3] = model == MPI_WIN_SEPARATE ? MW_WIN_SEPARATE : MW_WIN_UNIFIED;
+		w->attrs = a;
+	}
+	*out = w->attrs;
+	return 0;
+}
+
+u32 mwh_Win_get_attr(rt_instance *inst, u32 win, u32 key, u32 valp, u32 flagp)
+{
+	const char *proc = "MPI_Win_get_attr";
+	rma_win *w;
+	int hkey, rc, flag = 0;
+	void *val = NULL;
+	u32 words;
+	WIN(w, win, proc);
+	if (!mw_ptr(inst, valp, 4) || !mw_ptr(inst, flagp, 4))
+		TRY(MW_ERR_ARG);
+	if (key >= MW_WIN_BASE && key <= MW_WIN_MODEL) {
+		u32 v;
+		if (key == MW_WIN_BASE) {
+			v = w->base;
+		} else {
+			TRY(win_attr_words(inst, w, &words));
+			v = words + 4 * (key - MW_WIN_SIZE);
+		}
+		*(uint32_t *)mw_ptr(inst, valp, 4) = v;
+		*(int32_t *)mw_ptr(inst, flagp, 4) = 1;
+		return 0;
+	}
+	if (!wkv_of(key) || mw_keyval_get(key, &hkey))
+		TRY(MW_ERR_KEYVAL);
+	rc = MPI_Win_get_attr(w->h, hkey, &val, &flag);
+	if (rc == MPI_SUCCESS) {
+		*(int32_t *)mw_ptr(inst, flagp, 4) = flag;
+		if (flag)
+			*(uint32_t *)mw_ptr(inst, valp, 4) = (u32)(uintptr_t)val;
+	}
+	return WRET(w, win, rc, proc);
+fail:
+	return WFAIL(w, win, proc);
+}
