@@ -134,14 +134,17 @@ static int nbc_op(u32 opv, MPI_Op *out, keep **kp)
 	return 0;
 }
 
-/* A started operation: the module request (owning k), or the host's error. */
+/* A started operation: the module request, owning k, or the host's error.
+ * Every such request owns a keep, if only a null one, so that
+ * MPI_Request_free treats all of them alike (mw_req_orphan): MPI-3.1 5.12
+ * makes freeing them erroneous and MPICH refuses it, but the bridge lets
+ * the program do it on any host and completes the operation itself. */
 static u32 started(rt_instance *inst, int rc, MPI_Request hr, u32 *r, keep *k,
                    u32 comm, const char *proc)
 {
 	if (rc == MPI_SUCCESS) {
 		*r = mw_req_put(hr);
-		if (k)
-			mw_req_attach(*r, keep_free, k);
+		mw_req_attach(*r, keep_free, k);
 	} else
 		keep_free(k);
 	return mw_ret(inst, rc, comm, proc);

