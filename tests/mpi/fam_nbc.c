@@ -265,6 +265,31 @@ static void overlap_tests(void)
 	free(rsb); free(rs); free(rsc);
 }
 
+/* ---- completed by Waitany and Testsome ------------------------------------ */
+static void any_some(void)
+{
+	MPI_Request rq[3];
+	int v = rank == 0 ? 99 : -1, mx = -1, idx, outc, idxs[3], done = 0, polls = 0;
+	OK(MPI_Ibarrier(MPI_COMM_WORLD, &rq[0]));
+	OK(MPI_Ibcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD, &rq[1]));
+	OK(MPI_Iallreduce(&rank, &mx, 1, MPI_INT, op_max, MPI_COMM_WORLD, &rq[2]));
+	for (int i = 0; i < 2; i++) {
+		OK(MPI_Waitany(3, rq, &idx, MPI_STATUS_IGNORE));
+		CHECK(idx >= 0 && idx < 3);
+	}
+	while (done < 1 && polls++ < 10000000) {
+		OK(MPI_Testsome(3, rq, &outc, idxs, MPI_STATUSES_IGNORE));
+		if (outc == MPI_UNDEFINED)
+			break;
+		done += outc;
+	}
+	CHECK(done == 1);
+	OK(MPI_Waitany(3, rq, &idx, MPI_STATUS_IGNORE));
+	CHECK(idx == MPI_UNDEFINED);
+	CHECK(v == 99 && mx == size - 1);
+	tm_out("any/some: bcast %d, max %d", v, mx);
+}
+
 /* ---- rooted collectives, in place at the root, completed by Waitsome ------- */
 static void rooted(void)
 {
@@ -651,6 +676,7 @@ int main(int argc, char **argv)
 
 	overlap_waitall();
 	overlap_tests();
+	any_some();
 	rooted();
 	freed();
 	neighbors();
