@@ -192,6 +192,13 @@ static int dtype(u32 h, int significant, mw_dtype **d)
 	return 0;
 }
 
+/* The host address of a buffer argument that is not significant here:
+ * never dereferenced, but MPICH refuses a null one even then. */
+static void *raw(rt_instance *inst, u32 a)
+{
+	return (uint8_t *)rt_mem(inst, 0, 0) + a;
+}
+
 /* nblocks blocks of count elements of d from module address a. */
 static int blocks(rt_instance *inst, u32 a, u32 count, int nblocks,
                   const mw_dtype *d, void **p)
@@ -295,7 +302,7 @@ u32 mwh_Ibcast(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 root,
 	MPI_Comm c;
 	MPI_Request hr;
 	mw_dtype *d;
-	void *p = NULL;
+	void *p = raw(inst, buf);
 	u32 *r;
 	int rc;
 	COMM(c, comm);
@@ -326,7 +333,7 @@ u32 mwh_Igather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 	MPI_Comm c;
 	MPI_Request hr;
 	mw_dtype *sd, *rd;
-	void *sp = NULL, *rp = NULL;
+	void *sp = raw(inst, sb), *rp = raw(inst, rb);
 	u32 *r;
 	int rc, own, all;
 	COMM(c, comm);
@@ -352,7 +359,7 @@ u32 mwh_Igatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	MPI_Comm c;
 	MPI_Request hr;
 	mw_dtype *sd, *rd;
-	void *sp = NULL, *rp = NULL;
+	void *sp = raw(inst, sb), *rp = raw(inst, rb);
 	int *cnt = NULL, *dis = NULL;
 	u32 *r;
 	int rc, own, all;
@@ -379,7 +386,7 @@ u32 mwh_Iscatter(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 	MPI_Comm c;
 	MPI_Request hr;
 	mw_dtype *sd, *rd;
-	void *sp = NULL, *rp = NULL;
+	void *sp = raw(inst, sb), *rp = raw(inst, rb);
 	u32 *r;
 	int rc, own, all;
 	COMM(c, comm);
@@ -405,7 +412,7 @@ u32 mwh_Iscatterv(rt_instance *inst, u32 sb, u32 scounts, u32 displs, u32 sdt,
 	MPI_Comm c;
 	MPI_Request hr;
 	mw_dtype *sd, *rd;
-	void *sp = NULL, *rp = NULL;
+	void *sp = raw(inst, sb), *rp = raw(inst, rb);
 	int *cnt = NULL, *dis = NULL;
 	u32 *r;
 	int rc, own, all;
@@ -550,7 +557,7 @@ u32 mwh_Ireduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
 	MPI_Request hr;
 	mw_dtype *d;
 	MPI_Op op;
-	void *sp = NULL, *rp = NULL;
+	void *sp = raw(inst, sb), *rp = raw(inst, rb);
 	keep *k = NULL;
 	u32 *r;
 	int rc, own, all;

@@ -365,6 +365,49 @@ static int is_mpich(void)
 	return strstr(v, "MPICH") != NULL;
 }
 
+/* ---- on an intercommunicator: even ranks against odd ones ---------------- */
+static void inter(void)
+{
+	if (size < 2)
+		return;
+	MPI_Comm half, ic;
+	int even = rank % 2 == 0, lrank, rsize;
+	OK(MPI_Comm_split(MPI_COMM_WORLD, !even, rank, &half));
+	OK(MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, even ? 1 : 0, 5, &ic));
+	MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
+	MPI_Comm_rank(half, &lrank);
+	MPI_Comm_remote_size(ic, &rsize);
+	MPI_Request rq[3];
+	/* broadcast from the evens' first; gather at the odds' first */
+	int b = even && lrank == 0 ? 555 : -1;
+	int broot = even ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+	int groot = even ? 0 : (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL);
+	int *g = malloc(sizeof(int) * (size_t)rsize), sum = -1;
+	for (int i = 0; i < rsize; i++)
+		g[i] = -1;
+	OK(MPI_Ibcast(&b, 1, MPI_INT, broot, ic, &rq[0]));
+	OK(MPI_Igather(&rank, 1, MPI_INT, g, 1, MPI_INT, groot, ic, &rq[1]));
+	OK(MPI_Iallreduce(&rank, &sum, 1, MPI_INT, op_sum, ic, &rq[2]));
+	OK(MPI_Waitall(3, rq, MPI_STATUSES_IGNORE));
+	int want = 0;
+	for (int r = 0; r < size; r++)
+		if ((r % 2 == 0) != even)
+			want += r;
+	CHECK(sum == want);
+	if (!even)
+		CHECK(b == 555);
+	int okg = 1;
+	if (!even && lrank == 0)
+		for (int i = 0; i < rsize; i++)
+			okg &= g[i] == 2 * i;
+	CHECK(okg);
+	tm_out("inter: bcast %d, gather %s, allreduce %d", b,
+	       !even && lrank == 0 ? (okg ? "ok" : "WRONG") : "-", sum);
+	free(g);
+	MPI_Comm_free(&ic);
+	MPI_Comm_free(&half);
+}
+
 /* ---- requests completed, then freed ---------------------------------------- */
 static void freed(void)
 {
@@ -678,6 +721,7 @@ int main(int argc, char **argv)
 	overlap_tests();
 	any_some();
 	rooted();
+	inter();
 	freed();
 	neighbors();
 	bounds();
