@@ -290,6 +290,46 @@ static void any_some(void)
 	tm_out("any/some: bcast %d, max %d", v, mx);
 }
 
+/* ---- MPI_IN_PLACE --------------------------------------------------------- */
+static void in_place(void)
+{
+	int n = size, a[4], v[4], w[4], c[4], d[4], wd[4], rsb[8], red[2], sc[2];
+	MPI_Datatype t[4];
+	if (n > 4)   /* the arrays are sized for run.sh's 1..4 ranks */
+		return;
+	for (int j = 0; j < n; j++) {
+		a[j] = v[j] = w[j] = rank * 10 + j;
+		c[j] = 1;
+		d[j] = j;
+		wd[j] = 4 * j;
+		t[j] = j % 2 ? MPI_INT : MPI_INT32_T;
+	}
+	for (int i = 0; i < 2 * n; i++)
+		rsb[i] = rank + i;
+	red[0] = rank;
+	red[1] = -rank;
+	sc[0] = rank + 1;
+	sc[1] = 1;
+	MPI_Request rq[6];
+	OK(MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, a, 1, MPI_INT, MPI_COMM_WORLD, &rq[0]));
+	OK(MPI_Ialltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, v, c, d, MPI_INT, MPI_COMM_WORLD, &rq[1]));
+	OK(MPI_Ialltoallw(MPI_IN_PLACE, NULL, NULL, NULL, w, c, wd, t, MPI_COMM_WORLD, &rq[2]));
+	OK(MPI_Ireduce(rank == 0 ? MPI_IN_PLACE : red, red, 2, MPI_INT, op_sum, 0, MPI_COMM_WORLD, &rq[3]));
+	OK(MPI_Ireduce_scatter_block(MPI_IN_PLACE, rsb, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[4]));
+	OK(MPI_Iscan(MPI_IN_PLACE, sc, 2, MPI_INT, op_sum, MPI_COMM_WORLD, &rq[5]));
+	OK(MPI_Waitall(6, rq, MPI_STATUSES_IGNORE));
+	int ok = 1;
+	for (int j = 0; j < n; j++)
+		ok &= a[j] == j * 10 + rank && v[j] == j * 10 + rank && w[j] == j * 10 + rank;
+	CHECK(ok);
+	if (rank == 0)
+		CHECK(red[0] == n * (n - 1) / 2 && red[1] == -n * (n - 1) / 2);
+	CHECK(rsb[0] == n * 2 * rank + n * (n - 1) / 2 && rsb[1] == n * (2 * rank + 1) + n * (n - 1) / 2);
+	CHECK(sc[0] == (rank + 1) * (rank + 2) / 2 && sc[1] == rank + 1);
+	tm_out("in place: alltoall(v,w) %s, reduce %d, rsb %d %d, scan %d %d", ok ? "ok" : "WRONG",
+	       rank == 0 ? red[0] : 0, rsb[0], rsb[1], sc[0], sc[1]);
+}
+
 /* ---- rooted collectives, in place at the root, completed by Waitsome ------- */
 static void rooted(void)
 {
@@ -720,6 +760,7 @@ int main(int argc, char **argv)
 	overlap_waitall();
 	overlap_tests();
 	any_some();
+	in_place();
 	rooted();
 	inter();
 	freed();
