@@ -2,7 +2,8 @@
 # tests/mpi/nbc_fatal.sh - wasm only: a nonblocking / neighborhood
 # collective with a buffer outside linear memory, under
 # MPI_ERRORS_ARE_FATAL, ends the job promptly with one line naming the
-# procedure and MPI_ERR_BUFFER (tests/mpi/nbc_fatal.c).
+# procedure and MPI_ERR_BUFFER; a trap in a user op applied while a
+# nonblocking reduction completes ends the job too (tests/mpi/nbc_fatal.c).
 # Environment as tests/mpi/run.sh: B (build dir), MPI (openmpi|mpich).
 # Last line: `nbc-fatal-MPI: N passed, N failed`.
 set -u
@@ -23,7 +24,7 @@ if ! "$B/mpiwasm-cc" -O2 -Wall -Wextra -o "$w" "$here/nbc_fatal.c" > "$w.build" 
 	echo "FAIL nbc_fatal: wasm build"; sed -n '1,12s/^/     | /p' "$w.build"
 	echo "nbc-fatal-$MPI: 0 passed, 1 failed"; exit 1
 fi
-for m in iallreduce:MPI_Iallreduce alltoallw:MPI_Ineighbor_alltoallw; do
+for m in iallreduce:MPI_Iallreduce alltoallw:MPI_Ineighbor_alltoallw optrap:trap; do
 	mode=${m%%:*} proc=${m#*:}
 	o=$OUT/nbc_fatal.$mode
 	rc=0
@@ -32,6 +33,8 @@ for m in iallreduce:MPI_Iallreduce alltoallw:MPI_Ineighbor_alltoallw; do
 		fail=$((fail + 1)); echo "FAIL nbc_fatal $mode: exit $rc (expected the job to end with an error)"
 	elif grep -q "survived" "$o.out"; then
 		fail=$((fail + 1)); echo "FAIL nbc_fatal $mode: code after the failed call ran"
+	elif [ "$mode" = optrap ] && grep -Eiq "^mpiwasm: rank [01]: .*trap" "$o.err"; then
+		pass=$((pass + 1)); echo "ok   nbc_fatal $mode: job ended (exit $rc), message names the trap"
 	elif grep -q "^mpiwasm: rank 1: $proc: buffer lies outside linear memory (MPI_ERR_BUFFER)" "$o.err"; then
 		pass=$((pass + 1)); echo "ok   nbc_fatal $mode: job ended (exit $rc), message names $proc"
 	else
