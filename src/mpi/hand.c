@@ -571,6 +571,10 @@ u32 mwh_Request_free(rt_instance *inst, u32 req)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Request_free");
 	if ((rc = mw_req_get(*r, &h)))
 		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Request_free");
+	if (mw_req_orphan(*r)) {   /* it owns memory the host still reads */
+		*r = MW_REQUEST_NULL;
+		return 0;
+	}
 	rc = MPI_Request_free(&h);
 	if (rc == MPI_SUCCESS) {
 		mw_req_del(*r);
@@ -791,10 +795,10 @@ static uint32_t module_scratch(rt_instance *inst, uint32_t len)
 	return scratch;
 }
 
-static void op_tramp(void *in, void *inout, int *len, MPI_Datatype *dt)
+void mw_uop_apply(u32 fn, void *in, void *inout, int *len, MPI_Datatype *dt)
 {
 	rt_instance *inst = mw_inst;
-	if (mw_pending_trap || cur_op >= uop_cap)
+	if (mw_pending_trap)
 		return;
 	uint8_t *base = rt_mem(inst, 0, 0);
 	uint64_t size = rt_mem_size(inst);
@@ -822,11 +826,11 @@ static void op_tramp(void *in, void *inout, int *len, MPI_Datatype *dt)
 	int32_t *hdr = (int32_t *)(base + s);
 	hdr[0] = *len;
 	hdr[1] = (int32_t)mw_dtype_find(*dt);
-	const rt_func *f = rt_table_func(inst, 0, uop[cur_op].fn, "iiii:");
+	const rt_func *f = rt_table_func(inst, 0, fn, "iiii:");
 	if (!f) {
 		fprintf(stderr, "mpiwasm: rank %d: user op: table entry %u is not a "
 		        "void(void*, void*, int*, MPI_Datatype*) function\n",
-		        mw_world_rank, uop[cur_op].fn);
+		        mw_world_rank, fn);
 		mw_pending_trap = RT_TRAP_INDIRECT_TYPE;
 		return;
 	}
@@ -839,6 +843,21 @@ static void op_tramp(void *in, void *inout, int *len, MPI_Datatype *dt)
 	base = rt_mem(inst, 0, 0);
 	if (!io_lin)
 		memcpy(inout, base + a_io, bytes);
+}
+
+static void op_tramp(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+	if (cur_op < uop_cap)
+		mw_uop_apply(uop[cur_op].fn, in, inout, len, dt);
+}
+
+int mw_uop_fn(u32 op, u32 *fn)
+{
+	MPI_Op h;
+	if (op < 32 || op >= uop_cap || !uop[op].used || mw_op_get(op, &h))
+		return 0;
+	*fn = uop[op].fn;
+	return 1;
 }
 
 u32 mwh_Op_create(rt_instance *inst, u32 fn, u32 commute, u32 opp)

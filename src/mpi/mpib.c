@@ -117,6 +117,15 @@ MW_TABLE(keyval, int, MPI_KEYVAL_INVALID, MW_KEYVAL_INVALID, MW_ERR_KEYVAL)
 /* Requests are the hot table: a free list instead of a scan. */
 static struct { MPI_Request *v; uint32_t n, cap, *free, nfree, freecap; } req_t;
 
+/* What a request owns besides its host handle (mw_req_attach): one
+ * release function per slot, run once when the slot is deleted. */
+static struct req_own { mw_req_fini *fn; void *arg; } *req_own;
+
+/* Requests freed by MPI_Request_free while they still own something: the
+ * host request is kept and completed here, then the release runs. */
+static struct { MPI_Request h; struct req_own own; } *orphans;
+static uint32_t n_orphans, orphans_cap;
+
 int mw_req_get(uint32_t h, MPI_Request *out)
 {
 	if (h == MW_REQUEST_NULL) {
@@ -136,22 +145,27 @@ uint32_t mw_req_put(MPI_Request r)
 	if (req_t.nfree) {
 		uint32_t i = req_t.free[--req_t.nfree];
 		req_t.v[i] = r;
+		req_own[i] = (struct req_own){ 0 };
 		return i;
 	}
 	if (req_t.n == req_t.cap) {
 		uint32_t cap = req_t.cap ? req_t.cap * 2 : 256;
 		MPI_Request *v = realloc(req_t.v, cap * sizeof *v);
-		uint32_t *f = realloc(req_t.free, cap * sizeof *f);
-		if (!v || !f) {
+		uint32_t *f = v ? realloc(req_t.free, cap * sizeof *f) : NULL;
+		if (f)
+			req_t.free = f;
+		struct req_own *o = f ? realloc(req_own, cap * sizeof *o) : NULL;
+		if (!v || !f || !o) {
 			fprintf(stderr, "mpiwasm: mpib: out of memory for request handles\n");
 			abort();
 		}
 		req_t.v = v;
-		req_t.free = f;
+		req_own = o;
 		req_t.cap = cap;
 		if (req_t.n == 0)
 			req_t.v[req_t.n++] = MPI_REQUEST_NULL;   /* MPI_REQUEST_NULL */
 	}
+	req_own[req_t.n] = (struct req_own){ 0 };
 	req_t.v[req_t.n] = r;
 	return req_t.n++;
 }
@@ -163,14 +177,74 @@ void mw_req_watch(int on)
 	req_watching = on;
 }
 
-void mw_req_del(uint32_t h)
+/* Frees slot h; gives back what it owned without releasing it. */
+static struct req_own req_slot_free(uint32_t h)
 {
-	if (h == MW_REQUEST_NULL || h >= req_t.n || req_t.v[h] == MPI_REQUEST_NULL)
-		return;
+	struct req_own o = req_own[h];
+	req_own[h] = (struct req_own){ 0 };
 	req_t.v[h] = MPI_REQUEST_NULL;
 	req_t.free[req_t.nfree++] = h;
 	if (req_watching)
 		mw_req_done(h);
+	return o;
+}
+
+void mw_req_del(uint32_t h)
+{
+	if (h == MW_REQUEST_NULL || h >= req_t.n || req_t.v[h] == MPI_REQUEST_NULL)
+		return;
+	struct req_own o = req_slot_free(h);
+	if (o.fn)
+		o.fn(o.arg);
+}
+
+/* Completes the orphans that are done (all of them, waiting, if wait). */
+static void req_reap(int wait)
+{
+	for (uint32_t i = 0; i < n_orphans;) {
+		int done = 1;
+		if (wait)
+			MPI_Wait(&orphans[i].h, MPI_STATUS_IGNORE);
+		else if (MPI_Test(&orphans[i].h, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			done = 1;   /* failed: the host request is gone either way */
+		if (!done) {
+			i++;
+			continue;
+		}
+		struct req_own o = orphans[i].own;
+		orphans[i] = orphans[--n_orphans];
+		o.fn(o.arg);
+	}
+}
+
+void mw_req_attach(uint32_t h, mw_req_fini *fn, void *arg)
+{
+	req_reap(0);
+	if (h != MW_REQUEST_NULL && h < req_t.n && req_t.v[h] != MPI_REQUEST_NULL)
+		req_own[h] = (struct req_own){ fn, arg };
+	else if (fn)
+		fn(arg);
+}
+
+int mw_req_orphan(uint32_t h)
+{
+	if (h == MW_REQUEST_NULL || h >= req_t.n || req_t.v[h] == MPI_REQUEST_NULL ||
+	    !req_own[h].fn)
+		return 0;
+	if (n_orphans == orphans_cap) {
+		uint32_t cap = orphans_cap ? orphans_cap * 2 : 16;
+		void *v = realloc(orphans, cap * sizeof *orphans);
+		if (!v) {
+			fprintf(stderr, "mpiwasm: mpib: out of memory for freed requests\n");
+			abort();
+		}
+		orphans = v;
+		orphans_cap = cap;
+	}
+	MPI_Request r = req_t.v[h];
+	orphans[n_orphans].h = r;
+	orphans[n_orphans++].own = req_slot_free(h);
+	return 1;
 }
 
 void mw_req_set(uint32_t h, MPI_Request r)
@@ -921,6 +995,7 @@ void mw_tables_init(void)
 
 void mw_tables_fini(void)
 {
+	req_reap(1);
 	for (int i = 0; i < own_n; i++)
 		MPI_Type_free(&own_types[i]);
 	own_n = 0;

@@ -55,6 +55,18 @@ void mw_keyval_del(uint32_t h);
  * its request completes). */
 void mw_comm_set(uint32_t h, MPI_Comm c);
 uint32_t mw_comm_reserve(void);
+/* What a request owns that the host reads until the operation ends and
+ * that is not in linear memory (a nonblocking collective's converted
+ * handle and MPI_Aint arrays, a host op made for a user op): attach gives
+ * live request h a release function, run exactly once when its slot is
+ * deleted, i.e. when the request completes (req_back) or is freed; at
+ * once if h is not a live request.  MPI_Request_free must call orphan
+ * first: if h owns something, 1, and the host request is kept (not freed)
+ * and completed later by the bridge (tested at each attach, waited for
+ * before MPI_Finalize), then released; h's slot is free either way. */
+typedef void mw_req_fini(void *arg);
+void mw_req_attach(uint32_t h, mw_req_fini *fn, void *arg);
+int mw_req_orphan(uint32_t h);
 /* Request completion hook: while watching, mw_req_del calls mw_req_done. */
 void mw_req_watch(int on);
 void mw_req_done(uint32_t req);
@@ -139,6 +151,13 @@ void mw_call_errh_eh(rt_instance *inst, int code, uint32_t eh, uint32_t obj,
  * when the MPI call returns (mw_after). */
 extern int mw_pending_trap;
 uint32_t mw_after(rt_instance *inst, uint32_t r);
+
+/* User-defined ops (hand.c): the module function of module op handle op
+ * (1, or 0 if op is not a live user op), and the call of such a function
+ * on host buffers, as the host's MPI_User_function (staging through module
+ * memory what lies outside it; a trap is left in mw_pending_trap). */
+int mw_uop_fn(uint32_t op, uint32_t *fn);
+void mw_uop_apply(uint32_t fn, void *in, void *inout, int *len, MPI_Datatype *dt);
 
 /* Module allocation through its exported malloc/free (0 on failure). */
 uint32_t mw_malloc(rt_instance *inst, uint32_t size);

@@ -1,0 +1,911 @@
+/* hand_nbc.c - nonblocking collectives (MPI_Ibarrier .. MPI_Iexscan) and
+ * neighborhood collectives (MPI_Neighbor_*, MPI_Ineighbor_*).
+ *
+ * Buffers, counts and displacements stay in linear memory (zero-copy: the
+ * memory's base never moves, and MPI forbids touching them before the
+ * operation completes).  What the host call needs that is not in linear
+ * memory - per-peer host datatypes, 64-bit MPI_Aint displacements, a host
+ * op standing for a module's user op - lives in a `keep` record that the
+ * request owns (mw_req_attach): it is released exactly once, when the
+ * request completes or is freed. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mpib.h"
+#include "mpib_int.h"
+#include "rt/rt.h"
+
+typedef uint32_t u32;
+
+#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
+#define IN_PLACE(a) ((a) == 1)
+
+/* ---- user-defined ops in nonblocking reductions --------------------------
+ * The host calls an MPI_User_function with no user data, possibly long
+ * after the call that started the reduction (in any later MPI call that
+ * makes progress), so the bridge's "op of the running reduction" cannot
+ * tell which module function to apply.  Each pending reduction with a user
+ * op gets a host op of its own whose function is one of NTRAMP
+ * trampolines; a trampoline is bound to one module function while any
+ * pending reduction uses it. */
+
+#define NTRAMP 64
+static struct { u32 fn, refs; } tramp_slot[NTRAMP];
+
+static void tramp_run(int k, void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+	mw_uop_apply(tramp_slot[k].fn, in, inout, len, dt);
+}
+
+/* tramp_<k><j> runs trampoline slot 8*k + j. */
+#define T1(k, j) static void tramp_##k##j(void *a, void *b, int *l, MPI_Datatype *d) \
+	{ tramp_run(8 * k + j, a, b, l, d); }
+#define T8(k) T1(k, 0) T1(k, 1) T1(k, 2) T1(k, 3) T1(k, 4) T1(k, 5) T1(k, 6) T1(k, 7)
+T8(0) T8(1) T8(2) T8(3) T8(4) T8(5) T8(6) T8(7)
+#define P8(k) tramp_##k##0, tramp_##k##1, tramp_##k##2, tramp_##k##3, \
+	tramp_##k##4, tramp_##k##5, tramp_##k##6, tramp_##k##7
+static MPI_User_function *const tramps[NTRAMP] = {
+	P8(0), P8(1), P8(2), P8(3), P8(4), P8(5), P8(6), P8(7)
+};
+
+/* A trampoline bound to module function fn (shared), or -1 if all are
+ * bound to other functions. */
+static int tramp_get(u32 fn)
+{
+	int free_k = -1;
+	for (int k = 0; k < NTRAMP; k++) {
+		if (tramp_slot[k].refs && tramp_slot[k].fn == fn) {
+			tramp_slot[k].refs++;
+			return k;
+		}
+		if (!tramp_slot[k].refs && free_k < 0)
+			free_k = k;
+	}
+	if (free_k >= 0) {
+		tramp_slot[free_k].fn = fn;
+		tramp_slot[free_k].refs = 1;
+	}
+	return free_k;
+}
+
+/* ---- what a request keeps ------------------------------------------------ */
+
+typedef struct keep {
+	MPI_Op op;                /* host op for a user op, or MPI_OP_NULL */
+	int tramp;                /* its trampoline, or -1 */
+	MPI_Datatype *stypes, *rtypes;   /* per-peer host datatypes */
+	MPI_Aint *sdispls, *rdispls;     /* per-peer byte displacements */
+} keep;
+
+static void keep_free(void *arg)
+{
+	keep *k = arg;
+	if (!k)
+		return;
+	if (k->op != MPI_OP_NULL)
+		MPI_Op_free(&k->op);
+	if (k->tramp >= 0)
+		tramp_slot[k->tramp].refs--;
+	free(k->stypes);
+	free(k->rtypes);
+	free(k->sdispls);
+	free(k->rdispls);
+	free(k);
+}
+
+static keep *keep_new(keep **kp)
+{
+	if (!*kp && (*kp = calloc(1, sizeof **kp))) {
+		(*kp)->op = MPI_OP_NULL;
+		(*kp)->tramp = -1;
+	}
+	return *kp;
+}
+
+/* The host op for module op opv: a predefined op or the host op of a
+ * user op as it is; a user op gets a host op of its own, kept in *kp. */
+static int nbc_op(u32 opv, MPI_Op *out, keep **kp)
+{
+	MPI_Op h;
+	u32 fn;
+	int commute = 1;
+	if (mw_op_get(opv, &h))
+		return MW_ERR_OP;
+	if (!mw_uop_fn(opv, &fn)) {
+		*out = h;
+		return 0;
+	}
+	MPI_Op_commutative(h, &commute);
+	keep *k = keep_new(kp);
+	if (!k)
+		return MW_ERR_NO_MEM;
+	if ((k->tramp = tramp_get(fn)) < 0) {
+		fprintf(stderr, "mpiwasm: rank %d: hand_nbc.c: more than %d different "
+		        "user-defined ops in pending nonblocking reductions\n",
+		        mw_world_rank, NTRAMP);
+		return MW_ERR_INTERN;
+	}
+	if (MPI_Op_create(tramps[k->tramp], commute, &k->op) != MPI_SUCCESS) {
+		k->op = MPI_OP_NULL;
+		return MW_ERR_INTERN;
+	}
+	*out = k->op;
+	return 0;
+}
+
+/* A started operation: the module request, owning k, or the host's error.
+ * Every such request owns a keep, if only a null one, so that
+ * MPI_Request_free treats all of them alike (mw_req_orphan): MPI-3.1 5.12
+ * makes freeing them erroneous and MPICH refuses it, but the bridge lets
+ * the program do it on any host and completes the operation itself. */
+static u32 started(rt_instance *inst, int rc, MPI_Request hr, u32 *r, keep *k,
+                   u32 comm, const char *proc)
+{
+	if (rc == MPI_SUCCESS) {
+		*r = mw_req_put(hr);
+		mw_req_attach(*r, keep_free, k);
+	} else
+		keep_free(k);
+	return mw_ret(inst, rc, comm, proc);
+}
+
+/* ---- arguments -------------------------------------------------------------- */
+
+static int peers(MPI_Comm c)
+{
+	int inter = 0, n = 0;
+	MPI_Comm_test_inter(c, &inter);
+	if (inter)
+		MPI_Comm_remote_size(c, &n);
+	else
+		MPI_Comm_size(c, &n);
+	return n;
+}
+
+static int is_inter(MPI_Comm c)
+{
+	int inter = 0;
+	MPI_Comm_test_inter(c, &inter);
+	return inter;
+}
+
+/* Whether the root-only arguments are significant in this process. */
+static int at_root(MPI_Comm c, int root)
+{
+	int r = -1;
+	if (is_inter(c))
+		return root == MPI_ROOT;
+	MPI_Comm_rank(c, &r);
+	return r == root;
+}
+
+/* Datatype of an argument: looked up where significant, else MPI_BYTE
+ * (the host ignores it there, and the module may pass anything). */
+static int dtype(u32 h, int significant, mw_dtype **d)
+{
+	static mw_dtype byte_dt;
+	if (significant)
+		return mw_dtype_get(h, d);
+	byte_dt.h = MPI_BYTE;
+	*d = &byte_dt;
+	return 0;
+}
+
+/* The host address of a buffer argument that is not significant here:
+ * never dereferenced, but MPICH refuses a null one even then. */
+static void *raw(rt_instance *inst, u32 a)
+{
+	return (uint8_t *)rt_mem(inst, 0, 0) + a;
+}
+
+/* nblocks blocks of count elements of d from module address a. */
+static int blocks(rt_instance *inst, u32 a, u32 count, int nblocks,
+                  const mw_dtype *d, void **p)
+{
+	int64_t n = (int64_t)(int32_t)count * nblocks;
+	if ((int32_t)count < 0 || n > INT_MAX)
+		return MW_ERR_COUNT;
+	return mw_buf(inst, a, (int)n, d, p);
+}
+
+/* Send buffer of nblocks blocks, or MPI_IN_PLACE where allowed. */
+static int sblocks(rt_instance *inst, u32 a, int in_place_ok, u32 count,
+                   int nblocks, const mw_dtype *d, void **p)
+{
+	if (in_place_ok && IN_PLACE(a)) {
+		*p = MPI_IN_PLACE;
+		return 0;
+	}
+	return blocks(inst, a, count, nblocks, d, p);
+}
+
+/* n int counts and n int displacements (in extents of d) from base a. */
+static int vblocks(rt_instance *inst, u32 a, int n, u32 counts, u32 displs,
+                   const mw_dtype *d, int **cp, int **dp, void **p)
+{
+	int *c = mw_arr(inst, counts, (uint64_t)n, 4);
+	int *s = mw_arr(inst, displs, (uint64_t)n, 4);
+	int rc;
+	if (!c || !s)
+		return MW_ERR_ARG;
+	if ((rc = mw_buf(inst, a, 0, d, p)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		void *q;
+		if ((rc = mw_buf_at(inst, a, (int64_t)s[i] * d->extent, c[i], d, &q)))
+			return rc;
+	}
+	*cp = c;
+	*dp = s;
+	return 0;
+}
+
+/* n int counts, n byte displacements (int, or module MPI_Aint if *ad is
+ * to receive host MPI_Aint copies) and n datatype handles from base a;
+ * the host datatypes go to a new array *ht. */
+static int wblocks(rt_instance *inst, u32 a, int n, u32 counts, u32 displs,
+                   u32 types, int **cp, int **dp, MPI_Aint **ad,
+                   MPI_Datatype **ht, void **p)
+{
+	int *c = mw_arr(inst, counts, (uint64_t)n, 4);
+	int32_t *s = mw_arr(inst, displs, (uint64_t)n, 4);
+	int32_t *t = mw_arr(inst, types, (uint64_t)n, 4);
+	int rc;
+	if (!c || !s || !t)
+		return MW_ERR_ARG;
+	*p = (uint8_t *)rt_mem(inst, 0, 0) + a;
+	if (!(*ht = malloc(((size_t)n + 1) * sizeof **ht)))
+		return MW_ERR_NO_MEM;
+	if (ad && !(*ad = malloc(((size_t)n + 1) * sizeof **ad)))
+		return MW_ERR_NO_MEM;
+	for (int i = 0; i < n; i++) {
+		mw_dtype *d;
+		void *q;
+		if ((rc = mw_dtype_get((u32)t[i], &d)))
+			return rc;
+		(*ht)[i] = d->h;
+		if (ad)
+			(*ad)[i] = s[i];
+		if ((rc = mw_buf_at(inst, a, s[i], c[i], d, &q)))
+			return rc;
+	}
+	*cp = c;
+	if (dp)
+		*dp = s;
+	return 0;
+}
+
+/* The request argument, checked before anything starts. */
+#define REQ(r, a) do { if (!((r) = mw_ptr(inst, (a), 4))) { rc = MW_ERR_ARG; goto fail; } } while (0)
+#define COMM(c, a) TRY(mw_comm_get((a), &(c)))
+
+/* ---- nonblocking collectives ----------------------------------------------- */
+
+u32 mwh_Ibarrier(rt_instance *inst, u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	u32 *r;
+	int rc;
+	COMM(c, comm);
+	REQ(r, req);
+	rc = MPI_Ibarrier(c, &hr);
+	return started(inst, rc, hr, r, NULL, comm, "MPI_Ibarrier");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Ibarrier");
+}
+
+u32 mwh_Ibcast(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 root,
+               u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *d;
+	void *p = raw(inst, buf);
+	u32 *r;
+	int rc;
+	COMM(c, comm);
+	int hroot = mw_rank_in(root), sig = hroot != MPI_PROC_NULL;
+	TRY(dtype(dt, sig, &d));
+	if (sig)
+		TRY(blocks(inst, buf, count, 1, d, &p));
+	REQ(r, req);
+	rc = MPI_Ibcast(p, (int)count, d->h, hroot, c, &hr);
+	return started(inst, rc, hr, r, NULL, comm, "MPI_Ibcast");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Ibcast");
+}
+
+/* Which sides of a rooted collective this process uses: its own block
+ * (not the root of an intercommunicator, nor MPI_PROC_NULL) and the n
+ * blocks of the root. */
+static void rooted(MPI_Comm c, int hroot, int *own, int *all)
+{
+	int inter = is_inter(c);
+	*all = at_root(c, hroot);
+	*own = inter ? hroot != MPI_ROOT && hroot != MPI_PROC_NULL : 1;
+}
+
+u32 mwh_Igather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
+                u32 rdt, u32 root, u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *sd, *rd;
+	void *sp = raw(inst, sb), *rp = raw(inst, rb);
+	u32 *r;
+	int rc, own, all;
+	COMM(c, comm);
+	int hroot = mw_rank_in(root);
+	rooted(c, hroot, &own, &all);
+	int own_in_place = own && all && IN_PLACE(sb);
+	TRY(dtype(sdt, own && !own_in_place, &sd));
+	TRY(dtype(rdt, all, &rd));
+	if (own)
+		TRY(sblocks(inst, sb, all, sc, 1, sd, &sp));
+	if (all)
+		TRY(blocks(inst, rb, rcn, peers(c), rd, &rp));
+	REQ(r, req);
+	rc = MPI_Igather(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, hroot, c, &hr);
+	return started(inst, rc, hr, r, NULL, comm, "MPI_Igather");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Igather");
+}
+
+u32 mwh_Igatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
+                 u32 rcounts, u32 displs, u32 rdt, u32 root, u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *sd, *rd;
+	void *sp = raw(inst, sb), *rp = raw(inst, rb);
+	int *cnt = NULL, *dis = NULL;
+	u32 *r;
+	int rc, own, all;
+	COMM(c, comm);
+	int hroot = mw_rank_in(root);
+	rooted(c, hroot, &own, &all);
+	int own_in_place = own && all && IN_PLACE(sb);
+	TRY(dtype(sdt, own && !own_in_place, &sd));
+	TRY(dtype(rdt, all, &rd));
+	if (own)
+		TRY(sblocks(inst, sb, all, sc, 1, sd, &sp));
+	if (all)
+		TRY(vblocks(inst, rb, peers(c), rcounts, displs, rd, &cnt, &dis, &rp));
+	REQ(r, req);
+	rc = MPI_Igatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, hroot, c, &hr);
+	return started(inst, rc, hr, r, NULL, comm, "MPI_Igatherv");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Igatherv");
+}
+
+u32 mwh_Iscatter(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
+                 u32 rdt, u32 root, u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *sd, *rd;
+	void *sp = raw(inst, sb), *rp = raw(inst, rb);
+	u32 *r;
+	int rc, own, all;
+	COMM(c, comm);
+	int hroot = mw_rank_in(root);
+	rooted(c, hroot, &own, &all);
+	int own_in_place = own && all && IN_PLACE(rb);
+	TRY(dtype(sdt, all, &sd));
+	TRY(dtype(rdt, own && !own_in_place, &rd));
+	if (all)
+		TRY(blocks(inst, sb, sc, peers(c), sd, &sp));
+	if (own)
+		TRY(sblocks(inst, rb, all, rcn, 1, rd, &rp));
+	REQ(r, req);
+	rc = MPI_Iscatter(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, hroot, c, &hr);
+	return started(inst, rc, hr, r, NULL, comm, "MPI_Iscatter");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Iscatter");
+}
+
+u32 mwh_Iscatterv(rt_instance *inst, u32 sb, u32 scounts, u32 displs, u32 sdt,
+                  u32 rb, u32 rcn, u32 rdt, u32 root, u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *sd, *rd;
+	void *sp = raw(inst, sb), *rp = raw(inst, rb);
+	int *cnt = NULL, *dis = NULL;
+	u32 *r;
+	int rc, own, all;
+	COMM(c, comm);
+	int hroot = mw_rank_in(root);
+	rooted(c, hroot, &own, &all);
+	int own_in_place = own && all && IN_PLACE(rb);
+	TRY(dtype(sdt, all, &sd));
+	TRY(dtype(rdt, own && !own_in_place, &rd));
+	if (all)
+		TRY(vblocks(inst, sb, peers(c), scounts, displs, sd, &cnt, &dis, &sp));
+	if (own)
+		TRY(sblocks(inst, rb, all, rcn, 1, rd, &rp));
+	REQ(r, req);
+	rc = MPI_Iscatterv(sp, cnt, dis, sd->h, rp, (int)rcn, rd->h, hroot, c, &hr);
+	return started(inst, rc, hr, r, NULL, comm, "MPI_Iscatterv");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Iscatterv");
+}
+
+u32 mwh_Iallgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
+                   u32 rdt, u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *sd, *rd;
+	void *sp, *rp;
+	u32 *r;
+	int rc;
+	COMM(c, comm);
+	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
+	TRY(dtype(rdt, 1, &rd));
+	TRY(sblocks(inst, sb, 1, sc, 1, sd, &sp));
+	TRY(blocks(inst, rb, rcn, peers(c), rd, &rp));
+	REQ(r, req);
+	rc = MPI_Iallgather(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c, &hr);
+	return started(inst, rc, hr, r, NULL, comm, "MPI_Iallgather");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Iallgather");
+}
+
+u32 mwh_Iallgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
+                    u32 rcounts, u32 displs, u32 rdt, u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *sd, *rd;
+	void *sp, *rp;
+	int *cnt, *dis;
+	u32 *r;
+	int rc;
+	COMM(c, comm);
+	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
+	TRY(dtype(rdt, 1, &rd));
+	TRY(sblocks(inst, sb, 1, sc, 1, sd, &sp));
+	TRY(vblocks(inst, rb, peers(c), rcounts, displs, rd, &cnt, &dis, &rp));
+	REQ(r, req);
+	rc = MPI_Iallgatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, c, &hr);
+	return started(inst, rc, hr, r, NULL, comm, "MPI_Iallgatherv");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Iallgatherv");
+}
+
+u32 mwh_Ialltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
+                  u32 rdt, u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *sd, *rd;
+	void *sp, *rp;
+	u32 *r;
+	int rc;
+	COMM(c, comm);
+	int n = peers(c);
+	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
+	TRY(dtype(rdt, 1, &rd));
+	TRY(sblocks(inst, sb, 1, sc, n, sd, &sp));
+	TRY(blocks(inst, rb, rcn, n, rd, &rp));
+	REQ(r, req);
+	rc = MPI_Ialltoall(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c, &hr);
+	return started(inst, rc, hr, r, NULL, comm, "MPI_Ialltoall");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Ialltoall");
+}
+
+u32 mwh_Ialltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
+                   u32 rb, u32 rcounts, u32 rdispls, u32 rdt, u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *sd, *rd;
+	void *sp = MPI_IN_PLACE, *rp;
+	int *sc = NULL, *sdi = NULL, *rcn, *rdi;
+	u32 *r;
+	int rc;
+	COMM(c, comm);
+	int n = peers(c);
+	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
+	TRY(dtype(rdt, 1, &rd));
+	if (!IN_PLACE(sb))
+		TRY(vblocks(inst, sb, n, scounts, sdispls, sd, &sc, &sdi, &sp));
+	TRY(vblocks(inst, rb, n, rcounts, rdispls, rd, &rcn, &rdi, &rp));
+	REQ(r, req);
+	rc = MPI_Ialltoallv(sp, sc, sdi, sd->h, rp, rcn, rdi, rd->h, c, &hr);
+	return started(inst, rc, hr, r, NULL, comm, "MPI_Ialltoallv");
+fail:
+	return mw_fail(inst, rc, comm, "MPI_Ialltoallv");
+}
+
+u32 mwh_Ialltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
+                   u32 stypes, u32 rb, u32 rcounts, u32 rdispls, u32 rtypes,
+                   u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	void *sp = MPI_IN_PLACE, *rp;
+	int *sc = NULL, *sdi = NULL, *rcn, *rdi;
+	keep *k = NULL;
+	u32 *r;
+	int rc;
+	COMM(c, comm);
+	int n = peers(c);
+	if (!keep_new(&k))
+		TRY(MW_ERR_NO_MEM);
+	if (!IN_PLACE(sb))
+		TRY(wblocks(inst, sb, n, scounts, sdispls, stypes, &sc, &sdi, NULL,
+		            &k->stypes, &sp));
+	TRY(wblocks(inst, rb, n, rcounts, rdispls, rtypes, &rcn, &rdi, NULL,
+	            &k->rtypes, &rp));
+	REQ(r, req);
+	rc = MPI_Ialltoallw(sp, sc, sdi, k->stypes, rp, rcn, rdi, k->rtypes, c, &hr);
+	return started(inst, rc, hr, r, k, comm, "MPI_Ialltoallw");
+fail:
+	keep_free(k);
+	return mw_fail(inst, rc, comm, "MPI_Ialltoallw");
+}
+
+u32 mwh_Ireduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
+                u32 root, u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *d;
+	MPI_Op op;
+	void *sp = raw(inst, sb), *rp = raw(inst, rb);
+	keep *k = NULL;
+	u32 *r;
+	int rc, own, all;
+	COMM(c, comm);
+	int hroot = mw_rank_in(root);
+	rooted(c, hroot, &own, &all);
+	TRY(dtype(dt, own || all, &d));
+	if (own)
+		TRY(sblocks(inst, sb, all, count, 1, d, &sp));
+	if (all)
+		TRY(blocks(inst, rb, count, 1, d, &rp));
+	REQ(r, req);
+	TRY(nbc_op(opv, &op, &k));
+	rc = MPI_Ireduce(sp, rp, (int)count, d->h, op, hroot, c, &hr);
+	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce");
+fail:
+	keep_free(k);
+	return mw_fail(inst, rc, comm, "MPI_Ireduce");
+}
+
+/* Iallreduce, Iscan, Iexscan: count elements in, count out, in place. */
+typedef int allred_fn(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
+                      MPI_Request *);
+
+static u32 iallred(rt_instance *inst, allred_fn *fn, const char *proc, u32 sb,
+                   u32 rb, u32 count, u32 dt, u32 opv, u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *d;
+	MPI_Op op;
+	void *sp, *rp;
+	keep *k = NULL;
+	u32 *r;
+	int rc;
+	COMM(c, comm);
+	TRY(dtype(dt, 1, &d));
+	TRY(sblocks(inst, sb, 1, count, 1, d, &sp));
+	TRY(blocks(inst, rb, count, 1, d, &rp));
+	REQ(r, req);
+	TRY(nbc_op(opv, &op, &k));
+	rc = fn(sp, rp, (int)count, d->h, op, c, &hr);
+	return started(inst, rc, hr, r, k, comm, proc);
+fail:
+	keep_free(k);
+	return mw_fail(inst, rc, comm, proc);
+}
+
+u32 mwh_Iallreduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt,
+                   u32 opv, u32 comm, u32 req)
+{ return iallred(inst, MPI_Iallreduce, "MPI_Iallreduce", sb, rb, count, dt, opv, comm, req); }
+u32 mwh_Iscan(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
+              u32 comm, u32 req)
+{ return iallred(inst, MPI_Iscan, "MPI_Iscan", sb, rb, count, dt, opv, comm, req); }
+u32 mwh_Iexscan(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
+                u32 comm, u32 req)
+{ return iallred(inst, MPI_Iexscan, "MPI_Iexscan", sb, rb, count, dt, opv, comm, req); }
+
+u32 mwh_Ireduce_scatter_block(rt_instance *inst, u32 sb, u32 rb, u32 count,
+                              u32 dt, u32 opv, u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *d;
+	MPI_Op op;
+	void *sp, *rp;
+	keep *k = NULL;
+	u32 *r;
+	int rc;
+	COMM(c, comm);
+	int n = peers(c);
+	TRY(dtype(dt, 1, &d));
+	if (IN_PLACE(sb)) {
+		sp = MPI_IN_PLACE;
+		TRY(blocks(inst, rb, count, n, d, &rp));
+	} else {
+		TRY(blocks(inst, sb, count, n, d, &sp));
+		TRY(blocks(inst, rb, count, 1, d, &rp));
+	}
+	REQ(r, req);
+	TRY(nbc_op(opv, &op, &k));
+	rc = MPI_Ireduce_scatter_block(sp, rp, (int)count, d->h, op, c, &hr);
+	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce_scatter_block");
+fail:
+	keep_free(k);
+	return mw_fail(inst, rc, comm, "MPI_Ireduce_scatter_block");
+}
+
+u32 mwh_Ireduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
+                        u32 opv, u32 comm, u32 req)
+{
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *d;
+	MPI_Op op;
+	void *sp, *rp;
+	keep *k = NULL;
+	u32 *r;
+	int rc, n, me, *cnt;
+	COMM(c, comm);
+	TRY(dtype(dt, 1, &d));
+	MPI_Comm_size(c, &n);
+	MPI_Comm_rank(c, &me);
+	if (!(cnt = mw_arr(inst, rcounts, (uint64_t)n, 4)))
+		TRY(MW_ERR_ARG);
+	int64_t total = 0;
+	for (int i = 0; i < n; i++)
+		total += cnt[i] < 0 ? 0 : cnt[i];
+	if (total > INT_MAX)
+		TRY(MW_ERR_COUNT);
+	if (IN_PLACE(sb)) {
+		sp = MPI_IN_PLACE;
+		TRY(blocks(inst, rb, (u32)total, 1, d, &rp));
+	} else {
+		TRY(blocks(inst, sb, (u32)total, 1, d, &sp));
+		TRY(blocks(inst, rb, (u32)cnt[me], 1, d, &rp));
+	}
+	REQ(r, req);
+	TRY(nbc_op(opv, &op, &k));
+	rc = MPI_Ireduce_scatter(sp, rp, cnt, d->h, op, c, &hr);
+	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce_scatter");
+fail:
+	keep_free(k);
+	return mw_fail(inst, rc, comm, "MPI_Ireduce_scatter");
+}
+
+/* ---- neighborhood collectives ------------------------------------------------
+ * Blocking and nonblocking share one body each: req is the module's
+ * request pointer, or NB_BLOCKING. */
+
+#define NB_BLOCKING UINT32_MAX
+
+/* In- and out-degree of comm's topology (a cartesian one has 2 per
+ * dimension, MPI_PROC_NULL neighbors included). */
+static int degrees(MPI_Comm c, int *in, int *out)
+{
+	int topo = MPI_UNDEFINED, w, me, nd;
+	if (MPI_Topo_test(c, &topo) != MPI_SUCCESS)
+		return MW_ERR_COMM;
+	switch (topo) {
+	case MPI_CART:
+		if (MPI_Cartdim_get(c, &nd) != MPI_SUCCESS)
+			return MW_ERR_TOPOLOGY;
+		*in = *out = 2 * nd;
+		return 0;
+	case MPI_GRAPH:
+		MPI_Comm_rank(c, &me);
+		if (MPI_Graph_neighbors_count(c, me, &nd) != MPI_SUCCESS)
+			return MW_ERR_TOPOLOGY;
+		*in = *out = nd;
+		return 0;
+	case MPI_DIST_GRAPH:
+		if (MPI_Dist_graph_neighbors_count(c, in, out, &w) != MPI_SUCCESS)
+			return MW_ERR_TOPOLOGY;
+		return 0;
+	default:
+		return MW_ERR_TOPOLOGY;
+	}
+}
+
+/* The end of every neighborhood collective: the blocking call's result,
+ * or the started request. */
+#define NB_END(proc, blocking_call, nonblocking_call)                          \
+	do {                                                                  \
+		if (req == NB_BLOCKING) {                                     \
+			rc = (blocking_call);                                 \
+			keep_free(k);                                         \
+			return mw_ret(inst, rc, comm, proc);                  \
+		}                                                             \
+		rc = (nonblocking_call);                                      \
+		return started(inst, rc, hr, r, k, comm, proc);               \
+	} while (0)
+
+static u32 nb_allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
+                        u32 rcn, u32 rdt, u32 comm, u32 req)
+{
+	const char *proc = req == NB_BLOCKING ? "MPI_Neighbor_allgather"
+	                                      : "MPI_Ineighbor_allgather";
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *sd, *rd;
+	void *sp, *rp;
+	keep *k = NULL;
+	u32 *r = NULL;
+	int rc, in, out;
+	COMM(c, comm);
+	TRY(degrees(c, &in, &out));
+	TRY(dtype(sdt, 1, &sd));
+	TRY(dtype(rdt, 1, &rd));
+	TRY(blocks(inst, sb, sc, 1, sd, &sp));
+	TRY(blocks(inst, rb, rcn, in, rd, &rp));
+	if (req != NB_BLOCKING)
+		REQ(r, req);
+	NB_END(proc, MPI_Neighbor_allgather(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c),
+	       MPI_Ineighbor_allgather(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c, &hr));
+fail:
+	return mw_fail(inst, rc, comm, proc);
+}
+
+static u32 nb_allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
+                         u32 rcounts, u32 displs, u32 rdt, u32 comm, u32 req)
+{
+	const char *proc = req == NB_BLOCKING ? "MPI_Neighbor_allgatherv"
+	                                      : "MPI_Ineighbor_allgatherv";
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *sd, *rd;
+	void *sp, *rp;
+	int *cnt, *dis;
+	keep *k = NULL;
+	u32 *r = NULL;
+	int rc, in, out;
+	COMM(c, comm);
+	TRY(degrees(c, &in, &out));
+	TRY(dtype(sdt, 1, &sd));
+	TRY(dtype(rdt, 1, &rd));
+	TRY(blocks(inst, sb, sc, 1, sd, &sp));
+	TRY(vblocks(inst, rb, in, rcounts, displs, rd, &cnt, &dis, &rp));
+	if (req != NB_BLOCKING)
+		REQ(r, req);
+	NB_END(proc, MPI_Neighbor_allgatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, c),
+	       MPI_Ineighbor_allgatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, c, &hr));
+fail:
+	return mw_fail(inst, rc, comm, proc);
+}
+
+static u32 nb_alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
+                       u32 rcn, u32 rdt, u32 comm, u32 req)
+{
+	const char *proc = req == NB_BLOCKING ? "MPI_Neighbor_alltoall"
+	                                      : "MPI_Ineighbor_alltoall";
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *sd, *rd;
+	void *sp, *rp;
+	keep *k = NULL;
+	u32 *r = NULL;
+	int rc, in, out;
+	COMM(c, comm);
+	TRY(degrees(c, &in, &out));
+	TRY(dtype(sdt, 1, &sd));
+	TRY(dtype(rdt, 1, &rd));
+	TRY(blocks(inst, sb, sc, out, sd, &sp));
+	TRY(blocks(inst, rb, rcn, in, rd, &rp));
+	if (req != NB_BLOCKING)
+		REQ(r, req);
+	NB_END(proc, MPI_Neighbor_alltoall(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c),
+	       MPI_Ineighbor_alltoall(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c, &hr));
+fail:
+	return mw_fail(inst, rc, comm, proc);
+}
+
+static u32 nb_alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
+                        u32 sdt, u32 rb, u32 rcounts, u32 rdispls, u32 rdt,
+                        u32 comm, u32 req)
+{
+	const char *proc = req == NB_BLOCKING ? "MPI_Neighbor_alltoallv"
+	                                      : "MPI_Ineighbor_alltoallv";
+	MPI_Comm c;
+	MPI_Request hr;
+	mw_dtype *sd, *rd;
+	void *sp, *rp;
+	int *sc, *sdi, *rcn, *rdi;
+	keep *k = NULL;
+	u32 *r = NULL;
+	int rc, in, out;
+	COMM(c, comm);
+	TRY(degrees(c, &in, &out));
+	TRY(dtype(sdt, 1, &sd));
+	TRY(dtype(rdt, 1, &rd));
+	TRY(vblocks(inst, sb, out, scounts, sdispls, sd, &sc, &sdi, &sp));
+	TRY(vblocks(inst, rb, in, rcounts, rdispls, rd, &rcn, &rdi, &rp));
+	if (req != NB_BLOCKING)
+		REQ(r, req);
+	NB_END(proc, MPI_Neighbor_alltoallv(sp, sc, sdi, sd->h, rp, rcn, rdi, rd->h, c),
+	       MPI_Ineighbor_alltoallv(sp, sc, sdi, sd->h, rp, rcn, rdi, rd->h, c, &hr));
+fail:
+	return mw_fail(inst, rc, comm, proc);
+}
+
+/* Byte displacements are MPI_Aint: 32-bit in the module, converted. */
+static u32 nb_alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
+                        u32 stypes, u32 rb, u32 rcounts, u32 rdispls,
+                        u32 rtypes, u32 comm, u32 req)
+{
+	const char *proc = req == NB_BLOCKING ? "MPI_Neighbor_alltoallw"
+	                                      : "MPI_Ineighbor_alltoallw";
+	MPI_Comm c;
+	MPI_Request hr;
+	void *sp, *rp;
+	int *sc, *rcn;
+	keep *k = NULL;
+	u32 *r = NULL;
+	int rc, in, out;
+	COMM(c, comm);
+	TRY(degrees(c, &in, &out));
+	if (!keep_new(&k))
+		TRY(MW_ERR_NO_MEM);
+	TRY(wblocks(inst, sb, out, scounts, sdispls, stypes, &sc, NULL,
+	            &k->sdispls, &k->stypes, &sp));
+	TRY(wblocks(inst, rb, in, rcounts, rdispls, rtypes, &rcn, NULL,
+	            &k->rdispls, &k->rtypes, &rp));
+	if (req != NB_BLOCKING)
+		REQ(r, req);
+	NB_END(proc, MPI_Neighbor_alltoallw(sp, sc, k->sdispls, k->stypes, rp, rcn,
+	                                    k->rdispls, k->rtypes, c),
+	       MPI_Ineighbor_alltoallw(sp, sc, k->sdispls, k->stypes, rp, rcn,
+	                               k->rdispls, k->rtypes, c, &hr));
+fail:
+	keep_free(k);
+	return mw_fail(inst, rc, comm, proc);
+}
+
+u32 mwh_Neighbor_allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
+                           u32 rcn, u32 rdt, u32 comm)
+{ return nb_allgather(inst, sb, sc, sdt, rb, rcn, rdt, comm, NB_BLOCKING); }
+u32 mwh_Ineighbor_allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
+                            u32 rcn, u32 rdt, u32 comm, u32 req)
+{ return nb_allgather(inst, sb, sc, sdt, rb, rcn, rdt, comm, req); }
+
+u32 mwh_Neighbor_allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
+                            u32 rcounts, u32 displs, u32 rdt, u32 comm)
+{ return nb_allgatherv(inst, sb, sc, sdt, rb, rcounts, displs, rdt, comm, NB_BLOCKING); }
+u32 mwh_Ineighbor_allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
+                             u32 rcounts, u32 displs, u32 rdt, u32 comm, u32 req)
+{ return nb_allgatherv(inst, sb, sc, sdt, rb, rcounts, displs, rdt, comm, req); }
+
+u32 mwh_Neighbor_alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
+                          u32 rcn, u32 rdt, u32 comm)
+{ return nb_alltoall(inst, sb, sc, sdt, rb, rcn, rdt, comm, NB_BLOCKING); }
+u32 mwh_Ineighbor_alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
+                           u32 rcn, u32 rdt, u32 comm, u32 req)
+{ return nb_alltoall(inst, sb, sc, sdt, rb, rcn, rdt, comm, req); }
+
+u32 mwh_Neighbor_alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
+                           u32 sdt, u32 rb, u32 rcounts, u32 rdispls, u32 rdt,
+                           u32 comm)
+{ return nb_alltoallv(inst, sb, scounts, sdispls, sdt, rb, rcounts, rdispls, rdt, comm, NB_BLOCKING); }
+u32 mwh_Ineighbor_alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
+                            u32 sdt, u32 rb, u32 rcounts, u32 rdispls, u32 rdt,
+                            u32 comm, u32 req)
+{ return nb_alltoallv(inst, sb, scounts, sdispls, sdt, rb, rcounts, rdispls, rdt, comm, req); }
+
+u32 mwh_Neighbor_alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
+                           u32 stypes, u32 rb, u32 rcounts, u32 rdispls,
+                           u32 rtypes, u32 comm)
+{ return nb_alltoallw(inst, sb, scounts, sdispls, stypes, rb, rcounts, rdispls, rtypes, comm, NB_BLOCKING); }
+u32 mwh_Ineighbor_alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
+                            u32 stypes, u32 rb, u32 rcounts, u32 rdispls,
+                            u32 rtypes, u32 comm, u32 req)
+{ return nb_alltoallw(inst, sb, scounts, sdispls, stypes, rb, rcounts, rdispls, rtypes, comm, req); }
