@@ -7,6 +7,7 @@
 #pragma GCC diagnostic ignored "-Wunused-variable"
 
 uint32_t mwh_Abort();
+uint32_t mwh_Accumulate();
 uint32_t mwh_Add_error_class();
 uint32_t mwh_Add_error_code();
 uint32_t mwh_Add_error_string();
@@ -253,6 +254,7 @@ static uint32_t mwg_Comm_test_inter(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Comm_test_inter");
 }
 
+uint32_t mwh_Compare_and_swap();
 static uint32_t mwg_Dims_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -294,11 +296,75 @@ uint32_t mwh_Errhandler_free();
 uint32_t mwh_Error_class();
 uint32_t mwh_Error_string();
 uint32_t mwh_Exscan();
+uint32_t mwh_Fetch_and_op();
+uint32_t mwh_File_c2f();
+uint32_t mwh_File_call_errhandler();
+uint32_t mwh_File_close();
+uint32_t mwh_File_create_errhandler();
+uint32_t mwh_File_delete();
+uint32_t mwh_File_f2c();
+uint32_t mwh_File_get_amode();
+uint32_t mwh_File_get_atomicity();
+uint32_t mwh_File_get_byte_offset();
+uint32_t mwh_File_get_errhandler();
+uint32_t mwh_File_get_group();
+uint32_t mwh_File_get_info();
+uint32_t mwh_File_get_position();
+uint32_t mwh_File_get_position_shared();
+uint32_t mwh_File_get_size();
+uint32_t mwh_File_get_type_extent();
+uint32_t mwh_File_get_view();
+uint32_t mwh_File_iread();
+uint32_t mwh_File_iread_all();
+uint32_t mwh_File_iread_at();
+uint32_t mwh_File_iread_at_all();
+uint32_t mwh_File_iread_shared();
+uint32_t mwh_File_iwrite();
+uint32_t mwh_File_iwrite_all();
+uint32_t mwh_File_iwrite_at();
+uint32_t mwh_File_iwrite_at_all();
+uint32_t mwh_File_iwrite_shared();
+uint32_t mwh_File_open();
+uint32_t mwh_File_preallocate();
+uint32_t mwh_File_read();
+uint32_t mwh_File_read_all();
+uint32_t mwh_File_read_all_begin();
+uint32_t mwh_File_read_all_end();
+uint32_t mwh_File_read_at();
+uint32_t mwh_File_read_at_all();
+uint32_t mwh_File_read_at_all_begin();
+uint32_t mwh_File_read_at_all_end();
+uint32_t mwh_File_read_ordered();
+uint32_t mwh_File_read_ordered_begin();
+uint32_t mwh_File_read_ordered_end();
+uint32_t mwh_File_read_shared();
+uint32_t mwh_File_seek();
+uint32_t mwh_File_seek_shared();
+uint32_t mwh_File_set_atomicity();
+uint32_t mwh_File_set_errhandler();
+uint32_t mwh_File_set_info();
+uint32_t mwh_File_set_size();
+uint32_t mwh_File_set_view();
+uint32_t mwh_File_sync();
+uint32_t mwh_File_write();
+uint32_t mwh_File_write_all();
+uint32_t mwh_File_write_all_begin();
+uint32_t mwh_File_write_all_end();
+uint32_t mwh_File_write_at();
+uint32_t mwh_File_write_at_all();
+uint32_t mwh_File_write_at_all_begin();
+uint32_t mwh_File_write_at_all_end();
+uint32_t mwh_File_write_ordered();
+uint32_t mwh_File_write_ordered_begin();
+uint32_t mwh_File_write_ordered_end();
+uint32_t mwh_File_write_shared();
 uint32_t mwh_Finalize();
 uint32_t mwh_Finalized();
 uint32_t mwh_Free_mem();
 uint32_t mwh_Gather();
 uint32_t mwh_Gatherv();
+uint32_t mwh_Get();
+uint32_t mwh_Get_accumulate();
 uint32_t mwh_Get_address();
 uint32_t mwh_Get_count();
 uint32_t mwh_Get_elements();
@@ -481,9 +547,25 @@ static uint32_t mwg_Group_union(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_union");
 }
 
+uint32_t mwh_Iallgather();
+uint32_t mwh_Iallgatherv();
+uint32_t mwh_Iallreduce();
+uint32_t mwh_Ialltoall();
+uint32_t mwh_Ialltoallv();
+uint32_t mwh_Ialltoallw();
+uint32_t mwh_Ibarrier();
+uint32_t mwh_Ibcast();
 uint32_t mwh_Ibsend();
+uint32_t mwh_Iexscan();
+uint32_t mwh_Igather();
+uint32_t mwh_Igatherv();
 uint32_t mwh_Improbe();
 uint32_t mwh_Imrecv();
+uint32_t mwh_Ineighbor_allgather();
+uint32_t mwh_Ineighbor_allgatherv();
+uint32_t mwh_Ineighbor_alltoall();
+uint32_t mwh_Ineighbor_alltoallv();
+uint32_t mwh_Ineighbor_alltoallw();
 static uint32_t mwg_Info_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -578,8 +660,14 @@ uint32_t mwh_Intercomm_create();
 uint32_t mwh_Intercomm_merge();
 uint32_t mwh_Iprobe();
 uint32_t mwh_Irecv();
+uint32_t mwh_Ireduce();
+uint32_t mwh_Ireduce_scatter();
+uint32_t mwh_Ireduce_scatter_block();
 uint32_t mwh_Irsend();
 uint32_t mwh_Is_thread_main();
+uint32_t mwh_Iscan();
+uint32_t mwh_Iscatter();
+uint32_t mwh_Iscatterv();
 uint32_t mwh_Isend();
 uint32_t mwh_Issend();
 uint32_t mwh_Keyval_create();
@@ -596,6 +684,11 @@ static uint32_t mwg_Message_f2c(rt_instance *inst, uint32_t a0)
 
 uint32_t mwh_Mprobe();
 uint32_t mwh_Mrecv();
+uint32_t mwh_Neighbor_allgather();
+uint32_t mwh_Neighbor_allgatherv();
+uint32_t mwh_Neighbor_alltoall();
+uint32_t mwh_Neighbor_alltoallv();
+uint32_t mwh_Neighbor_alltoallw();
 static uint32_t mwg_Op_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -615,7 +708,9 @@ uint32_t mwh_Pack_external_size();
 uint32_t mwh_Pack_size();
 uint32_t mwh_Pcontrol();
 uint32_t mwh_Probe();
+uint32_t mwh_Put();
 uint32_t mwh_Query_thread();
+uint32_t mwh_Raccumulate();
 uint32_t mwh_Recv();
 uint32_t mwh_Recv_init();
 uint32_t mwh_Reduce();
@@ -634,6 +729,9 @@ static uint32_t mwg_Request_f2c(rt_instance *inst, uint32_t a0)
 
 uint32_t mwh_Request_free();
 uint32_t mwh_Request_get_status();
+uint32_t mwh_Rget();
+uint32_t mwh_Rget_accumulate();
+uint32_t mwh_Rput();
 uint32_t mwh_Rsend();
 uint32_t mwh_Rsend_init();
 uint32_t mwh_Scan();
@@ -865,12 +963,53 @@ uint32_t mwh_Wait();
 uint32_t mwh_Waitall();
 uint32_t mwh_Waitany();
 uint32_t mwh_Waitsome();
+uint32_t mwh_Win_allocate();
+uint32_t mwh_Win_allocate_shared();
+uint32_t mwh_Win_attach();
+uint32_t mwh_Win_c2f();
+uint32_t mwh_Win_call_errhandler();
+uint32_t mwh_Win_complete();
+uint32_t mwh_Win_create();
+uint32_t mwh_Win_create_dynamic();
+uint32_t mwh_Win_create_errhandler();
+uint32_t mwh_Win_create_keyval();
+uint32_t mwh_Win_delete_attr();
+uint32_t mwh_Win_detach();
+uint32_t mwh_Win_f2c();
+uint32_t mwh_Win_fence();
+uint32_t mwh_Win_flush();
+uint32_t mwh_Win_flush_all();
+uint32_t mwh_Win_flush_local();
+uint32_t mwh_Win_flush_local_all();
+uint32_t mwh_Win_free();
+uint32_t mwh_Win_free_keyval();
+uint32_t mwh_Win_get_attr();
+uint32_t mwh_Win_get_errhandler();
+uint32_t mwh_Win_get_group();
+uint32_t mwh_Win_get_info();
+uint32_t mwh_Win_get_name();
+uint32_t mwh_Win_lock();
+uint32_t mwh_Win_lock_all();
+uint32_t mwh_Win_post();
+uint32_t mwh_Win_set_attr();
+uint32_t mwh_Win_set_errhandler();
+uint32_t mwh_Win_set_info();
+uint32_t mwh_Win_set_name();
+uint32_t mwh_Win_shared_query();
+uint32_t mwh_Win_start();
+uint32_t mwh_Win_sync();
+uint32_t mwh_Win_test();
+uint32_t mwh_Win_unlock();
+uint32_t mwh_Win_unlock_all();
+uint32_t mwh_Win_wait();
 uint32_t mwh_Wtick();
 uint32_t mwh_Wtime();
 #pragma GCC diagnostic ignored "-Wstrict-prototypes"
 const rt_hostfn mw_glue[] = {
 	{ "env", "MPI_Abort", "ii:i", (void *)mwh_Abort },
 	{ "env", "PMPI_Abort", "ii:i", (void *)mwh_Abort },
+	{ "env", "MPI_Accumulate", "iiiiiiiii:i", (void *)mwh_Accumulate },
+	{ "env", "PMPI_Accumulate", "iiiiiiiii:i", (void *)mwh_Accumulate },
 	{ "env", "MPI_Add_error_class", "i:i", (void *)mwh_Add_error_class },
 	{ "env", "PMPI_Add_error_class", "i:i", (void *)mwh_Add_error_class },
 	{ "env", "MPI_Add_error_code", "ii:i", (void *)mwh_Add_error_code },
@@ -991,6 +1130,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_split_type", "iiiii:i", (void *)mwh_Comm_split_type },
 	{ "env", "MPI_Comm_test_inter", "ii:i", (void *)mwg_Comm_test_inter },
 	{ "env", "PMPI_Comm_test_inter", "ii:i", (void *)mwg_Comm_test_inter },
+	{ "env", "MPI_Compare_and_swap", "iiiiiii:i", (void *)mwh_Compare_and_swap },
+	{ "env", "PMPI_Compare_and_swap", "iiiiiii:i", (void *)mwh_Compare_and_swap },
 	{ "env", "MPI_Dims_create", "iii:i", (void *)mwg_Dims_create },
 	{ "env", "PMPI_Dims_create", "iii:i", (void *)mwg_Dims_create },
 	{ "env", "MPI_Dist_graph_create", "iiiiiiiii:i", (void *)mwh_Dist_graph_create },
@@ -1013,6 +1154,130 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Error_string", "iii:i", (void *)mwh_Error_string },
 	{ "env", "MPI_Exscan", "iiiiii:i", (void *)mwh_Exscan },
 	{ "env", "PMPI_Exscan", "iiiiii:i", (void *)mwh_Exscan },
+	{ "env", "MPI_Fetch_and_op", "iiiiiii:i", (void *)mwh_Fetch_and_op },
+	{ "env", "PMPI_Fetch_and_op", "iiiiiii:i", (void *)mwh_Fetch_and_op },
+	{ "env", "MPI_File_c2f", "i:i", (void *)mwh_File_c2f },
+	{ "env", "PMPI_File_c2f", "i:i", (void *)mwh_File_c2f },
+	{ "env", "MPI_File_call_errhandler", "ii:i", (void *)mwh_File_call_errhandler },
+	{ "env", "PMPI_File_call_errhandler", "ii:i", (void *)mwh_File_call_errhandler },
+	{ "env", "MPI_File_close", "i:i", (void *)mwh_File_close },
+	{ "env", "PMPI_File_close", "i:i", (void *)mwh_File_close },
+	{ "env", "MPI_File_create_errhandler", "ii:i", (void *)mwh_File_create_errhandler },
+	{ "env", "PMPI_File_create_errhandler", "ii:i", (void *)mwh_File_create_errhandler },
+	{ "env", "MPI_File_delete", "ii:i", (void *)mwh_File_delete },
+	{ "env", "PMPI_File_delete", "ii:i", (void *)mwh_File_delete },
+	{ "env", "MPI_File_f2c", "i:i", (void *)mwh_File_f2c },
+	{ "env", "PMPI_File_f2c", "i:i", (void *)mwh_File_f2c },
+	{ "env", "MPI_File_get_amode", "ii:i", (void *)mwh_File_get_amode },
+	{ "env", "PMPI_File_get_amode", "ii:i", (void *)mwh_File_get_amode },
+	{ "env", "MPI_File_get_atomicity", "ii:i", (void *)mwh_File_get_atomicity },
+	{ "env", "PMPI_File_get_atomicity", "ii:i", (void *)mwh_File_get_atomicity },
+	{ "env", "MPI_File_get_byte_offset", "iIi:i", (void *)mwh_File_get_byte_offset },
+	{ "env", "PMPI_File_get_byte_offset", "iIi:i", (void *)mwh_File_get_byte_offset },
+	{ "env", "MPI_File_get_errhandler", "ii:i", (void *)mwh_File_get_errhandler },
+	{ "env", "PMPI_File_get_errhandler", "ii:i", (void *)mwh_File_get_errhandler },
+	{ "env", "MPI_File_get_group", "ii:i", (void *)mwh_File_get_group },
+	{ "env", "PMPI_File_get_group", "ii:i", (void *)mwh_File_get_group },
+	{ "env", "MPI_File_get_info", "ii:i", (void *)mwh_File_get_info },
+	{ "env", "PMPI_File_get_info", "ii:i", (void *)mwh_File_get_info },
+	{ "env", "MPI_File_get_position", "ii:i", (void *)mwh_File_get_position },
+	{ "env", "PMPI_File_get_position", "ii:i", (void *)mwh_File_get_position },
+	{ "env", "MPI_File_get_position_shared", "ii:i", (void *)mwh_File_get_position_shared },
+	{ "env", "PMPI_File_get_position_shared", "ii:i", (void *)mwh_File_get_position_shared },
+	{ "env", "MPI_File_get_size", "ii:i", (void *)mwh_File_get_size },
+	{ "env", "PMPI_File_get_size", "ii:i", (void *)mwh_File_get_size },
+	{ "env", "MPI_File_get_type_extent", "iii:i", (void *)mwh_File_get_type_extent },
+	{ "env", "PMPI_File_get_type_extent", "iii:i", (void *)mwh_File_get_type_extent },
+	{ "env", "MPI_File_get_view", "iiiii:i", (void *)mwh_File_get_view },
+	{ "env", "PMPI_File_get_view", "iiiii:i", (void *)mwh_File_get_view },
+	{ "env", "MPI_File_iread", "iiiii:i", (void *)mwh_File_iread },
+	{ "env", "PMPI_File_iread", "iiiii:i", (void *)mwh_File_iread },
+	{ "env", "MPI_File_iread_all", "iiiii:i", (void *)mwh_File_iread_all },
+	{ "env", "PMPI_File_iread_all", "iiiii:i", (void *)mwh_File_iread_all },
+	{ "env", "MPI_File_iread_at", "iIiiii:i", (void *)mwh_File_iread_at },
+	{ "env", "PMPI_File_iread_at", "iIiiii:i", (void *)mwh_File_iread_at },
+	{ "env", "MPI_File_iread_at_all", "iIiiii:i", (void *)mwh_File_iread_at_all },
+	{ "env", "PMPI_File_iread_at_all", "iIiiii:i", (void *)mwh_File_iread_at_all },
+	{ "env", "MPI_File_iread_shared", "iiiii:i", (void *)mwh_File_iread_shared },
+	{ "env", "PMPI_File_iread_shared", "iiiii:i", (void *)mwh_File_iread_shared },
+	{ "env", "MPI_File_iwrite", "iiiii:i", (void *)mwh_File_iwrite },
+	{ "env", "PMPI_File_iwrite", "iiiii:i", (void *)mwh_File_iwrite },
+	{ "env", "MPI_File_iwrite_all", "iiiii:i", (void *)mwh_File_iwrite_all },
+	{ "env", "PMPI_File_iwrite_all", "iiiii:i", (void *)mwh_File_iwrite_all },
+	{ "env", "MPI_File_iwrite_at", "iIiiii:i", (void *)mwh_File_iwrite_at },
+	{ "env", "PMPI_File_iwrite_at", "iIiiii:i", (void *)mwh_File_iwrite_at },
+	{ "env", "MPI_File_iwrite_at_all", "iIiiii:i", (void *)mwh_File_iwrite_at_all },
+	{ "env", "PMPI_File_iwrite_at_all", "iIiiii:i", (void *)mwh_File_iwrite_at_all },
+	{ "env", "MPI_File_iwrite_shared", "iiiii:i", (void *)mwh_File_iwrite_shared },
+	{ "env", "PMPI_File_iwrite_shared", "iiiii:i", (void *)mwh_File_iwrite_shared },
+	{ "env", "MPI_File_open", "iiiii:i", (void *)mwh_File_open },
+	{ "env", "PMPI_File_open", "iiiii:i", (void *)mwh_File_open },
+	{ "env", "MPI_File_preallocate", "iI:i", (void *)mwh_File_preallocate },
+	{ "env", "PMPI_File_preallocate", "iI:i", (void *)mwh_File_preallocate },
+	{ "env", "MPI_File_read", "iiiii:i", (void *)mwh_File_read },
+	{ "env", "PMPI_File_read", "iiiii:i", (void *)mwh_File_read },
+	{ "env", "MPI_File_read_all", "iiiii:i", (void *)mwh_File_read_all },
+	{ "env", "PMPI_File_read_all", "iiiii:i", (void *)mwh_File_read_all },
+	{ "env", "MPI_File_read_all_begin", "iiii:i", (void *)mwh_File_read_all_begin },
+	{ "env", "PMPI_File_read_all_begin", "iiii:i", (void *)mwh_File_read_all_begin },
+	{ "env", "MPI_File_read_all_end", "iii:i", (void *)mwh_File_read_all_end },
+	{ "env", "PMPI_File_read_all_end", "iii:i", (void *)mwh_File_read_all_end },
+	{ "env", "MPI_File_read_at", "iIiiii:i", (void *)mwh_File_read_at },
+	{ "env", "PMPI_File_read_at", "iIiiii:i", (void *)mwh_File_read_at },
+	{ "env", "MPI_File_read_at_all", "iIiiii:i", (void *)mwh_File_read_at_all },
+	{ "env", "PMPI_File_read_at_all", "iIiiii:i", (void *)mwh_File_read_at_all },
+	{ "env", "MPI_File_read_at_all_begin", "iIiii:i", (void *)mwh_File_read_at_all_begin },
+	{ "env", "PMPI_File_read_at_all_begin", "iIiii:i", (void *)mwh_File_read_at_all_begin },
+	{ "env", "MPI_File_read_at_all_end", "iii:i", (void *)mwh_File_read_at_all_end },
+	{ "env", "PMPI_File_read_at_all_end", "iii:i", (void *)mwh_File_read_at_all_end },
+	{ "env", "MPI_File_read_ordered", "iiiii:i", (void *)mwh_File_read_ordered },
+	{ "env", "PMPI_File_read_ordered", "iiiii:i", (void *)mwh_File_read_ordered },
+	{ "env", "MPI_File_read_ordered_begin", "iiii:i", (void *)mwh_File_read_ordered_begin },
+	{ "env", "PMPI_File_read_ordered_begin", "iiii:i", (void *)mwh_File_read_ordered_begin },
+	{ "env", "MPI_File_read_ordered_end", "iii:i", (void *)mwh_File_read_ordered_end },
+	{ "env", "PMPI_File_read_ordered_end", "iii:i", (void *)mwh_File_read_ordered_end },
+	{ "env", "MPI_File_read_shared", "iiiii:i", (void *)mwh_File_read_shared },
+	{ "env", "PMPI_File_read_shared", "iiiii:i", (void *)mwh_File_read_shared },
+	{ "env", "MPI_File_seek", "iIi:i", (void *)mwh_File_seek },
+	{ "env", "PMPI_File_seek", "iIi:i", (void *)mwh_File_seek },
+	{ "env", "MPI_File_seek_shared", "iIi:i", (void *)mwh_File_seek_shared },
+	{ "env", "PMPI_File_seek_shared", "iIi:i", (void *)mwh_File_seek_shared },
+	{ "env", "MPI_File_set_atomicity", "ii:i", (void *)mwh_File_set_atomicity },
+	{ "env", "PMPI_File_set_atomicity", "ii:i", (void *)mwh_File_set_atomicity },
+	{ "env", "MPI_File_set_errhandler", "ii:i", (void *)mwh_File_set_errhandler },
+	{ "env", "PMPI_File_set_errhandler", "ii:i", (void *)mwh_File_set_errhandler },
+	{ "env", "MPI_File_set_info", "ii:i", (void *)mwh_File_set_info },
+	{ "env", "PMPI_File_set_info", "ii:i", (void *)mwh_File_set_info },
+	{ "env", "MPI_File_set_size", "iI:i", (void *)mwh_File_set_size },
+	{ "env", "PMPI_File_set_size", "iI:i", (void *)mwh_File_set_size },
+	{ "env", "MPI_File_set_view", "iIiiii:i", (void *)mwh_File_set_view },
+	{ "env", "PMPI_File_set_view", "iIiiii:i", (void *)mwh_File_set_view },
+	{ "env", "MPI_File_sync", "i:i", (void *)mwh_File_sync },
+	{ "env", "PMPI_File_sync", "i:i", (void *)mwh_File_sync },
+	{ "env", "MPI_File_write", "iiiii:i", (void *)mwh_File_write },
+	{ "env", "PMPI_File_write", "iiiii:i", (void *)mwh_File_write },
+	{ "env", "MPI_File_write_all", "iiiii:i", (void *)mwh_File_write_all },
+	{ "env", "PMPI_File_write_all", "iiiii:i", (void *)mwh_File_write_all },
+	{ "env", "MPI_File_write_all_begin", "iiii:i", (void *)mwh_File_write_all_begin },
+	{ "env", "PMPI_File_write_all_begin", "iiii:i", (void *)mwh_File_write_all_begin },
+	{ "env", "MPI_File_write_all_end", "iii:i", (void *)mwh_File_write_all_end },
+	{ "env", "PMPI_File_write_all_end", "iii:i", (void *)mwh_File_write_all_end },
+	{ "env", "MPI_File_write_at", "iIiiii:i", (void *)mwh_File_write_at },
+	{ "env", "PMPI_File_write_at", "iIiiii:i", (void *)mwh_File_write_at },
+	{ "env", "MPI_File_write_at_all", "iIiiii:i", (void *)mwh_File_write_at_all },
+	{ "env", "PMPI_File_write_at_all", "iIiiii:i", (void *)mwh_File_write_at_all },
+	{ "env", "MPI_File_write_at_all_begin", "iIiii:i", (void *)mwh_File_write_at_all_begin },
+	{ "env", "PMPI_File_write_at_all_begin", "iIiii:i", (void *)mwh_File_write_at_all_begin },
+	{ "env", "MPI_File_write_at_all_end", "iii:i", (void *)mwh_File_write_at_all_end },
+	{ "env", "PMPI_File_write_at_all_end", "iii:i", (void *)mwh_File_write_at_all_end },
+	{ "env", "MPI_File_write_ordered", "iiiii:i", (void *)mwh_File_write_ordered },
+	{ "env", "PMPI_File_write_ordered", "iiiii:i", (void *)mwh_File_write_ordered },
+	{ "env", "MPI_File_write_ordered_begin", "iiii:i", (void *)mwh_File_write_ordered_begin },
+	{ "env", "PMPI_File_write_ordered_begin", "iiii:i", (void *)mwh_File_write_ordered_begin },
+	{ "env", "MPI_File_write_ordered_end", "iii:i", (void *)mwh_File_write_ordered_end },
+	{ "env", "PMPI_File_write_ordered_end", "iii:i", (void *)mwh_File_write_ordered_end },
+	{ "env", "MPI_File_write_shared", "iiiii:i", (void *)mwh_File_write_shared },
+	{ "env", "PMPI_File_write_shared", "iiiii:i", (void *)mwh_File_write_shared },
 	{ "env", "MPI_Finalize", ":i", (void *)mwh_Finalize },
 	{ "env", "PMPI_Finalize", ":i", (void *)mwh_Finalize },
 	{ "env", "MPI_Finalized", "i:i", (void *)mwh_Finalized },
@@ -1023,6 +1288,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Gather", "iiiiiiii:i", (void *)mwh_Gather },
 	{ "env", "MPI_Gatherv", "iiiiiiiii:i", (void *)mwh_Gatherv },
 	{ "env", "PMPI_Gatherv", "iiiiiiiii:i", (void *)mwh_Gatherv },
+	{ "env", "MPI_Get", "iiiiiiii:i", (void *)mwh_Get },
+	{ "env", "PMPI_Get", "iiiiiiii:i", (void *)mwh_Get },
+	{ "env", "MPI_Get_accumulate", "iiiiiiiiiiii:i", (void *)mwh_Get_accumulate },
+	{ "env", "PMPI_Get_accumulate", "iiiiiiiiiiii:i", (void *)mwh_Get_accumulate },
 	{ "env", "MPI_Get_address", "ii:i", (void *)mwh_Get_address },
 	{ "env", "PMPI_Get_address", "ii:i", (void *)mwh_Get_address },
 	{ "env", "MPI_Get_count", "iii:i", (void *)mwh_Get_count },
@@ -1077,12 +1346,44 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Group_translate_ranks", "iiiii:i", (void *)mwh_Group_translate_ranks },
 	{ "env", "MPI_Group_union", "iii:i", (void *)mwg_Group_union },
 	{ "env", "PMPI_Group_union", "iii:i", (void *)mwg_Group_union },
+	{ "env", "MPI_Iallgather", "iiiiiiii:i", (void *)mwh_Iallgather },
+	{ "env", "PMPI_Iallgather", "iiiiiiii:i", (void *)mwh_Iallgather },
+	{ "env", "MPI_Iallgatherv", "iiiiiiiii:i", (void *)mwh_Iallgatherv },
+	{ "env", "PMPI_Iallgatherv", "iiiiiiiii:i", (void *)mwh_Iallgatherv },
+	{ "env", "MPI_Iallreduce", "iiiiiii:i", (void *)mwh_Iallreduce },
+	{ "env", "PMPI_Iallreduce", "iiiiiii:i", (void *)mwh_Iallreduce },
+	{ "env", "MPI_Ialltoall", "iiiiiiii:i", (void *)mwh_Ialltoall },
+	{ "env", "PMPI_Ialltoall", "iiiiiiii:i", (void *)mwh_Ialltoall },
+	{ "env", "MPI_Ialltoallv", "iiiiiiiiii:i", (void *)mwh_Ialltoallv },
+	{ "env", "PMPI_Ialltoallv", "iiiiiiiiii:i", (void *)mwh_Ialltoallv },
+	{ "env", "MPI_Ialltoallw", "iiiiiiiiii:i", (void *)mwh_Ialltoallw },
+	{ "env", "PMPI_Ialltoallw", "iiiiiiiiii:i", (void *)mwh_Ialltoallw },
+	{ "env", "MPI_Ibarrier", "ii:i", (void *)mwh_Ibarrier },
+	{ "env", "PMPI_Ibarrier", "ii:i", (void *)mwh_Ibarrier },
+	{ "env", "MPI_Ibcast", "iiiiii:i", (void *)mwh_Ibcast },
+	{ "env", "PMPI_Ibcast", "iiiiii:i", (void *)mwh_Ibcast },
 	{ "env", "MPI_Ibsend", "iiiiiii:i", (void *)mwh_Ibsend },
 	{ "env", "PMPI_Ibsend", "iiiiiii:i", (void *)mwh_Ibsend },
+	{ "env", "MPI_Iexscan", "iiiiiii:i", (void *)mwh_Iexscan },
+	{ "env", "PMPI_Iexscan", "iiiiiii:i", (void *)mwh_Iexscan },
+	{ "env", "MPI_Igather", "iiiiiiiii:i", (void *)mwh_Igather },
+	{ "env", "PMPI_Igather", "iiiiiiiii:i", (void *)mwh_Igather },
+	{ "env", "MPI_Igatherv", "iiiiiiiiii:i", (void *)mwh_Igatherv },
+	{ "env", "PMPI_Igatherv", "iiiiiiiiii:i", (void *)mwh_Igatherv },
 	{ "env", "MPI_Improbe", "iiiiii:i", (void *)mwh_Improbe },
 	{ "env", "PMPI_Improbe", "iiiiii:i", (void *)mwh_Improbe },
 	{ "env", "MPI_Imrecv", "iiiii:i", (void *)mwh_Imrecv },
 	{ "env", "PMPI_Imrecv", "iiiii:i", (void *)mwh_Imrecv },
+	{ "env", "MPI_Ineighbor_allgather", "iiiiiiii:i", (void *)mwh_Ineighbor_allgather },
+	{ "env", "PMPI_Ineighbor_allgather", "iiiiiiii:i", (void *)mwh_Ineighbor_allgather },
+	{ "env", "MPI_Ineighbor_allgatherv", "iiiiiiiii:i", (void *)mwh_Ineighbor_allgatherv },
+	{ "env", "PMPI_Ineighbor_allgatherv", "iiiiiiiii:i", (void *)mwh_Ineighbor_allgatherv },
+	{ "env", "MPI_Ineighbor_alltoall", "iiiiiiii:i", (void *)mwh_Ineighbor_alltoall },
+	{ "env", "PMPI_Ineighbor_alltoall", "iiiiiiii:i", (void *)mwh_Ineighbor_alltoall },
+	{ "env", "MPI_Ineighbor_alltoallv", "iiiiiiiiii:i", (void *)mwh_Ineighbor_alltoallv },
+	{ "env", "PMPI_Ineighbor_alltoallv", "iiiiiiiiii:i", (void *)mwh_Ineighbor_alltoallv },
+	{ "env", "MPI_Ineighbor_alltoallw", "iiiiiiiiii:i", (void *)mwh_Ineighbor_alltoallw },
+	{ "env", "PMPI_Ineighbor_alltoallw", "iiiiiiiiii:i", (void *)mwh_Ineighbor_alltoallw },
 	{ "env", "MPI_Info_c2f", "i:i", (void *)mwg_Info_c2f },
 	{ "env", "PMPI_Info_c2f", "i:i", (void *)mwg_Info_c2f },
 	{ "env", "MPI_Info_create", "i:i", (void *)mwg_Info_create },
@@ -1119,10 +1420,22 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Iprobe", "iiiii:i", (void *)mwh_Iprobe },
 	{ "env", "MPI_Irecv", "iiiiiii:i", (void *)mwh_Irecv },
 	{ "env", "PMPI_Irecv", "iiiiiii:i", (void *)mwh_Irecv },
+	{ "env", "MPI_Ireduce", "iiiiiiii:i", (void *)mwh_Ireduce },
+	{ "env", "PMPI_Ireduce", "iiiiiiii:i", (void *)mwh_Ireduce },
+	{ "env", "MPI_Ireduce_scatter", "iiiiiii:i", (void *)mwh_Ireduce_scatter },
+	{ "env", "PMPI_Ireduce_scatter", "iiiiiii:i", (void *)mwh_Ireduce_scatter },
+	{ "env", "MPI_Ireduce_scatter_block", "iiiiiii:i", (void *)mwh_Ireduce_scatter_block },
+	{ "env", "PMPI_Ireduce_scatter_block", "iiiiiii:i", (void *)mwh_Ireduce_scatter_block },
 	{ "env", "MPI_Irsend", "iiiiiii:i", (void *)mwh_Irsend },
 	{ "env", "PMPI_Irsend", "iiiiiii:i", (void *)mwh_Irsend },
 	{ "env", "MPI_Is_thread_main", "i:i", (void *)mwh_Is_thread_main },
 	{ "env", "PMPI_Is_thread_main", "i:i", (void *)mwh_Is_thread_main },
+	{ "env", "MPI_Iscan", "iiiiiii:i", (void *)mwh_Iscan },
+	{ "env", "PMPI_Iscan", "iiiiiii:i", (void *)mwh_Iscan },
+	{ "env", "MPI_Iscatter", "iiiiiiiii:i", (void *)mwh_Iscatter },
+	{ "env", "PMPI_Iscatter", "iiiiiiiii:i", (void *)mwh_Iscatter },
+	{ "env", "MPI_Iscatterv", "iiiiiiiiii:i", (void *)mwh_Iscatterv },
+	{ "env", "PMPI_Iscatterv", "iiiiiiiiii:i", (void *)mwh_Iscatterv },
 	{ "env", "MPI_Isend", "iiiiiii:i", (void *)mwh_Isend },
 	{ "env", "PMPI_Isend", "iiiiiii:i", (void *)mwh_Isend },
 	{ "env", "MPI_Issend", "iiiiiii:i", (void *)mwh_Issend },
@@ -1139,6 +1452,16 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Mprobe", "iiiii:i", (void *)mwh_Mprobe },
 	{ "env", "MPI_Mrecv", "iiiii:i", (void *)mwh_Mrecv },
 	{ "env", "PMPI_Mrecv", "iiiii:i", (void *)mwh_Mrecv },
+	{ "env", "MPI_Neighbor_allgather", "iiiiiii:i", (void *)mwh_Neighbor_allgather },
+	{ "env", "PMPI_Neighbor_allgather", "iiiiiii:i", (void *)mwh_Neighbor_allgather },
+	{ "env", "MPI_Neighbor_allgatherv", "iiiiiiii:i", (void *)mwh_Neighbor_allgatherv },
+	{ "env", "PMPI_Neighbor_allgatherv", "iiiiiiii:i", (void *)mwh_Neighbor_allgatherv },
+	{ "env", "MPI_Neighbor_alltoall", "iiiiiii:i", (void *)mwh_Neighbor_alltoall },
+	{ "env", "PMPI_Neighbor_alltoall", "iiiiiii:i", (void *)mwh_Neighbor_alltoall },
+	{ "env", "MPI_Neighbor_alltoallv", "iiiiiiiii:i", (void *)mwh_Neighbor_alltoallv },
+	{ "env", "PMPI_Neighbor_alltoallv", "iiiiiiiii:i", (void *)mwh_Neighbor_alltoallv },
+	{ "env", "MPI_Neighbor_alltoallw", "iiiiiiiii:i", (void *)mwh_Neighbor_alltoallw },
+	{ "env", "PMPI_Neighbor_alltoallw", "iiiiiiiii:i", (void *)mwh_Neighbor_alltoallw },
 	{ "env", "MPI_Op_c2f", "i:i", (void *)mwg_Op_c2f },
 	{ "env", "PMPI_Op_c2f", "i:i", (void *)mwg_Op_c2f },
 	{ "env", "MPI_Op_commutative", "ii:i", (void *)mwh_Op_commutative },
@@ -1161,8 +1484,12 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Pcontrol", "ii:i", (void *)mwh_Pcontrol },
 	{ "env", "MPI_Probe", "iiii:i", (void *)mwh_Probe },
 	{ "env", "PMPI_Probe", "iiii:i", (void *)mwh_Probe },
+	{ "env", "MPI_Put", "iiiiiiii:i", (void *)mwh_Put },
+	{ "env", "PMPI_Put", "iiiiiiii:i", (void *)mwh_Put },
 	{ "env", "MPI_Query_thread", "i:i", (void *)mwh_Query_thread },
 	{ "env", "PMPI_Query_thread", "i:i", (void *)mwh_Query_thread },
+	{ "env", "MPI_Raccumulate", "iiiiiiiiii:i", (void *)mwh_Raccumulate },
+	{ "env", "PMPI_Raccumulate", "iiiiiiiiii:i", (void *)mwh_Raccumulate },
 	{ "env", "MPI_Recv", "iiiiiii:i", (void *)mwh_Recv },
 	{ "env", "PMPI_Recv", "iiiiiii:i", (void *)mwh_Recv },
 	{ "env", "MPI_Recv_init", "iiiiiii:i", (void *)mwh_Recv_init },
@@ -1183,6 +1510,12 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Request_free", "i:i", (void *)mwh_Request_free },
 	{ "env", "MPI_Request_get_status", "iii:i", (void *)mwh_Request_get_status },
 	{ "env", "PMPI_Request_get_status", "iii:i", (void *)mwh_Request_get_status },
+	{ "env", "MPI_Rget", "iiiiiiiii:i", (void *)mwh_Rget },
+	{ "env", "PMPI_Rget", "iiiiiiiii:i", (void *)mwh_Rget },
+	{ "env", "MPI_Rget_accumulate", "iiiiiiiiiiiii:i", (void *)mwh_Rget_accumulate },
+	{ "env", "PMPI_Rget_accumulate", "iiiiiiiiiiiii:i", (void *)mwh_Rget_accumulate },
+	{ "env", "MPI_Rput", "iiiiiiiii:i", (void *)mwh_Rput },
+	{ "env", "PMPI_Rput", "iiiiiiiii:i", (void *)mwh_Rput },
 	{ "env", "MPI_Rsend", "iiiiii:i", (void *)mwh_Rsend },
 	{ "env", "PMPI_Rsend", "iiiiii:i", (void *)mwh_Rsend },
 	{ "env", "MPI_Rsend_init", "iiiiiii:i", (void *)mwh_Rsend_init },
@@ -1309,6 +1642,84 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Waitany", "iiii:i", (void *)mwh_Waitany },
 	{ "env", "MPI_Waitsome", "iiiii:i", (void *)mwh_Waitsome },
 	{ "env", "PMPI_Waitsome", "iiiii:i", (void *)mwh_Waitsome },
+	{ "env", "MPI_Win_allocate", "iiiiii:i", (void *)mwh_Win_allocate },
+	{ "env", "PMPI_Win_allocate", "iiiiii:i", (void *)mwh_Win_allocate },
+	{ "env", "MPI_Win_allocate_shared", "iiiiii:i", (void *)mwh_Win_allocate_shared },
+	{ "env", "PMPI_Win_allocate_shared", "iiiiii:i", (void *)mwh_Win_allocate_shared },
+	{ "env", "MPI_Win_attach", "iii:i", (void *)mwh_Win_attach },
+	{ "env", "PMPI_Win_attach", "iii:i", (void *)mwh_Win_attach },
+	{ "env", "MPI_Win_c2f", "i:i", (void *)mwh_Win_c2f },
+	{ "env", "PMPI_Win_c2f", "i:i", (void *)mwh_Win_c2f },
+	{ "env", "MPI_Win_call_errhandler", "ii:i", (void *)mwh_Win_call_errhandler },
+	{ "env", "PMPI_Win_call_errhandler", "ii:i", (void *)mwh_Win_call_errhandler },
+	{ "env", "MPI_Win_complete", "i:i", (void *)mwh_Win_complete },
+	{ "env", "PMPI_Win_complete", "i:i", (void *)mwh_Win_complete },
+	{ "env", "MPI_Win_create", "iiiiii:i", (void *)mwh_Win_create },
+	{ "env", "PMPI_Win_create", "iiiiii:i", (void *)mwh_Win_create },
+	{ "env", "MPI_Win_create_dynamic", "iii:i", (void *)mwh_Win_create_dynamic },
+	{ "env", "PMPI_Win_create_dynamic", "iii:i", (void *)mwh_Win_create_dynamic },
+	{ "env", "MPI_Win_create_errhandler", "ii:i", (void *)mwh_Win_create_errhandler },
+	{ "env", "PMPI_Win_create_errhandler", "ii:i", (void *)mwh_Win_create_errhandler },
+	{ "env", "MPI_Win_create_keyval", "iiii:i", (void *)mwh_Win_create_keyval },
+	{ "env", "PMPI_Win_create_keyval", "iiii:i", (void *)mwh_Win_create_keyval },
+	{ "env", "MPI_Win_delete_attr", "ii:i", (void *)mwh_Win_delete_attr },
+	{ "env", "PMPI_Win_delete_attr", "ii:i", (void *)mwh_Win_delete_attr },
+	{ "env", "MPI_Win_detach", "ii:i", (void *)mwh_Win_detach },
+	{ "env", "PMPI_Win_detach", "ii:i", (void *)mwh_Win_detach },
+	{ "env", "MPI_Win_f2c", "i:i", (void *)mwh_Win_f2c },
+	{ "env", "PMPI_Win_f2c", "i:i", (void *)mwh_Win_f2c },
+	{ "env", "MPI_Win_fence", "ii:i", (void *)mwh_Win_fence },
+	{ "env", "PMPI_Win_fence", "ii:i", (void *)mwh_Win_fence },
+	{ "env", "MPI_Win_flush", "ii:i", (void *)mwh_Win_flush },
+	{ "env", "PMPI_Win_flush", "ii:i", (void *)mwh_Win_flush },
+	{ "env", "MPI_Win_flush_all", "i:i", (void *)mwh_Win_flush_all },
+	{ "env", "PMPI_Win_flush_all", "i:i", (void *)mwh_Win_flush_all },
+	{ "env", "MPI_Win_flush_local", "ii:i", (void *)mwh_Win_flush_local },
+	{ "env", "PMPI_Win_flush_local", "ii:i", (void *)mwh_Win_flush_local },
+	{ "env", "MPI_Win_flush_local_all", "i:i", (void *)mwh_Win_flush_local_all },
+	{ "env", "PMPI_Win_flush_local_all", "i:i", (void *)mwh_Win_flush_local_all },
+	{ "env", "MPI_Win_free", "i:i", (void *)mwh_Win_free },
+	{ "env", "PMPI_Win_free", "i:i", (void *)mwh_Win_free },
+	{ "env", "MPI_Win_free_keyval", "i:i", (void *)mwh_Win_free_keyval },
+	{ "env", "PMPI_Win_free_keyval", "i:i", (void *)mwh_Win_free_keyval },
+	{ "env", "MPI_Win_get_attr", "iiii:i", (void *)mwh_Win_get_attr },
+	{ "env", "PMPI_Win_get_attr", "iiii:i", (void *)mwh_Win_get_attr },
+	{ "env", "MPI_Win_get_errhandler", "ii:i", (void *)mwh_Win_get_errhandler },
+	{ "env", "PMPI_Win_get_errhandler", "ii:i", (void *)mwh_Win_get_errhandler },
+	{ "env", "MPI_Win_get_group", "ii:i", (void *)mwh_Win_get_group },
+	{ "env", "PMPI_Win_get_group", "ii:i", (void *)mwh_Win_get_group },
+	{ "env", "MPI_Win_get_info", "ii:i", (void *)mwh_Win_get_info },
+	{ "env", "PMPI_Win_get_info", "ii:i", (void *)mwh_Win_get_info },
+	{ "env", "MPI_Win_get_name", "iii:i", (void *)mwh_Win_get_name },
+	{ "env", "PMPI_Win_get_name", "iii:i", (void *)mwh_Win_get_name },
+	{ "env", "MPI_Win_lock", "iiii:i", (void *)mwh_Win_lock },
+	{ "env", "PMPI_Win_lock", "iiii:i", (void *)mwh_Win_lock },
+	{ "env", "MPI_Win_lock_all", "ii:i", (void *)mwh_Win_lock_all },
+	{ "env", "PMPI_Win_lock_all", "ii:i", (void *)mwh_Win_lock_all },
+	{ "env", "MPI_Win_post", "iii:i", (void *)mwh_Win_post },
+	{ "env", "PMPI_Win_post", "iii:i", (void *)mwh_Win_post },
+	{ "env", "MPI_Win_set_attr", "iii:i", (void *)mwh_Win_set_attr },
+	{ "env", "PMPI_Win_set_attr", "iii:i", (void *)mwh_Win_set_attr },
+	{ "env", "MPI_Win_set_errhandler", "ii:i", (void *)mwh_Win_set_errhandler },
+	{ "env", "PMPI_Win_set_errhandler", "ii:i", (void *)mwh_Win_set_errhandler },
+	{ "env", "MPI_Win_set_info", "ii:i", (void *)mwh_Win_set_info },
+	{ "env", "PMPI_Win_set_info", "ii:i", (void *)mwh_Win_set_info },
+	{ "env", "MPI_Win_set_name", "ii:i", (void *)mwh_Win_set_name },
+	{ "env", "PMPI_Win_set_name", "ii:i", (void *)mwh_Win_set_name },
+	{ "env", "MPI_Win_shared_query", "iiiii:i", (void *)mwh_Win_shared_query },
+	{ "env", "PMPI_Win_shared_query", "iiiii:i", (void *)mwh_Win_shared_query },
+	{ "env", "MPI_Win_start", "iii:i", (void *)mwh_Win_start },
+	{ "env", "PMPI_Win_start", "iii:i", (void *)mwh_Win_start },
+	{ "env", "MPI_Win_sync", "i:i", (void *)mwh_Win_sync },
+	{ "env", "PMPI_Win_sync", "i:i", (void *)mwh_Win_sync },
+	{ "env", "MPI_Win_test", "ii:i", (void *)mwh_Win_test },
+	{ "env", "PMPI_Win_test", "ii:i", (void *)mwh_Win_test },
+	{ "env", "MPI_Win_unlock", "ii:i", (void *)mwh_Win_unlock },
+	{ "env", "PMPI_Win_unlock", "ii:i", (void *)mwh_Win_unlock },
+	{ "env", "MPI_Win_unlock_all", "i:i", (void *)mwh_Win_unlock_all },
+	{ "env", "PMPI_Win_unlock_all", "i:i", (void *)mwh_Win_unlock_all },
+	{ "env", "MPI_Win_wait", "i:i", (void *)mwh_Win_wait },
+	{ "env", "PMPI_Win_wait", "i:i", (void *)mwh_Win_wait },
 	{ "env", "MPI_Wtick", ":F", (void *)mwh_Wtick },
 	{ "env", "PMPI_Wtick", ":F", (void *)mwh_Wtick },
 	{ "env", "MPI_Wtime", ":F", (void *)mwh_Wtime },
@@ -1317,52 +1728,17 @@ const rt_hostfn mw_glue[] = {
 const unsigned mw_glue_n = sizeof mw_glue / sizeof mw_glue[0];
 
 /* Not registered yet (a module importing one is refused):
- *   MPI_Accumulate MPI_Close_port MPI_Comm_accept MPI_Comm_connect
- *   MPI_Comm_disconnect MPI_Comm_get_parent MPI_Comm_join MPI_Comm_spawn
- *   MPI_Comm_spawn_multiple MPI_Compare_and_swap MPI_Fetch_and_op MPI_File_c2f
- *   MPI_File_call_errhandler MPI_File_close MPI_File_create_errhandler MPI_File_delete
- *   MPI_File_f2c MPI_File_get_amode MPI_File_get_atomicity MPI_File_get_byte_offset
- *   MPI_File_get_errhandler MPI_File_get_group MPI_File_get_info MPI_File_get_position
- *   MPI_File_get_position_shared MPI_File_get_size MPI_File_get_type_extent MPI_File_get_view
- *   MPI_File_iread MPI_File_iread_all MPI_File_iread_at MPI_File_iread_at_all
- *   MPI_File_iread_shared MPI_File_iwrite MPI_File_iwrite_all MPI_File_iwrite_at
- *   MPI_File_iwrite_at_all MPI_File_iwrite_shared MPI_File_open MPI_File_preallocate
- *   MPI_File_read MPI_File_read_all MPI_File_read_all_begin MPI_File_read_all_end
- *   MPI_File_read_at MPI_File_read_at_all MPI_File_read_at_all_begin MPI_File_read_at_all_end
- *   MPI_File_read_ordered MPI_File_read_ordered_begin MPI_File_read_ordered_end MPI_File_read_shared
- *   MPI_File_seek MPI_File_seek_shared MPI_File_set_atomicity MPI_File_set_errhandler
- *   MPI_File_set_info MPI_File_set_size MPI_File_set_view MPI_File_sync
- *   MPI_File_write MPI_File_write_all MPI_File_write_all_begin MPI_File_write_all_end
- *   MPI_File_write_at MPI_File_write_at_all MPI_File_write_at_all_begin MPI_File_write_at_all_end
- *   MPI_File_write_ordered MPI_File_write_ordered_begin MPI_File_write_ordered_end MPI_File_write_shared
- *   MPI_Get MPI_Get_accumulate MPI_Grequest_complete MPI_Grequest_start
- *   MPI_Iallgather MPI_Iallgatherv MPI_Iallreduce MPI_Ialltoall
- *   MPI_Ialltoallv MPI_Ialltoallw MPI_Ibarrier MPI_Ibcast
- *   MPI_Iexscan MPI_Igather MPI_Igatherv MPI_Ineighbor_allgather
- *   MPI_Ineighbor_allgatherv MPI_Ineighbor_alltoall MPI_Ineighbor_alltoallv MPI_Ineighbor_alltoallw
- *   MPI_Ireduce MPI_Ireduce_scatter MPI_Ireduce_scatter_block MPI_Iscan
- *   MPI_Iscatter MPI_Iscatterv MPI_Lookup_name MPI_Neighbor_allgather
- *   MPI_Neighbor_allgatherv MPI_Neighbor_alltoall MPI_Neighbor_alltoallv MPI_Neighbor_alltoallw
- *   MPI_Open_port MPI_Publish_name MPI_Put MPI_Raccumulate
- *   MPI_Register_datarep MPI_Rget MPI_Rget_accumulate MPI_Rput
- *   MPI_Status_c2f MPI_Status_c2f08 MPI_Status_f082c MPI_Status_f082f
- *   MPI_Status_f2c MPI_Status_f2f08 MPI_T_category_changed MPI_T_category_get_categories
- *   MPI_T_category_get_cvars MPI_T_category_get_index MPI_T_category_get_info MPI_T_category_get_num
- *   MPI_T_category_get_pvars MPI_T_cvar_get_index MPI_T_cvar_get_info MPI_T_cvar_get_num
- *   MPI_T_cvar_handle_alloc MPI_T_cvar_handle_free MPI_T_cvar_read MPI_T_cvar_write
- *   MPI_T_enum_get_info MPI_T_enum_get_item MPI_T_finalize MPI_T_init_thread
- *   MPI_T_pvar_get_index MPI_T_pvar_get_info MPI_T_pvar_get_num MPI_T_pvar_handle_alloc
- *   MPI_T_pvar_handle_free MPI_T_pvar_read MPI_T_pvar_readreset MPI_T_pvar_reset
- *   MPI_T_pvar_session_create MPI_T_pvar_session_free MPI_T_pvar_start MPI_T_pvar_stop
- *   MPI_T_pvar_write MPI_Unpublish_name MPI_Win_allocate MPI_Win_allocate_shared
- *   MPI_Win_attach MPI_Win_c2f MPI_Win_call_errhandler MPI_Win_complete
- *   MPI_Win_create MPI_Win_create_dynamic MPI_Win_create_errhandler MPI_Win_create_keyval
- *   MPI_Win_delete_attr MPI_Win_detach MPI_Win_f2c MPI_Win_fence
- *   MPI_Win_flush MPI_Win_flush_all MPI_Win_flush_local MPI_Win_flush_local_all
- *   MPI_Win_free MPI_Win_free_keyval MPI_Win_get_attr MPI_Win_get_errhandler
- *   MPI_Win_get_group MPI_Win_get_info MPI_Win_get_name MPI_Win_lock
- *   MPI_Win_lock_all MPI_Win_post MPI_Win_set_attr MPI_Win_set_errhandler
- *   MPI_Win_set_info MPI_Win_set_name MPI_Win_shared_query MPI_Win_start
- *   MPI_Win_sync MPI_Win_test MPI_Win_unlock MPI_Win_unlock_all
- *   MPI_Win_wait
+ *   MPI_Close_port MPI_Comm_accept MPI_Comm_connect MPI_Comm_disconnect
+ *   MPI_Comm_get_parent MPI_Comm_join MPI_Comm_spawn MPI_Comm_spawn_multiple
+ *   MPI_Grequest_complete MPI_Grequest_start MPI_Lookup_name MPI_Open_port
+ *   MPI_Publish_name MPI_Register_datarep MPI_Status_c2f MPI_Status_c2f08
+ *   MPI_Status_f082c MPI_Status_f082f MPI_Status_f2c MPI_Status_f2f08
+ *   MPI_T_category_changed MPI_T_category_get_categories MPI_T_category_get_cvars MPI_T_category_get_index
+ *   MPI_T_category_get_info MPI_T_category_get_num MPI_T_category_get_pvars MPI_T_cvar_get_index
+ *   MPI_T_cvar_get_info MPI_T_cvar_get_num MPI_T_cvar_handle_alloc MPI_T_cvar_handle_free
+ *   MPI_T_cvar_read MPI_T_cvar_write MPI_T_enum_get_info MPI_T_enum_get_item
+ *   MPI_T_finalize MPI_T_init_thread MPI_T_pvar_get_index MPI_T_pvar_get_info
+ *   MPI_T_pvar_get_num MPI_T_pvar_handle_alloc MPI_T_pvar_handle_free MPI_T_pvar_read
+ *   MPI_T_pvar_readreset MPI_T_pvar_reset MPI_T_pvar_session_create MPI_T_pvar_session_free
+ *   MPI_T_pvar_start MPI_T_pvar_stop MPI_T_pvar_write MPI_Unpublish_name
  */
