@@ -17,6 +17,11 @@ typedef uint32_t u32;
 #define DTYPE(d, a) TRY(mw_dtype_get((a), &(d)))
 #define OUT(p, a, n) do { if (!((p) = mw_ptr(inst, (a), (n)))) { rc = MW_ERR_ARG; goto fail; } } while (0)
 #define BUF(p, a, n, d) TRY(mw_buf(inst, (a), (int)(n), (d), &(p)))
+/* n blocks of `count` elements (a collective's per-peer count x peers): the
+ * count is the module's int (negative: MPI_ERR_COUNT), the product is
+ * checked in 64 bits. */
+#define BUFN(p, a, count, n, d) TRY((int32_t)(count) < 0 ? MW_ERR_COUNT : \
+	mw_buf_at64(inst, (a), 0, (int64_t)(int32_t)(count) * (int64_t)(n), (d), &(p)))
 #define STATUS_OK(a) do { if ((a) && !mw_ptr(inst, (a), 24)) { rc = MW_ERR_ARG; goto fail; } } while (0)
 #define IN_PLACE(a) ((a) == 1)
 
@@ -990,7 +995,7 @@ static u32 gather_scatter(rt_instance *inst, int scatter, u32 sb, u32 sc, u32 sd
 	const char *proc = scatter ? "MPI_Scatter" : "MPI_Gather";
 	MPI_Comm c;
 	mw_dtype *sd, *rd;
-	void *sp = NULL, *rp = NULL;
+	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	int rc;
 	COMM(c, comm);
 	int hroot = mw_rank_in(root), me = at_root(c, hroot), n = peers(c);
@@ -1004,11 +1009,11 @@ static u32 gather_scatter(rt_instance *inst, int scatter, u32 sb, u32 sc, u32 sd
 			sd = NULL;
 		DTYPE(rd, rdt);
 		if (me)
-			BUF(rp, rb, (uint64_t)rcn * (uint64_t)n, rd);
+			BUFN(rp, rb, rcn, n, rd);
 	} else {
 		DTYPE(sd, sdt);
 		if (me)
-			BUF(sp, sb, (uint64_t)sc * (uint64_t)n, sd);
+			BUFN(sp, sb, sc, n, sd);
 		rd = NULL;
 		if (!(inter && me)) {
 			DTYPE(rd, rdt);
@@ -1054,7 +1059,7 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 	const char *proc = scatter ? "MPI_Scatterv" : "MPI_Gatherv";
 	MPI_Comm c;
 	mw_dtype *sd = NULL, *rd = NULL;
-	void *sp = NULL, *rp = NULL;
+	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	int *counts = NULL, *displs = NULL, rc;
 	COMM(c, comm);
 	int hroot = mw_rank_in(root), me = at_root(c, hroot), n = peers(c);
@@ -1118,7 +1123,7 @@ u32 mwh_Allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 	if (!IN_PLACE(sb))
 		DTYPE(sd, sdt);
 	TRY(sbuf(inst, sb, (int)sc, sd, &sp));
-	BUF(rp, rb, (uint64_t)rcn * (uint64_t)peers(c), rd);
+	BUFN(rp, rb, rcn, peers(c), rd);
 	return mw_ret(inst, MPI_Allgather(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp,
 	              (int)rcn, rd->h, c), comm, "MPI_Allgather");
 fail:
@@ -1161,8 +1166,11 @@ u32 mwh_Alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 	DTYPE(rd, rdt);
 	if (!IN_PLACE(sb))
 		DTYPE(sd, sdt);
-	TRY(sbuf(inst, sb, (int)((uint64_t)sc * (uint64_t)n), sd, &sp));
-	BUF(rp, rb, (uint64_t)rcn * (uint64_t)n, rd);
+	if (IN_PLACE(sb))
+		sp = MPI_IN_PLACE;
+	else
+		BUFN(sp, sb, sc, n, sd);
+	BUFN(rp, rb, rcn, n, rd);
 	return mw_ret(inst, MPI_Alltoall(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp,
 	              (int)rcn, rd->h, c), comm, "MPI_Alltoall");
 fail:
@@ -1260,7 +1268,7 @@ u32 mwh_Reduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
 	MPI_Comm c;
 	mw_dtype *d;
 	MPI_Op op;
-	void *sp = NULL, *rp = NULL;
+	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	int rc;
 	COMM(c, comm);
 	DTYPE(d, dt);
@@ -1330,9 +1338,9 @@ u32 mwh_Reduce_scatter_block(rt_instance *inst, u32 sb, u32 rb, u32 count,
 	MPI_Comm_size(c, &n);
 	if (IN_PLACE(sb)) {
 		sp = MPI_IN_PLACE;
-		BUF(rp, rb, (uint64_t)count * (uint64_t)n, d);
+		BUFN(rp, rb, count, n, d);
 	} else {
-		BUF(sp, sb, (uint64_t)count * (uint64_t)n, d);
+		BUFN(sp, sb, count, n, d);
 		BUF(rp, rb, count, d);
 	}
 	return mw_ret(inst, MPI_Reduce_scatter_block(sp, rp, (int)count, d->h, op, c),

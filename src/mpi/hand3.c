@@ -386,15 +386,20 @@ typedef struct idup_rec {
 	u32 slot, parent, req;
 } idup_rec;
 
-static idup_rec *idups;
+/* One allocation per pending idup: the host writes the new communicator
+ * into rec->nc when the request completes, so a record never moves while
+ * its request is pending (the array of pointers may). */
+static idup_rec **idups;
 static uint32_t n_idup, idup_cap;
 
 void mw_req_done(uint32_t req)
 {
 	for (uint32_t i = 0; i < n_idup; i++)
-		if (idups[i].req == req) {
-			mw_comm_set(idups[i].slot, idups[i].nc);
-			mw_comm_inherit(idups[i].slot, idups[i].parent);
+		if (idups[i]->req == req) {
+			idup_rec *d = idups[i];
+			mw_comm_set(d->slot, d->nc);
+			mw_comm_inherit(d->slot, d->parent);
+			free(d);
 			idups[i] = idups[--n_idup];
 			mw_req_watch(n_idup != 0);
 			return;
@@ -412,18 +417,21 @@ u32 mwh_Comm_idup(rt_instance *inst, u32 comm, u32 newp, u32 reqp)
 	OUT(q, reqp, 4);
 	if (n_idup == idup_cap) {
 		uint32_t cap = idup_cap ? idup_cap * 2 : 8;
-		idup_rec *v = realloc(idups, cap * sizeof *v);
+		idup_rec **v = realloc(idups, cap * sizeof *v);
 		if (!v)
 			TRY(MW_ERR_NO_MEM);
 		idups = v;
 		idup_cap = cap;
 	}
-	idup_rec *d = &idups[n_idup];
-	/* The host writes the new communicator into d->nc at completion, so
-	 * the record must not move until then: reserve all slots first. */
+	idup_rec *d = malloc(sizeof *d);
+	if (!d)
+		TRY(MW_ERR_NO_MEM);
 	rc = MPI_Comm_idup(c, &d->nc, &r);
-	if (rc != MPI_SUCCESS)
+	if (rc != MPI_SUCCESS) {
+		free(d);
 		return mw_ret(inst, rc, comm, "MPI_Comm_idup");
+	}
+	idups[n_idup] = d;
 	d->slot = mw_comm_reserve();
 	d->parent = comm;
 	d->req = mw_req_put(r);

@@ -192,12 +192,6 @@ static int dtype(u32 h, int significant, mw_dtype **d)
 	return 0;
 }
 
-/* The host address of a buffer argument that is not significant here:
- * never dereferenced, but MPICH refuses a null one even then. */
-static void *raw(rt_instance *inst, u32 a)
-{
-	return (uint8_t *)rt_mem(inst, 0, 0) + a;
-}
 
 /* nblocks blocks of count elements of d from module address a. */
 static int blocks(rt_instance *inst, u32 a, u32 count, int nblocks,
@@ -302,7 +296,7 @@ u32 mwh_Ibcast(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 root,
 	MPI_Comm c;
 	MPI_Request hr;
 	mw_dtype *d;
-	void *p = raw(inst, buf);
+	void *p = mw_raw(inst, buf);
 	u32 *r;
 	int rc;
 	COMM(c, comm);
@@ -333,7 +327,7 @@ u32 mwh_Igather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 	MPI_Comm c;
 	MPI_Request hr;
 	mw_dtype *sd, *rd;
-	void *sp = raw(inst, sb), *rp = raw(inst, rb);
+	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	u32 *r;
 	int rc, own, all;
 	COMM(c, comm);
@@ -359,7 +353,7 @@ u32 mwh_Igatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	MPI_Comm c;
 	MPI_Request hr;
 	mw_dtype *sd, *rd;
-	void *sp = raw(inst, sb), *rp = raw(inst, rb);
+	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	int *cnt = NULL, *dis = NULL;
 	u32 *r;
 	int rc, own, all;
@@ -386,7 +380,7 @@ u32 mwh_Iscatter(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 	MPI_Comm c;
 	MPI_Request hr;
 	mw_dtype *sd, *rd;
-	void *sp = raw(inst, sb), *rp = raw(inst, rb);
+	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	u32 *r;
 	int rc, own, all;
 	COMM(c, comm);
@@ -412,7 +406,7 @@ u32 mwh_Iscatterv(rt_instance *inst, u32 sb, u32 scounts, u32 displs, u32 sdt,
 	MPI_Comm c;
 	MPI_Request hr;
 	mw_dtype *sd, *rd;
-	void *sp = raw(inst, sb), *rp = raw(inst, rb);
+	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	int *cnt = NULL, *dis = NULL;
 	u32 *r;
 	int rc, own, all;
@@ -557,7 +551,7 @@ u32 mwh_Ireduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
 	MPI_Request hr;
 	mw_dtype *d;
 	MPI_Op op;
-	void *sp = raw(inst, sb), *rp = raw(inst, rb);
+	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	keep *k = NULL;
 	u32 *r;
 	int rc, own, all;

@@ -522,8 +522,8 @@ int mw_str_out(rt_instance *inst, uint32_t addr, uint32_t cap,
 	return 0;
 }
 
-int mw_buf_at(rt_instance *inst, uint32_t addr, int64_t disp, int count,
-              const mw_dtype *dt, void **out)
+int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp, int64_t count,
+                const mw_dtype *dt, void **out)
 {
 	uint8_t *base = rt_mem(inst, 0, 0);
 	if (count < 0)
@@ -534,14 +534,29 @@ int mw_buf_at(rt_instance *inst, uint32_t addr, int64_t disp, int count,
 	*out = base + start;
 	if (count == 0 || dt->size == 0)
 		return 0;
+	/* No buffer of more than 2^33 elements fits a 4 GiB memory, and
+	 * below that (count-1)*extent cannot overflow. */
+	if (count > ((int64_t)1 << 33))
+		return MW_ERR_BUFFER;
 	/* Bytes touched: [start + tlb + min(0, (count-1)*extent),
 	 *                 start + tlb + max(0, (count-1)*extent) + textent). */
-	int64_t span = (int64_t)(count - 1) * (int64_t)dt->extent;
+	int64_t span = (count - 1) * (int64_t)dt->extent;
 	int64_t lo = start + dt->tlb + (span < 0 ? span : 0);
 	int64_t hi = start + dt->tlb + (span > 0 ? span : 0) + dt->textent;
 	if (lo < 0 || hi < lo || (uint64_t)hi > rt_mem_size(inst))
 		return MW_ERR_BUFFER;
 	return 0;
+}
+
+void *mw_raw(rt_instance *inst, uint32_t addr)
+{
+	return (uint8_t *)rt_mem(inst, 0, 0) + addr;
+}
+
+int mw_buf_at(rt_instance *inst, uint32_t addr, int64_t disp, int count,
+              const mw_dtype *dt, void **out)
+{
+	return mw_buf_at64(inst, addr, disp, count, dt, out);
 }
 
 int mw_buf(rt_instance *inst, uint32_t addr, int count, const mw_dtype *dt,

@@ -114,6 +114,14 @@ int mw_buf(rt_instance *inst, uint32_t addr, int count, const mw_dtype *dt,
 /* Same for a displacement (in elements of dt's extent) from addr. */
 int mw_buf_at(rt_instance *inst, uint32_t addr, int64_t disp_bytes, int count,
               const mw_dtype *dt, void **out);
+/* The host address of a buffer argument that is not significant at this
+ * rank (a root's send buffer on an intercommunicator, say): never
+ * dereferenced, so not checked, but MPICH refuses a null one even then. */
+void *mw_raw(rt_instance *inst, uint32_t addr);
+/* Same with a 64-bit count: the n blocks of a collective (count x peers),
+ * which must not be truncated to int before they are checked. */
+int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp_bytes, int64_t count,
+                const mw_dtype *dt, void **out);
 
 /* Status: host -> module (addr 0 = MPI_STATUS_IGNORE). */
 void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s);

@@ -66,6 +66,17 @@ int main(int argc, char **argv)
 	BAD_BUF(MPI_Comm_rank(MPI_COMM_WORLD, (int *)FAR));
 	BAD_BUF(MPI_Waitall(1, (MPI_Request *)FAR, MPI_STATUSES_IGNORE));
 
+	/* per-peer counts whose total (count x ranks) passes 2^32 elements: the
+	 * total must be checked whole, not wrapped to a small number (with 3
+	 * ranks 0x55555556 x 3 = 2^32 + 2; with 4, 2^30 x 4 = 2^32); every rank
+	 * fails the same way, so none is left waiting in the collective */
+	if (size >= 3) {
+		int big = (int)((0x100000000ull + (unsigned)size - 1) / (unsigned)size);
+		BAD_BUF(MPI_Allgather(&x, 1, MPI_INT, buf, big, MPI_INT, MPI_COMM_WORLD));
+		BAD_BUF(MPI_Alltoall(buf, big, MPI_INT, buf, 1, MPI_INT, MPI_COMM_WORLD));
+		BAD_BUF(MPI_Reduce_scatter_block(buf, &y, big, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+	}
+
 	/* handle numbers that name nothing */
 	BAD_HANDLE(MPI_Send(&x, 1, MPI_INT, 0, 1, (MPI_Comm)12345), "MPI_ERR_COMM");
 	BAD_HANDLE(MPI_Barrier((MPI_Comm)-77), "MPI_ERR_COMM");
