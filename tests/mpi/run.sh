@@ -240,7 +240,7 @@ wasm_build() {  # name source compiler
 }
 
 if wasm_build bounds "$here/bounds.c" "$CC_W"; then
-	for n in 1 2; do
+	for n in 1 2 3; do
 		o=$OUT/bounds.np$n
 		if [ "$engine" = 0 ]; then bad "bounds np=$n: no engine"; continue; fi
 		rc=0
@@ -340,6 +340,16 @@ fi
 if wasm_build rma_fatal "$here/rma_fatal.c" "$CC_W"; then
 	must_die "rma_fatal np=2: bad MPI_Put origin under the window's MPI_ERRORS_ARE_FATAL" 2 \
 		"MPI_Put: buffer lies outside linear memory" "survived" "$OUT/rma_fatal.wasm"
+fi
+if wasm_build nbc_fatal "$here/nbc_fatal.c" "$CC_W"; then
+	must_die "nbc_fatal np=2: bad MPI_Iallreduce buffer under MPI_ERRORS_ARE_FATAL" 2 \
+		"^mpiwasm: rank 1: MPI_Iallreduce: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
+		"survived" "$OUT/nbc_fatal.wasm" iallreduce
+	must_die "nbc_fatal np=2: bad MPI_Ineighbor_alltoallw buffer under MPI_ERRORS_ARE_FATAL" 2 \
+		"^mpiwasm: rank 1: MPI_Ineighbor_alltoallw: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
+		"survived" "$OUT/nbc_fatal.wasm" alltoallw
+	must_die "nbc_fatal np=2: trap in a user op applied during MPI_Wait" 2 \
+		"^mpiwasm: rank [01]: .*trap" "survived" "$OUT/nbc_fatal.wasm" optrap
 fi
 if wasm_build throw "$here/throw.cc" "$CXX_W"; then
 	must_die "throw np=4: C++ throw in rank 2" 4 "rank[^0-9]{0,3}2" "__cxa_throw returned" \
