@@ -16,20 +16,6 @@ typedef struct rt_typenode {
 static pthread_mutex_t rt_type_lock = PTHREAD_MUTEX_INITIALIZER;
 static rt_typenode *rt_types;
 
-static uint8_t rt_type_letter(char c)
-{
-	switch (c) {
-	case 'i': return WASM_I32;
-	case 'I': return WASM_I64;
-	case 'f': return WASM_F32;
-	case 'F': return WASM_F64;
-	case 'V': return WASM_V128;
-	case 'r': return WASM_FUNCREF;
-	case 'e': return WASM_EXTERNREF;
-	default: return 0;
-	}
-}
-
 char rt_type_char(uint8_t t);
 char rt_type_char(uint8_t t)
 {
@@ -86,7 +72,7 @@ const rt_type *rt_type_intern(const char *sig)
 	if (!colon)
 		return NULL;
 	for (const char *p = sig; *p; p++)
-		if (p != colon && !rt_type_letter(*p))
+		if (p != colon && !wasm_sig_type(*p))
 			return NULL;
 	pthread_mutex_lock(&rt_type_lock);
 	rt_typenode *n;
@@ -101,9 +87,9 @@ const rt_type *rt_type_intern(const char *sig)
 			uint8_t *codes = (uint8_t *)n->sig + len + 1;
 			uint32_t np = (uint32_t)(colon - sig), nr = (uint32_t)(len - np - 1);
 			for (uint32_t i = 0; i < np; i++)
-				codes[i] = rt_type_letter(sig[i]);
+				codes[i] = wasm_sig_type(sig[i]);
 			for (uint32_t i = 0; i < nr; i++)
-				codes[np + i] = rt_type_letter(colon[1 + i]);
+				codes[np + i] = wasm_sig_type(colon[1 + i]);
 			n->t.sig = n->sig;
 			n->t.nparams = np;
 			n->t.nresults = nr;

@@ -36,6 +36,20 @@ const wasm_opinfo *wasm_opinfo_get(uint32_t op)
 	}
 }
 
+uint8_t wasm_sig_type(char c)
+{
+	switch (c) {
+	case 'i': return WASM_I32;
+	case 'I': return WASM_I64;
+	case 'f': return WASM_F32;
+	case 'F': return WASM_F64;
+	case 'V': return WASM_V128;
+	case 'r': return WASM_FUNCREF;
+	case 'e': return WASM_EXTERNREF;
+	default: return 0;
+	}
+}
+
 const char *wasm_valtype_name(uint8_t t)
 {
 	switch (t) {

@@ -201,16 +201,8 @@ static void unreachable(vctx *c)
 
 static uint8_t sig_type(char ch)
 {
-	switch (ch) {
-	case 'i': return WASM_I32;
-	case 'I': return WASM_I64;
-	case 'f': return WASM_F32;
-	case 'F': return WASM_F64;
-	case 'V': return WASM_V128;
-	case 'r': return WASM_FUNCREF;
-	case 'e': return WASM_EXTERNREF;
-	default: return V_UNKNOWN;
-	}
+	uint8_t t = wasm_sig_type(ch);
+	return t ? t : V_UNKNOWN;
 }
 
 static int apply_sig(vctx *c, const char *sig)

@@ -131,6 +131,10 @@ typedef struct wasm_opinfo {
 /* NULL for an opcode not in the table. */
 const wasm_opinfo *wasm_opinfo_get(uint32_t op);
 
+/* The value type of a signature letter of opcodes.def (i I f F V r e);
+ * 0 for anything else. */
+uint8_t wasm_sig_type(char c);
+
 enum wasm_blockkind {
 	WASM_BLOCK_EMPTY,  /* [] -> [] */
 	WASM_BLOCK_VAL,    /* [] -> [type] */

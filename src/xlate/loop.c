@@ -71,18 +71,6 @@ static int pool_add(walk *w, const char *fmt, ...)
 	return (int)w->npool++;
 }
 
-static uint8_t letter_type(char c)
-{
-	switch (c) {
-	case 'i': return WASM_I32;
-	case 'I': return WASM_I64;
-	case 'f': return WASM_F32;
-	case 'F': return WASM_F64;
-	case 'V': return WASM_V128;
-	default: return WASM_FUNCREF;
-	}
-}
-
 static bool small(int64_t k, int64_t c)
 {
 	return k > -K_MAX && k < K_MAX && c > -C_MAX && c < C_MAX;
@@ -366,7 +354,7 @@ static bool walk_body(walk *w, uint32_t start, uint32_t end, uint32_t iv,
 			lanes_note(w, oi->name);
 		w->h -= npop;
 		if (colon[1])
-			push(w, opaque(letter_type(colon[1])));
+			push(w, opaque(wasm_sig_type(colon[1])));
 	}
 	/* the induction variable: one step of +s per iteration */
 	const av *v = &w->loc[iv];

@@ -606,19 +606,6 @@ static const char *tmpl(uint32_t op)
 	}
 }
 
-static uint8_t letter_type(char c)
-{
-	switch (c) {
-	case 'i': return WASM_I32;
-	case 'I': return WASM_I64;
-	case 'f': return WASM_F32;
-	case 'F': return WASM_F64;
-	case 'r': return WASM_FUNCREF;
-	case 'e': return WASM_EXTERNREF;
-	default: return WASM_V128;
-	}
-}
-
 /* An instruction with a fixed signature and an expression template. */
 static void emit_simple(fx *x, const wasm_instr *in, const char *sig, const char *t)
 {
@@ -632,7 +619,7 @@ static void emit_simple(fx *x, const wasm_instr *in, const char *sig, const char
 	const char *res = colon + 1;
 	xbuf *o = x->o;
 	if (*res) {
-		push(x, letter_type(*res));
+		push(x, wasm_sig_type(*res));
 		xb_printf(o, "%s = ", S(x, b));
 	}
 	for (const char *p = t; *p; p++) {
@@ -770,7 +757,7 @@ static void emit_lanes(fx *x, const wasm_instr *in, const wasm_opinfo *oi)
 		snprintf(sc, sizeof sc, "%s", S(x, b + npop - 1));
 	x->h = b;
 	if (colon[1])
-		push(x, letter_type(colon[1]));
+		push(x, wasm_sig_type(colon[1]));
 	const char *op = strchr(name, '.') + 1;
 	bool isv = !strncmp(name, "v128.", 5);
 	char fa[160];
@@ -991,7 +978,7 @@ static bool emit_mem(fx *x, const wasm_instr *in, bool dropped)
 		else
 			snprintf(addr, sizeof addr, "(uint64_t)%s", fast ? fa : S(x, a));
 		x->h = a;
-		push(x, letter_type(wasm_opinfo_get(in->op)->sig[2]));
+		push(x, wasm_sig_type(wasm_opinfo_get(in->op)->sig[2]));
 		xb_printf(x->o, "%s = %s%s(m%u, %s);", S(x, a), conv, ld, mem, addr);
 	} else {
 		uint32_t a = x->h - 2;
@@ -1041,7 +1028,7 @@ static void emit_ext(fx *x, const wasm_instr *in, bool dropped)
 		fast_addr(x, in, ops[0], sizeof ops[0]);
 	x->h = b;
 	if (colon[1]) {
-		push(x, letter_type(colon[1]));
+		push(x, wasm_sig_type(colon[1]));
 		snprintf(res, sizeof res, "%s", S(x, b));
 	}
 	int rc = in->op >> 16 == 0xFD
