@@ -351,6 +351,26 @@ if wasm_build nbc_fatal "$here/nbc_fatal.c" "$CC_W"; then
 	must_die "nbc_fatal np=2: trap in a user op applied during MPI_Wait" 2 \
 		"^mpiwasm: rank [01]: .*trap" "survived" "$OUT/nbc_fatal.wasm" optrap
 fi
+# MPI_T: bad indices, handles and lengths give MPI_T's error classes; an
+# output off linear memory fails, and ends the job when fatal, before
+# MPI_Init too.
+if wasm_build t_bounds "$here/t_bounds.c" "$CC_W"; then
+	for n in 1 2; do
+		o=$OUT/t_bounds.np$n
+		if [ "$engine" = 0 ]; then bad "t_bounds np=$n: no engine"; continue; fi
+		rc=0
+		timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$MPIWASM" "$OUT/t_bounds.wasm" > "$o.out" 2> "$o.err" || rc=$?
+		if [ "$rc" = 0 ] && grep -qx "t_bounds np=$n: 0 failed" "$o.out"; then
+			ok "t_bounds np=$n: MPI_T bad outputs, indices and handles fail with the right classes"
+		else bad "t_bounds np=$n (exit $rc)"; excerpt "$o.out"; excerpt "$o.err"; fi
+	done
+	must_die "t_bounds np=2: MPI_T_cvar_get_info name off linear memory under MPI_ERRORS_ARE_FATAL" 2 \
+		"^mpiwasm: rank [01]: MPI_T_cvar_get_info: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
+		"survived" "$OUT/t_bounds.wasm" fatal
+	must_die "t_bounds np=2: the same before MPI_Init" 2 \
+		"^mpiwasm: rank [01]: MPI_T_cvar_get_info: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
+		"survived" "$OUT/t_bounds.wasm" preinit
+fi
 if wasm_build throw "$here/throw.cc" "$CXX_W"; then
 	must_die "throw np=4: C++ throw in rank 2" 4 "rank[^0-9]{0,3}2" "__cxa_throw returned" \
 		"$OUT/throw.wasm" 2
