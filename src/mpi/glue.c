@@ -748,6 +748,37 @@ uint32_t mwh_Startall();
 uint32_t mwh_Status_set_cancelled();
 uint32_t mwh_Status_set_elements();
 uint32_t mwh_Status_set_elements_x();
+uint32_t mwh_T_category_changed();
+uint32_t mwh_T_category_get_categories();
+uint32_t mwh_T_category_get_cvars();
+uint32_t mwh_T_category_get_index();
+uint32_t mwh_T_category_get_info();
+uint32_t mwh_T_category_get_num();
+uint32_t mwh_T_category_get_pvars();
+uint32_t mwh_T_cvar_get_index();
+uint32_t mwh_T_cvar_get_info();
+uint32_t mwh_T_cvar_get_num();
+uint32_t mwh_T_cvar_handle_alloc();
+uint32_t mwh_T_cvar_handle_free();
+uint32_t mwh_T_cvar_read();
+uint32_t mwh_T_cvar_write();
+uint32_t mwh_T_enum_get_info();
+uint32_t mwh_T_enum_get_item();
+uint32_t mwh_T_finalize();
+uint32_t mwh_T_init_thread();
+uint32_t mwh_T_pvar_get_index();
+uint32_t mwh_T_pvar_get_info();
+uint32_t mwh_T_pvar_get_num();
+uint32_t mwh_T_pvar_handle_alloc();
+uint32_t mwh_T_pvar_handle_free();
+uint32_t mwh_T_pvar_read();
+uint32_t mwh_T_pvar_readreset();
+uint32_t mwh_T_pvar_reset();
+uint32_t mwh_T_pvar_session_create();
+uint32_t mwh_T_pvar_session_free();
+uint32_t mwh_T_pvar_start();
+uint32_t mwh_T_pvar_stop();
+uint32_t mwh_T_pvar_write();
 uint32_t mwh_Test();
 uint32_t mwh_Test_cancelled();
 uint32_t mwh_Testall();
@@ -1548,6 +1579,68 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Status_set_elements", "iii:i", (void *)mwh_Status_set_elements },
 	{ "env", "MPI_Status_set_elements_x", "iiI:i", (void *)mwh_Status_set_elements_x },
 	{ "env", "PMPI_Status_set_elements_x", "iiI:i", (void *)mwh_Status_set_elements_x },
+	{ "env", "MPI_T_category_changed", "i:i", (void *)mwh_T_category_changed },
+	{ "env", "PMPI_T_category_changed", "i:i", (void *)mwh_T_category_changed },
+	{ "env", "MPI_T_category_get_categories", "iii:i", (void *)mwh_T_category_get_categories },
+	{ "env", "PMPI_T_category_get_categories", "iii:i", (void *)mwh_T_category_get_categories },
+	{ "env", "MPI_T_category_get_cvars", "iii:i", (void *)mwh_T_category_get_cvars },
+	{ "env", "PMPI_T_category_get_cvars", "iii:i", (void *)mwh_T_category_get_cvars },
+	{ "env", "MPI_T_category_get_index", "ii:i", (void *)mwh_T_category_get_index },
+	{ "env", "PMPI_T_category_get_index", "ii:i", (void *)mwh_T_category_get_index },
+	{ "env", "MPI_T_category_get_info", "iiiiiiii:i", (void *)mwh_T_category_get_info },
+	{ "env", "PMPI_T_category_get_info", "iiiiiiii:i", (void *)mwh_T_category_get_info },
+	{ "env", "MPI_T_category_get_num", "i:i", (void *)mwh_T_category_get_num },
+	{ "env", "PMPI_T_category_get_num", "i:i", (void *)mwh_T_category_get_num },
+	{ "env", "MPI_T_category_get_pvars", "iii:i", (void *)mwh_T_category_get_pvars },
+	{ "env", "PMPI_T_category_get_pvars", "iii:i", (void *)mwh_T_category_get_pvars },
+	{ "env", "MPI_T_cvar_get_index", "ii:i", (void *)mwh_T_cvar_get_index },
+	{ "env", "PMPI_T_cvar_get_index", "ii:i", (void *)mwh_T_cvar_get_index },
+	{ "env", "MPI_T_cvar_get_info", "iiiiiiiiii:i", (void *)mwh_T_cvar_get_info },
+	{ "env", "PMPI_T_cvar_get_info", "iiiiiiiiii:i", (void *)mwh_T_cvar_get_info },
+	{ "env", "MPI_T_cvar_get_num", "i:i", (void *)mwh_T_cvar_get_num },
+	{ "env", "PMPI_T_cvar_get_num", "i:i", (void *)mwh_T_cvar_get_num },
+	{ "env", "MPI_T_cvar_handle_alloc", "iiii:i", (void *)mwh_T_cvar_handle_alloc },
+	{ "env", "PMPI_T_cvar_handle_alloc", "iiii:i", (void *)mwh_T_cvar_handle_alloc },
+	{ "env", "MPI_T_cvar_handle_free", "i:i", (void *)mwh_T_cvar_handle_free },
+	{ "env", "PMPI_T_cvar_handle_free", "i:i", (void *)mwh_T_cvar_handle_free },
+	{ "env", "MPI_T_cvar_read", "ii:i", (void *)mwh_T_cvar_read },
+	{ "env", "PMPI_T_cvar_read", "ii:i", (void *)mwh_T_cvar_read },
+	{ "env", "MPI_T_cvar_write", "ii:i", (void *)mwh_T_cvar_write },
+	{ "env", "PMPI_T_cvar_write", "ii:i", (void *)mwh_T_cvar_write },
+	{ "env", "MPI_T_enum_get_info", "iiii:i", (void *)mwh_T_enum_get_info },
+	{ "env", "PMPI_T_enum_get_info", "iiii:i", (void *)mwh_T_enum_get_info },
+	{ "env", "MPI_T_enum_get_item", "iiiii:i", (void *)mwh_T_enum_get_item },
+	{ "env", "PMPI_T_enum_get_item", "iiiii:i", (void *)mwh_T_enum_get_item },
+	{ "env", "MPI_T_finalize", ":i", (void *)mwh_T_finalize },
+	{ "env", "PMPI_T_finalize", ":i", (void *)mwh_T_finalize },
+	{ "env", "MPI_T_init_thread", "ii:i", (void *)mwh_T_init_thread },
+	{ "env", "PMPI_T_init_thread", "ii:i", (void *)mwh_T_init_thread },
+	{ "env", "MPI_T_pvar_get_index", "iii:i", (void *)mwh_T_pvar_get_index },
+	{ "env", "PMPI_T_pvar_get_index", "iii:i", (void *)mwh_T_pvar_get_index },
+	{ "env", "MPI_T_pvar_get_info", "iiiiiiiiiiiii:i", (void *)mwh_T_pvar_get_info },
+	{ "env", "PMPI_T_pvar_get_info", "iiiiiiiiiiiii:i", (void *)mwh_T_pvar_get_info },
+	{ "env", "MPI_T_pvar_get_num", "i:i", (void *)mwh_T_pvar_get_num },
+	{ "env", "PMPI_T_pvar_get_num", "i:i", (void *)mwh_T_pvar_get_num },
+	{ "env", "MPI_T_pvar_handle_alloc", "iiiii:i", (void *)mwh_T_pvar_handle_alloc },
+	{ "env", "PMPI_T_pvar_handle_alloc", "iiiii:i", (void *)mwh_T_pvar_handle_alloc },
+	{ "env", "MPI_T_pvar_handle_free", "ii:i", (void *)mwh_T_pvar_handle_free },
+	{ "env", "PMPI_T_pvar_handle_free", "ii:i", (void *)mwh_T_pvar_handle_free },
+	{ "env", "MPI_T_pvar_read", "iii:i", (void *)mwh_T_pvar_read },
+	{ "env", "PMPI_T_pvar_read", "iii:i", (void *)mwh_T_pvar_read },
+	{ "env", "MPI_T_pvar_readreset", "iii:i", (void *)mwh_T_pvar_readreset },
+	{ "env", "PMPI_T_pvar_readreset", "iii:i", (void *)mwh_T_pvar_readreset },
+	{ "env", "MPI_T_pvar_reset", "ii:i", (void *)mwh_T_pvar_reset },
+	{ "env", "PMPI_T_pvar_reset", "ii:i", (void *)mwh_T_pvar_reset },
+	{ "env", "MPI_T_pvar_session_create", "i:i", (void *)mwh_T_pvar_session_create },
+	{ "env", "PMPI_T_pvar_session_create", "i:i", (void *)mwh_T_pvar_session_create },
+	{ "env", "MPI_T_pvar_session_free", "i:i", (void *)mwh_T_pvar_session_free },
+	{ "env", "PMPI_T_pvar_session_free", "i:i", (void *)mwh_T_pvar_session_free },
+	{ "env", "MPI_T_pvar_start", "ii:i", (void *)mwh_T_pvar_start },
+	{ "env", "PMPI_T_pvar_start", "ii:i", (void *)mwh_T_pvar_start },
+	{ "env", "MPI_T_pvar_stop", "ii:i", (void *)mwh_T_pvar_stop },
+	{ "env", "PMPI_T_pvar_stop", "ii:i", (void *)mwh_T_pvar_stop },
+	{ "env", "MPI_T_pvar_write", "iii:i", (void *)mwh_T_pvar_write },
+	{ "env", "PMPI_T_pvar_write", "iii:i", (void *)mwh_T_pvar_write },
 	{ "env", "MPI_Test", "iii:i", (void *)mwh_Test },
 	{ "env", "PMPI_Test", "iii:i", (void *)mwh_Test },
 	{ "env", "MPI_Test_cancelled", "ii:i", (void *)mwh_Test_cancelled },
@@ -1733,12 +1826,5 @@ const unsigned mw_glue_n = sizeof mw_glue / sizeof mw_glue[0];
  *   MPI_Grequest_complete MPI_Grequest_start MPI_Lookup_name MPI_Open_port
  *   MPI_Publish_name MPI_Register_datarep MPI_Status_c2f MPI_Status_c2f08
  *   MPI_Status_f082c MPI_Status_f082f MPI_Status_f2c MPI_Status_f2f08
- *   MPI_T_category_changed MPI_T_category_get_categories MPI_T_category_get_cvars MPI_T_category_get_index
- *   MPI_T_category_get_info MPI_T_category_get_num MPI_T_category_get_pvars MPI_T_cvar_get_index
- *   MPI_T_cvar_get_info MPI_T_cvar_get_num MPI_T_cvar_handle_alloc MPI_T_cvar_handle_free
- *   MPI_T_cvar_read MPI_T_cvar_write MPI_T_enum_get_info MPI_T_enum_get_item
- *   MPI_T_finalize MPI_T_init_thread MPI_T_pvar_get_index MPI_T_pvar_get_info
- *   MPI_T_pvar_get_num MPI_T_pvar_handle_alloc MPI_T_pvar_handle_free MPI_T_pvar_read
- *   MPI_T_pvar_readreset MPI_T_pvar_reset MPI_T_pvar_session_create MPI_T_pvar_session_free
- *   MPI_T_pvar_start MPI_T_pvar_stop MPI_T_pvar_write MPI_Unpublish_name
+ *   MPI_Unpublish_name
  */
