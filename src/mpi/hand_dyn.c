@@ -561,7 +561,9 @@ static int spcmd_make(rt_instance *inst, const char *P, u32 cmd, u32 argv, int32
 	const uint32_t *av = NULL;
 	if (argv) {
 		for (;; nargs++) {
-			const uint32_t *e = mw_ptr(inst, argv + 4u * (u32)nargs, 4);
+			/* 64-bit: an array running off the top of memory must not
+			 * wrap around to address 0. */
+			const uint32_t *e = rt_mem(inst, (uint64_t)argv + 4u * (uint64_t)nargs, 4);
 			if (!e || nargs > 65536)
 				return MW_ERR_ARG;
 			if (!*e)
