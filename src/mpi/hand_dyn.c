@@ -682,6 +682,8 @@ static u32 spawn(rt_instance *inst, int multi, u32 count, u32 cmds, u32 argvs,
 	int local_n = 0;
 	if (errs && !lc) {
 		local_n = am_root ? total : (!multi && (int32_t)maxprocs > 0 ? (int)maxprocs : 0);
+		if (local_n > 65536)   /* no spawn is that large (checked at the root) */
+			local_n = 65536;
 		if (local_n > 0 && !mw_arr(inst, errs, (uint64_t)local_n, 4))
 			lc = MW_ERR_ARG;
 	}

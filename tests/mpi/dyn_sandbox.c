@@ -11,7 +11,9 @@
  * library can spawn at all: Open MPI here).
  *
  * Argument "fatal": a refused spawn under MPI_ERRORS_ARE_FATAL ends the
- * job; "fatalbuf": MPI_Open_port into a buffer off linear memory does. */
+ * job; "fatalbuf": MPI_Open_port into a buffer off linear memory does;
+ * "gtrap": a generalized request's query function that traps (called
+ * from inside the library's MPI_Wait) does, reported as a trap. */
 #include <stdint.h>
 #include "tmpi.h"
 
@@ -39,6 +41,26 @@ static void refused(const char *cmd, MPI_Info info, int want)
 		tm_out("spawn of %s: class %d, expected %d", cmd, c, want);
 	CHECK(inter == MPI_COMM_NULL);
 	CHECK(errs[0] == -7 && errs[1] == -7);   /* untouched: nothing spawned */
+}
+
+static int trap_query(void *extra, MPI_Status *st)
+{
+	(void)extra;
+	(void)st;
+	__builtin_trap();
+}
+
+static int no_free(void *extra)
+{
+	(void)extra;
+	return MPI_SUCCESS;
+}
+
+static int no_cancel(void *extra, int complete)
+{
+	(void)extra;
+	(void)complete;
+	return MPI_SUCCESS;
 }
 
 static int child(MPI_Comm parent)
@@ -69,6 +91,15 @@ int main(int argc, char **argv)
 		MPI_Comm inter;
 		MPI_Comm_spawn("/etc/passwd", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0,
 		               MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE);
+		printf("survived\n");
+		MPI_Finalize();
+		return 0;
+	}
+	if (argc > 1 && strcmp(argv[1], "gtrap") == 0) {
+		MPI_Request req;
+		MPI_Grequest_start(trap_query, no_free, no_cancel, NULL, &req);
+		MPI_Grequest_complete(req);
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
 		printf("survived\n");
 		MPI_Finalize();
 		return 0;

@@ -375,6 +375,8 @@ if [ -f "$OUT/dyn_sandbox.wasm" ]; then
 	must_die "dyn_sandbox np=2: port buffer off linear memory under MPI_ERRORS_ARE_FATAL" 2 \
 		"MPI_Open_port: invalid argument .*MPI_ERR_ARG" "survived" \
 		--dir "$D/g:/g" "$OUT/dyn_sandbox.wasm" fatalbuf
+	must_die "dyn_sandbox np=2: trap in a generalized request's query function during MPI_Wait" 2 \
+		"^mpiwasm: rank [01]: .*trap" "survived" --dir "$D/g:/g" "$OUT/dyn_sandbox.wasm" gtrap
 fi
 if wasm_build abort "$here/abort.c" "$CC_W"; then
 	must_die "abort np=4: trap in rank 2" 4 "rank[^0-9]{0,3}2" "released" "$OUT/abort.wasm" trap 2
