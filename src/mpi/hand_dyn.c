@@ -84,11 +84,10 @@ static int code_to_host(int32_t m)
 
 /* Calls module function fn (type sig) with args; its i32 result, or
  * MPI_ERR_OTHER with the trap left in mw_pending_trap. */
-static int greq_call(u32 fn, const char *sig, const char *what, rt_value *args, int n,
+static int greq_call(u32 fn, const char *sig, const char *what, rt_value *args,
                      int32_t *out)
 {
 	rt_instance *inst = mw_inst;
-	(void)n;
 	if (mw_pending_trap)
 		return MPI_ERR_OTHER;
 	const rt_func *f = rt_table_func(inst, 0, fn, sig);
@@ -127,7 +126,7 @@ static int greq_query(void *state, MPI_Status *status)
 	m[1] = MW_ANY_TAG;
 	rt_value args[2] = { { .i32 = g->extra }, { .i32 = a } };
 	int32_t ret = 0;
-	int rc = greq_call(g->query, "ii:i", "MPI_Grequest_query_function", args, 2, &ret);
+	int rc = greq_call(g->query, "ii:i", "MPI_Grequest_query_function", args, &ret);
 	if (rc == MPI_SUCCESS) {
 		m = mw_ptr(inst, a, 24);   /* memory may have grown, not moved */
 		int32_t err = m[2];
@@ -144,7 +143,7 @@ static int greq_free(void *state)
 	greq *g = state;
 	rt_value args[1] = { { .i32 = g->extra } };
 	int32_t ret = 0;
-	int rc = greq_call(g->free, "i:i", "MPI_Grequest_free_function", args, 1, &ret);
+	int rc = greq_call(g->free, "i:i", "MPI_Grequest_free_function", args, &ret);
 	free(g);   /* the library calls this exactly once */
 	return rc == MPI_SUCCESS ? code_to_host(ret) : rc;
 }
@@ -154,7 +153,7 @@ static int greq_cancel(void *state, int complete)
 	greq *g = state;
 	rt_value args[2] = { { .i32 = g->extra }, { .i32 = (u32)(complete != 0) } };
 	int32_t ret = 0;
-	int rc = greq_call(g->cancel, "ii:i", "MPI_Grequest_cancel_function", args, 2, &ret);
+	int rc = greq_call(g->cancel, "ii:i", "MPI_Grequest_cancel_function", args, &ret);
 	return rc == MPI_SUCCESS ? code_to_host(ret) : rc;
 }
 
