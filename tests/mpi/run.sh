@@ -198,6 +198,8 @@ for p in $ONLY; do
 		rm -rf "$OUT/fam_io.d"; mkdir -p "$OUT/fam_io.d"
 		rundir=$OUT wflags="--dir fam_io.d"
 	fi
+	# fam_dyn spawns itself (argv[0]): the module needs a grant holding it.
+	[ "$p" = fam_dyn ] && wflags="--dir $OUT"
 	for n in $NPS; do
 		o=$OUT/$p.np$n
 		nok=0
@@ -291,6 +293,41 @@ if wasm_build io_sandbox "$here/io_sandbox.c" "$CC_W"; then
 	done
 fi
 
+# Dynamic processes inside the sandbox: a spawned command is a module
+# beneath the grants (/g here); outside.wasm beside the grant, a symlink
+# to it, a non-module and launcher info keys are refused.
+dynsb_setup() {
+	D=$OUT/dynsb
+	rm -rf "$D"
+	mkdir -p "$D/g"
+	echo 'not a module' > "$D/g/notwasm.txt"
+	cp "$OUT/dyn_sandbox.wasm" "$D/outside.wasm"
+	cp "$OUT/dyn_sandbox.wasm" "$D/g/child.wasm"
+	ln -s ../outside.wasm "$D/g/link_out"
+}
+if wasm_build dyn_sandbox "$here/dyn_sandbox.c" "$CC_W"; then
+	for n in 1 2; do
+		o=$OUT/dyn_sandbox.np$n
+		if [ "$engine" = 0 ]; then bad "dyn_sandbox np=$n: no engine"; continue; fi
+		dynsb_setup
+		rc=0
+		(cd "$D" && exec timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$MPIWASM" --dir "$D/g:/g" \
+			"$OUT/dyn_sandbox.wasm") > "$o.out" 2> "$o.err" || rc=$?
+		if [ "$rc" != 0 ] || ! grep -qx "dyn_sandbox np=$n: 0 failed" "$o.out"; then
+			bad "dyn_sandbox np=$n (exit $rc)"; excerpt "$o.out"; excerpt "$o.err"
+		elif ! grep -q "MPI_Comm_spawn: '/etc/passwd': outside the directories granted" "$o.err" ||
+			! grep -q "MPI_Comm_spawn: '/g/../outside.wasm': outside the directories granted" "$o.err" ||
+			! grep -q "MPI_Comm_spawn: '/g/link_out': outside the directories granted" "$o.err" ||
+			! grep -q "MPI_Comm_spawn: '/g/notwasm.txt': not a WebAssembly module" "$o.err" ||
+			! grep -q "MPI_Comm_spawn: 'wdir': this info key is not passed" "$o.err" ||
+			! grep -q "MPI_Comm_spawn_multiple: '/etc/passwd': outside the directories granted" "$o.err"; then
+			bad "dyn_sandbox np=$n: refusals not reported with their paths"; excerpt "$o.err"
+		else
+			ok "dyn_sandbox np=$n: spawn of paths outside the grants, of non-modules and with launcher info keys refused; bad port/status buffers MPI_ERR_ARG"
+		fi
+	done
+fi
+
 # A job that must end by itself, promptly, with a message naming the rank.
 # usage: must_die LABEL NP PATTERN FORBIDDEN module args...
 must_die() {
@@ -329,6 +366,17 @@ if [ -f "$OUT/io_sandbox.wasm" ]; then
 	must_die "io_sandbox np=2: file buffer off linear memory under MPI_ERRORS_ARE_FATAL" 2 \
 		"MPI_File_write_at: buffer lies outside linear memory" "survived" \
 		--dir "$S/rw:/rw" --dir-ro "$S/ro:/ro" "$OUT/io_sandbox.wasm" "$S/outside.txt" fatalbuf
+fi
+if [ -f "$OUT/dyn_sandbox.wasm" ]; then
+	dynsb_setup
+	must_die "dyn_sandbox np=2: spawn outside the grants under MPI_ERRORS_ARE_FATAL" 2 \
+		"MPI_Comm_spawn: '/etc/passwd': outside the directories granted" "survived" \
+		--dir "$D/g:/g" "$OUT/dyn_sandbox.wasm" fatal
+	must_die "dyn_sandbox np=2: port buffer off linear memory under MPI_ERRORS_ARE_FATAL" 2 \
+		"MPI_Open_port: invalid argument .*MPI_ERR_ARG" "survived" \
+		--dir "$D/g:/g" "$OUT/dyn_sandbox.wasm" fatalbuf
+	must_die "dyn_sandbox np=2: trap in a generalized request's query function during MPI_Wait" 2 \
+		"^mpiwasm: rank [01]: .*trap" "survived" --dir "$D/g:/g" "$OUT/dyn_sandbox.wasm" gtrap
 fi
 if wasm_build abort "$here/abort.c" "$CC_W"; then
 	must_die "abort np=4: trap in rank 2" 4 "rank[^0-9]{0,3}2" "released" "$OUT/abort.wasm" trap 2

@@ -1,0 +1,765 @@
+/* hand_dyn.c - generalized requests, status conversions, ports and
+ * names, and dynamic processes.
+ *
+ * Generalized requests: the module's query/free/cancel functions are
+ * entries of its table; the host library calls trampolines here (during
+ * MPI_Wait, MPI_Test, MPI_Cancel, ...) that call them, the status staged
+ * through module memory.
+ *
+ * Status conversions: in this ABI the C status, the Fortran status (an
+ * MPI_Fint array of 6 elements: the same 24 bytes) and the F08 status
+ * (toolchain/mpi.h: a typedef of MPI_Status) share one layout, so each
+ * conversion is a checked copy.
+ *
+ * Dynamic processes: MPI_Comm_spawn's command is a module path, resolved
+ * beneath the WASI grants like a file open and required to be a
+ * WebAssembly module; the host spawns this mpiwasm binary with the
+ * parent's engine options (read back from /proc/self/cmdline), so a
+ * child has the parent's sandbox, never more.  Root-only arguments are
+ * checked at the root and the verdict is shared before the host call,
+ * so a refused spawn/accept/connect never leaves the other ranks waiting.
+ * MPI_Comm_join stays refused: its argument is a host socket and a module
+ * has none (a WASI descriptor is a file, a directory or stdio). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "mpib.h"
+#include "mpib_int.h"
+#include "rt/rt.h"
+#include "wasi/wasi.h"
+
+typedef uint32_t u32;
+
+#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
+
+/* ---- status conversions ------------------------------------------------ */
+
+/* The three layouts are one (see the top of this file): 24 bytes. */
+static u32 status_copy(rt_instance *inst, u32 from, u32 to, const char *proc)
+{
+	void *s = from ? mw_ptr(inst, from, 24) : NULL;
+	void *d = to ? mw_ptr(inst, to, 24) : NULL;
+	if (!s || !d)   /* the *_STATUS_IGNOREs (0) are not statuses */
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
+	memmove(d, s, 24);
+	return MW_SUCCESS;
+}
+
+u32 mwh_Status_c2f(rt_instance *inst, u32 c, u32 f)
+{ return status_copy(inst, c, f, "MPI_Status_c2f"); }
+u32 mwh_Status_f2c(rt_instance *inst, u32 f, u32 c)
+{ return status_copy(inst, f, c, "MPI_Status_f2c"); }
+u32 mwh_Status_c2f08(rt_instance *inst, u32 c, u32 f08)
+{ return status_copy(inst, c, f08, "MPI_Status_c2f08"); }
+u32 mwh_Status_f082c(rt_instance *inst, u32 f08, u32 c)
+{ return status_copy(inst, f08, c, "MPI_Status_f082c"); }
+u32 mwh_Status_f2f08(rt_instance *inst, u32 f, u32 f08)
+{ return status_copy(inst, f, f08, "MPI_Status_f2f08"); }
+u32 mwh_Status_f082f(rt_instance *inst, u32 f08, u32 f)
+{ return status_copy(inst, f08, f, "MPI_Status_f082f"); }
+
+/* ---- generalized requests ------------------------------------------------ */
+
+typedef struct greq {
+	u32 query, free, cancel;   /* module table indices */
+	u32 extra;                 /* the module's extra_state */
+} greq;
+
+/* A module error code returned by a callback -> the host's code. */
+static int code_to_host(int32_t m)
+{
+	int host;
+	int32_t cls;
+	if (m == MW_SUCCESS)
+		return MPI_SUCCESS;
+	if (mw_code_in(m, &host, &cls))
+		return MPI_ERR_OTHER;
+	return host >= 0 ? host : mw_class_in((int)cls);
+}
+
+/* Calls module function fn (type sig) with args; its i32 result, or
+ * MPI_ERR_OTHER with the trap left in mw_pending_trap. */
+static int greq_call(u32 fn, const char *sig, const char *what, rt_value *args,
+                     int32_t *out)
+{
+	rt_instance *inst = mw_inst;
+	if (mw_pending_trap)
+		return MPI_ERR_OTHER;
+	const rt_func *f = rt_table_func(inst, 0, fn, sig);
+	if (!f) {   /* checked at MPI_Grequest_start; the table may change */
+		fprintf(stderr, "mpiwasm: rank %d: generalized request: table entry %u is "
+		        "no longer a %s function\n", mw_world_rank, fn, what);
+		mw_pending_trap = RT_TRAP_INDIRECT_TYPE;
+		return MPI_ERR_OTHER;
+	}
+	rt_value r = { .i32 = 0 };
+	int k = rt_call(inst, f, args, &r);
+	if (k) {
+		mw_pending_trap = k;
+		return MPI_ERR_OTHER;
+	}
+	*out = (int32_t)r.i32;
+	return MPI_SUCCESS;
+}
+
+static int greq_query(void *state, MPI_Status *status)
+{
+	greq *g = state;
+	rt_instance *inst = mw_inst;
+	if (mw_pending_trap)
+		return MPI_ERR_OTHER;
+	u32 a = mw_malloc(inst, 24);
+	if (!a) {
+		if (!mw_pending_trap)
+			fprintf(stderr, "mpiwasm: rank %d: generalized request: no module "
+			        "memory for the query function's status\n", mw_world_rank);
+		return MPI_ERR_NO_MEM;
+	}
+	int32_t *m = mw_ptr(inst, a, 24);
+	memset(m, 0, 24);
+	m[0] = MW_ANY_SOURCE;   /* what an untouched status says */
+	m[1] = MW_ANY_TAG;
+	rt_value args[2] = { { .i32 = g->extra }, { .i32 = a } };
+	int32_t ret = 0;
+	int rc = greq_call(g->query, "ii:i", "MPI_Grequest_query_function", args, &ret);
+	if (rc == MPI_SUCCESS) {
+		m = mw_ptr(inst, a, 24);   /* memory may have grown, not moved */
+		int32_t err = m[2];
+		mw_status_in(inst, a, status);
+		status->MPI_ERROR = code_to_host(err);
+		rc = code_to_host(ret);
+	}
+	mw_free(inst, a);
+	return rc;
+}
+
+static int greq_free(void *state)
+{
+	greq *g = state;
+	rt_value args[1] = { { .i32 = g->extra } };
+	int32_t ret = 0;
+	int rc = greq_call(g->free, "i:i", "MPI_Grequest_free_function", args, &ret);
+	free(g);   /* the library calls this exactly once */
+	return rc == MPI_SUCCESS ? code_to_host(ret) : rc;
+}
+
+static int greq_cancel(void *state, int complete)
+{
+	greq *g = state;
+	rt_value args[2] = { { .i32 = g->extra }, { .i32 = (u32)(complete != 0) } };
+	int32_t ret = 0;
+	int rc = greq_call(g->cancel, "ii:i", "MPI_Grequest_cancel_function", args, &ret);
+	return rc == MPI_SUCCESS ? code_to_host(ret) : rc;
+}
+
+u32 mwh_Grequest_start(rt_instance *inst, u32 query, u32 freefn, u32 cancel,
+                       u32 extra, u32 reqp)
+{
+	static const char P[] = "MPI_Grequest_start";
+	uint32_t *o = mw_ptr(inst, reqp, 4);
+	if (!o)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, P);
+	const char *bad = !rt_table_func(inst, 0, query, "ii:i") ? "query_fn" :
+	                  !rt_table_func(inst, 0, freefn, "i:i") ? "free_fn" :
+	                  !rt_table_func(inst, 0, cancel, "ii:i") ? "cancel_fn" : NULL;
+	if (bad) {
+		fflush(stdout);
+		fprintf(stderr, "mpiwasm: rank %d: %s: %s is not a function of the right "
+		        "type in the module's table\n", mw_world_rank, P, bad);
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, P);
+	}
+	greq *g = malloc(sizeof *g);
+	if (!g)
+		return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, P);
+	*g = (greq){ query, freefn, cancel, extra };
+	MPI_Request h;
+	int rc = MPI_Grequest_start(greq_query, greq_free, greq_cancel, g, &h);
+	if (rc != MPI_SUCCESS) {
+		free(g);
+		return mw_ret(inst, rc, MW_NOCOMM, P);
+	}
+	*o = mw_req_put(h);
+	return mw_ret(inst, rc, MW_NOCOMM, P);
+}
+
+u32 mwh_Grequest_complete(rt_instance *inst, u32 req)
+{
+	MPI_Request h;
+	int rc = mw_req_get(req, &h);
+	if (rc || h == MPI_REQUEST_NULL)
+		return mw_fail(inst, MW_ERR_REQUEST, MW_NOCOMM, "MPI_Grequest_complete");
+	return mw_ret(inst, MPI_Grequest_complete(h), MW_NOCOMM, "MPI_Grequest_complete");
+}
+
+/* ---- ports and names --------------------------------------------------------- */
+
+/* A port name from the module: a string of fewer than the module's
+ * MPI_MAX_PORT_NAME bytes, or NULL. */
+static const char *port_in(rt_instance *inst, u32 addr)
+{
+	const char *s = mw_str(inst, addr);
+	if (!s || strnlen(s, MW_MAX_PORT_NAME) >= MW_MAX_PORT_NAME)
+		return NULL;
+	return s;
+}
+
+/* A port name from the host into the module's port_name[MPI_MAX_PORT_NAME]
+ * (already checked): 0, or MW_ERR_INTERN if it does not fit (a truncated
+ * port name would name another port). */
+static int port_out(char *dst, const char *s)
+{
+	size_t n = strlen(s);
+	if (n >= MW_MAX_PORT_NAME)
+		return MW_ERR_INTERN;
+	memcpy(dst, s, n + 1);
+	return 0;
+}
+
+u32 mwh_Open_port(rt_instance *inst, u32 info, u32 port)
+{
+	static const char P[] = "MPI_Open_port";
+	char host[MPI_MAX_PORT_NAME + 1] = "";
+	MPI_Info i;
+	int rc;
+	char *out = mw_ptr(inst, port, MW_MAX_PORT_NAME);
+	TRY(out ? 0 : MW_ERR_ARG);
+	TRY(mw_info_get(info, &i));
+	rc = MPI_Open_port(i, host);
+	if (rc != MPI_SUCCESS)
+		return mw_ret(inst, rc, MW_NOCOMM, P);
+	if ((rc = port_out(out, host))) {
+		fprintf(stderr, "mpiwasm: rank %d: %s: the library's port name has %zu "
+		        "bytes, more than the module's MPI_MAX_PORT_NAME\n",
+		        mw_world_rank, P, strlen(host));
+		MPI_Close_port(host);
+		goto fail;
+	}
+	return MW_SUCCESS;
+fail:
+	return mw_fail(inst, rc, MW_NOCOMM, P);
+}
+
+u32 mwh_Close_port(rt_instance *inst, u32 port)
+{
+	const char *s = port_in(inst, port);
+	if (!s)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Close_port");
+	return mw_ret(inst, MPI_Close_port(s), MW_NOCOMM, "MPI_Close_port");
+}
+
+static u32 name_pub(rt_instance *inst, int publish, u32 service, u32 info, u32 port)
+{
+	const char *P = publish ? "MPI_Publish_name" : "MPI_Unpublish_name";
+	const char *svc = mw_str(inst, service), *p = port_in(inst, port);
+	MPI_Info i;
+	int rc;
+	TRY(svc && p ? 0 : MW_ERR_ARG);
+	TRY(mw_info_get(info, &i));
+	rc = publish ? MPI_Publish_name(svc, i, p) : MPI_Unpublish_name(svc, i, p);
+	return mw_ret(inst, rc, MW_NOCOMM, P);
+fail:
+	return mw_fail(inst, rc, MW_NOCOMM, P);
+}
+
+u32 mwh_Publish_name(rt_instance *inst, u32 service, u32 info, u32 port)
+{ return name_pub(inst, 1, service, info, port); }
+u32 mwh_Unpublish_name(rt_instance *inst, u32 service, u32 info, u32 port)
+{ return name_pub(inst, 0, service, info, port); }
+
+u32 mwh_Lookup_name(rt_instance *inst, u32 service, u32 info, u32 port)
+{
+	static const char P[] = "MPI_Lookup_name";
+	char host[MPI_MAX_PORT_NAME + 1] = "";
+	const char *svc = mw_str(inst, service);
+	char *out = mw_ptr(inst, port, MW_MAX_PORT_NAME);
+	MPI_Info i;
+	int rc;
+	TRY(svc && out ? 0 : MW_ERR_ARG);
+	TRY(mw_info_get(info, &i));
+	rc = MPI_Lookup_name(svc, i, host);
+	if (rc != MPI_SUCCESS)
+		return mw_ret(inst, rc, MW_NOCOMM, P);
+	TRY(port_out(out, host));
+	return MW_SUCCESS;
+fail:
+	return mw_fail(inst, rc, MW_NOCOMM, P);
+}
+
+/* ---- connecting and disconnecting ------------------------------------------ */
+
+/* A communicator the library made for the module: the host returns
+ * errors (the bridge applies the module's handler), the module's handler
+ * is parent's (MW_NOCOMM: the default). */
+static u32 comm_adopt(MPI_Comm nc, u32 parent)
+{
+	MPI_Comm_set_errhandler(nc, MPI_ERRORS_RETURN);
+	u32 h = mw_comm_put(nc);
+	mw_comm_inherit(h, parent);
+	return h;
+}
+
+/* The collective verdict on the arguments: every rank of c learns the
+ * largest local error class, so nobody enters the library's collective
+ * when one rank refused.  With `root_val`, the root's value is shared
+ * too (-1 from non-roots).  0, or the class to fail with. */
+static int agree(MPI_Comm c, int local, int *root_val)
+{
+	int in[2] = { local, root_val ? *root_val : -1 }, out[2] = { 0, -1 };
+	if (MPI_Allreduce(in, out, 2, MPI_INT, MPI_MAX, c) != MPI_SUCCESS)
+		return local ? local : MW_ERR_OTHER;
+	if (root_val)
+		*root_val = out[1];
+	return local ? local : out[0];
+}
+
+/* The rank in comm and whether it is root (an intracommunicator: MPI
+ * says so for spawn, accept and connect). */
+static int coll_root(rt_instance *inst, u32 comm, u32 root, MPI_Comm *c, int *am_root)
+{
+	int inter = 0, rank = -1;
+	int rc = mw_comm_get(comm, c);
+	(void)inst;
+	if (rc)
+		return rc;
+	if (*c == MPI_COMM_NULL || MPI_Comm_test_inter(*c, &inter) != MPI_SUCCESS || inter)
+		return MW_ERR_COMM;
+	MPI_Comm_rank(*c, &rank);
+	*am_root = rank == mw_rank_in(root);
+	return 0;
+}
+
+static u32 accept_connect(rt_instance *inst, int connect, u32 port, u32 info,
+                          u32 root, u32 comm, u32 newp)
+{
+	const char *P = connect ? "MPI_Comm_connect" : "MPI_Comm_accept";
+	MPI_Comm c, nc = MPI_COMM_NULL;
+	MPI_Info i = MPI_INFO_NULL;
+	const char *p = "";
+	int am_root = 0, rc, lc = 0;
+	if ((rc = coll_root(inst, comm, root, &c, &am_root)))
+		return mw_fail(inst, rc, comm, P);
+	uint32_t *o = mw_ptr(inst, newp, 4);
+	if (!o)
+		lc = MW_ERR_ARG;
+	else if (am_root && !(p = port_in(inst, port)))
+		lc = MW_ERR_ARG;
+	else if (am_root && mw_info_get(info, &i))
+		lc = MW_ERR_INFO;
+	if ((rc = agree(c, lc, NULL)))
+		return mw_fail(inst, rc, comm, P);
+	rc = connect ? MPI_Comm_connect(p ? p : "", i, mw_rank_in(root), c, &nc)
+	             : MPI_Comm_accept(p ? p : "", i, mw_rank_in(root), c, &nc);
+	if (rc == MPI_SUCCESS)
+		*o = nc == MPI_COMM_NULL ? MW_COMM_NULL : comm_adopt(nc, comm);
+	return mw_ret(inst, rc, comm, P);
+}
+
+u32 mwh_Comm_accept(rt_instance *inst, u32 port, u32 info, u32 root, u32 comm, u32 newp)
+{ return accept_connect(inst, 0, port, info, root, comm, newp); }
+u32 mwh_Comm_connect(rt_instance *inst, u32 port, u32 info, u32 root, u32 comm, u32 newp)
+{ return accept_connect(inst, 1, port, info, root, comm, newp); }
+
+u32 mwh_Comm_disconnect(rt_instance *inst, u32 commp)
+{
+	static const char P[] = "MPI_Comm_disconnect";
+	uint32_t *o = mw_ptr(inst, commp, 4);
+	MPI_Comm c;
+	int rc;
+	if (!o)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, P);
+	u32 h = *o;
+	if (h == MW_COMM_WORLD || h == MW_COMM_SELF || h == MW_COMM_NULL)
+		return mw_fail(inst, MW_ERR_COMM, h == MW_COMM_NULL ? MW_NOCOMM : h, P);
+	if ((rc = mw_comm_get(h, &c)))
+		return mw_fail(inst, rc, MW_NOCOMM, P);
+	rc = MPI_Comm_disconnect(&c);
+	if (rc == MPI_SUCCESS) {
+		mw_comm_del(h);
+		mw_comm_set_errh(h, 0);
+		*o = MW_COMM_NULL;
+		return mw_ret(inst, rc, MW_NOCOMM, P);
+	}
+	return mw_ret(inst, rc, h, P);
+}
+
+u32 mwh_Comm_get_parent(rt_instance *inst, u32 parentp)
+{
+	uint32_t *o = mw_ptr(inst, parentp, 4);
+	MPI_Comm pc;
+	if (!o)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Comm_get_parent");
+	int rc = MPI_Comm_get_parent(&pc);
+	if (rc != MPI_SUCCESS)
+		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Comm_get_parent");
+	if (pc == MPI_COMM_NULL) {
+		*o = MW_COMM_NULL;
+		return MW_SUCCESS;
+	}
+	/* The same handle each time, while the module has not freed it. */
+	u32 h = mw_comm_find(pc);
+	*o = h != MW_COMM_NULL ? h : comm_adopt(pc, MW_NOCOMM);
+	return MW_SUCCESS;
+}
+
+/* ---- spawning ------------------------------------------------------------------ */
+
+/* The engine's own options (everything between the program name and the
+ * module on mpiwasm's command line), read once: a child runs with the
+ * same grants, environment and cache.  NULL if they cannot be read. */
+static char **engine_opts(int *n)
+{
+	static char **opts, *buf;
+	static int nopts = -1;
+	if (nopts >= 0) {
+		*n = nopts;
+		return opts;
+	}
+	FILE *f = fopen("/proc/self/cmdline", "rb");
+	size_t len = 0, cap = 0;
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (len == cap) {
+			char *v = realloc(buf, cap = cap ? cap * 2 : 4096);
+			if (!v) {
+				fclose(f);
+				return NULL;
+			}
+			buf = v;
+		}
+		size_t k = fread(buf + len, 1, cap - len, f);
+		if (k == 0)
+			break;
+		len += k;
+	}
+	fclose(f);
+	if (!len || buf[len - 1] != 0)
+		return NULL;
+	int nw = 0;
+	for (size_t i = 0; i < len; i++)
+		nw += buf[i] == 0;
+	char **w = calloc((size_t)nw + 1, sizeof *w);
+	if (!w)
+		return NULL;
+	for (size_t i = 0, k = 0; i < len; k++) {
+		w[k] = buf + i;
+		i += strlen(buf + i) + 1;
+	}
+	/* The grammar of src/cli/main.c's parse_options: these take a value
+	 * as the next word unless written --name=value. */
+	static const char *const with_value[] = { "--dir", "--dir-ro", "-d", "--env",
+	                                          "--cache-dir" };
+	int i = 1;
+	if (i < nw && !strcmp(w[i], "run"))
+		i++;
+	int first = i;
+	for (; i < nw; i++) {
+		const char *a = w[i];
+		if (!strcmp(a, "--") || a[0] != '-' || !a[1])
+			break;
+		if (strchr(a, '='))
+			continue;
+		for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
+			if (!strcmp(a, with_value[k])) {
+				i++;
+				break;
+			}
+	}
+	if (i >= nw) {
+		free(w);
+		return NULL;
+	}
+	opts = w + first;
+	nopts = i - first;
+	*n = nopts;
+	return opts;
+}
+
+/* Info keys a sandboxed module may give the launcher: where to start the
+ * children.  Others (wdir, path, prefix, hostfile, preload, MCA
+ * parameters, ...) could change what the child runs or reads. */
+static int info_key_ok(const char *k)
+{
+	return !strcmp(k, "host") || !strcmp(k, "soft") || !strcmp(k, "arch");
+}
+
+/* One refusal line naming what was refused (as MPI-IO does for paths). */
+static void say(const char *proc, const char *what, const char *why)
+{
+	fflush(stdout);
+	fprintf(stderr, "mpiwasm: rank %d: %s: '%.400s': %s\n", mw_world_rank, proc, what, why);
+	fflush(stderr);
+}
+
+/* One command of a spawn, prepared at the root for the host call. */
+typedef struct spcmd {
+	char *path;      /* the module's host path (checked) */
+	char **argv;     /* engine options, "--", path, the module's argv, NULL */
+	int maxprocs;
+	MPI_Info info;   /* the bridge's own copy (MPI_INFO_NULL if none) */
+} spcmd;
+
+static void spcmd_free(spcmd *s)
+{
+	free(s->path);
+	free(s->argv);
+	if (s->info != MPI_INFO_NULL)
+		MPI_Info_free(&s->info);
+	memset(s, 0, sizeof *s);
+}
+
+/* Checks and prepares one command at the root: 0 or a module class, with
+ * a line on stderr naming the problem. */
+static int spcmd_make(rt_instance *inst, const char *P, u32 cmd, u32 argv, int32_t maxprocs,
+                      u32 info, spcmd *s)
+{
+	char hp[64], real[PATH_MAX];
+	memset(s, 0, sizeof *s);
+	s->info = MPI_INFO_NULL;
+	const char *guest = mw_str(inst, cmd);
+	if (!guest)
+		return MW_ERR_ARG;
+	if (maxprocs <= 0) {
+		say(P, guest, "maxprocs must be positive");
+		return MW_ERR_ARG;
+	}
+	s->maxprocs = maxprocs;
+	/* The file, opened beneath the grants now; the child gets its real
+	 * host path and opens it again (a swap in between gives it another
+	 * module inside the same sandbox, nothing more). */
+	int fd = wasi_sandbox_open(guest, O_RDONLY, 0, hp, sizeof hp);
+	if (fd < 0) {
+		int e = errno;
+		say(P, guest, e == EACCES ? "outside the directories granted to the module"
+		    : strerror(e));
+		return MW_ERR_SPAWN;
+	}
+	struct stat st;
+	unsigned char magic[4] = { 0 };
+	ssize_t got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? pread(fd, magic, 4, 0) : -1;
+	ssize_t rl = readlink(hp, real, sizeof real - 1);
+	close(fd);
+	if (got != 4 || memcmp(magic, "\0asm", 4)) {
+		say(P, guest, "not a WebAssembly module (a spawned command must be one)");
+		return MW_ERR_SPAWN;
+	}
+	if (rl <= 0 || (size_t)rl >= sizeof real - 1 || real[0] != '/') {
+		say(P, guest, "cannot name the module's host path");
+		return MW_ERR_SPAWN;
+	}
+	real[rl] = 0;
+	if (!(s->path = strdup(real)))
+		return MW_ERR_NO_MEM;
+	/* argv: the module's NULL-terminated array of strings. */
+	int nargs = 0;
+	const uint32_t *av = NULL;
+	if (argv) {
+		for (;; nargs++) {
+			/* 64-bit: an array running off the top of memory must not
+			 * wrap around to address 0. */
+			const uint32_t *e = rt_mem(inst, (uint64_t)argv + 4u * (uint64_t)nargs, 4);
+			if (!e || nargs > 65536)
+				return MW_ERR_ARG;
+			if (!*e)
+				break;
+			if (!mw_str(inst, *e))
+				return MW_ERR_ARG;
+		}
+		av = mw_arr(inst, argv, (uint64_t)nargs, 4);
+	}
+	int nopt = 0;
+	char **opts = engine_opts(&nopt);
+	if (!opts) {
+		say(P, guest, "cannot read this mpiwasm's options from /proc/self/cmdline");
+		return MW_ERR_SPAWN;
+	}
+	s->argv = calloc((size_t)(nopt + nargs + 3), sizeof *s->argv);
+	if (!s->argv)
+		return MW_ERR_NO_MEM;
+	int k = 0;
+	for (int i = 0; i < nopt; i++)
+		s->argv[k++] = opts[i];
+	s->argv[k++] = "--";
+	s->argv[k++] = s->path;
+	for (int i = 0; i < nargs; i++)
+		s->argv[k++] = (char *)mw_str(inst, av[i]);
+	s->argv[k] = NULL;
+	/* Info: the allowed keys, and the parent's working directory, so
+	 * relative paths among the options mean what they mean here. */
+	MPI_Info mi = MPI_INFO_NULL;
+	if (mw_info_get(info, &mi))
+		return MW_ERR_INFO;
+	if (MPI_Info_create(&s->info) != MPI_SUCCESS) {
+		s->info = MPI_INFO_NULL;
+		return MW_ERR_NO_MEM;
+	}
+	int nkeys = 0;
+	if (mi != MPI_INFO_NULL && MPI_Info_get_nkeys(mi, &nkeys) != MPI_SUCCESS)
+		return MW_ERR_INFO;
+	for (int i = 0; i < nkeys; i++) {
+		char key[MPI_MAX_INFO_KEY + 1], val[1025];
+		int flag = 0;
+		if (MPI_Info_get_nthkey(mi, i, key) != MPI_SUCCESS)
+			return MW_ERR_INFO;
+		if (!info_key_ok(key)) {
+			say(P, key, "this info key is not passed to the launcher for a sandboxed "
+			    "module (allowed: host, soft, arch)");
+			return MW_ERR_INFO_KEY;
+		}
+		if (MPI_Info_get(mi, key, (int)sizeof val - 1, val, &flag) != MPI_SUCCESS)
+			return MW_ERR_INFO;
+		if (flag)
+			MPI_Info_set(s->info, key, val);
+	}
+	char cwd[PATH_MAX];
+	if (getcwd(cwd, sizeof cwd))
+		MPI_Info_set(s->info, "wdir", cwd);
+	return 0;
+}
+
+/* This mpiwasm binary, by its real path (the launcher starts the
+ * children, so /proc/self/exe itself would name the launcher's). */
+static const char *self_exe(void)
+{
+	static char exe[PATH_MAX];
+	if (!exe[0]) {
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+		if (n <= 0 || (size_t)n >= sizeof exe - 1)
+			return NULL;
+		exe[n] = 0;
+	}
+	return exe;
+}
+
+/* MPI_Comm_spawn (multi = 0: count 1, the arguments themselves) and
+ * MPI_Comm_spawn_multiple (arrays of count). */
+static u32 spawn(rt_instance *inst, int multi, u32 count, u32 cmds, u32 argvs,
+                 u32 maxprocs, u32 infos, u32 root, u32 comm, u32 interp, u32 errs)
+{
+	const char *P = multi ? "MPI_Comm_spawn_multiple" : "MPI_Comm_spawn";
+	MPI_Comm c, ic = MPI_COMM_NULL;
+	int am_root = 0, rc, lc = 0, n = 0;
+	spcmd *sc = NULL;
+	if ((rc = coll_root(inst, comm, root, &c, &am_root)))
+		return mw_fail(inst, rc, comm, P);
+	uint32_t *o = mw_ptr(inst, interp, 4);
+	if (!o)
+		lc = MW_ERR_ARG;
+	/* Root: every command checked and prepared. */
+	int total = -1;
+	if (am_root && !lc) {
+		n = multi ? (int)count : 1;
+		const uint32_t *cm = NULL, *av = NULL, *in = NULL;
+		const int32_t *mp = NULL;
+		if (multi && (n <= 0 || n > 4096 ||
+		    !(cm = mw_arr(inst, cmds, (uint64_t)n, 4)) ||
+		    !(mp = mw_arr(inst, maxprocs, (uint64_t)n, 4)) ||
+		    !(in = mw_arr(inst, infos, (uint64_t)n, 4)) ||
+		    (argvs && !(av = mw_arr(inst, argvs, (uint64_t)n, 4)))))
+			lc = MW_ERR_ARG;
+		else if (!(sc = calloc((size_t)n, sizeof *sc)))
+			lc = MW_ERR_NO_MEM;
+		total = 0;
+		for (int i = 0; i < n && !lc; i++) {
+			if (multi)
+				lc = spcmd_make(inst, P, cm[i], av ? av[i] : 0, mp[i], in[i], &sc[i]);
+			else
+				lc = spcmd_make(inst, P, cmds, argvs, (int32_t)maxprocs, infos, &sc[i]);
+			if (!lc && (total += sc[i].maxprocs) > 65536)
+				lc = MW_ERR_ARG;
+		}
+		if (lc)
+			total = -1;
+	}
+	/* errcodes: at the root one per child; elsewhere the module's own
+	 * maxprocs (MPI_Comm_spawn) or none. */
+	int local_n = 0;
+	if (errs && !lc) {
+		local_n = am_root ? total : (!multi && (int32_t)maxprocs > 0 ? (int)maxprocs : 0);
+		if (local_n > 65536)   /* no spawn is that large (checked at the root) */
+			local_n = 65536;
+		if (local_n > 0 && !mw_arr(inst, errs, (uint64_t)local_n, 4))
+			lc = MW_ERR_ARG;
+	}
+	const char *exe = self_exe();
+	if (am_root && !lc && !exe) {
+		say(P, "/proc/self/exe", "cannot read this mpiwasm's path");
+		lc = MW_ERR_SPAWN;
+	}
+	int rtotal = total;
+	if ((rc = agree(c, lc, &rtotal)))
+		goto out_fail;
+	/* Room for whatever count the library writes here. */
+	int hn = rtotal > local_n ? rtotal : local_n;
+	int *hcodes = errs && hn > 0 ? malloc((size_t)hn * sizeof *hcodes) : NULL;
+	for (int i = 0; hcodes && i < hn; i++)
+		hcodes[i] = INT_MIN;
+	int *codes_arg = hcodes ? hcodes : MPI_ERRCODES_IGNORE;
+	int hroot = mw_rank_in(root);
+	if (!multi) {
+		rc = MPI_Comm_spawn(am_root ? exe : "", am_root ? sc[0].argv + 0 : MPI_ARGV_NULL,
+		                    am_root ? sc[0].maxprocs : ((int32_t)maxprocs > 0 ? (int)maxprocs : 1),
+		                    am_root ? sc[0].info : MPI_INFO_NULL, hroot, c, &ic, codes_arg);
+	} else {
+		char **hcmd = NULL, ***hargv = NULL;
+		int *hmax = NULL;
+		MPI_Info *hinfo = NULL;
+		int k = am_root ? n : 1;
+		hcmd = calloc((size_t)k, sizeof *hcmd);
+		hargv = calloc((size_t)k, sizeof *hargv);
+		hmax = calloc((size_t)k, sizeof *hmax);
+		hinfo = calloc((size_t)k, sizeof *hinfo);
+		if (!hcmd || !hargv || !hmax || !hinfo) {
+			rc = MPI_ERR_NO_MEM;
+		} else {
+			for (int i = 0; i < k; i++) {
+				hcmd[i] = (char *)(am_root ? exe : "");
+				hargv[i] = am_root ? sc[i].argv : MPI_ARGV_NULL;
+				hmax[i] = am_root ? sc[i].maxprocs : 1;
+				hinfo[i] = am_root ? sc[i].info : MPI_INFO_NULL;
+			}
+			rc = MPI_Comm_spawn_multiple(am_root ? n : 1, hcmd, hargv, hmax, hinfo,
+			                             hroot, c, &ic, codes_arg);
+		}
+		free(hcmd);
+		free(hargv);
+		free(hmax);
+		free(hinfo);
+	}
+	if (hcodes) {
+		int32_t *m = mw_arr(inst, errs, (uint64_t)local_n, 4);
+		for (int i = 0; m && i < local_n && i < hn; i++)
+			if (hcodes[i] != INT_MIN)
+				m[i] = hcodes[i] == MPI_SUCCESS ? MW_SUCCESS : mw_code_out(hcodes[i]);
+		free(hcodes);
+	}
+	if (rc == MPI_SUCCESS)
+		*o = ic == MPI_COMM_NULL ? MW_COMM_NULL : comm_adopt(ic, comm);
+	for (int i = 0; sc && i < n; i++)
+		spcmd_free(&sc[i]);
+	free(sc);
+	return mw_ret(inst, rc, comm, P);
+out_fail:
+	for (int i = 0; sc && i < n; i++)
+		spcmd_free(&sc[i]);
+	free(sc);
+	return mw_fail(inst, rc, comm, P);
+}
+
+u32 mwh_Comm_spawn(rt_instance *inst, u32 cmd, u32 argv, u32 maxprocs, u32 info,
+                   u32 root, u32 comm, u32 interp, u32 errs)
+{
+	return spawn(inst, 0, 1, cmd, argv, maxprocs, info, root, comm, interp, errs);
+}
+
+u32 mwh_Comm_spawn_multiple(rt_instance *inst, u32 count, u32 cmds, u32 argvs,
+                            u32 maxprocs, u32 infos, u32 root, u32 comm, u32 interp,
+                            u32 errs)
+{
+	return spawn(inst, 1, count, cmds, argvs, maxprocs, infos, root, comm, interp, errs);
+}
