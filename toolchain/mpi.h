@@ -463,6 +463,13 @@ typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
 #define MPI_IN_PLACE          ((void *)1)
 #define MPI_STATUS_IGNORE     ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE   ((MPI_Status *)0)
+/* A Fortran status is the C status's 24 bytes seen as 6 MPI_Fint, and
+ * the F08 status is the C struct itself (MPI_Status_c2f etc. copy). */
+#define MPI_STATUS_SIZE       6
+#define MPI_F_STATUS_SIZE     6
+#define MPI_F_SOURCE          0
+#define MPI_F_TAG             1
+#define MPI_F_ERROR           2
 #define MPI_F_STATUS_IGNORE   ((MPI_Fint *)0)
 #define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
 #define MPI_F08_STATUS_IGNORE   ((MPI_F08_status *)0)

@@ -117,6 +117,8 @@ static uint32_t mwg_Cartdim_get(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Cartdim_get");
 }
 
+uint32_t mwh_Close_port();
+uint32_t mwh_Comm_accept();
 static uint32_t mwg_Comm_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -136,11 +138,13 @@ static uint32_t mwg_Comm_compare(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 	return mw_ret(inst, rc, a0, "MPI_Comm_compare");
 }
 
+uint32_t mwh_Comm_connect();
 uint32_t mwh_Comm_create();
 uint32_t mwh_Comm_create_errhandler();
 uint32_t mwh_Comm_create_group();
 uint32_t mwh_Comm_create_keyval();
 uint32_t mwh_Comm_delete_attr();
+uint32_t mwh_Comm_disconnect();
 uint32_t mwh_Comm_dup();
 uint32_t mwh_Comm_dup_with_info();
 static uint32_t mwg_Comm_f2c(rt_instance *inst, uint32_t a0)
@@ -166,6 +170,7 @@ static uint32_t mwg_Comm_get_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 }
 
 uint32_t mwh_Comm_get_name();
+uint32_t mwh_Comm_get_parent();
 static uint32_t mwg_Comm_group(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -241,6 +246,8 @@ static uint32_t mwg_Comm_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Comm_size");
 }
 
+uint32_t mwh_Comm_spawn();
+uint32_t mwh_Comm_spawn_multiple();
 uint32_t mwh_Comm_split();
 uint32_t mwh_Comm_split_type();
 static uint32_t mwg_Comm_test_inter(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -422,6 +429,8 @@ static uint32_t mwg_Graphdims_get(rt_instance *inst, uint32_t a0, uint32_t a1, u
 	return mw_ret(inst, rc, a0, "MPI_Graphdims_get");
 }
 
+uint32_t mwh_Grequest_complete();
+uint32_t mwh_Grequest_start();
 static uint32_t mwg_Group_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -672,6 +681,7 @@ uint32_t mwh_Isend();
 uint32_t mwh_Issend();
 uint32_t mwh_Keyval_create();
 uint32_t mwh_Keyval_free();
+uint32_t mwh_Lookup_name();
 static uint32_t mwg_Message_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -702,12 +712,14 @@ static uint32_t mwg_Op_f2c(rt_instance *inst, uint32_t a0)
 }
 
 uint32_t mwh_Op_free();
+uint32_t mwh_Open_port();
 uint32_t mwh_Pack();
 uint32_t mwh_Pack_external();
 uint32_t mwh_Pack_external_size();
 uint32_t mwh_Pack_size();
 uint32_t mwh_Pcontrol();
 uint32_t mwh_Probe();
+uint32_t mwh_Publish_name();
 uint32_t mwh_Put();
 uint32_t mwh_Query_thread();
 uint32_t mwh_Raccumulate();
@@ -745,6 +757,12 @@ uint32_t mwh_Ssend();
 uint32_t mwh_Ssend_init();
 uint32_t mwh_Start();
 uint32_t mwh_Startall();
+uint32_t mwh_Status_c2f();
+uint32_t mwh_Status_c2f08();
+uint32_t mwh_Status_f082c();
+uint32_t mwh_Status_f082f();
+uint32_t mwh_Status_f2c();
+uint32_t mwh_Status_f2f08();
 uint32_t mwh_Status_set_cancelled();
 uint32_t mwh_Status_set_elements();
 uint32_t mwh_Status_set_elements_x();
@@ -990,6 +1008,7 @@ static uint32_t mwg_Type_vector(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 
 uint32_t mwh_Unpack();
 uint32_t mwh_Unpack_external();
+uint32_t mwh_Unpublish_name();
 uint32_t mwh_Wait();
 uint32_t mwh_Waitall();
 uint32_t mwh_Waitany();
@@ -1101,12 +1120,18 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Cart_sub", "iii:i", (void *)mwh_Cart_sub },
 	{ "env", "MPI_Cartdim_get", "ii:i", (void *)mwg_Cartdim_get },
 	{ "env", "PMPI_Cartdim_get", "ii:i", (void *)mwg_Cartdim_get },
+	{ "env", "MPI_Close_port", "i:i", (void *)mwh_Close_port },
+	{ "env", "PMPI_Close_port", "i:i", (void *)mwh_Close_port },
+	{ "env", "MPI_Comm_accept", "iiiii:i", (void *)mwh_Comm_accept },
+	{ "env", "PMPI_Comm_accept", "iiiii:i", (void *)mwh_Comm_accept },
 	{ "env", "MPI_Comm_c2f", "i:i", (void *)mwg_Comm_c2f },
 	{ "env", "PMPI_Comm_c2f", "i:i", (void *)mwg_Comm_c2f },
 	{ "env", "MPI_Comm_call_errhandler", "ii:i", (void *)mwh_Comm_call_errhandler },
 	{ "env", "PMPI_Comm_call_errhandler", "ii:i", (void *)mwh_Comm_call_errhandler },
 	{ "env", "MPI_Comm_compare", "iii:i", (void *)mwg_Comm_compare },
 	{ "env", "PMPI_Comm_compare", "iii:i", (void *)mwg_Comm_compare },
+	{ "env", "MPI_Comm_connect", "iiiii:i", (void *)mwh_Comm_connect },
+	{ "env", "PMPI_Comm_connect", "iiiii:i", (void *)mwh_Comm_connect },
 	{ "env", "MPI_Comm_create", "iii:i", (void *)mwh_Comm_create },
 	{ "env", "PMPI_Comm_create", "iii:i", (void *)mwh_Comm_create },
 	{ "env", "MPI_Comm_create_errhandler", "ii:i", (void *)mwh_Comm_create_errhandler },
@@ -1117,6 +1142,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_create_keyval", "iiii:i", (void *)mwh_Comm_create_keyval },
 	{ "env", "MPI_Comm_delete_attr", "ii:i", (void *)mwh_Comm_delete_attr },
 	{ "env", "PMPI_Comm_delete_attr", "ii:i", (void *)mwh_Comm_delete_attr },
+	{ "env", "MPI_Comm_disconnect", "i:i", (void *)mwh_Comm_disconnect },
+	{ "env", "PMPI_Comm_disconnect", "i:i", (void *)mwh_Comm_disconnect },
 	{ "env", "MPI_Comm_dup", "ii:i", (void *)mwh_Comm_dup },
 	{ "env", "PMPI_Comm_dup", "ii:i", (void *)mwh_Comm_dup },
 	{ "env", "MPI_Comm_dup_with_info", "iii:i", (void *)mwh_Comm_dup_with_info },
@@ -1135,6 +1162,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_get_info", "ii:i", (void *)mwg_Comm_get_info },
 	{ "env", "MPI_Comm_get_name", "iii:i", (void *)mwh_Comm_get_name },
 	{ "env", "PMPI_Comm_get_name", "iii:i", (void *)mwh_Comm_get_name },
+	{ "env", "MPI_Comm_get_parent", "i:i", (void *)mwh_Comm_get_parent },
+	{ "env", "PMPI_Comm_get_parent", "i:i", (void *)mwh_Comm_get_parent },
 	{ "env", "MPI_Comm_group", "ii:i", (void *)mwg_Comm_group },
 	{ "env", "PMPI_Comm_group", "ii:i", (void *)mwg_Comm_group },
 	{ "env", "MPI_Comm_idup", "iii:i", (void *)mwh_Comm_idup },
@@ -1155,6 +1184,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_set_name", "ii:i", (void *)mwh_Comm_set_name },
 	{ "env", "MPI_Comm_size", "ii:i", (void *)mwg_Comm_size },
 	{ "env", "PMPI_Comm_size", "ii:i", (void *)mwg_Comm_size },
+	{ "env", "MPI_Comm_spawn", "iiiiiiii:i", (void *)mwh_Comm_spawn },
+	{ "env", "PMPI_Comm_spawn", "iiiiiiii:i", (void *)mwh_Comm_spawn },
+	{ "env", "MPI_Comm_spawn_multiple", "iiiiiiiii:i", (void *)mwh_Comm_spawn_multiple },
+	{ "env", "PMPI_Comm_spawn_multiple", "iiiiiiiii:i", (void *)mwh_Comm_spawn_multiple },
 	{ "env", "MPI_Comm_split", "iiii:i", (void *)mwh_Comm_split },
 	{ "env", "PMPI_Comm_split", "iiii:i", (void *)mwh_Comm_split },
 	{ "env", "MPI_Comm_split_type", "iiiii:i", (void *)mwh_Comm_split_type },
@@ -1349,6 +1382,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Graph_neighbors_count", "iii:i", (void *)mwg_Graph_neighbors_count },
 	{ "env", "MPI_Graphdims_get", "iii:i", (void *)mwg_Graphdims_get },
 	{ "env", "PMPI_Graphdims_get", "iii:i", (void *)mwg_Graphdims_get },
+	{ "env", "MPI_Grequest_complete", "i:i", (void *)mwh_Grequest_complete },
+	{ "env", "PMPI_Grequest_complete", "i:i", (void *)mwh_Grequest_complete },
+	{ "env", "MPI_Grequest_start", "iiiii:i", (void *)mwh_Grequest_start },
+	{ "env", "PMPI_Grequest_start", "iiiii:i", (void *)mwh_Grequest_start },
 	{ "env", "MPI_Group_c2f", "i:i", (void *)mwg_Group_c2f },
 	{ "env", "PMPI_Group_c2f", "i:i", (void *)mwg_Group_c2f },
 	{ "env", "MPI_Group_compare", "iii:i", (void *)mwg_Group_compare },
@@ -1475,6 +1512,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Keyval_create", "iiii:i", (void *)mwh_Keyval_create },
 	{ "env", "MPI_Keyval_free", "i:i", (void *)mwh_Keyval_free },
 	{ "env", "PMPI_Keyval_free", "i:i", (void *)mwh_Keyval_free },
+	{ "env", "MPI_Lookup_name", "iii:i", (void *)mwh_Lookup_name },
+	{ "env", "PMPI_Lookup_name", "iii:i", (void *)mwh_Lookup_name },
 	{ "env", "MPI_Message_c2f", "i:i", (void *)mwg_Message_c2f },
 	{ "env", "PMPI_Message_c2f", "i:i", (void *)mwg_Message_c2f },
 	{ "env", "MPI_Message_f2c", "i:i", (void *)mwg_Message_f2c },
@@ -1503,6 +1542,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Op_f2c", "i:i", (void *)mwg_Op_f2c },
 	{ "env", "MPI_Op_free", "i:i", (void *)mwh_Op_free },
 	{ "env", "PMPI_Op_free", "i:i", (void *)mwh_Op_free },
+	{ "env", "MPI_Open_port", "ii:i", (void *)mwh_Open_port },
+	{ "env", "PMPI_Open_port", "ii:i", (void *)mwh_Open_port },
 	{ "env", "MPI_Pack", "iiiiiii:i", (void *)mwh_Pack },
 	{ "env", "PMPI_Pack", "iiiiiii:i", (void *)mwh_Pack },
 	{ "env", "MPI_Pack_external", "iiiiiii:i", (void *)mwh_Pack_external },
@@ -1515,6 +1556,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Pcontrol", "ii:i", (void *)mwh_Pcontrol },
 	{ "env", "MPI_Probe", "iiii:i", (void *)mwh_Probe },
 	{ "env", "PMPI_Probe", "iiii:i", (void *)mwh_Probe },
+	{ "env", "MPI_Publish_name", "iii:i", (void *)mwh_Publish_name },
+	{ "env", "PMPI_Publish_name", "iii:i", (void *)mwh_Publish_name },
 	{ "env", "MPI_Put", "iiiiiiii:i", (void *)mwh_Put },
 	{ "env", "PMPI_Put", "iiiiiiii:i", (void *)mwh_Put },
 	{ "env", "MPI_Query_thread", "i:i", (void *)mwh_Query_thread },
@@ -1573,6 +1616,18 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Start", "i:i", (void *)mwh_Start },
 	{ "env", "MPI_Startall", "ii:i", (void *)mwh_Startall },
 	{ "env", "PMPI_Startall", "ii:i", (void *)mwh_Startall },
+	{ "env", "MPI_Status_c2f", "ii:i", (void *)mwh_Status_c2f },
+	{ "env", "PMPI_Status_c2f", "ii:i", (void *)mwh_Status_c2f },
+	{ "env", "MPI_Status_c2f08", "ii:i", (void *)mwh_Status_c2f08 },
+	{ "env", "PMPI_Status_c2f08", "ii:i", (void *)mwh_Status_c2f08 },
+	{ "env", "MPI_Status_f082c", "ii:i", (void *)mwh_Status_f082c },
+	{ "env", "PMPI_Status_f082c", "ii:i", (void *)mwh_Status_f082c },
+	{ "env", "MPI_Status_f082f", "ii:i", (void *)mwh_Status_f082f },
+	{ "env", "PMPI_Status_f082f", "ii:i", (void *)mwh_Status_f082f },
+	{ "env", "MPI_Status_f2c", "ii:i", (void *)mwh_Status_f2c },
+	{ "env", "PMPI_Status_f2c", "ii:i", (void *)mwh_Status_f2c },
+	{ "env", "MPI_Status_f2f08", "ii:i", (void *)mwh_Status_f2f08 },
+	{ "env", "PMPI_Status_f2f08", "ii:i", (void *)mwh_Status_f2f08 },
 	{ "env", "MPI_Status_set_cancelled", "ii:i", (void *)mwh_Status_set_cancelled },
 	{ "env", "PMPI_Status_set_cancelled", "ii:i", (void *)mwh_Status_set_cancelled },
 	{ "env", "MPI_Status_set_elements", "iii:i", (void *)mwh_Status_set_elements },
@@ -1727,6 +1782,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Unpack", "iiiiiii:i", (void *)mwh_Unpack },
 	{ "env", "MPI_Unpack_external", "iiiiiii:i", (void *)mwh_Unpack_external },
 	{ "env", "PMPI_Unpack_external", "iiiiiii:i", (void *)mwh_Unpack_external },
+	{ "env", "MPI_Unpublish_name", "iii:i", (void *)mwh_Unpublish_name },
+	{ "env", "PMPI_Unpublish_name", "iii:i", (void *)mwh_Unpublish_name },
 	{ "env", "MPI_Wait", "ii:i", (void *)mwh_Wait },
 	{ "env", "PMPI_Wait", "ii:i", (void *)mwh_Wait },
 	{ "env", "MPI_Waitall", "iii:i", (void *)mwh_Waitall },
@@ -1821,10 +1878,5 @@ const rt_hostfn mw_glue[] = {
 const unsigned mw_glue_n = sizeof mw_glue / sizeof mw_glue[0];
 
 /* Not registered yet (a module importing one is refused):
- *   MPI_Close_port MPI_Comm_accept MPI_Comm_connect MPI_Comm_disconnect
- *   MPI_Comm_get_parent MPI_Comm_join MPI_Comm_spawn MPI_Comm_spawn_multiple
- *   MPI_Grequest_complete MPI_Grequest_start MPI_Lookup_name MPI_Open_port
- *   MPI_Publish_name MPI_Register_datarep MPI_Status_c2f MPI_Status_c2f08
- *   MPI_Status_f082c MPI_Status_f082f MPI_Status_f2c MPI_Status_f2f08
- *   MPI_Unpublish_name
+ *   MPI_Comm_join MPI_Register_datarep
  */
