@@ -357,6 +357,9 @@ static int cmd_run(int argc, char **argv, int i)
 
 	wasi_register();
 	mpib_register();
+	/* argv[0], an optional "run", then the options up to the module */
+	int o = 1 + (argc > 1 && !strcmp(argv[1], "run"));
+	mpib_set_engine_options(i - o - (i > o && !strcmp(argv[i - 1], "--")), argv + o);
 	wasi_config cfg = { .argc = argc - i, .argv = argv + i, .nenv = c.nenv,
 	                    .env = c.env, .npreopens = c.npre, .preopens = c.pre };
 	err[0] = 0;

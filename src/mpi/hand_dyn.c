@@ -409,75 +409,23 @@ u32 mwh_Comm_get_parent(rt_instance *inst, u32 parentp)
 /* ---- spawning ------------------------------------------------------------------ */
 
 /* The engine's own options (everything between the program name and the
- * module on mpiwasm's command line), read once: a child runs with the
- * same grants, environment and cache.  NULL if they cannot be read. */
-static char **engine_opts(int *n)
+ * module on mpiwasm's command line), as the command line gave them to
+ * mpib_set_engine_options(): a child runs with the same grants,
+ * environment and cache.  NULL if the engine gave none (a program
+ * embedding the bridge without mpiwasm's command line). */
+static char *const *eng_opts;
+static int eng_nopts = -1;
+
+void mpib_set_engine_options(int n, char *const *opts)
 {
-	static char **opts, *buf;
-	static int nopts = -1;
-	if (nopts >= 0) {
-		*n = nopts;
-		return opts;
-	}
-	FILE *f = fopen("/proc/self/cmdline", "rb");
-	size_t len = 0, cap = 0;
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (len == cap) {
-			char *v = realloc(buf, cap = cap ? cap * 2 : 4096);
-			if (!v) {
-				fclose(f);
-				return NULL;
-			}
-			buf = v;
-		}
-		size_t k = fread(buf + len, 1, cap - len, f);
-		if (k == 0)
-			break;
-		len += k;
-	}
-	fclose(f);
-	if (!len || buf[len - 1] != 0)
-		return NULL;
-	int nw = 0;
-	for (size_t i = 0; i < len; i++)
-		nw += buf[i] == 0;
-	char **w = calloc((size_t)nw + 1, sizeof *w);
-	if (!w)
-		return NULL;
-	for (size_t i = 0, k = 0; i < len; k++) {
-		w[k] = buf + i;
-		i += strlen(buf + i) + 1;
-	}
-	/* The grammar of src/cli/main.c's parse_options: these take a value
-	 * as the next word unless written --name=value. */
-	static const char *const with_value[] = { "--dir", "--dir-ro", "-d", "--env",
-	                                          "--cache-dir" };
-	int i = 1;
-	if (i < nw && !strcmp(w[i], "run"))
-		i++;
-	int first = i;
-	for (; i < nw; i++) {
-		const char *a = w[i];
-		if (!strcmp(a, "--") || a[0] != '-' || !a[1])
-			break;
-		if (strchr(a, '='))
-			continue;
-		for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++)
-			if (!strcmp(a, with_value[k])) {
-				i++;
-				break;
-			}
-	}
-	if (i >= nw) {
-		free(w);
-		return NULL;
-	}
-	opts = w + first;
-	nopts = i - first;
-	*n = nopts;
-	return opts;
+	eng_opts = opts;
+	eng_nopts = n;
+}
+
+static char *const *engine_opts(int *n)
+{
+	*n = eng_nopts;
+	return eng_nopts >= 0 ? eng_opts : NULL;
 }
 
 /* Info keys a sandboxed module may give the launcher: where to start the
@@ -573,9 +521,9 @@ static int spcmd_make(rt_instance *inst, const char *P, u32 cmd, u32 argv, int32
 		av = mw_arr(inst, argv, (uint64_t)nargs, 4);
 	}
 	int nopt = 0;
-	char **opts = engine_opts(&nopt);
+	char *const *opts = engine_opts(&nopt);
 	if (!opts) {
-		say(P, guest, "cannot read this mpiwasm's options from /proc/self/cmdline");
+		say(P, guest, "the engine did not give its options (mpib_set_engine_options)");
 		return MW_ERR_SPAWN;
 	}
 	s->argv = calloc((size_t)(nopt + nargs + 3), sizeof *s->argv);

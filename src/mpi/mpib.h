@@ -20,6 +20,13 @@ int mpib_rank(void);
  * active.  Returns only if MPI is not active. */
 void mpib_abort(int status);
 
+/* The engine's own command-line options (the n words between the program
+ * name and the module: grants, environment, cache), for MPI_Comm_spawn's
+ * children, which run the same engine with the same options.  The array
+ * must live as long as the process (argv does).  Without it, spawn fails
+ * with a message. */
+void mpib_set_engine_options(int n, char *const *opts);
+
 /* The host MPI library this bridge is built against, e.g. "Open MPI
  * 4.1.4" or "MPICH 4.0.2" (from its mpi.h; no MPI_Init needed). */
 const char *mpib_library(void);
