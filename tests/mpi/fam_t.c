@@ -284,6 +284,11 @@ static void check_pvars(void)
 		CHECK(idx == i);
 		if (et != MPI_T_ENUM_NULL)
 			check_enum(et);
+		/* Open MPI 4.1.4 registers the psm2 MTL's pvars even when another
+		 * PML runs (--mca pml ob1), and reading one then crashes in
+		 * libpsm2 (psm2_mq_get_stats on a null queue), natively too. */
+		if (!strncmp(name, "mtl_psm2_", 9))
+			continue;
 		check_pvar_handle(s, i, dt, size, bind, ro, cont);
 		/* a handle left in s2 goes with the session */
 		if (h2 == MPI_T_PVAR_HANDLE_NULL && bind == MPI_T_BIND_NO_OBJECT) {
