@@ -924,16 +924,6 @@ u32 mwh_Op_commutative(rt_instance *inst, u32 opv, u32 flag)
 
 /* ---- collectives -------------------------------------------------------------- */
 
-static int peers(MPI_Comm c)
-{
-	int inter = 0, n = 0;
-	MPI_Comm_test_inter(c, &inter);
-	if (inter)
-		MPI_Comm_remote_size(c, &n);
-	else
-		MPI_Comm_size(c, &n);
-	return n;
-}
 
 /* Whether the root-only arguments are significant in this process. */
 static int at_root(MPI_Comm c, int root)
@@ -998,7 +988,7 @@ static u32 gather_scatter(rt_instance *inst, int scatter, u32 sb, u32 sc, u32 sd
 	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	int rc;
 	COMM(c, comm);
-	int hroot = mw_rank_in(root), me = at_root(c, hroot), n = peers(c);
+	int hroot = mw_rank_in(root), me = at_root(c, hroot), n = mw_peers(c);
 	int inter = is_inter(c);
 	if (!scatter) {
 		if (!(inter && me)) {
@@ -1062,7 +1052,7 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	int *counts = NULL, *displs = NULL, rc;
 	COMM(c, comm);
-	int hroot = mw_rank_in(root), me = at_root(c, hroot), n = peers(c);
+	int hroot = mw_rank_in(root), me = at_root(c, hroot), n = mw_peers(c);
 	int inter = is_inter(c);
 	if (!scatter) {
 		u32 sdt = displs_or_sdt, rcounts = rcn, rdispls = y;
@@ -1123,7 +1113,7 @@ u32 mwh_Allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 	if (!IN_PLACE(sb))
 		DTYPE(sd, sdt);
 	TRY(sbuf(inst, sb, (int)sc, sd, &sp));
-	BUFN(rp, rb, rcn, peers(c), rd);
+	BUFN(rp, rb, rcn, mw_peers(c), rd);
 	return mw_ret(inst, MPI_Allgather(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp,
 	              (int)rcn, rd->h, c), comm, "MPI_Allgather");
 fail:
@@ -1138,7 +1128,7 @@ u32 mwh_Allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	void *sp, *rp;
 	int rc, *cnt, *dis;
 	COMM(c, comm);
-	int n = peers(c);
+	int n = mw_peers(c);
 	DTYPE(rd, rdt);
 	if (!IN_PLACE(sb))
 		DTYPE(sd, sdt);
@@ -1162,7 +1152,7 @@ u32 mwh_Alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 	void *sp, *rp;
 	int rc;
 	COMM(c, comm);
-	int n = peers(c);
+	int n = mw_peers(c);
 	DTYPE(rd, rdt);
 	if (!IN_PLACE(sb))
 		DTYPE(sd, sdt);
@@ -1185,7 +1175,7 @@ u32 mwh_Alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
 	void *sp = MPI_IN_PLACE, *rp;
 	int rc, *sc = NULL, *sdi = NULL, *rcn, *rdi;
 	COMM(c, comm);
-	int n = peers(c);
+	int n = mw_peers(c);
 	DTYPE(rd, rdt);
 	rcn = mw_arr(inst, rcounts, (uint64_t)n, 4);
 	rdi = mw_arr(inst, rdispls, (uint64_t)n, 4);
@@ -1233,7 +1223,7 @@ u32 mwh_Alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 stype
 	int32_t *st = NULL, *rt;
 	MPI_Datatype *hs = NULL, *hr = NULL;
 	COMM(c, comm);
-	int n = peers(c);
+	int n = mw_peers(c);
 	hs = calloc((size_t)n + 1, sizeof *hs);
 	hr = calloc((size_t)n + 1, sizeof *hr);
 	if (!hs || !hr)

@@ -72,9 +72,6 @@ static mwf *f_get(u32 h)
 	return &ft[h];
 }
 
-/* Host file of module handle h, for hand_t.c (MPI_T variables bound to
- * a file): 0 or MW_ERR_FILE. */
-int mw_file_hget(u32 h, MPI_File *out);
 int mw_file_hget(u32 h, MPI_File *out)
 {
 	mwf *f = f_get(h);

@@ -152,16 +152,6 @@ static u32 started(rt_instance *inst, int rc, MPI_Request hr, u32 *r, keep *k,
 
 /* ---- arguments -------------------------------------------------------------- */
 
-static int peers(MPI_Comm c)
-{
-	int inter = 0, n = 0;
-	MPI_Comm_test_inter(c, &inter);
-	if (inter)
-		MPI_Comm_remote_size(c, &n);
-	else
-		MPI_Comm_size(c, &n);
-	return n;
-}
 
 static int is_inter(MPI_Comm c)
 {
@@ -339,7 +329,7 @@ u32 mwh_Igather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 	if (own)
 		TRY(sblocks(inst, sb, all, sc, 1, sd, &sp));
 	if (all)
-		TRY(blocks(inst, rb, rcn, peers(c), rd, &rp));
+		TRY(blocks(inst, rb, rcn, mw_peers(c), rd, &rp));
 	REQ(r, req);
 	rc = MPI_Igather(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, hroot, c, &hr);
 	return started(inst, rc, hr, r, NULL, comm, "MPI_Igather");
@@ -366,7 +356,7 @@ u32 mwh_Igatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	if (own)
 		TRY(sblocks(inst, sb, all, sc, 1, sd, &sp));
 	if (all)
-		TRY(vblocks(inst, rb, peers(c), rcounts, displs, rd, &cnt, &dis, &rp));
+		TRY(vblocks(inst, rb, mw_peers(c), rcounts, displs, rd, &cnt, &dis, &rp));
 	REQ(r, req);
 	rc = MPI_Igatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, hroot, c, &hr);
 	return started(inst, rc, hr, r, NULL, comm, "MPI_Igatherv");
@@ -390,7 +380,7 @@ u32 mwh_Iscatter(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 	TRY(dtype(sdt, all, &sd));
 	TRY(dtype(rdt, own && !own_in_place, &rd));
 	if (all)
-		TRY(blocks(inst, sb, sc, peers(c), sd, &sp));
+		TRY(blocks(inst, sb, sc, mw_peers(c), sd, &sp));
 	if (own)
 		TRY(sblocks(inst, rb, all, rcn, 1, rd, &rp));
 	REQ(r, req);
@@ -417,7 +407,7 @@ u32 mwh_Iscatterv(rt_instance *inst, u32 sb, u32 scounts, u32 displs, u32 sdt,
 	TRY(dtype(sdt, all, &sd));
 	TRY(dtype(rdt, own && !own_in_place, &rd));
 	if (all)
-		TRY(vblocks(inst, sb, peers(c), scounts, displs, sd, &cnt, &dis, &sp));
+		TRY(vblocks(inst, sb, mw_peers(c), scounts, displs, sd, &cnt, &dis, &sp));
 	if (own)
 		TRY(sblocks(inst, rb, all, rcn, 1, rd, &rp));
 	REQ(r, req);
@@ -440,7 +430,7 @@ u32 mwh_Iallgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
 	TRY(dtype(rdt, 1, &rd));
 	TRY(sblocks(inst, sb, 1, sc, 1, sd, &sp));
-	TRY(blocks(inst, rb, rcn, peers(c), rd, &rp));
+	TRY(blocks(inst, rb, rcn, mw_peers(c), rd, &rp));
 	REQ(r, req);
 	rc = MPI_Iallgather(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c, &hr);
 	return started(inst, rc, hr, r, NULL, comm, "MPI_Iallgather");
@@ -462,7 +452,7 @@ u32 mwh_Iallgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
 	TRY(dtype(rdt, 1, &rd));
 	TRY(sblocks(inst, sb, 1, sc, 1, sd, &sp));
-	TRY(vblocks(inst, rb, peers(c), rcounts, displs, rd, &cnt, &dis, &rp));
+	TRY(vblocks(inst, rb, mw_peers(c), rcounts, displs, rd, &cnt, &dis, &rp));
 	REQ(r, req);
 	rc = MPI_Iallgatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, c, &hr);
 	return started(inst, rc, hr, r, NULL, comm, "MPI_Iallgatherv");
@@ -480,7 +470,7 @@ u32 mwh_Ialltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 	u32 *r;
 	int rc;
 	COMM(c, comm);
-	int n = peers(c);
+	int n = mw_peers(c);
 	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
 	TRY(dtype(rdt, 1, &rd));
 	TRY(sblocks(inst, sb, 1, sc, n, sd, &sp));
@@ -503,7 +493,7 @@ u32 mwh_Ialltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
 	u32 *r;
 	int rc;
 	COMM(c, comm);
-	int n = peers(c);
+	int n = mw_peers(c);
 	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
 	TRY(dtype(rdt, 1, &rd));
 	if (!IN_PLACE(sb))
@@ -528,7 +518,7 @@ u32 mwh_Ialltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
 	u32 *r;
 	int rc;
 	COMM(c, comm);
-	int n = peers(c);
+	int n = mw_peers(c);
 	if (!keep_new(&k))
 		TRY(MW_ERR_NO_MEM);
 	if (!IN_PLACE(sb))
@@ -622,7 +612,7 @@ u32 mwh_Ireduce_scatter_block(rt_instance *inst, u32 sb, u32 rb, u32 count,
 	u32 *r;
 	int rc;
 	COMM(c, comm);
-	int n = peers(c);
+	int n = mw_peers(c);
 	TRY(dtype(dt, 1, &d));
 	if (IN_PLACE(sb)) {
 		sp = MPI_IN_PLACE;

@@ -89,9 +89,6 @@ static rma_win *win_of(u32 h)
 	return wins[h];
 }
 
-/* Host window of module handle h, for hand_t.c (MPI_T variables bound to
- * a window): 0 or MW_ERR_WIN. */
-int mw_win_hget(u32 h, MPI_Win *out);
 int mw_win_hget(u32 h, MPI_Win *out)
 {
 	rma_win *w = win_of(h);

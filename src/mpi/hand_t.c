@@ -37,8 +37,6 @@
 typedef uint32_t u32;
 
 /* Window and file handles live in hand_rma.c and hand_io.c. */
-int mw_win_hget(u32 h, MPI_Win *out);
-int mw_file_hget(u32 h, MPI_File *out);
 
 /* ---- constants, module <-> host ------------------------------------------- */
 

@@ -548,6 +548,17 @@ int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp, int64_t count,
 	return 0;
 }
 
+int mw_peers(MPI_Comm c)
+{
+	int inter = 0, n = 0;
+	MPI_Comm_test_inter(c, &inter);
+	if (inter)
+		MPI_Comm_remote_size(c, &n);
+	else
+		MPI_Comm_size(c, &n);
+	return n;
+}
+
 void *mw_raw(rt_instance *inst, uint32_t addr)
 {
 	return (uint8_t *)rt_mem(inst, 0, 0) + addr;
@@ -856,15 +867,22 @@ static uint32_t mw_raise(rt_instance *inst, int cls, const char *detail,
 	return raise_eh(inst, cls, detail, mw_comm_errh(comm), comm, proc);
 }
 
+/* The host library's message for error code rc, as one detail line. */
+static void rc_detail(int rc, char *detail, size_t len)
+{
+	char msg[MPI_MAX_ERROR_STRING] = "";
+	int n = 0;
+	MPI_Error_string(rc, msg, &n);
+	host_detail(msg, detail, len);
+}
+
 uint32_t mw_ret(rt_instance *inst, int rc, uint32_t comm, const char *proc)
 {
 	if (rc == MPI_SUCCESS)
 		return mw_after(inst, MW_SUCCESS);
 	mw_after(inst, 0);
-	char msg[MPI_MAX_ERROR_STRING] = "", detail[256];
-	int len = 0;
-	MPI_Error_string(rc, msg, &len);
-	host_detail(msg, detail, sizeof detail);
+	char detail[256];
+	rc_detail(rc, detail, sizeof detail);
 	return mw_raise(inst, mw_code_out(rc), detail, comm, proc);
 }
 
@@ -901,10 +919,8 @@ uint32_t mw_ret_eh(rt_instance *inst, int rc, uint32_t eh, uint32_t obj,
 	if (rc == MPI_SUCCESS)
 		return mw_after(inst, MW_SUCCESS);
 	mw_after(inst, 0);
-	char msg[MPI_MAX_ERROR_STRING] = "", detail[256];
-	int len = 0;
-	MPI_Error_string(rc, msg, &len);
-	host_detail(msg, detail, sizeof detail);
+	char detail[256];
+	rc_detail(rc, detail, sizeof detail);
 	return raise_eh(inst, mw_code_out(rc), detail, eh, obj, proc);
 }
 

@@ -118,6 +118,13 @@ int mw_buf_at(rt_instance *inst, uint32_t addr, int64_t disp_bytes, int count,
  * rank (a root's send buffer on an intercommunicator, say): never
  * dereferenced, so not checked, but MPICH refuses a null one even then. */
 void *mw_raw(rt_instance *inst, uint32_t addr);
+/* Host window / file of a module handle (hand_rma.c, hand_io.c), for
+ * MPI_T variables bound to one: 0, or MW_ERR_WIN / MW_ERR_FILE. */
+int mw_win_hget(uint32_t h, MPI_Win *out);
+int mw_file_hget(uint32_t h, MPI_File *out);
+/* Processes on the other side of c: its size, or the remote group's size
+ * for an intercommunicator (how many blocks a collective moves). */
+int mw_peers(MPI_Comm c);
 /* Same with a 64-bit count: the n blocks of a collective (count x peers),
  * which must not be truncated to int before they are checked. */
 int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp_bytes, int64_t count,
