@@ -95,8 +95,8 @@ bool coll_library_supported(const char *library);
 
 /* Before MPI_Init of a run: if this is an Open MPI job of N > 1 ranks
  * (OMPI_COMM_WORLD_SIZE), the rules file for this host and N exists in
- * `cache_dir`, and the user set no OMPI_MCA_coll_tuned_* variable (the
- * user's wins), sets OMPI_MCA_coll_tuned_use_dynamic_rules=1 and
+ * `cache_dir`, and the user set no OMPI_MCA_coll_tuned_* variable (but
+ * _verbose: the user's settings win), sets OMPI_MCA_coll_tuned_use_dynamic_rules=1 and
  * OMPI_MCA_coll_tuned_dynamic_rules_filename.  With `log` (or
  * MPIWASM_COLL_LOG=1 in the environment) says on stderr what it did and
  * why.  Returns 1 if the rules were applied, 0 if not. */

@@ -140,7 +140,8 @@ int coll_apply(const char *cache_dir, const char *library, bool log)
 	/* The user's own coll/tuned settings win: a rules file would override
 	 * even a forced algorithm (coll_tuned_<coll>_algorithm). */
 	for (char **e = environ; *e; e++)
-		if (!strncmp(*e, "OMPI_MCA_coll_tuned_", 20)) {
+		if (!strncmp(*e, "OMPI_MCA_coll_tuned_", 20) &&
+		    strncmp(*e, "OMPI_MCA_coll_tuned_verbose=", 28)) {
 			char name[128];
 			snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
 			say(log, "not applied: %s is set (the user's coll/tuned settings win)%s",
