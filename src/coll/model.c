@@ -214,13 +214,16 @@ double coll_cost(int coll_id, int alg, int p, double n, int fanout, int segsize,
 	return -1;
 }
 
-/* The candidates in preference order (ties go to the earlier one). */
+/* The candidates in preference order (ties go to the earlier one): the
+ * fewer messages first, since the model's errors (oversubscribed ranks,
+ * per-message software costs) grow with the message count; measured in
+ * bench/coll/REPORT.md (ring vs Rabenseifner on 4 ranks). */
 typedef struct cand {
 	int alg, fanout, segsize;
 } cand;
 
 static const cand ar_cands[] = {
-	{ COLL_AR_RDBL, 0, 0 }, { COLL_AR_RING, 0, 0 }, { COLL_AR_RABENSEIFNER, 0, 0 },
+	{ COLL_AR_RDBL, 0, 0 }, { COLL_AR_RABENSEIFNER, 0, 0 }, { COLL_AR_RING, 0, 0 },
 	{ COLL_AR_NONOVERLAP, 0, 0 }, { COLL_AR_LINEAR, 0, 0 },
 	{ COLL_AR_SEGRING, 0, 65536 }, { COLL_AR_SEGRING, 0, 1048576 },
 };
