@@ -3,6 +3,7 @@
  *   mpiwasm [OPTIONS] app.wasm [ARGS...]    (or `mpiwasm run ...`)
  *   mpiwasm compile [OPTIONS] app.wasm
  *   mpiwasm cache [show|clean] [--cache-dir DIR]   (options on either side)
+ *   mpirun -np N mpiwasm tune [--cache-dir DIR]    (collective tuning)
  *
  * Exit status: the module's own (proc_exit, or 0 when _start returns);
  * 2 for a bad command line, a missing or malformed module, or imports
@@ -20,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cache/cache.h"
+#include "coll/coll.h"
 #include "mpi/mpib.h"
 #include "rt/rt.h"
 #include "wasi/wasi.h"
@@ -36,7 +38,7 @@ enum {
 extern char **environ;
 
 typedef struct cli {
-	bool quiet, timings, inherit_env, no_loopver;
+	bool quiet, timings, inherit_env, no_loopver, no_coll_tuning;
 	const char *cache_dir;
 	wasi_preopen *pre;
 	int npre;
@@ -49,6 +51,8 @@ static void usage(FILE *f)
 	fputs("usage: mpiwasm [OPTIONS] app.wasm [ARGS...]   run a module (also: mpiwasm run ...)\n"
 	      "       mpiwasm compile [OPTIONS] app.wasm     fill the cache ahead of a job\n"
 	      "       mpiwasm cache [show|clean] [--cache-dir DIR]\n"
+	      "       mpirun -np N mpiwasm tune [--cache-dir DIR]   model-based collective\n"
+	      "                              tuning for this host and N ranks (Open MPI)\n"
 	      "       mpiwasm --version | --help\n"
 	      "\n"
 	      "Options (before the module; everything after it is the module's;\n"
@@ -64,11 +68,13 @@ static void usage(FILE *f)
 	      "  --timings              print decode/validate/translate/compile/load/run times\n"
 	      "  --no-loop-versioning   translate every loop as written (no fast copies of\n"
 	      "                         loops checked once for wrap-around and bounds)\n"
+	      "  --no-coll-tuning       ignore the collective rules of `mpiwasm tune`\n"
 	      "\n"
 	      "Environment: MPIWASM_CACHE_DIR (cache location), MPIWASM_CC (C compiler),\n"
 	      "MPIWASM_CACHE_LOG (append a line per compile), MPIWASM_KEEP_TEMP (keep the\n"
 	      "generated C and objects of a compile in $TMPDIR; otherwise a compile works\n"
-	      "in .tmp-* under the cache dir, and removes it).\n"
+	      "in .tmp-* under the cache dir, and removes it). MPIWASM_COLL_LOG=1: say\n"
+	      "whether the collective rules of `mpiwasm tune` are used.\n"
 	      "Exit status: the module's; 2 bad usage or module; 1 other failure;\n"
 	      "134 the module trapped.\n", f);
 }
@@ -201,6 +207,8 @@ static int parse_options(int argc, char **argv, int i, cli *c)
 			c->timings = true;
 		else if (!strcmp(name, "--no-loop-versioning"))
 			c->no_loopver = true;
+		else if (!strcmp(name, "--no-coll-tuning"))
+			c->no_coll_tuning = true;
 		else if (!strcmp(name, "--inherit-env"))
 			c->inherit_env = true;
 		else if (!strcmp(name, "--cache-dir"))
@@ -350,7 +358,8 @@ static int cmd_run(int argc, char **argv, int i)
 	if (i >= argc)
 		die(EXIT_USAGE, "no module given (usage: mpiwasm [OPTIONS] app.wasm [ARGS...])");
 	const char *file = argv[i];
-	if ((!strcmp(file, "compile") || !strcmp(file, "cache") || !strcmp(file, "run")) &&
+	if ((!strcmp(file, "compile") || !strcmp(file, "cache") || !strcmp(file, "run") ||
+	     !strcmp(file, "tune")) &&
 	    access(file, F_OK))
 		die(EXIT_USAGE, "cannot open %s: no such module (commands come first: "
 		    "mpiwasm %s [OPTIONS] ...)", file, file);
@@ -365,6 +374,14 @@ static int cmd_run(int argc, char **argv, int i)
 	err[0] = 0;
 	if (wasi_setup(&cfg, err, sizeof err))
 		die(EXIT_USAGE, "%s", *err ? err : "wasi_setup failed without a message");
+
+	/* Collective rules of `mpiwasm tune`: MCA parameters in the
+	 * environment, read by the host MPI_Init (which the module calls). */
+	if (!c.no_coll_tuning)
+		coll_apply(cache_dir(&(cache_options){ .dir = c.cache_dir }), mpib_library(),
+		           c.timings);
+	else if (c.timings || getenv("MPIWASM_COLL_LOG"))
+		fprintf(stderr, "mpiwasm: coll tuning: not applied: --no-coll-tuning\n");
 
 	cache_module cm;
 	load(file, &c, &cm);
@@ -514,6 +531,130 @@ static int cmd_cache(int argc, char **argv, int i)
 	die(EXIT_USAGE, "cache: unknown action '%s' (show or clean)", what);
 }
 
+/* mkdir -p; 0 or -1 (errno set). */
+static int make_dirs(const char *path)
+{
+	char buf[4096];
+	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = buf + 1; ; p++) {
+		if (*p == '/' || !*p) {
+			char ch = *p;
+			*p = 0;
+			if (mkdir(buf, 0777) && errno != EEXIST)
+				return -1;
+			*p = ch;
+			if (!ch)
+				return 0;
+		}
+	}
+}
+
+/* The model's prediction of every algorithm at a few sizes, beside the
+ * rules file (PATH.model): "coll alg name p bytes predicted_seconds". */
+static void write_model(FILE *f, int np, const coll_net *net)
+{
+	static const int ids[] = { COLL_ID_ALLREDUCE, COLL_ID_BCAST };
+	fprintf(f, "# alpha %.6g beta %.6g gamma %.6g\n", net->alpha, net->beta, net->gamma);
+	for (int k = 0; k < 2; k++)
+		for (int alg = 1; coll_alg_name(ids[k], alg); alg++)
+			for (int n = 8; n <= 4 << 20; n *= 8) {
+				/* each algorithm at the segment size / fanout the rules
+				 * would use for it: Open MPI's defaults otherwise */
+				int seg = 0, fan = 0;
+				if (ids[k] == COLL_ID_BCAST && alg >= COLL_BC_CHAIN && alg <= COLL_BC_BINARY)
+					seg = 32768, fan = alg == COLL_BC_CHAIN ? 2 : alg == COLL_BC_PIPELINE;
+				if (ids[k] == COLL_ID_ALLREDUCE && alg == COLL_AR_SEGRING)
+					seg = 65536;
+				fprintf(f, "%s %d %s %d %d %d %d %.6g\n",
+				        ids[k] == COLL_ID_ALLREDUCE ? "allreduce" : "bcast", alg,
+				        coll_alg_name(ids[k], alg), fan, seg, np, n,
+				        coll_cost(ids[k], alg, np, n, fan, seg, net));
+			}
+}
+
+static int cmd_tune(int argc, char **argv, int i)
+{
+	cli c = { 0 };
+	char err[1024], host[256], path[4096], tmp[4300];
+	i = parse_options(argc, argv, i, &c);
+	if (i < argc)
+		die(EXIT_USAGE, "tune: unexpected argument '%s' (usage: mpirun -np N mpiwasm tune "
+		    "[--cache-dir DIR])", argv[i]);
+	const char *lib = mpib_library();
+	if (!coll_library_supported(lib))
+		die(EXIT_FAILURE_RT, "tune: collective tuning is Open-MPI-only (it writes Open MPI's "
+		    "coll/tuned rules file); this mpiwasm's bridge is built for %s: nothing measured "
+		    "or written", lib);
+	coll_net net;
+	int np, rank, writer;
+	err[0] = 0;
+	if (mpib_coll_measure(&net, &np, &rank, &writer, err, sizeof err))
+		die(EXIT_FAILURE_RT, "tune: %s", *err ? err : "mpib_coll_measure failed without a message");
+	const char *dir = cache_dir(&(cache_options){ .dir = c.cache_dir });
+	if (gethostname(host, sizeof host))
+		snprintf(host, sizeof host, "unknown-host");
+	host[sizeof host - 1] = 0;
+	if (coll_rules_path(dir, host, np, lib, path, sizeof path))
+		die(EXIT_FAILURE_RT, "tune: the rules file's path under %s is too long", dir);
+	if (writer) {
+		char cdir[4096];
+		snprintf(cdir, sizeof cdir, "%s/coll", dir);
+		if (make_dirs(cdir))
+			die(EXIT_FAILURE_RT, "tune: cannot create %s: %s", cdir, strerror(errno));
+		const char *what[2] = { path, ".model" };
+		for (int k = 0; k < 2; k++) {
+			/* written aside, then renamed: a job starting now sees the old
+			 * file or the new one */
+			char final[4200];
+			snprintf(final, sizeof final, "%s%s", path, k ? what[1] : "");
+			snprintf(tmp, sizeof tmp, "%s.tmp%ld", final, (long)getpid());
+			FILE *f = fopen(tmp, "w");
+			if (!f)
+				die(EXIT_FAILURE_RT, "tune: cannot write %s: %s", tmp, strerror(errno));
+			int bad = 0;
+			if (k)
+				write_model(f, np, &net);
+			else
+				bad = coll_rules_write(f, np, &net, lib, host);
+			bad |= ferror(f);
+			if (fclose(f) || bad || rename(tmp, final)) {
+				unlink(tmp);
+				die(EXIT_FAILURE_RT, "tune: cannot write %s: %s", final, strerror(errno));
+			}
+		}
+	}
+	if (rank == 0 && !c.quiet) {
+		printf("mpiwasm: tune: %d ranks on %s, %s\n"
+		       "mpiwasm: tune: alpha %.3f us, beta %.4f ns/B (%.2f GB/s), gamma %.4f ns/B "
+		       "(MPI_SUM of doubles)\n", np, host, lib, net.alpha * 1e6, net.beta * 1e9,
+		       1e-9 / net.beta, net.gamma * 1e9);
+		static const int ids[] = { COLL_ID_ALLREDUCE, COLL_ID_BCAST };
+		for (int k = 0; k < 2; k++) {
+			printf("mpiwasm: tune: %s on %d ranks:",
+			       ids[k] == COLL_ID_ALLREDUCE ? "MPI_Allreduce" : "MPI_Bcast", np);
+			int last = -1;
+			for (int n = 8; n <= 4 << 20; n *= 2) {
+				coll_choice ch = coll_choose(ids[k], np, n, &net);
+				int key = ch.alg * 100000000 + ch.segsize;
+				if (key != last) {
+					printf(" %s%d B %s", last < 0 ? "" : "| ", n,
+					       coll_alg_name(ids[k], ch.alg));
+					if (ch.segsize)
+						printf(" (%d KiB segments)", ch.segsize / 1024);
+				}
+				last = key;
+			}
+			printf("\n");
+		}
+		printf("mpiwasm: tune: wrote %s (used by later mpiwasm runs of %d ranks on this host)\n",
+		       path, np);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -526,5 +667,7 @@ int main(int argc, char **argv)
 		return cmd_compile(argc, argv, 2);
 	if (!strcmp(argv[1], "cache"))
 		return cmd_cache(argc, argv, 2);
+	if (!strcmp(argv[1], "tune"))
+		return cmd_tune(argc, argv, 2);
 	return cmd_run(argc, argv, 1);
 }

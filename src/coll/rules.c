@@ -1,0 +1,171 @@
+/* rules.c - Open MPI's coll/tuned dynamic-rules file: writing it from the
+ * model, finding it in the cache directory, and pointing Open MPI at it
+ * (MCA parameters in the environment, before MPI_Init).
+ *
+ * The file (Open MPI 4.x "classic" format) is a sequence of integers;
+ * '#' starts a comment to the end of the line:
+ *     number of collectives
+ *     then per collective: its COLLTYPE id, the number of communicator
+ *       sizes, then per communicator size: the size, the number of
+ *       message sizes, then per message size one line
+ *       "msg_size algorithm fanout segsize".
+ * Open MPI uses, for a communicator of size c, the section with the
+ * largest size <= c, and in it the line with the largest msg_size <= the
+ * call's bytes (count x datatype size); the first message size must be
+ * 0.  Algorithm 0 means Open MPI's fixed (compiled-in) decision. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "coll/coll.h"
+
+/* The message sizes the model is evaluated at: 0, then 1 B .. 64 MiB in
+ * powers of two; a rule line covers [size, next size). */
+#define GRID_MAX_LOG2 26
+
+bool coll_library_supported(const char *library)
+{
+	return library && !strncmp(library, "Open MPI", 8);
+}
+
+/* One collective's section: a communicator size p per block. */
+static int write_coll(FILE *f, int coll_id, int np, const coll_net *net)
+{
+	fprintf(f, "%d  # collective id: %s\n", coll_id,
+	        coll_id == COLL_ID_ALLREDUCE ? "MPI_Allreduce" : "MPI_Bcast");
+	/* Sizes 2..np, and np+1: larger communicators get the fixed rules. */
+	fprintf(f, "%d  # communicator sizes\n", np);
+	for (int p = 2; p <= np + 1; p++) {
+		coll_choice line[GRID_MAX_LOG2 + 2];
+		int lo[GRID_MAX_LOG2 + 2], nl = 0;
+		if (p == np + 1) {
+			line[0] = (coll_choice){ 0, 0, 0, 0 };
+			lo[0] = 0;
+			nl = 1;
+		} else {
+			for (int i = -1; i <= GRID_MAX_LOG2; i++) {
+				int n = i < 0 ? 0 : 1 << i;
+				coll_choice c = coll_choose(coll_id, p, n ? n : 1, net);
+				if (nl && c.alg == line[nl - 1].alg && c.fanout == line[nl - 1].fanout &&
+				    c.segsize == line[nl - 1].segsize)
+					continue;
+				line[nl] = c;
+				lo[nl++] = n;
+			}
+		}
+		fprintf(f, "%d  # communicator size\n%d  # message sizes\n", p, nl);
+		for (int i = 0; i < nl; i++) {
+			fprintf(f, "%d %d %d %d", lo[i], line[i].alg, line[i].fanout, line[i].segsize);
+			if (line[i].alg)
+				fprintf(f, "  # %s, model %.3g us at %d B\n",
+				        coll_alg_name(coll_id, line[i].alg), line[i].t * 1e6,
+				        lo[i] ? lo[i] : 1);
+			else
+				fprintf(f, "  # Open MPI's fixed rules\n");
+		}
+	}
+	return 0;
+}
+
+int coll_rules_write(FILE *f, int np, const coll_net *net, const char *library,
+                     const char *host)
+{
+	fprintf(f, "# Open MPI coll/tuned dynamic rules written by `mpiwasm tune`\n"
+	        "# host %s, %d ranks, %s\n"
+	        "# measured: alpha %.6g s, beta %.6g s/B, gamma %.6g s/B\n"
+	        "# (Hockney model: a message of n bytes costs alpha + n*beta)\n",
+	        host, np, library, net->alpha, net->beta, net->gamma);
+	fprintf(f, "2  # collectives\n");
+	write_coll(f, COLL_ID_ALLREDUCE, np, net);
+	write_coll(f, COLL_ID_BCAST, np, net);
+	fflush(f);
+	return ferror(f) ? -1 : 0;
+}
+
+/* Lower-case letters, digits, '.' and '-' (the rest becomes '-', runs of
+ * it one '-'). */
+static void clean(char *out, size_t size, const char *in)
+{
+	size_t o = 0;
+	for (; *in && o + 1 < size; in++) {
+		unsigned char ch = (unsigned char)*in;
+		if (isalnum(ch) || ch == '.')
+			out[o++] = (char)tolower(ch);
+		else if (o && out[o - 1] != '-')
+			out[o++] = '-';
+	}
+	while (o && out[o - 1] == '-')
+		o--;
+	out[o] = 0;
+}
+
+int coll_rules_path(const char *cache_dir, const char *host, int np,
+                    const char *library, char *buf, size_t size)
+{
+	char h[256], l[128];
+	clean(h, sizeof h, host);
+	clean(l, sizeof l, library);
+	int n = snprintf(buf, size, "%s/coll/%s-np%d-%s.rules", cache_dir, h, np, l);
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+static void say(bool log, const char *fmt, const char *a, const char *b)
+{
+	if (!log)
+		return;
+	fputs("mpiwasm: coll tuning: ", stderr);
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+}
+
+int coll_apply(const char *cache_dir, const char *library, bool log)
+{
+	extern char **environ;
+	const char *lv = getenv("MPIWASM_COLL_LOG");
+	log |= lv && *lv && strcmp(lv, "0");
+	if (!coll_library_supported(library)) {
+		say(log, "not applied: %s%s has no rules-file support in mpiwasm (Open MPI only)",
+		    library ? library : "?", "");
+		return 0;
+	}
+	const char *sz = getenv("OMPI_COMM_WORLD_SIZE");
+	int np = sz ? atoi(sz) : 1;
+	if (np < 2) {
+		say(log, "not applied: %s%s", "not an Open MPI job of 2 or more ranks", "");
+		return 0;
+	}
+	/* The user's own coll/tuned settings win: a rules file would override
+	 * even a forced algorithm (coll_tuned_<coll>_algorithm). */
+	for (char **e = environ; *e; e++)
+		if (!strncmp(*e, "OMPI_MCA_coll_tuned_", 20) &&
+		    strncmp(*e, "OMPI_MCA_coll_tuned_verbose=", 28)) {
+			char name[128];
+			snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
+			say(log, "not applied: %s is set (the user's coll/tuned settings win)%s",
+			    name, "");
+			return 0;
+		}
+	char host[256], path[4096];
+	if (gethostname(host, sizeof host))
+		snprintf(host, sizeof host, "unknown-host");
+	host[sizeof host - 1] = 0;
+	if (coll_rules_path(cache_dir, host, np, library, path, sizeof path)) {
+		say(log, "not applied: the rules file's path under %s is too long%s", cache_dir, "");
+		return 0;
+	}
+	if (access(path, R_OK)) {
+		say(log, "not applied: no rules file %s (%s; run `mpirun -np N mpiwasm tune`)",
+		    path, strerror(errno));
+		return 0;
+	}
+	if (setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 1) ||
+	    setenv("OMPI_MCA_coll_tuned_dynamic_rules_filename", path, 1)) {
+		say(log, "not applied: setenv failed: %s%s", strerror(errno), "");
+		return 0;
+	}
+	say(log, "applied rules file %s%s", path, "");
+	return 1;
+}

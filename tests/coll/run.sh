@@ -1,0 +1,67 @@
+#!/bin/sh
+# tests/coll/run.sh - `mpirun -np 2 mpiwasm tune` writes the rules file for
+# this host and 2 ranks; a later run applies it (MPIWASM_COLL_LOG line);
+# --no-coll-tuning and a user's OMPI_MCA_coll_tuned_* keep it off; and
+# Open MPI really follows it: a deliberately terrible rule (MPI_Bcast as a
+# pipeline of 64-byte segments) put at that path makes a 1 MiB MPI_Bcast
+# several times slower.  Prints `coll: N passed, N failed`.
+#   MPIWASM=build/mpiwasm MPI=openmpi|mpich sh tests/coll/run.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+MPIWASM=${MPIWASM:-build/mpiwasm}
+case $MPIWASM in /*) ;; *) MPIWASM=$root/$MPIWASM ;; esac
+MPI=${MPI:-openmpi}
+W=$(mktemp -d /tmp/mpiwasm-coll-XXXXXX)
+trap 'rm -rf "$W"' EXIT
+unset MPIWASM_COLL_LOG
+for v in $(env | sed -n 's/^\(OMPI_MCA_coll_tuned_[A-Za-z_]*\)=.*/\1/p'); do unset "$v"; done
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); echo "PASS $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; sed 's/^/    | /' "$W/err" 2>/dev/null | head -10; }
+done_() { echo "coll: $pass passed, $fail failed"; [ "$fail" = 0 ]; exit $?; }
+
+if [ "$MPI" = mpich ]; then
+	timeout 60 mpirun.mpich -np 2 "$MPIWASM" tune --cache-dir "$W/c" >"$W/out" 2>"$W/err"
+	if [ $? != 0 ] && grep -q "Open-MPI-only" "$W/err" && [ ! -d "$W/c/coll" ]; then
+		ok "tune refuses under MPICH, saying why"
+	else bad "tune under MPICH" "no clear refusal"; fi
+	done_
+fi
+[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+RUN="timeout 120 mpirun.openmpi --oversubscribe -np 2"
+
+"$(dirname "$MPIWASM")/mpiwasm-cc" -O2 -o "$W/collbench.wasm" "$root/bench/coll/collbench.c" 2>"$W/err" ||
+	{ bad build "mpiwasm-cc collbench.c"; done_; }
+"$MPIWASM" compile --cache-dir "$W/c" -q "$W/collbench.wasm" >/dev/null 2>&1
+
+# 1. tune writes the file for this host and 2 ranks
+host=$(hostname | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9.]\{1,\}/-/g')
+$RUN "$MPIWASM" tune --cache-dir "$W/c" >"$W/out" 2>"$W/err"
+rules=$(ls "$W/c/coll/"*-np2-open-mpi-*.rules 2>/dev/null | head -1)
+if [ -n "$rules" ] && [ "$(basename "$rules")" = "$host-np2-open-mpi-$(ompi_info --version 2>/dev/null | sed -n 's/^Open MPI v//p').rules" ] &&
+   grep -q "^2  # collectives" "$rules" && grep -q "^wrote\|wrote $rules" "$W/out" &&
+   grep -q "alpha .* us, beta .* ns/B" "$W/out"; then
+	ok "tune writes $(basename "$rules")"
+else bad "tune" "no rules file named for host '$host', 2 ranks and the library"; cat "$W/out"; done_; fi
+
+# 2. a later run applies it; --no-coll-tuning and the user's settings keep it off
+MPIWASM_COLL_LOG=1 $RUN "$MPIWASM" --cache-dir "$W/c" "$W/collbench.wasm" bcast 8 8 >"$W/out" 2>"$W/err"
+[ $? = 0 ] && [ "$(grep -c "coll tuning: applied rules file $rules" "$W/err")" = 2 ] &&
+	ok "a run applies the rules (both ranks)" || bad "apply" "no 'applied' line per rank"
+MPIWASM_COLL_LOG=1 $RUN "$MPIWASM" --cache-dir "$W/c" --no-coll-tuning "$W/collbench.wasm" bcast 8 8 >"$W/out" 2>"$W/err"
+[ $? = 0 ] && grep -q "not applied: --no-coll-tuning" "$W/err" && ! grep -q "applied rules" "$W/err" &&
+	ok "--no-coll-tuning" || bad "--no-coll-tuning" "rules applied anyway"
+MPIWASM_COLL_LOG=1 $RUN -x OMPI_MCA_coll_tuned_bcast_algorithm=6 "$MPIWASM" --cache-dir "$W/c" "$W/collbench.wasm" bcast 8 8 >"$W/out" 2>"$W/err"
+[ $? = 0 ] && grep -q "OMPI_MCA_coll_tuned_bcast_algorithm is set" "$W/err" && ! grep -q "applied rules" "$W/err" &&
+	ok "a user's OMPI_MCA_coll_tuned_* wins" || bad "user setting" "ours applied over the user's"
+
+# 3. Open MPI follows the file: a terrible MPI_Bcast rule at that path
+cp "$rules" "$W/good.rules"
+printf '# terrible on purpose\n1\n7\n1\n2\n1\n0 3 1 64\n' > "$rules"
+t() { $RUN "$MPIWASM" --cache-dir "$W/c" "$@" "$W/collbench.wasm" bcast 1048576 1048576 2>"$W/err" | awk '{ print $3 }'; }
+slow=$(t); fast=$(t --no-coll-tuning)
+if [ -n "$slow" ] && [ -n "$fast" ] && awk -v s="$slow" -v f="$fast" 'BEGIN { exit !(s > 4 * f) }'; then
+	ok "Open MPI honours the file (1 MiB MPI_Bcast: $slow us with the terrible rule, $fast us without)"
+else bad "honoured" "terrible rule: '$slow' us, without: '$fast' us"; fi
+done_

@@ -1,0 +1,265 @@
+/* test_coll_model.c - the collective model (src/coll): cost formulas on
+ * known alpha/beta/gamma, the algorithm choices they give at small and
+ * large sizes, the rules file parsed back, the file's path, and
+ * coll_apply's environment handling. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "coll/coll.h"
+
+static int failures, checks;
+
+#define CHECK(cond, ...) do { checks++; if (!(cond)) { \
+	fprintf(stderr, "test_coll_model:%d: ", __LINE__); \
+	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); failures++; } } while (0)
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fabs(b) + 1e-18;
+}
+
+/* A cluster-like network: 1 us, 1 GB/s, reductions at 10 GB/s. */
+static const coll_net NET = { 1e-6, 1e-9, 1e-10 };
+
+static void formulas(void)
+{
+	double a = NET.alpha, b = NET.beta, g = NET.gamma, n = 1 << 20;
+	/* recursive doubling on 8 ranks: 3 exchanges + reductions */
+	CHECK(near(coll_cost(COLL_ID_ALLREDUCE, COLL_AR_RDBL, 8, n, 0, 0, &NET),
+	           3 * (a + n * b + n * g)), "rdbl p=8");
+	/* 6 ranks: 2 exchanges on 4, plus fold-in and result back */
+	CHECK(near(coll_cost(COLL_ID_ALLREDUCE, COLL_AR_RDBL, 6, n, 0, 0, &NET),
+	           2 * (a + n * b + n * g) + 2 * (a + n * b) + n * g), "rdbl p=6");
+	CHECK(near(coll_cost(COLL_ID_ALLREDUCE, COLL_AR_RING, 4, n, 0, 0, &NET),
+	           6 * a + 1.5 * n * b + 0.75 * n * g), "ring p=4");
+	/* ring needs count >= p: 16 B (2 doubles) on 4 ranks is rdbl */
+	CHECK(near(coll_cost(COLL_ID_ALLREDUCE, COLL_AR_RING, 4, 16, 0, 0, &NET),
+	           coll_cost(COLL_ID_ALLREDUCE, COLL_AR_RDBL, 4, 16, 0, 0, &NET)), "ring fallback");
+	CHECK(near(coll_cost(COLL_ID_ALLREDUCE, COLL_AR_RABENSEIFNER, 8, n, 0, 0, &NET),
+	           6 * a + 2 * 7.0 / 8 * n * b + 7.0 / 8 * n * g), "rabenseifner p=8");
+	CHECK(near(coll_cost(COLL_ID_ALLREDUCE, COLL_AR_LINEAR, 4, n, 0, 0, &NET),
+	           3 * (a + n * b + n * g) + 3 * (a + n * b)), "linear allreduce");
+	/* segmented ring: 4 segments of 64 KiB per block on 4 ranks */
+	CHECK(near(coll_cost(COLL_ID_ALLREDUCE, COLL_AR_SEGRING, 4, n, 0, 65536, &NET),
+	           24 * a + 1.5 * n * b + 0.75 * n * g), "segmented ring");
+	CHECK(near(coll_cost(COLL_ID_BCAST, COLL_BC_BINOMIAL, 8, n, 0, 0, &NET), 3 * (a + n * b)),
+	      "binomial p=8");
+	CHECK(near(coll_cost(COLL_ID_BCAST, COLL_BC_LINEAR, 8, n, 0, 0, &NET), 7 * (a + n * b)),
+	      "linear bcast");
+	/* pipeline: 32 segments over 7 hops: 38 steps of one segment */
+	CHECK(near(coll_cost(COLL_ID_BCAST, COLL_BC_PIPELINE, 8, n, 1, 32768, &NET),
+	           38 * (a + 32768 * b)), "pipeline");
+	/* chain with 2 chains of 4 on 9 ranks: root stage 2 messages a segment */
+	CHECK(near(coll_cost(COLL_ID_BCAST, COLL_BC_CHAIN, 9, n, 2, 32768, &NET),
+	           (32 * 2 + 3) * (a + 32768 * b)), "chain");
+	CHECK(near(coll_cost(COLL_ID_BCAST, COLL_BC_SCATTER_ALLGATHER, 8, n, 0, 0, &NET),
+	           6 * a + 2 * 7.0 / 8 * n * b), "scatter_allgather");
+	CHECK(near(coll_cost(COLL_ID_BCAST, COLL_BC_KNOMIAL, 16, n, 0, 0, &NET),
+	           2 * 3 * (a + n * b)), "knomial radix 4, 16 ranks");
+	CHECK(coll_cost(COLL_ID_BCAST, 42, 8, n, 0, 0, &NET) < 0, "unknown algorithm");
+	CHECK(coll_cost(99, 1, 8, n, 0, 0, &NET) < 0, "unknown collective");
+	CHECK(!strcmp(coll_alg_name(COLL_ID_ALLREDUCE, 6), "rabenseifner") &&
+	      !strcmp(coll_alg_name(COLL_ID_BCAST, 6), "binomial") &&
+	      !coll_alg_name(COLL_ID_BCAST, 10), "names");
+}
+
+static void choices(void)
+{
+	coll_choice c;
+	/* small: latency-bound, log p messages */
+	c = coll_choose(COLL_ID_ALLREDUCE, 8, 8, &NET);
+	CHECK(c.alg == COLL_AR_RDBL, "allreduce 8 B on 8: %s", coll_alg_name(COLL_ID_ALLREDUCE, c.alg));
+	c = coll_choose(COLL_ID_BCAST, 8, 8, &NET);
+	CHECK(c.alg == COLL_BC_BINOMIAL, "bcast 8 B on 8: %s", coll_alg_name(COLL_ID_BCAST, c.alg));
+	/* large: bandwidth-bound, (p-1)/p of the bytes */
+	c = coll_choose(COLL_ID_ALLREDUCE, 8, 4 << 20, &NET);
+	CHECK(c.alg == COLL_AR_RING || c.alg == COLL_AR_RABENSEIFNER,
+	      "allreduce 4 MiB on 8: %s", coll_alg_name(COLL_ID_ALLREDUCE, c.alg));
+	CHECK(c.t < 0.7 * coll_cost(COLL_ID_ALLREDUCE, COLL_AR_RDBL, 8, 4 << 20, 0, 0, &NET),
+	      "allreduce 4 MiB: chosen %g s", c.t);
+	c = coll_choose(COLL_ID_BCAST, 8, 4 << 20, &NET);
+	CHECK(c.alg != COLL_BC_BINOMIAL && c.alg != COLL_BC_LINEAR &&
+	      c.t < 0.7 * coll_cost(COLL_ID_BCAST, COLL_BC_BINOMIAL, 8, 4 << 20, 0, 0, &NET),
+	      "bcast 4 MiB on 8: %s", coll_alg_name(COLL_ID_BCAST, c.alg));
+	/* 2 ranks: every bcast is one message; the tie goes to binomial */
+	c = coll_choose(COLL_ID_BCAST, 2, 1 << 20, &NET);
+	CHECK(c.alg == COLL_BC_BINOMIAL, "bcast 1 MiB on 2: %s", coll_alg_name(COLL_ID_BCAST, c.alg));
+	/* a slow reduction favours reducing half the vector on 2 ranks (ring
+	 * and Rabenseifner are the same exchange there) */
+	coll_net slowred = { 1e-6, 1e-10, 1e-9 };
+	c = coll_choose(COLL_ID_ALLREDUCE, 2, 1 << 20, &slowred);
+	CHECK(c.alg == COLL_AR_RING || c.alg == COLL_AR_RABENSEIFNER,
+	      "allreduce 1 MiB on 2, slow reduction: %s",
+	      coll_alg_name(COLL_ID_ALLREDUCE, c.alg));
+	/* the choice is the cheapest candidate (within the 2% tie margin) */
+	for (int p = 2; p <= 16; p++)
+		for (double n = 1; n <= 1 << 24; n *= 4) {
+			coll_choice ar = coll_choose(COLL_ID_ALLREDUCE, p, n, &NET);
+			for (int alg = 1; alg <= 6; alg++)
+				CHECK(ar.t <= 1.02 * coll_cost(COLL_ID_ALLREDUCE, alg, p, n, 0,
+				                               alg == 5 ? 65536 : 0, &NET) + 1e-15,
+				      "allreduce p=%d n=%g: %s beaten by %d", p, n,
+				      coll_alg_name(COLL_ID_ALLREDUCE, ar.alg), alg);
+		}
+}
+
+/* ---- the rules file, parsed back ------------------------------------------ */
+
+typedef struct rline { long msg, alg, fan, seg; } rline;
+typedef struct rsect { long comm, nl; rline l[64]; } rsect;
+typedef struct rcoll { long id, ns; rsect s[64]; } rcoll;
+
+/* Next integer, skipping whitespace and '#' comments; 0 or -1 at the end
+ * or on anything else. */
+static int next(FILE *f, long *v)
+{
+	int ch;
+	for (;;) {
+		ch = fgetc(f);
+		if (ch == '#') {
+			while ((ch = fgetc(f)) != EOF && ch != '\n')
+				;
+			continue;
+		}
+		if (ch == ' ' || ch == '\n' || ch == '\t')
+			continue;
+		break;
+	}
+	if (ch == EOF)
+		return -1;
+	ungetc(ch, f);
+	return fscanf(f, "%ld", v) == 1 ? 0 : -1;
+}
+
+static int parse(FILE *f, rcoll *c, long *nc)
+{
+	if (next(f, nc) || *nc < 1 || *nc > 4)
+		return -1;
+	for (long i = 0; i < *nc; i++) {
+		if (next(f, &c[i].id) || next(f, &c[i].ns) || c[i].ns < 1 || c[i].ns > 64)
+			return -1;
+		for (long s = 0; s < c[i].ns; s++) {
+			rsect *r = &c[i].s[s];
+			if (next(f, &r->comm) || next(f, &r->nl) || r->nl < 1 || r->nl > 64)
+				return -1;
+			for (long k = 0; k < r->nl; k++)
+				if (next(f, &r->l[k].msg) || next(f, &r->l[k].alg) ||
+				    next(f, &r->l[k].fan) || next(f, &r->l[k].seg))
+					return -1;
+		}
+	}
+	long extra;
+	return next(f, &extra) ? 0 : -1;   /* nothing after */
+}
+
+static void rules_file(void)
+{
+	enum { NP = 6 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CHECK(f && !coll_rules_write(f, NP, &NET, "Open MPI 4.1.4", "node1"), "write");
+	fclose(f);
+	CHECK(strstr(text, "alpha 1e-06 s"), "alpha recorded in a comment");
+	static rcoll c[4];
+	long nc = 0;
+	f = fmemopen(text, len, "r");
+	CHECK(!parse(f, c, &nc), "the file parses back");
+	fclose(f);
+	CHECK(nc == 2 && c[0].id == COLL_ID_ALLREDUCE && c[1].id == COLL_ID_BCAST,
+	      "collectives %ld: ids %ld %ld", nc, c[0].id, c[1].id);
+	for (int i = 0; i < nc && i < 2; i++) {
+		int id = (int)c[i].id;
+		CHECK(c[i].ns == NP, "comm sections %ld", c[i].ns);
+		for (long s = 0; s < c[i].ns; s++) {
+			rsect *r = &c[i].s[s];
+			int p = (int)r->comm;
+			CHECK(p == s + 2, "section %ld is comm size %d", s, p);
+			CHECK(r->l[0].msg == 0, "comm %d: first message size %ld, not 0", p, r->l[0].msg);
+			for (long k = 1; k < r->nl; k++)
+				CHECK(r->l[k].msg > r->l[k - 1].msg, "comm %d: sizes not increasing", p);
+			if (p == NP + 1) {
+				CHECK(r->nl == 1 && r->l[0].alg == 0, "above np: fixed rules");
+				continue;
+			}
+			/* Open MPI's lookup (last line with msg <= n) gives the model's
+			 * choice at every grid size. */
+			for (int e = 0; e <= 26; e++) {
+				long n = 1L << e, k = 0;
+				while (k + 1 < r->nl && r->l[k + 1].msg <= n)
+					k++;
+				coll_choice ch = coll_choose(id, p, (double)n, &NET);
+				CHECK(r->l[k].alg == ch.alg && r->l[k].seg == ch.segsize &&
+				      r->l[k].fan == ch.fanout,
+				      "coll %d comm %d %ld B: file says %ld, model %d", id, p, n,
+				      r->l[k].alg, ch.alg);
+				CHECK(coll_alg_name(id, (int)r->l[k].alg) && r->l[k].alg > 0, "valid alg");
+			}
+		}
+	}
+	free(text);
+}
+
+static void paths_and_env(void)
+{
+	char buf[512], dir[] = "/tmp/test_coll_model-XXXXXX";
+	CHECK(!coll_rules_path("/c", "Node_1.cluster", 4, "Open MPI 4.1.4", buf, sizeof buf) &&
+	      !strcmp(buf, "/c/coll/node-1.cluster-np4-open-mpi-4.1.4.rules"), "path: %s", buf);
+	CHECK(coll_rules_path("/c", "h", 4, "Open MPI 4.1.4", buf, 10) == -1, "too long");
+	CHECK(coll_library_supported("Open MPI 4.1.4") && !coll_library_supported("MPICH 4.0.2"),
+	      "supported libraries");
+
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	char cdir[600], host[256], path[1024];
+	snprintf(cdir, sizeof cdir, "%s/coll", dir);
+	mkdir(cdir, 0777);
+	gethostname(host, sizeof host);
+	host[sizeof host - 1] = 0;
+	coll_rules_path(dir, host, 3, "Open MPI 4.1.4", path, sizeof path);
+	for (char **e = __environ; *e; ) {   /* a clean slate of coll/tuned settings */
+		if (!strncmp(*e, "OMPI_MCA_coll_tuned_", 20)) {
+			char name[128];
+			snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
+			unsetenv(name);
+		} else {
+			e++;
+		}
+	}
+	setenv("MPIWASM_COLL_LOG", "0", 1);
+	setenv("OMPI_COMM_WORLD_SIZE", "3", 1);
+	CHECK(coll_apply(dir, "Open MPI 4.1.4", false) == 0 &&
+	      !getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename"), "no file: not applied");
+	FILE *f = fopen(path, "w");
+	CHECK(f && !coll_rules_write(f, 3, &NET, "Open MPI 4.1.4", host), "write %s", path);
+	if (f)
+		fclose(f);
+	CHECK(coll_apply(dir, "MPICH 4.0.2", false) == 0, "MPICH: not applied");
+	setenv("OMPI_MCA_coll_tuned_allreduce_algorithm", "4", 1);
+	CHECK(coll_apply(dir, "Open MPI 4.1.4", false) == 0 &&
+	      !getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename"), "the user's setting wins");
+	unsetenv("OMPI_MCA_coll_tuned_allreduce_algorithm");
+	setenv("OMPI_COMM_WORLD_SIZE", "1", 1);
+	CHECK(coll_apply(dir, "Open MPI 4.1.4", false) == 0, "one rank: not applied");
+	setenv("OMPI_COMM_WORLD_SIZE", "3", 1);
+	const char *fn;
+	CHECK(coll_apply(dir, "Open MPI 4.1.4", false) == 1 &&
+	      (fn = getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename")) && !strcmp(fn, path) &&
+	      !strcmp(getenv("OMPI_MCA_coll_tuned_use_dynamic_rules"), "1"), "applied");
+	unlink(path);
+	rmdir(cdir);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	formulas();
+	choices();
+	rules_file();
+	paths_and_env();
+	if (failures)
+		fprintf(stderr, "test_coll_model: %d of %d checks failed\n", failures, checks);
+	return failures != 0;
+}
