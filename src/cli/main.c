@@ -589,10 +589,16 @@ static int cmd_tune(int argc, char **argv, int i)
 		    "coll/tuned rules file); this mpiwasm's bridge is built for %s: nothing measured "
 		    "or written", lib);
 	coll_net net;
-	int np, rank, writer;
+	int np, rank, writer, nplans = 0;
+	static coll_plan plans[2];
+	char why[512] = "";
 	err[0] = 0;
-	if (mpib_coll_measure(&net, &np, &rank, &writer, err, sizeof err))
-		die(EXIT_FAILURE_RT, "tune: %s", *err ? err : "mpib_coll_measure failed without a message");
+	/* The model proposes, measurement decides: every rule is timed against
+	 * Open MPI's own selection in this job (src/coll/verify.c). */
+	if (mpib_coll_tune(&net, &np, &rank, &writer, plans, 2, &nplans, coll_plan_propose,
+	                   why, sizeof why, err, sizeof err))
+		die(EXIT_FAILURE_RT, "tune: %s", *err ? err : "mpib_coll_tune failed without a message");
+	coll_plans_decide(plans, nplans);
 	const char *dir = cache_dir(&(cache_options){ .dir = c.cache_dir });
 	if (gethostname(host, sizeof host))
 		snprintf(host, sizeof host, "unknown-host");
@@ -615,10 +621,13 @@ static int cmd_tune(int argc, char **argv, int i)
 			if (!f)
 				die(EXIT_FAILURE_RT, "tune: cannot write %s: %s", tmp, strerror(errno));
 			int bad = 0;
-			if (k)
+			if (k) {
 				write_model(f, np, &net);
-			else
-				bad = coll_rules_write(f, np, &net, lib, host);
+				if (!nplans)
+					fprintf(f, "# not verified: %s\n", why);
+				coll_plans_record(f, plans, nplans);
+			} else
+				bad = coll_rules_write_plans(f, np, &net, plans, nplans, lib, host);
 			bad |= ferror(f);
 			if (fclose(f) || bad || rename(tmp, final)) {
 				unlink(tmp);
@@ -631,23 +640,41 @@ static int cmd_tune(int argc, char **argv, int i)
 		       "mpiwasm: tune: alpha %.3f us, beta %.4f ns/B (%.2f GB/s), gamma %.4f ns/B "
 		       "(MPI_SUM of doubles)\n", np, host, lib, net.alpha * 1e6, net.beta * 1e9,
 		       1e-9 / net.beta, net.gamma * 1e9);
-		static const int ids[] = { COLL_ID_ALLREDUCE, COLL_ID_BCAST };
-		for (int k = 0; k < 2; k++) {
+		if (!nplans)
+			printf("mpiwasm: tune: not verified (%s): every rule is Open MPI's own "
+			       "selection\n", why);
+		for (int k = 0; k < nplans; k++) {
+			const coll_plan *pl = &plans[k];
+			int wins = 0, last = -1;
 			printf("mpiwasm: tune: %s on %d ranks:",
-			       ids[k] == COLL_ID_ALLREDUCE ? "MPI_Allreduce" : "MPI_Bcast", np);
-			int last = -1;
-			for (int n = 8; n <= 4 << 20; n *= 2) {
-				coll_choice ch = coll_choose(ids[k], np, n, &net);
-				int key = ch.alg * 100000000 + ch.segsize;
+			       pl->coll_id == COLL_ID_ALLREDUCE ? "MPI_Allreduce" : "MPI_Bcast", pl->p);
+			for (int j = 0; j < pl->nr; j++) {
+				const coll_range *r = &pl->r[j];
+				int key = r->win ? r->model.alg * 100000000 + r->model.segsize : 0;
 				if (key != last) {
-					printf(" %s%d B %s", last < 0 ? "" : "| ", n,
-					       coll_alg_name(ids[k], ch.alg));
-					if (ch.segsize)
-						printf(" (%d KiB segments)", ch.segsize / 1024);
+					printf(" %s%d B %s", last < 0 ? "" : "| ", r->lo,
+					       r->win ? coll_alg_name(pl->coll_id, r->model.alg)
+					              : "Open MPI's own");
+					if (r->win && r->model.segsize)
+						printf(" (%d KiB segments)", r->model.segsize / 1024);
 				}
 				last = key;
+				wins += r->win;
 			}
 			printf("\n");
+			printf("mpiwasm: tune: %s: %d of %d size ranges verified faster than Open MPI's "
+			       "own (the model's choice kept), %d left to Open MPI\n",
+			       pl->coll_id == COLL_ID_ALLREDUCE ? "MPI_Allreduce" : "MPI_Bcast", wins,
+			       pl->nr, pl->nr - wins);
+			if (getenv("MPIWASM_COLL_LOG"))
+				for (int j = 0; j < pl->nr; j++) {
+					const coll_range *r = &pl->r[j];
+					printf("mpiwasm: tune:   %8d B model %s %.3g us; measured %.3g us vs "
+					       "Open MPI's %.3g us (noise %.1f%%): %s\n", r->probe,
+					       coll_alg_name(pl->coll_id, r->model.alg), r->model.t * 1e6,
+					       r->t_cand * 1e6, r->t_def * 1e6, r->noise * 100,
+					       r->win ? "rule" : "algorithm 0");
+				}
 		}
 		printf("mpiwasm: tune: wrote %s (used by later mpiwasm runs of %d ranks on this host)\n",
 		       path, np);

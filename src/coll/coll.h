@@ -102,6 +102,72 @@ bool coll_library_supported(const char *library);
  * why.  Returns 1 if the rules were applied, 0 if not. */
 int coll_apply(const char *cache_dir, const char *library, bool log);
 
+/* ---- verification: the model proposes, measurement decides ------------- */
+
+/* `mpiwasm tune` does not trust the model: for each collective and each
+ * message-size range of the rules it times, in the same job, the model's
+ * candidate and Open MPI's own selection (algorithm 0) alternately, and
+ * writes the candidate only where it measured clearly faster
+ * (coll_verify_decide); elsewhere the rule is algorithm 0. */
+
+/* Ranges: [0, 16) probed at 8 B, then [8*2^k, 8*2^(k+1)) probed at its
+ * lower end, up to [4 MiB, infinity). */
+#define COLL_VERIFY_NRANGES 20
+/* Alternating repetitions of each measurement. */
+#define COLL_VERIFY_ROUNDS 11
+/* A candidate must be at least this much faster (median). */
+#define COLL_VERIFY_MARGIN 0.05
+
+typedef struct coll_range {
+	int lo;              /* first byte count of the range */
+	int probe;           /* the byte count measured for it */
+	coll_choice model;   /* the model's candidate (.t: predicted seconds) */
+	double t_cand;       /* measured median, seconds per call (slowest rank) */
+	double t_def;        /* the same for Open MPI's own selection */
+	double noise;        /* relative spread of the two measurements */
+	int win;             /* 1: the rule is the candidate; 0: algorithm 0 */
+	int measured;        /* 0: not measured (the rule is algorithm 0) */
+	int nt;              /* raw timings (seconds per call, slowest rank) */
+	double td[COLL_VERIFY_ROUNDS], tc[COLL_VERIFY_ROUNDS];
+} coll_range;
+
+typedef struct coll_plan {
+	int coll_id, p;      /* collective, communicator size */
+	int nr;
+	coll_range r[COLL_VERIFY_NRANGES];
+} coll_plan;
+
+/* Fills plan's ranges with the model's candidates for coll_id on p ranks
+ * (nothing measured yet, every decision 0). */
+void coll_plan_propose(coll_plan *plan, int coll_id, int p, const coll_net *net);
+
+/* For every measured range of the plans: the decision from td/tc (sets
+ * t_def, t_cand, noise, win). */
+void coll_plans_decide(coll_plan *plans, int nplans);
+
+/* The decision rule: given n_d timings of the default and n_c of the
+ * candidate (repetitions of the same measurement, seconds), true when the
+ * candidate's median is at least `margin` below the default's AND beyond
+ * the measured noise: the candidate's upper quartile is below the
+ * default's lower quartile.  *noise (may be NULL): the larger relative
+ * interquartile half-range of the two.  False with fewer than 3 of either
+ * or any timing not positive.  The arrays are not modified. */
+bool coll_verify_decide(const double *t_def, int n_d, const double *t_cand, int n_c,
+                        double margin, double *med_def, double *med_cand, double *noise);
+
+/* Like coll_rules_write, but the rules come from verified plans: for a
+ * (collective, communicator size) with a plan, each range is its
+ * candidate where plan->r[i].win, else algorithm 0 (adjacent equal ranges
+ * merged); sizes 2..np without a plan get algorithm 0 throughout. */
+int coll_rules_write_plans(FILE *f, int np, const coll_net *net, const coll_plan *plans,
+                           int nplans, const char *library, const char *host);
+
+/* The .model file's record of the verification: per range one line
+ * "range COLL p LO PROBE ALG NAME FANOUT SEGSIZE predicted_us cand_us
+ * default_us noise_pct decision" (decision: the algorithm written, 0 =
+ * Open MPI's own). */
+void coll_plans_record(FILE *f, const coll_plan *plans, int nplans);
+
 /* ---- implemented by the MPI bridge (src/mpi/coll_measure.c) ------------ */
 
 /* The measurement, inside a job: MPI_Init, ping-pong between rank 0 and
@@ -113,5 +179,21 @@ int coll_apply(const char *cache_dir, const char *library, bool log);
  * or -1 with one line in err. */
 int mpib_coll_measure(coll_net *net, int *np, int *rank, int *writer,
                       char *err, size_t errlen);
+
+typedef void (*coll_propose_fn)(coll_plan *plan, int coll_id, int p, const coll_net *net);
+
+/* The measurement and then the verification, in one job: as
+ * mpib_coll_measure, then (before MPI_Finalize) for MPI_Allreduce and
+ * MPI_Bcast on MPI_COMM_WORLD a plan proposed (propose: coll_plan_propose;
+ * a pointer so that the bridge links without src/coll) and measured: the
+ * raw timings td/tc of every range (the caller decides:
+ * coll_plans_decide), algorithms forced through MPI_T control
+ * variables (coll_tuned_<coll>_algorithm, _segmentsize, _chain_fanout /
+ * _tree_fanout) and a fresh MPI_Comm_dup each.  *nplans: the plans filled
+ * (<= maxplans; 0 when the forcing mechanism does not work here: then
+ * *why says so).  Every rank gets the same plans. */
+int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *plans,
+                   int maxplans, int *nplans, coll_propose_fn propose, char *why,
+                   size_t whylen, char *err, size_t errlen);
 
 #endif

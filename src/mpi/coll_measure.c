@@ -1,7 +1,8 @@
 /* coll_measure.c - the measurement of `mpiwasm tune` (src/coll/coll.h):
  * alpha and beta from ping-pongs between rank 0 and every other rank,
  * gamma from MPI_Reduce_local of doubles.  Runs the host MPI directly (no
- * module is loaded).  Uses nothing of src/coll but its header, so that the
+ * module is loaded); then (mpib_coll_tune) the model's candidates timed
+ * against Open MPI's own selection.  Uses nothing of src/coll but its header, so that the
  * bridge still links on its own (src/mpi/test). */
 #include <math.h>
 #include <stdio.h>
@@ -79,9 +80,222 @@ static void fit(const double *n, const double *t, int m, double *alpha, double *
 		*beta = 1e-12;
 }
 
+/* ---- verification: the model's candidates against Open MPI's own ------- */
+
+/* Writes an int MPI_T control variable; 0, or -1 (MPI_T error or no such
+ * variable). */
+static int cvar_set(const char *name, int v)
+{
+	int idx, cnt;
+	MPI_T_cvar_handle h;
+	if (MPI_T_cvar_get_index(name, &idx) != MPI_SUCCESS)
+		return -1;
+	if (MPI_T_cvar_handle_alloc(idx, NULL, &h, &cnt) != MPI_SUCCESS)
+		return -1;
+	int rc = MPI_T_cvar_write(h, &v);
+	MPI_T_cvar_handle_free(&h);
+	return rc == MPI_SUCCESS ? 0 : -1;
+}
+
+/* A communicator on which coll/tuned runs collective `coll_id` with
+ * algorithm alg (0: Open MPI's own decision): the forced-algorithm control
+ * variables are written, then MPI_COMM_WORLD duplicated (coll/tuned reads
+ * them when it is enabled on a new communicator; use_dynamic_rules is set
+ * in the environment before MPI_Init).  The other collective is left to
+ * Open MPI.  MPI_COMM_NULL with *what naming the variable that failed. */
+static MPI_Comm forced_comm(int coll_id, int alg, int fanout, int segsize, const char **what)
+{
+	static const char *names[2][5] = {
+		{ "coll_tuned_allreduce_algorithm", "coll_tuned_allreduce_algorithm_segmentsize",
+		  "coll_tuned_allreduce_algorithm_chain_fanout",
+		  "coll_tuned_allreduce_algorithm_tree_fanout", NULL },
+		{ "coll_tuned_bcast_algorithm", "coll_tuned_bcast_algorithm_segmentsize",
+		  "coll_tuned_bcast_algorithm_chain_fanout", "coll_tuned_bcast_algorithm_tree_fanout",
+		  NULL },
+	};
+	int fan = fanout > 0 ? fanout : 4;   /* Open MPI's default fanouts */
+	for (int k = 0; k < 2; k++) {
+		int mine = (k == 0) == (coll_id == COLL_ID_ALLREDUCE);
+		int v[4] = { mine ? alg : 0, mine ? segsize : 0, mine ? fan : 4, mine ? fan : 4 };
+		for (int j = 0; j < 4; j++)
+			if (cvar_set(names[k][j], v[j])) {
+				*what = names[k][j];
+				return MPI_COMM_NULL;
+			}
+	}
+	MPI_Comm c;
+	if (MPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS) {
+		*what = "MPI_Comm_dup";
+		return MPI_COMM_NULL;
+	}
+	return c;
+}
+
+/* Seconds per call of k calls of the collective on c, the slowest rank's
+ * (the same on every rank). */
+static double batch(int coll_id, MPI_Comm c, double *buf, double *out, int count, int k)
+{
+	MPI_Barrier(c);
+	double t0 = MPI_Wtime();
+	for (int i = 0; i < k; i++) {
+		if (coll_id == COLL_ID_ALLREDUCE)
+			MPI_Allreduce(buf, out, count, MPI_DOUBLE, MPI_SUM, c);
+		else
+			MPI_Bcast(buf, count, MPI_DOUBLE, 0, c);
+	}
+	double t = (MPI_Wtime() - t0) / k, tmax;
+	MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+	return tmax;
+}
+
+#define VROUNDS COLL_VERIFY_ROUNDS   /* alternating repetitions per range */
+#define VBATCH 2e-3        /* seconds of calls per repetition (at least one call) */
+#define VMAXBYTES (4 << 20)
+
+/* One range: the default and the candidate, alternately, VROUNDS times. */
+static void verify_range(coll_range *r, int coll_id, MPI_Comm def, MPI_Comm cand,
+                         double *buf, double *out)
+{
+	int count = r->probe / (int)sizeof(double);
+	double td[COLL_VERIFY_ROUNDS], tc[COLL_VERIFY_ROUNDS];
+	batch(coll_id, def, buf, out, count, 1);    /* warm up both */
+	batch(coll_id, cand, buf, out, count, 1);
+	double t1 = batch(coll_id, def, buf, out, count, 1);
+	int k = t1 > 0 ? (int)ceil(VBATCH / t1) : 1000;
+	k = k < 1 ? 1 : k > 1000 ? 1000 : k;
+	for (int i = 0; i < VROUNDS; i++) {
+		if (i % 2) {
+			tc[i] = batch(coll_id, cand, buf, out, count, k);
+			td[i] = batch(coll_id, def, buf, out, count, k);
+		} else {
+			td[i] = batch(coll_id, def, buf, out, count, k);
+			tc[i] = batch(coll_id, cand, buf, out, count, k);
+		}
+	}
+	memcpy(r->td, td, sizeof td);
+	memcpy(r->tc, tc, sizeof tc);
+	r->nt = VROUNDS;
+	r->measured = 1;
+}
+
+#define MAXCOMMS 64
+
+/* Both collectives on MPI_COMM_WORLD.  Returns the plans filled, 0 with
+ * `why` when forcing does not work here. */
+static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int maxplans,
+                  coll_propose_fn propose, char *why, size_t whylen, int log)
+{
+	static const int ids[] = { COLL_ID_ALLREDUCE, COLL_ID_BCAST };
+	struct { int coll, alg, fan, seg; MPI_Comm c; } comms[MAXCOMMS];
+	int ncomms = 0, nplans = 0, provided;
+	const char *what = "?";
+	if (maxplans < 2) {
+		snprintf(why, whylen, "no room for the plans");
+		return 0;
+	}
+	if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
+		snprintf(why, whylen, "MPI_T_init_thread failed: cannot force algorithms");
+		return 0;
+	}
+	double *buf = malloc(VMAXBYTES), *out = malloc(VMAXBYTES);
+	MPI_Comm def = MPI_COMM_NULL, bad = MPI_COMM_NULL;
+	if (!buf || !out) {
+		snprintf(why, whylen, "out of memory");
+		goto done;
+	}
+	for (int i = 0; i < VMAXBYTES / (int)sizeof(double); i++)
+		buf[i] = 1.0;
+	def = forced_comm(COLL_ID_BCAST, 0, 0, 0, &what);
+	/* The mechanism must really switch algorithms: a deliberately bad one
+	 * (MPI_Bcast of 1 MiB as a pipeline of 64-byte segments) must be far
+	 * slower than Open MPI's own choice. */
+	if (def != MPI_COMM_NULL)
+		bad = forced_comm(COLL_ID_BCAST, COLL_BC_PIPELINE, 1, 64, &what);
+	if (def == MPI_COMM_NULL || bad == MPI_COMM_NULL) {
+		snprintf(why, whylen, "cannot force an algorithm: %s could not be set", what);
+		goto done;
+	}
+	{
+		double td[3], tb[3];
+		int count = (1 << 20) / (int)sizeof(double);
+		for (int i = 0; i < 3; i++) {
+			td[i] = batch(COLL_ID_BCAST, def, buf, out, count, 2);
+			tb[i] = batch(COLL_ID_BCAST, bad, buf, out, count, 2);
+		}
+		double md = median(td, 3), mb = median(tb, 3);
+		if (log && rank == 0)
+			fprintf(stderr, "mpiwasm: tune: forcing check: 1 MiB MPI_Bcast %.1f us as "
+			        "Open MPI chooses, %.1f us forced to 64 B pipeline segments\n",
+			        md * 1e6, mb * 1e6);
+		if (!(mb > 2 * md)) {
+			snprintf(why, whylen, "forcing an algorithm through MPI_T has no effect here "
+			         "(1 MiB MPI_Bcast forced to 64 B pipeline segments: %.1f us, Open "
+			         "MPI's own: %.1f us)", mb * 1e6, md * 1e6);
+			goto done;
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		coll_plan *pl = &plans[nplans++];
+		propose(pl, ids[k], np, net);
+		for (int i = 0; i < pl->nr; i++) {
+			coll_range *r = &pl->r[i];
+			if (r->probe > VMAXBYTES)
+				continue;
+			MPI_Comm cand = MPI_COMM_NULL;
+			for (int j = 0; j < ncomms; j++)
+				if (comms[j].coll == ids[k] && comms[j].alg == r->model.alg &&
+				    comms[j].fan == r->model.fanout && comms[j].seg == r->model.segsize)
+					cand = comms[j].c;
+			if (cand == MPI_COMM_NULL && ncomms < MAXCOMMS) {
+				cand = forced_comm(ids[k], r->model.alg, r->model.fanout,
+				                   r->model.segsize, &what);
+				if (cand == MPI_COMM_NULL)
+					continue;   /* not measured: algorithm 0 */
+				comms[ncomms].coll = ids[k];
+				comms[ncomms].alg = r->model.alg;
+				comms[ncomms].fan = r->model.fanout;
+				comms[ncomms].seg = r->model.segsize;
+				comms[ncomms++].c = cand;
+			}
+			if (cand == MPI_COMM_NULL)
+				continue;
+			verify_range(r, ids[k], def, cand, buf, out);
+		}
+	}
+done:
+	for (int j = 0; j < ncomms; j++)
+		MPI_Comm_free(&comms[j].c);
+	if (def != MPI_COMM_NULL)
+		MPI_Comm_free(&def);
+	if (bad != MPI_COMM_NULL)
+		MPI_Comm_free(&bad);
+	free(buf);
+	free(out);
+	/* MPI_T_finalize before MPI_Finalize: the other order crashes in Open
+	 * MPI 4.1.4 (measured: SIGSEGV in MPI_Finalize's shared-memory teardown). */
+	MPI_T_finalize();
+	return nplans;
+}
+
 int mpib_coll_measure(coll_net *net, int *np, int *rank, int *writer,
                       char *err, size_t errlen)
 {
+	int nplans;
+	return mpib_coll_tune(net, np, rank, writer, NULL, 0, &nplans, NULL, NULL, 0, err, errlen);
+}
+
+int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *plans,
+                   int maxplans, int *nplans, coll_propose_fn propose, char *why,
+                   size_t whylen, char *err, size_t errlen)
+{
+	*nplans = 0;
+	if (plans && propose) {
+		/* coll/tuned must take the dynamic path on every communicator (so
+		 * that forced algorithms are read), with no rules file: algorithm
+		 * 0 then is Open MPI's fixed decision, the default of a run. */
+		setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 1);
+		unsetenv("OMPI_MCA_coll_tuned_dynamic_rules_filename");
+	}
 	int rc = MPI_Init(NULL, NULL);
 	if (rc != MPI_SUCCESS) {
 		snprintf(err, errlen, "mpib_coll_measure: MPI_Init failed (error %d)", rc);
@@ -149,6 +363,8 @@ int mpib_coll_measure(coll_net *net, int *np, int *rank, int *writer,
 	net->alpha = ab[0];
 	net->beta = ab[1];
 	net->gamma = gmax;
+	if (plans && propose && *np > 1)
+		*nplans = verify(net, *np, *rank, plans, maxplans, propose, why, whylen, log);
 	free(buf);
 	free(pn);
 	free(pt);
