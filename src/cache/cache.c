@@ -1433,6 +1433,35 @@ int cache_list(const cache_options *opt,
 	return count;
 }
 
+/* The collective rules of `mpiwasm tune` in DIR/coll (src/coll/rules.c:
+ * NAME.rules, NAME.rules.model and their NAME...tmpPID while written),
+ * then the directory itself if that emptied it. */
+static void clean_coll(int dfd, int *failed, int *fail_errno)
+{
+	int cfd = openat(dfd, "coll", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cfd < 0)
+		return;
+	DIR *c = fdopendir(cfd);
+	if (!c) {
+		close(cfd);
+		return;
+	}
+	struct dirent *de;
+	while ((de = readdir(c))) {
+		size_t stem;
+		const char *n = de->d_name;
+		if (!(has_suffix(n, ".rules", &stem) || has_suffix(n, ".rules.model", &stem) ||
+		      strstr(n, ".rules.tmp") || strstr(n, ".rules.model.tmp")))
+			continue;
+		if (unlinkat(dirfd(c), n, 0)) {
+			(*failed)++;
+			*fail_errno = errno;
+		}
+	}
+	closedir(c);
+	unlinkat(dfd, "coll", AT_REMOVEDIR);   /* stays if something else is in it */
+}
+
 int cache_clean(const cache_options *opt, char *err, size_t errlen)
 {
 	const char *dir = cache_dir(opt);
@@ -1467,6 +1496,7 @@ int cache_clean(const cache_options *opt, char *err, size_t errlen)
 		if (has_suffix(n, ".so", &stem) && is_key(n, stem))
 			count++;
 	}
+	clean_coll(dirfd(d), &failed, &fail_errno);
 	closedir(d);
 	if (failed) {
 		setf(err, errlen, "cache: could not remove %d files from %s: %s",

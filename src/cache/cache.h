@@ -80,8 +80,10 @@ int cache_list(const cache_options *opt,
                void (*fn)(void *ud, const cache_entry_info *e), void *ud,
                char *err, size_t errlen);
 
-/* Removes every file mpiwasm put in the cache dir (nothing else); returns
- * the number of entries removed, or -1 with one line in err. */
+/* Removes every file mpiwasm put in the cache dir (nothing else), the
+ * collective rules of `mpiwasm tune` in its coll/ directory included;
+ * returns the number of compiled entries removed, or -1 with one line in
+ * err. */
 int cache_clean(const cache_options *opt, char *err, size_t errlen);
 
 /* SHA-256 (FIPS 180-4), used for the key and the entries' checksums. */

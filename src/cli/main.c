@@ -524,8 +524,8 @@ static int cmd_cache(int argc, char **argv, int i)
 		int n = cache_clean(&opt, err, sizeof err);
 		if (n < 0)
 			die(EXIT_FAILURE_RT, "%s", err);
-		printf("mpiwasm: removed %d entr%s from %s\n", n, n == 1 ? "y" : "ies",
-		       cache_dir(&opt));
+		printf("mpiwasm: removed %d entr%s and the collective rules of `mpiwasm tune` "
+		       "from %s\n", n, n == 1 ? "y" : "ies", cache_dir(&opt));
 		return 0;
 	}
 	die(EXIT_USAGE, "cache: unknown action '%s' (show or clean)", what);
@@ -670,9 +670,10 @@ static int cmd_tune(int argc, char **argv, int i)
 				for (int j = 0; j < pl->nr; j++) {
 					const coll_range *r = &pl->r[j];
 					printf("mpiwasm: tune:   %8d B model %s %.3g us; measured %.3g us vs "
-					       "Open MPI's %.3g us (noise %.1f%%): %s\n", r->probe,
-					       coll_alg_name(pl->coll_id, r->model.alg), r->model.t * 1e6,
-					       r->t_cand * 1e6, r->t_def * 1e6, r->noise * 100,
+					       "Open MPI's %.3g us, at %d B %.3g vs %.3g (noise %.1f%%): %s\n",
+					       r->probe, coll_alg_name(pl->coll_id, r->model.alg),
+					       r->model.t * 1e6, r->t_cand * 1e6, r->t_def * 1e6, r->probe2,
+					       r->t_cand2 * 1e6, r->t_def2 * 1e6, r->noise * 100,
 					       r->win ? "rule" : "algorithm 0");
 				}
 		}

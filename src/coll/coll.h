@@ -111,7 +111,9 @@ int coll_apply(const char *cache_dir, const char *library, bool log);
  * (coll_verify_decide); elsewhere the rule is algorithm 0. */
 
 /* Ranges: [0, 16) probed at 8 B, then [8*2^k, 8*2^(k+1)) probed at its
- * lower end, up to [4 MiB, infinity). */
+ * lower end, up to [4 MiB, infinity).  Each range is measured twice, at
+ * its probe and at probe2 (1.5 x its lower end: 8 B for the first), and a
+ * candidate must win at both. */
 #define COLL_VERIFY_NRANGES 20
 /* Alternating repetitions of each measurement. */
 #define COLL_VERIFY_ROUNDS 11
@@ -120,15 +122,17 @@ int coll_apply(const char *cache_dir, const char *library, bool log);
 
 typedef struct coll_range {
 	int lo;              /* first byte count of the range */
-	int probe;           /* the byte count measured for it */
+	int probe, probe2;   /* the byte counts measured for it */
 	coll_choice model;   /* the model's candidate (.t: predicted seconds) */
-	double t_cand;       /* measured median, seconds per call (slowest rank) */
+	double t_cand;       /* measured median at probe, seconds per call (slowest rank) */
 	double t_def;        /* the same for Open MPI's own selection */
-	double noise;        /* relative spread of the two measurements */
+	double t_cand2, t_def2;  /* the same at probe2 */
+	double noise;        /* relative spread of the measurements (the largest) */
 	int win;             /* 1: the rule is the candidate; 0: algorithm 0 */
 	int measured;        /* 0: not measured (the rule is algorithm 0) */
 	int nt;              /* raw timings (seconds per call, slowest rank) */
-	double td[COLL_VERIFY_ROUNDS], tc[COLL_VERIFY_ROUNDS];
+	double td[COLL_VERIFY_ROUNDS], tc[COLL_VERIFY_ROUNDS];     /* at probe */
+	double td2[COLL_VERIFY_ROUNDS], tc2[COLL_VERIFY_ROUNDS];   /* at probe2 */
 } coll_range;
 
 typedef struct coll_plan {
@@ -141,8 +145,9 @@ typedef struct coll_plan {
  * (nothing measured yet, every decision 0). */
 void coll_plan_propose(coll_plan *plan, int coll_id, int p, const coll_net *net);
 
-/* For every measured range of the plans: the decision from td/tc (sets
- * t_def, t_cand, noise, win). */
+/* For every measured range of the plans: the decision (sets t_def,
+ * t_cand, t_def2, t_cand2, noise, win): win only when coll_verify_decide
+ * is true for td/tc and for td2/tc2. */
 void coll_plans_decide(coll_plan *plans, int nplans);
 
 /* The decision rule: given n_d timings of the default and n_c of the
@@ -164,7 +169,7 @@ int coll_rules_write_plans(FILE *f, int np, const coll_net *net, const coll_plan
 
 /* The .model file's record of the verification: per range one line
  * "range COLL p LO PROBE ALG NAME FANOUT SEGSIZE predicted_us cand_us
- * default_us noise_pct decision" (decision: the algorithm written, 0 =
+ * default_us PROBE2 cand_us default_us noise_pct decision" (decision: the algorithm written, 0 =
  * Open MPI's own). */
 void coll_plans_record(FILE *f, const coll_plan *plans, int nplans);
 

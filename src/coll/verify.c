@@ -18,6 +18,7 @@ void coll_plan_propose(coll_plan *plan, int coll_id, int p, const coll_net *net)
 		coll_range *r = &plan->r[i];
 		r->lo = i ? 8 << i : 0;
 		r->probe = i ? r->lo : 8;
+		r->probe2 = i ? r->lo + r->lo / 2 : 8;
 		r->model = coll_choose(coll_id, p, r->probe, net);
 	}
 }
@@ -78,11 +79,17 @@ void coll_plans_decide(coll_plan *plans, int nplans)
 	for (int k = 0; k < nplans; k++)
 		for (int i = 0; i < plans[k].nr; i++) {
 			coll_range *r = &plans[k].r[i];
-			if (r->measured)
-				r->win = coll_verify_decide(r->td, r->nt, r->tc, r->nt, COLL_VERIFY_MARGIN,
-				                            &r->t_def, &r->t_cand, &r->noise);
-			else
-				r->win = 0;
+			double n2 = 0;
+			r->win = 0;
+			if (!r->measured)
+				continue;
+			bool w1 = coll_verify_decide(r->td, r->nt, r->tc, r->nt, COLL_VERIFY_MARGIN,
+			                             &r->t_def, &r->t_cand, &r->noise);
+			bool w2 = coll_verify_decide(r->td2, r->nt, r->tc2, r->nt, COLL_VERIFY_MARGIN,
+			                             &r->t_def2, &r->t_cand2, &n2);
+			if (n2 > r->noise)
+				r->noise = n2;
+			r->win = w1 && w2;
 		}
 }
 
@@ -125,10 +132,11 @@ static void write_coll(FILE *f, int coll_id, int np, const coll_plan *plans, int
 		for (int i = 0; i < nl; i++) {
 			const coll_range *r = use[i];
 			if (r->win)
-				fprintf(f, "%d %d %d %d  # %s: measured %.3g us vs Open MPI's %.3g us at %d B\n",
+				fprintf(f, "%d %d %d %d  # %s: measured %.3g us vs Open MPI's %.3g us at %d B, "
+				        "%.3g vs %.3g at %d B\n",
 				        r->lo, r->model.alg, r->model.fanout, r->model.segsize,
 				        coll_alg_name(coll_id, r->model.alg), r->t_cand * 1e6,
-				        r->t_def * 1e6, r->probe);
+				        r->t_def * 1e6, r->probe, r->t_cand2 * 1e6, r->t_def2 * 1e6, r->probe2);
 			else
 				fprintf(f, "%d 0 0 0  # Open MPI's fixed rules (no candidate measured faster)\n",
 				        r->lo);
@@ -156,7 +164,8 @@ int coll_rules_write_plans(FILE *f, int np, const coll_net *net, const coll_plan
 void coll_plans_record(FILE *f, const coll_plan *plans, int nplans)
 {
 	fprintf(f, "# verification, per range: range COLL p LO PROBE ALG NAME FANOUT SEGSIZE "
-	        "predicted_us candidate_us default_us noise_pct decision\n");
+	        "predicted_us candidate_us default_us PROBE2 candidate_us default_us noise_pct "
+	        "decision\n");
 	for (int k = 0; k < nplans; k++) {
 		const coll_plan *pl = &plans[k];
 		for (int i = 0; i < pl->nr; i++) {
@@ -166,10 +175,11 @@ void coll_plans_record(FILE *f, const coll_plan *plans, int nplans)
 			        r->lo, r->probe, r->model.alg, coll_alg_name(pl->coll_id, r->model.alg),
 			        r->model.fanout, r->model.segsize, r->model.t * 1e6);
 			if (r->measured)
-				fprintf(f, "%.4g %.4g %.1f %d\n", r->t_cand * 1e6, r->t_def * 1e6,
+				fprintf(f, "%.4g %.4g %d %.4g %.4g %.1f %d\n", r->t_cand * 1e6,
+				        r->t_def * 1e6, r->probe2, r->t_cand2 * 1e6, r->t_def2 * 1e6,
 				        r->noise * 100, r->win ? r->model.alg : 0);
 			else
-				fprintf(f, "- - - 0\n");
+				fprintf(f, "- - %d - - - 0\n", r->probe2);
 		}
 	}
 }

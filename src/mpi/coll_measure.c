@@ -150,14 +150,13 @@ static double batch(int coll_id, MPI_Comm c, double *buf, double *out, int count
 
 #define VROUNDS COLL_VERIFY_ROUNDS   /* alternating repetitions per range */
 #define VBATCH 2e-3        /* seconds of calls per repetition (at least one call) */
-#define VMAXBYTES (4 << 20)
+#define VMAXBYTES (6 << 20)
 
-/* One range: the default and the candidate, alternately, VROUNDS times. */
-static void verify_range(coll_range *r, int coll_id, MPI_Comm def, MPI_Comm cand,
-                         double *buf, double *out)
+/* One size: the default and the candidate, alternately, VROUNDS times. */
+static void verify_size(int bytes, double *td, double *tc, int coll_id, MPI_Comm def,
+                        MPI_Comm cand, double *buf, double *out)
 {
-	int count = r->probe / (int)sizeof(double);
-	double td[COLL_VERIFY_ROUNDS], tc[COLL_VERIFY_ROUNDS];
+	int count = bytes / (int)sizeof(double);
 	batch(coll_id, def, buf, out, count, 1);    /* warm up both */
 	batch(coll_id, cand, buf, out, count, 1);
 	double t1 = batch(coll_id, def, buf, out, count, 1);
@@ -172,8 +171,14 @@ static void verify_range(coll_range *r, int coll_id, MPI_Comm def, MPI_Comm cand
 			tc[i] = batch(coll_id, cand, buf, out, count, k);
 		}
 	}
-	memcpy(r->td, td, sizeof td);
-	memcpy(r->tc, tc, sizeof tc);
+}
+
+/* One range: at its two probe sizes. */
+static void verify_range(coll_range *r, int coll_id, MPI_Comm def, MPI_Comm cand,
+                         double *buf, double *out)
+{
+	verify_size(r->probe, r->td, r->tc, coll_id, def, cand, buf, out);
+	verify_size(r->probe2, r->td2, r->tc2, coll_id, def, cand, buf, out);
 	r->nt = VROUNDS;
 	r->measured = 1;
 }
@@ -239,7 +244,7 @@ static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int m
 		propose(pl, ids[k], np, net);
 		for (int i = 0; i < pl->nr; i++) {
 			coll_range *r = &pl->r[i];
-			if (r->probe > VMAXBYTES)
+			if (r->probe > VMAXBYTES || r->probe2 > VMAXBYTES)
 				continue;
 			MPI_Comm cand = MPI_COMM_NULL;
 			for (int j = 0; j < ncomms; j++)
