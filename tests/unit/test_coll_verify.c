@@ -1,0 +1,231 @@
+/* test_coll_verify.c - `mpiwasm tune`'s verification (src/coll/verify.c):
+ * the decision rule (a candidate not measured clearly faster than Open
+ * MPI's own selection gives algorithm 0), the ranges proposed, the
+ * decision over both probes of a range, and the rules file written from
+ * the decisions, parsed back as Open MPI reads it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "coll/coll.h"
+
+static int failures, checks;
+
+#define CHECK(cond, ...) do { checks++; if (!(cond)) { \
+	fprintf(stderr, "test_coll_verify:%d: ", __LINE__); \
+	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); failures++; } } while (0)
+
+static const coll_net NET = { 1.5e-6, 9e-11, 2e-11 };
+
+/* n timings around t: t * (1 + spread * (i - n/2) / n), shuffled order. */
+static void series(double *v, int n, double t, double spread)
+{
+	for (int i = 0; i < n; i++) {
+		int j = (i * 7) % n;
+		v[j] = t * (1 + spread * (i - n / 2) / n);
+	}
+}
+
+static void decide(void)
+{
+	double d[COLL_VERIFY_ROUNDS], c[COLL_VERIFY_ROUNDS], md, mc, noise;
+	int n = COLL_VERIFY_ROUNDS;
+	/* equal: no */
+	series(d, n, 10e-6, 0.02);
+	series(c, n, 10e-6, 0.02);
+	CHECK(!coll_verify_decide(d, n, c, n, COLL_VERIFY_MARGIN, &md, &mc, &noise),
+	      "equal times: candidate kept");
+	CHECK(md > 9.9e-6 && md < 10.1e-6 && mc > 9.9e-6 && mc < 10.1e-6, "medians %g %g", md, mc);
+	CHECK(noise > 0 && noise < 0.02, "noise %g", noise);
+	/* slower: no */
+	series(c, n, 20e-6, 0.02);
+	CHECK(!coll_verify_decide(d, n, c, n, COLL_VERIFY_MARGIN, NULL, NULL, NULL),
+	      "slower candidate kept");
+	/* faster, but by less than the margin: no */
+	series(c, n, 9.7e-6, 0.002);
+	series(d, n, 10e-6, 0.002);
+	CHECK(!coll_verify_decide(d, n, c, n, COLL_VERIFY_MARGIN, NULL, NULL, NULL),
+	      "3%% faster kept");
+	/* clearly faster, tight: yes */
+	series(c, n, 8e-6, 0.02);
+	series(d, n, 10e-6, 0.02);
+	CHECK(coll_verify_decide(d, n, c, n, COLL_VERIFY_MARGIN, &md, &mc, NULL),
+	      "20%% faster, tight: not taken");
+	CHECK(mc < md, "medians %g %g", mc, md);
+	/* 20% faster median, but the noise is larger than the gain: no */
+	series(c, n, 8e-6, 0.9);
+	series(d, n, 10e-6, 0.9);
+	CHECK(!coll_verify_decide(d, n, c, n, COLL_VERIFY_MARGIN, NULL, NULL, &noise),
+	      "faster within the noise taken");
+	CHECK(noise > 0.1, "noise %g", noise);
+	/* too few timings, or a bad one: no */
+	series(c, n, 5e-6, 0.01);
+	CHECK(!coll_verify_decide(d, 2, c, 2, COLL_VERIFY_MARGIN, NULL, NULL, NULL), "2 timings");
+	c[3] = 0;
+	CHECK(!coll_verify_decide(d, n, c, n, COLL_VERIFY_MARGIN, NULL, NULL, NULL), "a zero");
+	/* inputs untouched (sorted copies) */
+	CHECK(c[3] == 0, "input modified");
+}
+
+static void propose(void)
+{
+	coll_plan pl;
+	coll_plan_propose(&pl, COLL_ID_BCAST, 4, &NET);
+	CHECK(pl.nr == COLL_VERIFY_NRANGES && pl.coll_id == COLL_ID_BCAST && pl.p == 4, "plan");
+	CHECK(pl.r[0].lo == 0 && pl.r[0].probe == 8 && pl.r[0].probe2 == 8, "first range");
+	CHECK(pl.r[1].lo == 16 && pl.r[1].probe == 16 && pl.r[1].probe2 == 24, "second range");
+	CHECK(pl.r[pl.nr - 1].lo == 4 << 20, "last range starts at %d", pl.r[pl.nr - 1].lo);
+	for (int i = 0; i < pl.nr; i++) {
+		coll_choice ch = coll_choose(COLL_ID_BCAST, 4, pl.r[i].probe, &NET);
+		CHECK(pl.r[i].model.alg == ch.alg && ch.alg > 0 && !pl.r[i].win &&
+		      !pl.r[i].measured, "range %d: the model's choice, undecided", i);
+		CHECK(!i || (pl.r[i].lo > pl.r[i - 1].lo && pl.r[i].probe2 < 2 * pl.r[i].lo),
+		      "range %d in order, probe2 inside", i);
+	}
+}
+
+/* Fills range r with timings: the candidate `fc1`/`fc2` times the
+ * default's at probe / probe2. */
+static void measured(coll_range *r, double fc1, double fc2)
+{
+	series(r->td, COLL_VERIFY_ROUNDS, 10e-6, 0.01);
+	series(r->tc, COLL_VERIFY_ROUNDS, 10e-6 * fc1, 0.01);
+	series(r->td2, COLL_VERIFY_ROUNDS, 12e-6, 0.01);
+	series(r->tc2, COLL_VERIFY_ROUNDS, 12e-6 * fc2, 0.01);
+	r->nt = COLL_VERIFY_ROUNDS;
+	r->measured = 1;
+}
+
+/* The rules file: the integers, comments dropped. */
+static int ints(const char *text, long *v, int max)
+{
+	int n = 0;
+	for (const char *p = text; *p;) {
+		if (*p == '#') {
+			p += strcspn(p, "\n");
+			continue;
+		}
+		char *e;
+		long x = strtol(p, &e, 10);
+		if (e == p) {
+			p++;
+			continue;
+		}
+		if (n < max)
+			v[n] = x;
+		n++;
+		p = e;
+	}
+	return n;
+}
+
+/* Open MPI's lookup in the parsed file: the algorithm for (coll, comm
+ * size, bytes); -1 if the file is malformed. */
+static long lookup(const long *v, int nv, long coll, long comm, long bytes)
+{
+	int k = 0;
+	long nc = v[k++], found = 0;
+	for (long c = 0; c < nc; c++) {
+		long id = v[k++], ns = v[k++];
+		long best_comm = -1;
+		for (long s = 0; s < ns; s++) {
+			long cs = v[k++], nl = v[k++];
+			if (k + 4 * nl > nv)
+				return -1;
+			if (id == coll && cs <= comm && cs > best_comm) {
+				best_comm = cs;
+				found = 0;
+				for (long l = 0; l < nl; l++)
+					if (v[k + 4 * l] <= bytes)
+						found = v[k + 4 * l + 1];
+			}
+			k += (int)(4 * nl);
+		}
+	}
+	return k == nv ? found : -1;
+}
+
+static void decisions_and_file(void)
+{
+	static coll_plan pl[2];
+	coll_plan_propose(&pl[0], COLL_ID_ALLREDUCE, 4, &NET);
+	coll_plan_propose(&pl[1], COLL_ID_BCAST, 4, &NET);
+	/* allreduce: 16 KiB (range 11) wins at both probes; 32 KiB wins at
+	 * one only; 64 KiB is slower; everything else equal or unmeasured */
+	for (int i = 0; i < 16; i++)
+		measured(&pl[0].r[i], 1.0, 1.0);
+	measured(&pl[0].r[11], 0.7, 0.75);
+	measured(&pl[0].r[12], 0.7, 1.0);
+	measured(&pl[0].r[13], 1.5, 1.5);
+	/* bcast: nothing measured faster */
+	for (int i = 0; i < pl[1].nr; i++)
+		measured(&pl[1].r[i], i % 2 ? 1.02 : 3.0, 0.98);
+	coll_plans_decide(pl, 2);
+	CHECK(pl[0].r[11].win && pl[0].r[11].lo == 16384, "16 KiB: measured faster at both, not taken");
+	CHECK(!pl[0].r[12].win, "faster at one probe only: taken");
+	CHECK(!pl[0].r[13].win && !pl[0].r[0].win && !pl[0].r[19].win,
+	      "slower, equal or unmeasured: taken");
+	CHECK(pl[0].r[12].t_cand < pl[0].r[12].t_def && pl[0].r[12].t_cand2 > 0, "medians set");
+	for (int i = 0; i < pl[1].nr; i++)
+		CHECK(!pl[1].r[i].win, "bcast range %d: a candidate not measured faster was taken", i);
+
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CHECK(f && !coll_rules_write_plans(f, 5, &NET, pl, 2, "Open MPI 4.1.4", "node1"), "write");
+	fclose(f);
+	static long v[4096];
+	int nv = ints(text, v, 4096);
+	CHECK(nv < 4096 && v[0] == 2, "%d integers, %ld collectives", nv, v[0]);
+	int ar_alg = pl[0].r[11].model.alg;
+	for (long comm = 2; comm <= 7; comm++)
+		for (long b = 0; b <= 8 << 20; b = b ? b * 2 : 1) {
+			long a = lookup(v, nv, COLL_ID_ALLREDUCE, comm, b);
+			long want = comm == 4 && b >= 16384 && b < 32768 ? ar_alg : 0;
+			CHECK(a == want, "allreduce comm %ld %ld B: algorithm %ld, want %ld", comm, b, a,
+			      want);
+			a = lookup(v, nv, COLL_ID_BCAST, comm, b);
+			CHECK(a == 0, "bcast comm %ld %ld B: algorithm %ld, want 0", comm, b, a);
+			a = lookup(v, nv, COLL_ID_ALLREDUCE, comm, b + b / 2);
+			want = comm == 4 && b + b / 2 >= 16384 && b + b / 2 < 32768 ? ar_alg : 0;
+			CHECK(a == want, "allreduce comm %ld %ld B: algorithm %ld", comm, b + b / 2, a);
+		}
+	CHECK(strstr(text, "measured") && strstr(text, "no candidate measured faster"),
+	      "decisions explained in comments");
+	free(text);
+
+	/* nothing verified (forcing failed): algorithm 0 everywhere */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	CHECK(f && !coll_rules_write_plans(f, 3, &NET, NULL, 0, "Open MPI 4.1.4", "n"), "write");
+	fclose(f);
+	nv = ints(text, v, 4096);
+	for (long comm = 2; comm <= 5; comm++)
+		for (long b = 0; b <= 8 << 20; b = b ? b * 4 : 1)
+			CHECK(lookup(v, nv, COLL_ID_ALLREDUCE, comm, b) == 0 &&
+			      lookup(v, nv, COLL_ID_BCAST, comm, b) == 0, "unverified: not algorithm 0");
+	free(text);
+
+	/* the record: one line per range with both measurements and the decision */
+	text = NULL;
+	f = open_memstream(&text, &len);
+	coll_plans_record(f, pl, 2);
+	fclose(f);
+	int lines = 0;
+	for (char *p = text; (p = strstr(p, "\nrange ")); p++)
+		lines++;
+	CHECK(lines == 2 * COLL_VERIFY_NRANGES, "%d range lines", lines);
+	char want[64];
+	snprintf(want, sizeof want, "range allreduce 4 16384 16384 %d ", ar_alg);
+	CHECK(strstr(text, want), "16 KiB line: %s", want);
+	free(text);
+}
+
+int main(void)
+{
+	decide();
+	propose();
+	decisions_and_file();
+	if (failures)
+		fprintf(stderr, "test_coll_verify: %d of %d checks failed\n", failures, checks);
+	return failures != 0;
+}
