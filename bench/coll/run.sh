@@ -89,6 +89,7 @@ awk '{ k = $1 " " $3 " " $4; v[k, $2, ++n[k, $2]] = $5; keys[k] = 1 }
 # the rules file's algorithm for (np, op, bytes): Open MPI's lookup
 rules_alg() {   # np op bytes
 	f=$(ls "$C"/coll/*-np"$1"-*.rules | head -1)
+	if grep -q "^# mpiwasm: no verified rule" "$f"; then printf 'none applied'; return; fi
 	awk -v p="$1" -v id="$([ "$2" = allreduce ] && echo 2 || echo 7)" -v n="$3" '
 		{ sub(/#.*/, ""); for (i = 1; i <= NF; i++) t[++nt] = $i }
 		END { k = 1; nc = t[k++]

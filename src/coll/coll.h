@@ -96,7 +96,8 @@ bool coll_library_supported(const char *library);
 /* Before MPI_Init of a run: if this is an Open MPI job of N > 1 ranks
  * (OMPI_COMM_WORLD_SIZE), the rules file for this host and N exists in
  * `cache_dir`, and the user set no OMPI_MCA_coll_tuned_* variable (but
- * _verbose: the user's settings win), sets OMPI_MCA_coll_tuned_use_dynamic_rules=1 and
+ * _verbose: the user's settings win), and the file has a verified rule
+ * (no COLL_NO_RULE_MARK line), sets OMPI_MCA_coll_tuned_use_dynamic_rules=1 and
  * OMPI_MCA_coll_tuned_dynamic_rules_filename.  With `log` (or
  * MPIWASM_COLL_LOG=1 in the environment) says on stderr what it did and
  * why.  Returns 1 if the rules were applied, 0 if not. */
@@ -159,6 +160,10 @@ void coll_plans_decide(coll_plan *plans, int nplans);
  * or any timing not positive.  The arrays are not modified. */
 bool coll_verify_decide(const double *t_def, int n_d, const double *t_cand, int n_c,
                         double margin, double *med_def, double *med_cand, double *noise);
+
+/* The line a rules file starts its rules with when no range of any plan
+ * won: coll_apply then leaves Open MPI alone (no dynamic rules at all). */
+#define COLL_NO_RULE_MARK "# mpiwasm: no verified rule"
 
 /* Like coll_rules_write, but the rules come from verified plans: for a
  * (collective, communicator size) with a plan, each range is its

@@ -161,6 +161,22 @@ int coll_apply(const char *cache_dir, const char *library, bool log)
 		    path, strerror(errno));
 		return 0;
 	}
+	/* `mpiwasm tune` found nothing faster than Open MPI's own selection:
+	 * no dynamic rules at all (their lookup is not free). */
+	FILE *rf = fopen(path, "r");
+	if (rf) {
+		char line[256];
+		bool none = false;
+		while (fgets(line, sizeof line, rf) && line[0] == '#')
+			if (!strncmp(line, COLL_NO_RULE_MARK, strlen(COLL_NO_RULE_MARK)))
+				none = true;
+		fclose(rf);
+		if (none) {
+			say(log, "not applied: %s has no verified rule (`mpiwasm tune` measured nothing "
+			    "faster than Open MPI's own selection)%s", path, "");
+			return 0;
+		}
+	}
 	if (setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 1) ||
 	    setenv("OMPI_MCA_coll_tuned_dynamic_rules_filename", path, 1)) {
 		say(log, "not applied: setenv failed: %s%s", strerror(errno), "");

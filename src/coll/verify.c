@@ -154,6 +154,14 @@ int coll_rules_write_plans(FILE *f, int np, const coll_net *net, const coll_plan
 	        "# only where it measured at least %.0f%% faster than Open MPI's own\n"
 	        "# selection, beyond the noise (the .model file beside this one has the figures)\n",
 	        host, np, library, net->alpha, net->beta, net->gamma, COLL_VERIFY_MARGIN * 100);
+	int wins = 0;
+	for (int k = 0; k < nplans; k++)
+		for (int i = 0; i < plans[k].nr; i++)
+			wins += plans[k].r[i].win;
+	if (!wins)
+		fprintf(f, "%s\n# (every rule below is algorithm 0; coll_apply does not point Open MPI\n"
+		        "# at this file, so that runs do not pay for the dynamic-rules lookup)\n",
+		        COLL_NO_RULE_MARK);
 	fprintf(f, "2  # collectives\n");
 	write_coll(f, COLL_ID_ALLREDUCE, np, plans, nplans);
 	write_coll(f, COLL_ID_BCAST, np, plans, nplans);

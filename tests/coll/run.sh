@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/coll/run.sh - `mpirun -np 2 mpiwasm tune` writes the rules file for
-# this host and 2 ranks; a later run applies it (MPIWASM_COLL_LOG line);
+# this host and 2 ranks, every size range verified against Open MPI's own
+# selection (the .model record); a later run applies it (MPIWASM_COLL_LOG line);
 # --no-coll-tuning and a user's OMPI_MCA_coll_tuned_* keep it off; and
 # Open MPI really follows it: a deliberately terrible rule (MPI_Bcast as a
 # pipeline of 64-byte segments) put at that path makes a 1 MiB MPI_Bcast
@@ -45,9 +46,34 @@ if [ -n "$rules" ] && [ "$(basename "$rules")" = "$host-np2-open-mpi-$(ompi_info
 	ok "tune writes $(basename "$rules")"
 else bad "tune" "no rules file named for host '$host', 2 ranks and the library"; cat "$W/out"; done_; fi
 
-# 2. a later run applies it; --no-coll-tuning and the user's settings keep it off
+# 1b. tune verified its rules: every range of 2 ranks measured, with a decision
+model="$rules.model"
+nr=$(grep -c '^range \(allreduce\|bcast\) 2 ' "$model" 2>/dev/null)
+nm=$(awk '$1 == "range" && $3 == 2 && $11 != "-" && $12 != "-"' "$model" 2>/dev/null | wc -l)
+if [ "$nr" = 40 ] && [ "$nm" = 40 ] && grep -q "size ranges verified faster" "$W/out"; then
+	ok "tune verified 40 size ranges ($(grep -c ' [1-9]$' "$model" || true) kept a model rule)"
+else bad "verify" "$nr range lines, $nm measured in $model"; fi
+# every rule that is not algorithm 0 was measured faster (5% margin) at both probes
+if awk '$1 == "range" && $NF != 0 && !($11 <= 0.95 * $12 && $14 <= 0.95 * $15) { bad = 1 }
+        END { exit bad }' "$model"; then
+	ok "every rule kept was measured >= 5% faster than Open MPI's own"
+else bad "decisions" "a rule kept without being measured faster: $(awk '$1 == "range" && $NF != 0' "$model")"; fi
+
+# 2. a later run applies it (unless tune found nothing faster: then it
+# must say so and leave Open MPI alone); --no-coll-tuning and the user's
+# settings keep it off
 MPIWASM_COLL_LOG=1 $RUN "$MPIWASM" --cache-dir "$W/c" "$W/collbench.wasm" bcast 8 8 >"$W/out" 2>"$W/err"
-[ $? = 0 ] && [ "$(grep -c "coll tuning: applied rules file $rules" "$W/err")" = 2 ] &&
+rc=$?
+if grep -q "^# mpiwasm: no verified rule" "$rules"; then
+	[ $rc = 0 ] && [ "$(grep -c "not applied: $rules has no verified rule" "$W/err")" = 2 ] &&
+		ok "no verified rule: a run leaves Open MPI alone (both ranks)" ||
+		bad "apply" "no 'no verified rule' line per rank"
+	cp "$rules" "$W/none.rules"
+	grep -v "^# mpiwasm: no verified rule" "$W/none.rules" > "$rules"
+	MPIWASM_COLL_LOG=1 $RUN "$MPIWASM" --cache-dir "$W/c" "$W/collbench.wasm" bcast 8 8 >"$W/out" 2>"$W/err"
+	rc=$?
+fi
+[ $rc = 0 ] && [ "$(grep -c "coll tuning: applied rules file $rules" "$W/err")" = 2 ] &&
 	ok "a run applies the rules (both ranks)" || bad "apply" "no 'applied' line per rank"
 MPIWASM_COLL_LOG=1 $RUN "$MPIWASM" --cache-dir "$W/c" --no-coll-tuning "$W/collbench.wasm" bcast 8 8 >"$W/out" 2>"$W/err"
 [ $? = 0 ] && grep -q "not applied: --no-coll-tuning" "$W/err" && ! grep -q "applied rules" "$W/err" &&

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "coll/coll.h"
 
 static int failures, checks;
@@ -144,6 +146,35 @@ static long lookup(const long *v, int nv, long coll, long comm, long bytes)
 	return k == nv ? found : -1;
 }
 
+/* coll_apply on a 3-rank job with `text` as this host's rules file:
+ * applied (the MCA variables set) exactly when `want`. */
+static void applied(const char *text, int want)
+{
+	char dir[] = "/tmp/test_coll_verify-XXXXXX", cdir[64], path[4096], host[256];
+	CHECK(mkdtemp(dir), "mkdtemp");
+	snprintf(cdir, sizeof cdir, "%s/coll", dir);
+	mkdir(cdir, 0777);
+	if (gethostname(host, sizeof host))
+		strcpy(host, "unknown-host");
+	host[sizeof host - 1] = 0;
+	CHECK(!coll_rules_path(dir, host, 3, "Open MPI 4.1.4", path, sizeof path), "path");
+	FILE *f = fopen(path, "w");
+	CHECK(f && fputs(text, f) >= 0 && !fclose(f), "write %s", path);
+	unsetenv("OMPI_MCA_coll_tuned_use_dynamic_rules");
+	unsetenv("OMPI_MCA_coll_tuned_dynamic_rules_filename");
+	setenv("OMPI_COMM_WORLD_SIZE", "3", 1);
+	int r = coll_apply(dir, "Open MPI 4.1.4", false);
+	const char *fn = getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename");
+	CHECK(r == want && (want ? fn && !strcmp(fn, path) : !fn &&
+	                    !getenv("OMPI_MCA_coll_tuned_use_dynamic_rules")),
+	      "coll_apply returned %d, want %d (filename %s)", r, want, fn ? fn : "unset");
+	unsetenv("OMPI_MCA_coll_tuned_use_dynamic_rules");
+	unsetenv("OMPI_MCA_coll_tuned_dynamic_rules_filename");
+	unlink(path);
+	rmdir(cdir);
+	rmdir(dir);
+}
+
 static void decisions_and_file(void)
 {
 	static coll_plan pl[2];
@@ -191,6 +222,8 @@ static void decisions_and_file(void)
 		}
 	CHECK(strstr(text, "measured") && strstr(text, "no candidate measured faster"),
 	      "decisions explained in comments");
+	CHECK(!strstr(text, COLL_NO_RULE_MARK), "a file with a rule marked as having none");
+	applied(text, 1);
 	free(text);
 
 	/* nothing verified (forcing failed): algorithm 0 everywhere */
@@ -203,6 +236,8 @@ static void decisions_and_file(void)
 		for (long b = 0; b <= 8 << 20; b = b ? b * 4 : 1)
 			CHECK(lookup(v, nv, COLL_ID_ALLREDUCE, comm, b) == 0 &&
 			      lookup(v, nv, COLL_ID_BCAST, comm, b) == 0, "unverified: not algorithm 0");
+	CHECK(strstr(text, COLL_NO_RULE_MARK), "no rule, no mark");
+	applied(text, 0);
 	free(text);
 
 	/* the record: one line per range with both measurements and the decision */
