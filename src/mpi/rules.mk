@@ -19,6 +19,27 @@ check-mpi-h:
 
 CHECKS += check-mpi-h
 
+# The committed outputs of gen.py (toolchain/mpi.h's prototypes,
+# src/mpi/abi.h, src/mpi/glue.c) are what gen.py makes now: it runs on a
+# copy of src/mpi and toolchain and every output must be byte-identical.
+MPI_APIS_JSON ?= $(SHARED)/mpi-standard/apis.json
+GEN_OUT := toolchain/mpi.h src/mpi/abi.h src/mpi/glue.c
+check-gen:
+	@if [ ! -f "$(MPI_APIS_JSON)" ]; then \
+	  echo "check-gen: no $(MPI_APIS_JSON) (the MPI Forum's apis.json; set MPI_APIS_JSON)"; \
+	  echo "check-gen: 0 passed, 1 failed"; exit 1; fi; \
+	t=$$(mktemp -d) && trap 'rm -rf "$$t"' EXIT && mkdir -p $$t/src && \
+	cp -r src/mpi $$t/src/ && cp -r toolchain $$t/ && \
+	(cd $$t && MPI_APIS_JSON="$(abspath $(MPI_APIS_JSON))" python3 src/mpi/gen/gen.py) || \
+	  { echo "check-gen: gen.py failed"; echo "check-gen: 0 passed, 1 failed"; exit 1; }; \
+	pass=0; fail=0; for f in $(GEN_OUT); do \
+	  if cmp -s $$f $$t/$$f; then pass=$$((pass+1)); else fail=$$((fail+1)); \
+	    echo "check-gen: $$f differs from what gen.py makes now (regenerate: python3 src/mpi/gen/gen.py)"; \
+	    diff -u $$f $$t/$$f | head -20; fi; \
+	done; echo "check-gen: $$pass passed, $$fail failed"; [ $$fail = 0 ]
+
+CHECKS += check-gen
+
 # bench/mpi/rules.mk (make bench-mpi) is included from bench/rules.mk.
 
 # The bridge natively, with a stub runtime, under mpirun -np 2.
@@ -46,4 +67,4 @@ check-mpib-jobs: toolchain
 	@OMPI_B=build MPICH_B=build-mpich CC_W=$(B)/mpiwasm-cc timeout 900 sh src/mpi/test/jobs.sh
 
 CHECKS += check-mpib-jobs
-.PHONY: check-mpib check-mpib-jobs check-mpi-h
+.PHONY: check-mpib check-mpib-jobs check-mpi-h check-gen

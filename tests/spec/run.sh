@@ -50,5 +50,14 @@ for name in $names; do grep -h '^[^ ]*: time: ' "$(log "$name").log"; done | awk
 	END { printf "spec: time: %d module loads (%d from the cache); decode %.1f, validate %.1f, translate %.1f, compile %.1f, load %.1f s (CPU-side sums over files)\n",
 	      n, c, t["decode"], t["validate"], t["translate"], t["compile"], t["load"] }'
 echo "spec: $skip skipped with a reason (tests/spec/skip.txt or printed above), $text text-format assertions skipped (wast2json's parser, not the engine), $bad files without a summary, $((end - start)) s wall"
+# A run that executed nothing, or fewer commands than the suite holds,
+# must not look like a pass.
+ran=$((pass + fail + skip))
+if [ "$ran" = 0 ]; then
+	echo "spec: no command ran"; fail=$((fail + 1))
+elif [ -n "${SPEC_EXPECT:-}" ] && [ "$pass" != "$SPEC_EXPECT" ]; then
+	echo "spec: $pass commands passed, a full run passes $SPEC_EXPECT (files missing from SPEC_DIR, or a skip added?)"
+	fail=$((fail + 1))
+fi
 echo "spec: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -27,6 +27,13 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 show() { sed -n '1,12s/^/     | /p' "$1"; }
+# one_or_more FILE PROC TEXT: at least one line "mpiwasm: rank R: TEXT" in
+# FILE, and every line of mpiwasm's that names PROC is such a line.
+one_or_more() {
+	n=$(grep -cx "mpiwasm: rank [01]: $3" "$1")
+	all=$(grep -c "^mpiwasm: .*$2" "$1")
+	[ "$n" -ge 1 ] && [ "$n" = "$all" ]
+}
 
 # job NAME LAUNCHER-MPI ENGINE-MPI NP MODULE ARGS...: output in $OUT/NAME.out
 # (stdout) and $OUT/NAME.err (stderr), status in $rc
@@ -94,12 +101,15 @@ else bad "jobs.c: native MPICH build"; show "$OUT/native.err"; fi
 # ---- 3. error lines ---------------------------------------------------------
 for m in openmpi mpich; do
 	job early_$m $m $m 2 "$W" early
-	if [ "$rc" != 0 ] && [ "$(grep -cx "mpiwasm: rank [01]: MPI_Comm_rank: MPI is not initialized (call MPI_Init first); ending this process" "$OUT/early_$m.err")" = 2 ] &&
+	# Both ranks make the bad call, but the launcher ends the job as soon
+	# as the first of them exits: whether the other one has printed by
+	# then is a race, so at least one line, and every such line exact.
+	if [ "$rc" != 0 ] && one_or_more "$OUT/early_$m.err" "MPI_Comm_rank" "MPI_Comm_rank: MPI is not initialized (call MPI_Init first); ending this process" &&
 	   ! grep -q "invalid communicator" "$OUT/early_$m.err"; then
 		ok "$m: a call before MPI_Init says MPI is not initialized"
 	else bad "$m: call before MPI_Init (exit $rc)"; show "$OUT/early_$m.err"; fi
 	job late_$m $m $m 2 "$W" late
-	if [ "$rc" != 0 ] && [ "$(grep -cx "mpiwasm: rank [01]: MPI_Comm_size: MPI has been finalized; ending this process" "$OUT/late_$m.err")" = 2 ] &&
+	if [ "$rc" != 0 ] && one_or_more "$OUT/late_$m.err" "MPI_Comm_size" "MPI_Comm_size: MPI has been finalized; ending this process" &&
 	   ! grep -q "MPI_FINALIZE\|finalizing MPICH" "$OUT/late_$m.err"; then
 		ok "$m: a call after MPI_Finalize says MPI has been finalized"
 	else bad "$m: call after MPI_Finalize (exit $rc)"; show "$OUT/late_$m.err"; fi
@@ -120,12 +130,17 @@ for m in openmpi mpich; do
 		# Data unpack would read past end of buffer in show_help.c" (6 of 10
 		# native runs of a program calling MPI_Abort): that stands for it.
 		c=$(grep -n "MPI_ABORT was invoked\|application called MPI_Abort\|ORTE_ERROR_LOG: .*show_help" "$OUT/trap_$m.all" | head -1 | cut -d: -f1)
-		if [ "$rc" = 0 ] || [ -z "$a" ] || [ -z "$b" ] || [ -z "$c" ] || [ "$a" -ge "$b" ] || [ "$b" -ge "$c" ]; then
+		# The banner is the library's, written as the job is torn down:
+		# the launcher sometimes stops forwarding before it arrives (MPICH
+		# hydra lost it in 1 of 12 runs), so only where it appears must it
+		# come after mpiwasm's lines.
+		if [ "$rc" = 0 ] || [ -z "$a" ] || [ -z "$b" ] || [ "$a" -ge "$b" ] ||
+		   { [ -n "$c" ] && [ "$b" -ge "$c" ]; }; then
 			order=0; break
 		fi
 	done
 	if [ "$order" = 1 ]; then
-		ok "$m: trap line, then 'mpiwasm calls MPI_Abort', then the banner (3 runs)"
+		ok "$m: trap line, then 'mpiwasm calls MPI_Abort', then the banner where it shows (3 runs)"
 	else bad "$m: trap and abort lines out of order in run $i (exit $rc)"; show "$OUT/trap_$m.all"; fi
 done
 

@@ -1,0 +1,53 @@
+#!/bin/sh
+# scripts/run-checks.sh SUITE... - what `make check` runs: each suite (a
+# make target) in turn, its output kept in build/check/SUITE.log.  A suite
+# passes when make succeeds AND its closing "N passed, N failed" line
+# shows at least the number of passed tests tests/expected-counts.txt
+# gives for it: a suite that ran nothing, or lost tests silently, fails
+# with a line saying what is missing.  Closes with the time of each suite
+# and the totals.
+set -u
+MAKE=${MAKE:-make}
+expect=tests/expected-counts.txt
+logs=${CHECK_LOGS:-build/check}
+mkdir -p "$logs" || exit 1
+tp=0 tf=0 bad="" summary=""
+for s in "$@"; do
+	echo "== $s"
+	t0=$(date +%s)
+	$MAKE --no-print-directory "$s" > "$logs/$s.log" 2>&1
+	rc=$?
+	t=$(($(date +%s) - t0))
+	cat "$logs/$s.log"
+	# The suite's own closing line (the last "N passed, N failed" it printed).
+	line=$(grep -E '(^|[ :])[0-9]+ passed, [0-9]+ failed' "$logs/$s.log" | tail -n 1)
+	pf=$(printf '%s\n' "$line" | grep -oE '[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+	p=$(printf '%s\n' "$pf" | cut -d' ' -f1)
+	f=$(printf '%s\n' "$pf" | cut -d' ' -f3)
+	min=$(awk -v s="$s" '$1 == s { print $2 }' "$expect")
+	why=""
+	if [ "$rc" != 0 ]; then
+		why="make $s exited $rc"
+	elif [ -z "$p" ]; then
+		why="no 'N passed, N failed' line in its output"
+	elif [ -z "$min" ]; then
+		why="no minimum for $s in $expect"
+	elif [ "$p" -lt "$min" ]; then
+		why="only $p passed, $expect expects at least $min: tests are missing"
+	elif [ "$f" != 0 ]; then
+		why="$f failed"
+	fi
+	tp=$((tp + ${p:-0})) tf=$((tf + ${f:-0}))
+	if [ -n "$why" ]; then
+		echo "check: $s FAILED: $why"
+		bad="$bad $s"
+		[ "${f:-0}" = 0 ] && tf=$((tf + 1))
+	fi
+	summary="$summary$(printf '%-22s %4d s  %s' "$s" "$t" "${line:-(no result line)}")
+"
+done
+echo "== summary"
+printf '%s' "$summary"
+[ -n "$bad" ] && echo "check: failed:$bad"
+echo "check: $tp passed, $tf failed"
+[ -z "$bad" ]
