@@ -221,7 +221,8 @@ void rt_global_free(rt_global *g);
 const rt_func *rt_instance_func(rt_instance *inst, uint32_t idx);
 
 /* ---- generated-code ABI ------------------------------------------------- */
-/* What code produced by src/xlate reads and calls.  The translator emits a
+/* What code produced by src/xlate reads and calls (tests/unit/test_abi_layout
+ * compares this layout with the prelude's, field by field).  The translator emits a
  * prelude into every unit that mirrors, field by field, the structures
  * below (rt_value, rt_func, rt_memory, rt_table, rt_global, the head of
  * rt_instance, rt_code); a change to any of them bumps RT_CODE_ABI and
