@@ -253,11 +253,19 @@ static int fx_fail(fx *x, const wasm_instr *in, int code, const char *fmt, ...)
 	return code;
 }
 
+/* Type of stack slot h.  After an allocation failure (x->rc set) heights
+ * go on being tracked past the slot array, whose text is thrown away:
+ * such slots read as i32 instead of past the array. */
+static uint8_t slot_type(const fx *x, uint32_t h)
+{
+	return h < x->stcap ? x->st[h] : WASM_I32;
+}
+
 /* Name of stack slot h (valid until 8 more calls). */
 static const char *S(fx *x, uint32_t h)
 {
 	char *n = x->names[x->nextname++ & 7];
-	snprintf(n, 24, "s%c%u", tchar(x->st[h]), h);
+	snprintf(n, 24, "s%c%u", tchar(slot_type(x, h)), h);
 	return n;
 }
 
@@ -267,7 +275,10 @@ static void push(fx *x, uint8_t t)
 		uint32_t cap = x->stcap ? x->stcap * 2 : 64;
 		uint8_t *p = realloc(x->st, cap);
 		if (!p) {
+			/* The height still moves, so the caller's S(x, x->h - 1)
+			 * names a slot; slot_type keeps it off the array. */
 			x->rc = WASM_ERR_NOMEM;
+			x->h++;
 			return;
 		}
 		x->st = p;
@@ -329,8 +340,8 @@ static void copy_down(fx *x, uint32_t dst, uint32_t n)
 	if (src == dst)
 		return;
 	for (uint32_t k = 0; k < n; k++)
-		xb_printf(x->o, "s%c%u = s%c%u; ", tchar(x->st[src + k]), dst + k,
-		          tchar(x->st[src + k]), src + k);
+		xb_printf(x->o, "s%c%u = s%c%u; ", tchar(slot_type(x, src + k)), dst + k,
+		          tchar(slot_type(x, src + k)), src + k);
 }
 
 /* Branch to the label `depth` levels out: copy its arity, goto. */
@@ -753,7 +764,7 @@ static void emit_lanes(fx *x, const wasm_instr *in, const wasm_opinfo *oi)
 	uint32_t npop = (uint32_t)(colon - oi->sig), b = x->h - npop;
 	xbuf *o = x->o;
 	char sc[24] = "";
-	if (npop >= 1 && x->st[b + npop - 1] != WASM_V128)
+	if (npop >= 1 && slot_type(x, b + npop - 1) != WASM_V128)
 		snprintf(sc, sizeof sc, "%s", S(x, b + npop - 1));
 	x->h = b;
 	if (colon[1])
