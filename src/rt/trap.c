@@ -291,6 +291,28 @@ static int rt_stack_init(void)
 	return 0;
 }
 
+/* A trap leaves the module stack by siglongjmp, past frames whose
+ * AddressSanitizer redzones are still marked in the shadow memory; ASan
+ * cannot clean them up on a stack it did not make (makecontext), and the
+ * next call would report them as overflows.  Only in sanitizer builds. */
+#if defined(__SANITIZE_ADDRESS__)
+#define RT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RT_ASAN 1
+#endif
+#endif
+#ifdef RT_ASAN
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+static void rt_stack_unpoison(void)
+{
+	if (rt_stack_lo)
+		__asan_unpoison_memory_region(rt_stack_lo + RT_STACK_GUARD, RT_STACK_SIZE);
+}
+#else
+static void rt_stack_unpoison(void) {}
+#endif
+
 int rt_call_ex(rt_instance *inst, const rt_func *f, const rt_value *args,
                rt_value *results, rt_trapinfo *trap)
 {
@@ -315,6 +337,8 @@ int rt_call_ex(rt_instance *inst, const rt_func *f, const rt_value *args,
 		}
 		rt_pending = saved;
 	}
+	if (rq.rc)
+		rt_stack_unpoison();
 	if (trap)
 		*trap = rq.info;
 	return rq.rc;
