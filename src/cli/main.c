@@ -319,9 +319,10 @@ static void load(const char *file, const cli *c, cache_module *cm)
 static void print_timings(const cache_module *cm, double run)
 {
 	fprintf(stderr, "mpiwasm: timings: decode %.3f ms, validate %.3f ms, "
-	        "translate %.3f ms, compile %.3f ms, load %.3f ms, run %.3f ms (cache %s)\n",
+	        "translate %.3f ms, compile %.3f ms, verify %.3f ms, load %.3f ms, "
+	        "run %.3f ms (cache %s)\n",
 	        cm->t.decode * 1e3, cm->t.validate * 1e3, cm->t.translate * 1e3,
-	        cm->t.compile * 1e3, cm->t.load * 1e3, run * 1e3,
+	        cm->t.compile * 1e3, cm->t.verify * 1e3, cm->t.load * 1e3, run * 1e3,
 	        cm->was_cached ? "hit" : "miss");
 }
 

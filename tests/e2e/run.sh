@@ -30,6 +30,12 @@ run() {
 	rc=$?
 }
 lines() { grep -c '' "$1"; }
+# What a build left in $TMPDIR: anything but the per-user fallback cache
+# dirs (mpiwasm-UID, a cache like any other), and in those, build leftovers.
+tmp_left() {
+	ls -A "$W/tmp" | grep -Ev '^mpiwasm-[0-9]+$'
+	ls -A "$W"/tmp/mpiwasm-[0-9]* 2>/dev/null | grep '^\.tmp'
+}
 compiles() { [ -f "$1" ] && grep -c '^compile ' "$1" || echo 0; }
 
 if [ ! -x "$MPIWASM" ]; then
@@ -169,9 +175,9 @@ t_unwritable() {
 	[ $rc = 0 ] && grep -q '^mpiwasm: warning: cache dir .* is not usable' "$W/err" &&
 	   [ "$(grep -c warning "$W/err")" = 1 ] &&
 	   diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null &&
-	   [ -z "$(ls -A "$W/tmp")" ] &&
+	   [ -z "$(tmp_left)" ] &&
 		ok unwritable-cache-dir-warns-and-runs ||
-		bad unwritable-cache-dir-warns-and-runs "rc=$rc, leftovers: $(ls -A "$W/tmp")"
+		bad unwritable-cache-dir-warns-and-runs "rc=$rc, leftovers: $(tmp_left)"
 }
 
 t_readonly_dir() {
@@ -185,15 +191,17 @@ t_readonly_dir() {
 		chmod 1777 "$W/tmp"
 		chmod 644 "$W/hello.wasm"
 	fi
+	# Ours (else it is refused as not safe) but not writable.
 	mkdir -p "$W/c-ro" && chmod 555 "$W/c-ro"
+	[ -n "$as" ] && chown nobody "$W/c-ro"
 	MPIWASM_CACHE_DIR=$W/c-ro timeout "$T" $as env HOME=/nonexistent TMPDIR="$W/tmp" \
 		"$MPIWASM" "$W/hello.wasm" a b >"$W/out" 2>"$W/err"
 	rc=$?
 	[ $rc = 0 ] && grep -q 'warning: cache dir .* is not usable (Permission denied)' "$W/err" &&
 	   diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null &&
-	   [ -z "$(ls -A "$W/c-ro")" ] && [ -z "$(ls -A "$W/tmp")" ] &&
+	   [ -z "$(ls -A "$W/c-ro")" ] && [ -z "$(tmp_left)" ] &&
 		ok read-only-cache-dir-warns-and-runs ||
-		bad read-only-cache-dir-warns-and-runs "rc=$rc left: $(ls -A "$W/c-ro" "$W/tmp")"
+		bad read-only-cache-dir-warns-and-runs "rc=$rc left: $(ls -A "$W/c-ro") $(tmp_left)"
 	chmod 700 "$W"
 }
 
@@ -209,9 +217,9 @@ t_full_disk() {
 	local left; left=$(ls -A "$W/full/cache" | grep -Ev '\.lock$|^cc-')
 	[ $rc = 0 ] && grep -q 'warning: cannot store the compiled hello.wasm .*No space left on device' "$W/err" &&
 	   diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null &&
-	   [ -z "$left" ] && [ -z "$(ls -A "$W/tmp")" ] &&
+	   [ -z "$left" ] && [ -z "$(tmp_left)" ] &&
 		ok full-disk-warns-runs-leaves-nothing ||
-		bad full-disk-warns-runs-leaves-nothing "rc=$rc left: $left $(ls -A "$W/tmp")"
+		bad full-disk-warns-runs-leaves-nothing "rc=$rc left: $left $(tmp_left)"
 	umount "$W/full"
 }
 
@@ -403,7 +411,7 @@ t_compiler_failure() {
 	MPIWASM_CC=$wrap run "$c" -q "$W/hello2.wasm"
 	if [ $rc = 1 ] && grep -q 'fake-cc: deliberate failure' "$W/err" &&
 	   grep -q '^mpiwasm: .*hello2\.wasm: cache: C compiler .* failed' "$W/err" &&
-	   [ -z "$(ls -A "$c" | grep -v '\.lock$' | grep -v '^cc-')" ] && [ -z "$(ls -A "$W/tmp")" ]; then
+	   [ -z "$(ls -A "$c" | grep -v '\.lock$' | grep -v '^cc-')" ] && [ -z "$(tmp_left)" ]; then
 		ok compiler-failure-shown-and-cleaned
 	else
 		bad compiler-failure-shown-and-cleaned "rc=$rc, left: $(ls -A "$c" "$W/tmp")"
@@ -425,7 +433,7 @@ t_signal_cleanup() {
 	wait $p
 	rc=$?
 	sleep 0.2
-	local left; left=$( { ls -A "$c"; ls -A "$W/tmp"; } | grep -E '\.so|\.meta|\.tmp|mpiwasm-')
+	local left; left=$( { ls -A "$c"; tmp_left; } | grep -E '\.so|\.meta|\.tmp|mpiwasm-')
 	[ $rc = 143 ] && [ -z "$left" ] && ! pgrep -f "sleep 29.71" >/dev/null &&
 		ok sigterm-during-compile-leaves-nothing ||
 		bad sigterm-during-compile-leaves-nothing "rc=$rc left: $left"
@@ -478,7 +486,7 @@ t_interrupt_compile() {
 	wait "$p"
 	rc=$?
 	sleep 0.2
-	left=$( { ls -A "$c"; ls -A "$W/tmp"; } | grep -Ev '\.lock$|^cc-.*\.id$')
+	left=$( { ls -A "$c"; tmp_left; } | grep -Ev '\.lock$|^cc-.*\.id$')
 	[ $rc = 130 ] && [ -z "$left" ] && ok sigint-during-compile-leaves-nothing ||
 		bad sigint-during-compile-leaves-nothing "rc=$rc left: $left"
 	# The compiler ran with -pipe and a TMPDIR inside the cache dir.
@@ -500,7 +508,7 @@ t_interrupt_compile() {
 	left=$(ls -A "$c" | grep '^\.tmp-')
 	MPIWASM_CC=$W/cc-slow-unit run "$c" -q "$W/hello.wasm" a b
 	rc2=$rc
-	[ -n "$left" ] && [ -z "$(ls -A "$W/tmp")" ] && [ $rc2 = 0 ] &&
+	[ -n "$left" ] && [ -z "$(tmp_left)" ] && [ $rc2 = 0 ] &&
 	   [ -z "$(ls -A "$c" | grep '^\.tmp-')" ] &&
 		ok sigkill-leftovers-removed-by-next-build ||
 		bad sigkill-leftovers-removed-by-next-build "after kill: '$left', rc=$rc2, then: $(ls -A "$c" "$W/tmp")"
@@ -538,7 +546,7 @@ t_interrupt_compile() {
 	rc=$?
 	kill_slow
 	sleep 0.2
-	left=$(ls -A "$W/tmp")
+	left=$(tmp_left)
 	MPIWASM_CC=$W/cc-slow-unit MPIWASM_CACHE_DIR=$c timeout 120 $MPIRUN -np 2 "$MPIWASM" -q \
 		"$W/mpi_ring.wasm" >"$W/out" 2>"$W/err"
 	rc2=$?
