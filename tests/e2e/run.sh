@@ -582,6 +582,177 @@ t_mpi() {
 		bad mpi-exit-without-finalize-ends-job "rc=$rc after $((SECONDS - t0)) s"
 }
 
+# ---- trust of the cache dir (ssh's model) ---------------------------------
+# A planted entry: planted.so, whose constructor writes $EVIL_MARKER, under
+# hello.wasm's key with a record that matches it (size and checksum), as a
+# user who can write someone's cache dir could make.
+plant_setup() {
+	[ -f "$W/planted.so" ] && return 0
+	cc -shared -fPIC -O1 "$here/planted.c" -o "$W/planted.so" || return 1
+	run "$W/c-plantkey" -q "$W/hello.wasm"
+	local so; so=$(ls "$W"/c-plantkey/*.so 2>/dev/null)
+	[ -n "$so" ] || return 1
+	PKEY=$(basename "$so" .so)
+	local sz sum
+	sz=$(stat -c %s "$W/planted.so")
+	sum=$(sha256sum "$W/planted.so" | cut -d' ' -f1)
+	sed -e "s/^size .*/size $sz/" -e "s/^sha256 .*/sha256 $sum/" \
+		"$W/c-plantkey/$PKEY.meta" > "$W/planted.meta"
+}
+# plant DIR [link]: the entry in DIR (the object a symlink with "link").
+plant() {
+	mkdir -p "$1"
+	if [ "${2:-}" = link ]; then
+		cp "$W/planted.so" "$W/planted-outside.so"
+		ln -sf "$W/planted-outside.so" "$1/$PKEY.so"
+	else
+		cp "$W/planted.so" "$1/$PKEY.so"
+	fi
+	cp "$W/planted.meta" "$1/$PKEY.meta"
+}
+# trusted_run NAME DIR WANT: hello.wasm runs with cache dir DIR, the
+# planted code never runs, and stderr is exactly the lines matching WANT
+# (an extended regex; "" for none).
+trusted_run() {
+	local name=$1 c=$2 want=$3 before after
+	rm -f "$W/marker"
+	before=$(ls -lA --time-style=+%s.%N "$c" 2>/dev/null)
+	EVIL_MARKER=$W/marker run "$c" "$W/hello.wasm" a b
+	after=$(ls -lA --time-style=+%s.%N "$c" 2>/dev/null)
+	local nl; nl=$(grep -vc '^mpiwasm: compiling' "$W/err")
+	if [ $rc != 0 ] || ! diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null; then
+		bad "$name" "rc=$rc or output wrong"
+	elif [ -e "$W/marker" ]; then
+		bad "$name" "the planted object was loaded: $(cat "$W/marker")"
+	elif [ -n "$want" ] && { [ "$nl" != 1 ] || ! grep -Eq "$want" "$W/err"; }; then
+		bad "$name" "want one line /$want/, got $nl lines"
+	elif [ -z "$want" ] && [ "$nl" != 0 ] && ! grep -q 'is damaged' "$W/err"; then
+		bad "$name" "unexpected stderr"
+	elif [ -n "$want" ] && [ "$before" != "$after" ]; then
+		bad "$name" "the refused dir changed"
+	else
+		ok "$name"
+	fi
+}
+
+t_trust() {
+	plant_setup || { bad cache-trust-setup "cannot build the planted entry"; return; }
+	local c
+	# Another user's dir: refused with one line, nothing loaded from it.
+	c=$W/c-other
+	plant "$c"
+	chown -R nobody "$c" && chmod 755 "$c"
+	trusted_run cache-dir-of-another-user-refused "$c" \
+		"^mpiwasm: warning: cache dir $c is not safe \(owned by uid $(id -u nobody)\); using a private directory$"
+	# Ours but writable by everyone.
+	c=$W/c-777
+	plant "$c"
+	chmod 777 "$c"
+	trusted_run cache-dir-writable-by-others-refused "$c" \
+		"^mpiwasm: warning: cache dir $c is not safe \(writable by others\); using a private directory$"
+	# Ours, but its parent is writable by everyone (and not sticky).
+	mkdir -p "$W/open-parent"
+	chmod 777 "$W/open-parent"
+	c=$W/open-parent/cache
+	plant "$c"
+	chmod 700 "$c"
+	trusted_run cache-dir-under-open-parent-refused "$c" \
+		"^mpiwasm: warning: cache dir $c is not safe \(parent $W/open-parent writable by others\)"
+	# The dir itself a symlink (to a dir holding the planted entry).
+	plant "$W/c-target"
+	chmod 700 "$W/c-target"
+	ln -sfn "$W/c-target" "$W/c-dirlink"
+	trusted_run cache-dir-symlink-refused "$W/c-dirlink" \
+		"^mpiwasm: warning: cache dir $W/c-dirlink is not safe \(a symlink\)"
+	# A safe dir whose entry is a symlink to the planted object: not
+	# followed; the entry is rebuilt in its place.
+	c=$W/c-solink
+	mkdir -p "$c" && chmod 700 "$c"
+	plant "$c" link
+	trusted_run cache-entry-symlink-not-followed "$c" ""
+	[ -f "$c/$PKEY.so" ] && [ ! -L "$c/$PKEY.so" ] && ok cache-entry-symlink-replaced ||
+		bad cache-entry-symlink-replaced "$(ls -l "$c")"
+	# A planted entry that is not ours in our own dir: rebuilt, not loaded.
+	c=$W/c-notours
+	mkdir -p "$c" && chmod 700 "$c"
+	plant "$c"
+	chown nobody "$c/$PKEY.so"
+	trusted_run cache-entry-of-another-user-not-loaded "$c" ""
+}
+
+t_cache_modes() {
+	local c=$W/c-modes
+	run "$c" -q "$W/hello.wasm"
+	local m; m=$(cd "$c" 2>/dev/null && stat -c '%a %n' . *.so *.meta *.lock cc-*.id | sort | tr '\n' ' ')
+	if [ $rc = 0 ] && [ "$(stat -c %a "$c")" = 700 ] &&
+	   [ -z "$(cd "$c" && find . -mindepth 1 ! -perm 600)" ]; then
+		ok cache-dir-0700-entries-0600
+	else
+		bad cache-dir-0700-entries-0600 "modes: $m"
+	fi
+	# Created parents are private too.
+	run "$W/c-deep/a/b" -q "$W/hello.wasm"
+	[ $rc = 0 ] && [ "$(stat -c %a "$W/c-deep" "$W/c-deep/a" "$W/c-deep/a/b" | sort -u)" = 700 ] &&
+		ok cache-dir-parents-created-0700 ||
+		bad cache-dir-parents-created-0700 "$(stat -c '%a %n' "$W/c-deep" "$W/c-deep/a" "$W/c-deep/a/b")"
+}
+
+# Without HOME (nor XDG_*, MPIWASM_CACHE_DIR): another user who made the
+# well-known names first (the old /tmp/mpiwasm-cache-UID and the fallback
+# /tmp/mpiwasm-UID) gets nothing loaded; without them the fallback is made
+# 0700 and reused.  Runs in a mount namespace with a /tmp of its own.
+t_no_home() {
+	command -v unshare >/dev/null || { echo "SKIP no-home: no unshare"; return; }
+	plant_setup || { bad no-home-setup "cannot build the planted entry"; return; }
+	local nt=$W/ns-tmp uid; uid=$(id -u)
+	rm -rf "$nt"; mkdir -p "$nt"; chmod 1777 "$nt"
+	cp "$W/hello.wasm" "$nt/hello.wasm"
+	plant "$nt/mpiwasm-cache-$uid"
+	plant "$nt/mpiwasm-$uid"
+	chown -R nobody "$nt/mpiwasm-cache-$uid" "$nt/mpiwasm-$uid"
+	chmod 777 "$nt/mpiwasm-cache-$uid" "$nt/mpiwasm-$uid"
+	nsrun() {
+		timeout "$T" unshare -m sh -c 'mount --bind "$1" /tmp && shift && exec "$@"' sh "$nt" \
+			env -u HOME -u XDG_CACHE_HOME -u XDG_RUNTIME_DIR -u TMPDIR -u MPIWASM_CACHE_DIR \
+			EVIL_MARKER=/tmp/marker "$MPIWASM" "$@" >"$W/out" 2>"$W/err"
+		rc=$?
+	}
+	nsrun /tmp/hello.wasm a b
+	if [ $rc = 0 ] && [ ! -e "$nt/marker" ] && diff <(want_hello /tmp/hello.wasm) "$W/out" >/dev/null &&
+	   grep -q "^mpiwasm: warning: cache dir /tmp/mpiwasm-$uid is not safe (owned by uid" "$W/err"; then
+		ok no-home-squatted-fallback-refused
+	else
+		bad no-home-squatted-fallback-refused "rc=$rc marker: $(cat "$nt/marker" 2>/dev/null)"
+	fi
+	# Each process on its own then: a private dir, removed after the load.
+	[ -z "$(ls -A "$nt" | grep -Ev "^(hello\.wasm|mpiwasm-cache-$uid|mpiwasm-$uid)$")" ] &&
+		ok no-home-private-dirs-removed || bad no-home-private-dirs-removed "$(ls -A "$nt")"
+	rm -rf "$nt/mpiwasm-cache-$uid" "$nt/mpiwasm-$uid"
+	nsrun -q /tmp/hello.wasm
+	nsrun --timings /tmp/hello.wasm
+	local d; d=$(stat -c '%a %u' "$nt/mpiwasm-$uid" 2>/dev/null)
+	[ $rc = 0 ] && [ "$d" = "700 $uid" ] && grep -q '(cache hit)' "$W/err" && [ ! -e "$nt/marker" ] &&
+		ok no-home-fallback-private-and-reused ||
+		bad no-home-fallback-private-and-reused "rc=$rc dir: '$d' $(ls -A "$nt")"
+}
+
+# An unusable cache dir with 4 ranks on one node: they meet in the
+# fallback dir and one compiles.
+t_unusable_mpi() {
+	: > "$W/plainfile"
+	local log=$W/c-unusable-mpi.log okr=0 n
+	rm -rf "$W/tmp4"; mkdir -p "$W/tmp4"
+	MPIWASM_CACHE_DIR=$W/plainfile/cache MPIWASM_CACHE_LOG=$log TMPDIR=$W/tmp4 \
+		timeout 300 $MPIRUN --oversubscribe -np 4 "$MPIWASM" "$W/hello2.wasm" a b \
+		>"$W/out" 2>"$W/err"
+	rc=$?
+	okr=$(grep -c '^hello from wasm$' "$W/out")
+	n=$(compiles "$log")
+	[ $rc = 0 ] && [ "$okr" = 4 ] && [ "$n" = 1 ] &&
+		ok unusable-cache-4-ranks-compile-once ||
+		bad unusable-cache-4-ranks-compile-once "rc=$rc, $okr ranks ran, $n compiles"
+}
+
 # make install into a scratch prefix, then the CMake project of tests/mpi
 # configured with the installed toolchain file alone: it must find the
 # installed engine and the launcher of the MPI the engine is built for.
@@ -626,7 +797,8 @@ t_install() {
 
 all="t_version t_hello t_quiet_miss t_concurrent t_damaged t_unwritable t_readonly_dir t_full_disk t_errors
      t_exit_status t_trap t_wasi t_wasi_more t_key_has_compiler t_cache_cmds t_cc_identity_cached
-     t_compiler_failure t_signal_cleanup t_interrupt_compile t_mpi t_install"
+     t_compiler_failure t_signal_cleanup t_interrupt_compile t_mpi t_trust t_cache_modes t_no_home
+     t_unusable_mpi t_install"
 sel=${*:-$all}
 for t in $sel; do
 	case $t in t_*) ;; *) t=t_$t ;; esac
