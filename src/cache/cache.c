@@ -2,7 +2,8 @@
  *
  * Entry layout in the cache directory:
  *   KEY.so     the shared object
- *   KEY.meta   "mpiwasm-cache-1", its size and SHA-256, the source name
+ *   KEY.meta   "mpiwasm-cache-2", its size and SHA-256, the identity of the
+ *              installed file (device, inode, mtime, ctime), the source name
  *   KEY.lock   flock()ed by the one process that builds KEY
  *   cc-ID.id   `cc -v` output, ID from the compiler's path, mtime and size
  *   .tmp-KEY-PID.*   files being written; renamed into place when complete
@@ -12,7 +13,11 @@
  * next build of KEY (under the lock) or by `mpiwasm cache clean`.
  * A reader first checks KEY.so against KEY.meta without the lock; anything
  * short of a verified, loadable entry sends it to the locked path, which
- * re-checks and builds only if the entry is still missing or damaged. */
+ * re-checks and builds only if the entry is still missing or damaged.
+ * The check is cheap while the file is the one installed (same inode,
+ * size, mtime and ctime: a write or a replacement changes one of them, and
+ * ctime cannot be set back); otherwise the SHA-256 of the whole file.
+ * Trust: see cache.h; every file is 0600, every dir mpiwasm makes 0700. */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -39,7 +44,7 @@
 
 extern char **environ;
 
-#define CACHE_FORMAT "mpiwasm-cache-1"
+#define CACHE_FORMAT "mpiwasm-cache-2"
 #define CACHE_OPTFLAGS "-O2 -march=native -fPIC"
 #define CC_OUTPUT_SHOWN 16384   /* bytes of compiler output shown on failure */
 
@@ -83,11 +88,11 @@ static int mkdir_p(const char *path)
 		if (*p != '/')
 			continue;
 		*p = 0;
-		if (mkdir(buf, 0755) && errno != EEXIST)
+		if (mkdir(buf, 0700) && errno != EEXIST)
 			return -1;
 		*p = '/';
 	}
-	if (mkdir(buf, 0755) && errno != EEXIST)
+	if (mkdir(buf, 0700) && errno != EEXIST)
 		return -1;
 	struct stat st;
 	if (stat(buf, &st))
@@ -99,12 +104,9 @@ static int mkdir_p(const char *path)
 	return 0;
 }
 
-/* Whole file into a NUL-terminated malloc'd buffer, or NULL. */
-static char *read_text(const char *path, size_t *len)
+/* The rest of fd into a NUL-terminated malloc'd buffer, or NULL; closes fd. */
+static char *read_fd(int fd, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
 	size_t cap = 4096, n = 0;
 	char *s = malloc(cap + 1);
 	for (;;) {
@@ -141,6 +143,13 @@ static char *read_text(const char *path, size_t *len)
 	return s;
 }
 
+/* Whole file into a NUL-terminated malloc'd buffer, or NULL. */
+static char *read_text(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? NULL : read_fd(fd, len);
+}
+
 static int write_all(int fd, const void *p, size_t n)
 {
 	const char *c = p;
@@ -158,7 +167,7 @@ static int write_all(int fd, const void *p, size_t n)
 
 static int write_file(const char *path, const void *p, size_t n)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
 	int rc = write_all(fd, p, n);
@@ -438,6 +447,125 @@ static int cl_add(const char *fmt, ...)
 	return rc;
 }
 
+/* ---- trust ---------------------------------------------------------------- */
+
+/* The per-user meeting place of a node's ranks when the cache dir may not
+ * be used.  Its name is known to everyone, so it is trusted only after the
+ * checks of dir_open(): a dir someone else made there is refused. */
+static void fallback_dir(char *buf, size_t len)
+{
+	const char *e = getenv("XDG_RUNTIME_DIR");
+	if (e && *e == '/') {
+		snprintf(buf, len, "%s/mpiwasm", e);
+		return;
+	}
+	e = getenv("TMPDIR");
+	snprintf(buf, len, "%s/mpiwasm-%ld", e && *e == '/' ? e : "/tmp", (long)geteuid());
+}
+
+/* Why st (of `what`) may not be trusted, or NULL: someone else could
+ * write it.  Root and we may own a parent; a sticky parent (/tmp) lets
+ * nobody else rename or remove what is ours in it. */
+static const char *untrusted(const struct stat *st, bool parent, char *why, size_t len)
+{
+	if (st->st_uid != geteuid() && !(parent && st->st_uid == 0))
+		snprintf(why, len, "owned by uid %ld", (long)st->st_uid);
+	else if ((st->st_mode & 022) && !(parent && (st->st_mode & S_ISVTX)))
+		snprintf(why, len, "writable by %s", st->st_mode & 002 ? "others" : "its group");
+	else
+		return NULL;
+	return why;
+}
+
+/* Creates path and its missing parents (0700), opens it without following
+ * a symlink in its last component and checks it as ssh checks ~/.ssh: a
+ * directory of ours that nobody else may write, beneath parents that are
+ * root's or ours and that nobody else may write (or sticky).  Returns the
+ * descriptor, or -1 with the reason in why and *unsafe telling a refusal
+ * from a failure. */
+static int dir_open(const char *path, bool *unsafe, char *why, size_t whylen)
+{
+	struct stat st;
+	char real[PATH_MAX];
+	*unsafe = false;
+	if (mkdir_p(path)) {
+		snprintf(why, whylen, "%s", strerror(errno));
+		return -1;
+	}
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		*unsafe = !lstat(path, &st) && S_ISLNK(st.st_mode);
+		snprintf(why, whylen, "%s", *unsafe ? "a symlink" : strerror(e));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "%s", strerror(errno ? errno : ENOTDIR));
+		close(fd);
+		return -1;
+	}
+	if (untrusted(&st, false, why, whylen)) {
+		*unsafe = true;
+		close(fd);
+		return -1;
+	}
+	/* The parents, by the path the kernel resolved for the open dir. */
+	char link[64];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, real, sizeof real - 1);
+	if (n <= 0 || (size_t)n >= sizeof real - 1 || real[0] != '/') {
+		if (!realpath(path, real)) {
+			snprintf(why, whylen, "%s", strerror(errno));
+			close(fd);
+			return -1;
+		}
+	} else {
+		real[n] = 0;
+	}
+	for (char *s = strrchr(real, '/'); s; s = strrchr(real, '/')) {
+		if (s == real)
+			s[1] = 0;
+		else
+			*s = 0;
+		if (stat(real, &st)) {
+			snprintf(why, whylen, "%.300s: %s", real, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		char how[64];
+		if (untrusted(&st, true, how, sizeof how)) {
+			snprintf(why, whylen, "parent %.300s %s", real, how);
+			*unsafe = true;
+			close(fd);
+			return -1;
+		}
+		if (s == real)
+			break;
+	}
+	return fd;
+}
+
+/* 0 if fd is a regular file of ours that nobody else may write; else -1
+ * with the reason in why. */
+static int file_trusted(int fd, const char *name, char *why, size_t whylen)
+{
+	struct stat st;
+	char how[128];
+	if (fstat(fd, &st)) {
+		snprintf(why, whylen, "%.200s: %s", name, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, whylen, "%.200s is not a regular file", name);
+		return -1;
+	}
+	if (untrusted(&st, false, how, sizeof how)) {
+		snprintf(why, whylen, "%.200s is not safe (%s)", name, how);
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- the key -------------------------------------------------------------- */
 
 const char *cache_dir(const cache_options *opt)
@@ -453,7 +581,7 @@ const char *cache_dir(const cache_options *opt)
 	else if ((e = getenv("HOME")) && *e)
 		snprintf(buf, sizeof buf, "%s/.cache/mpiwasm", e);
 	else
-		snprintf(buf, sizeof buf, "/tmp/mpiwasm-cache-%ld", (long)getuid());
+		fallback_dir(buf, sizeof buf);
 	return buf;
 }
 
@@ -664,12 +792,15 @@ static void hash_cpu_text(cache_sha256 *s)
 
 typedef struct entry {
 	char dir[PATH_MAX];
+	int dfd;                 /* dir, opened and checked (dir_open); -1: none */
 	char so[PATH_MAX + 128], meta[PATH_MAX + 128], lock[PATH_MAX + 128];
 	char tmpso[PATH_MAX + 128], tmpmeta[PATH_MAX + 128];
 	char key[65];
 	bool private_dir;        /* cache unusable: a temp dir removed after load */
 } entry;
 
+/* Full paths for messages and the cleanup list; the files themselves are
+ * reached by their base names beneath e->dfd. */
 static void entry_paths(entry *e)
 {
 	snprintf(e->so, sizeof e->so, "%s/%s.so", e->dir, e->key);
@@ -679,45 +810,76 @@ static void entry_paths(entry *e)
 	snprintf(e->tmpmeta, sizeof e->tmpmeta, "%s/.tmp-%s-%ld.meta", e->dir, e->key, (long)getpid());
 }
 
-/* 1: KEY.so matches KEY.meta; 0: missing; -1: damaged (why in `why`). */
-static int entry_check(const entry *e, char *why, size_t whylen)
+/* The identity of an installed file, as its record keeps it. */
+static int file_identity(const struct stat *st, char *buf, size_t len)
+{
+	return snprintf(buf, len, "file %llu %llu %lld.%09ld %lld.%09ld",
+	                (unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+	                (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+	                (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+}
+
+/* 1: KEY.so matches KEY.meta, and *sofd is its descriptor, checked; 0:
+ * missing; -1: damaged or not ours (why in `why`).  Adds its time to
+ * t->verify. */
+static int entry_check(const entry *e, int *sofd, cache_timings *t, char *why, size_t whylen)
 {
 	struct stat st;
-	char *meta = read_text(e->meta, NULL);
-	int sofd = open(e->so, O_RDONLY | O_CLOEXEC);
+	double t0 = now();
+	char *meta = NULL;
 	int rc = -1;
-	if (!meta && sofd < 0 && errno == ENOENT) {
+	int mfd = openat(e->dfd, base_name(e->meta), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int merr = errno;
+	int fd = openat(e->dfd, base_name(e->so), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	*sofd = -1;
+	if (mfd < 0 && merr == ENOENT && fd < 0 && errno == ENOENT) {
 		rc = 0;
 		goto out;
 	}
-	if (!meta) {
-		snprintf(why, whylen, "no readable %.200s", base_name(e->meta));
+	if (fd < 0) {
+		snprintf(why, whylen, "%.200s: %s", base_name(e->so),
+		         errno == ELOOP ? "a symlink" : strerror(errno));
 		goto out;
 	}
-	if (sofd < 0) {
-		snprintf(why, whylen, "%.200s: %s", base_name(e->so), strerror(errno));
+	if (file_trusted(fd, base_name(e->so), why, whylen))
+		goto out;
+	if (mfd < 0 || file_trusted(mfd, base_name(e->meta), why, whylen) ||
+	    !(meta = read_fd(mfd, NULL))) {
+		if (mfd < 0)
+			snprintf(why, whylen, "no readable %.200s", base_name(e->meta));
+		mfd = -1;
 		goto out;
 	}
+	mfd = -1;   /* read_fd closed it */
 	unsigned long long size;
-	char sum[65], hex[65];
-	if (sscanf(meta, CACHE_FORMAT "\nsize %llu\nsha256 %64[0-9a-f]", &size, sum) != 2) {
+	char sum[65], hex[65], ident[160], now_ident[160];
+	if (sscanf(meta, CACHE_FORMAT "\nsize %llu\nsha256 %64[0-9a-f]\n%159[^\n]",
+	           &size, sum, ident) != 3) {
 		snprintf(why, whylen, "malformed %.200s", base_name(e->meta));
 		goto out;
 	}
-	if (fstat(sofd, &st) || (unsigned long long)st.st_size != size) {
+	if (fstat(fd, &st) || (unsigned long long)st.st_size != size) {
 		snprintf(why, whylen, "size %lld, recorded %llu",
 		         (long long)st.st_size, size);
 		goto out;
 	}
-	if (hash_file(sofd, (size_t)size, hex) || strcmp(hex, sum)) {
+	/* The file installed, untouched since: no need to read it. */
+	file_identity(&st, now_ident, sizeof now_ident);
+	if (strcmp(ident, now_ident) &&
+	    (hash_file(fd, (size_t)size, hex) || strcmp(hex, sum))) {
 		snprintf(why, whylen, "checksum mismatch");
 		goto out;
 	}
+	*sofd = fd;
+	fd = -1;
 	rc = 1;
 out:
 	free(meta);
-	if (sofd >= 0)
-		close(sofd);
+	if (mfd >= 0)
+		close(mfd);
+	if (fd >= 0)
+		close(fd);
+	t->verify += now() - t0;
 	return rc;
 }
 
@@ -759,7 +921,7 @@ static void remove_stale_tmp(const entry *e)
 			continue;
 		char lock[80];
 		snprintf(lock, sizeof lock, "%.64s.lock", n + 5);
-		int fd = openat(dirfd(d), lock, O_RDWR | O_CLOEXEC);
+		int fd = openat(dirfd(d), lock, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			continue;
 		if (!flock(fd, LOCK_EX | LOCK_NB))
@@ -769,13 +931,19 @@ static void remove_stale_tmp(const entry *e)
 	closedir(d);
 }
 
-/* dlopen + descriptor; 0, or -1 with the reason in why. */
-static int entry_open(const char *path, cache_module *out, char *why, size_t whylen)
+/* dlopen of the file open as fd (checked by the caller), through
+ * /proc/self/fd so that no other file can take its place; fd stays open
+ * while the object is loaded (the loader knows it by that name) and is
+ * closed on failure.  0, or -1 with the reason in why. */
+static int entry_open(int fd, cache_module *out, char *why, size_t whylen)
 {
+	char path[64];
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
 	void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!dl) {
 		const char *m = dlerror();
 		snprintf(why, whylen, "dlopen: %s", m ? m : "failed");
+		close(fd);
 		return -1;
 	}
 	char cerr[256] = "";
@@ -783,11 +951,29 @@ static int entry_open(const char *path, cache_module *out, char *why, size_t why
 	if (!code) {
 		snprintf(why, whylen, "%s", *cerr ? cerr : "no mpiwasm_code descriptor");
 		dlclose(dl);
+		close(fd);
 		return -1;
 	}
 	out->dl = dl;
 	out->code = code;
+	out->fd1 = fd + 1;
 	return 0;
+}
+
+/* Opens path (not a symlink) and checks it as a cache entry: the
+ * descriptor, or -1 with the reason in why. */
+static int open_checked(int dfd, const char *path, char *why, size_t whylen)
+{
+	int fd = openat(dfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(why, whylen, "%.200s: %s", base_name(path), strerror(errno));
+		return -1;
+	}
+	if (file_trusted(fd, base_name(path), why, whylen)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* ---- building ------------------------------------------------------------- */
@@ -813,7 +999,7 @@ static void show_log(const char *path, const char *what)
 static int run_logged(strvec *argv, char *const envp[], const char *log,
                       pid_t *slot, int *status)
 {
-	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
 	pid_t pid = spawn(argv->v, fd, envp);
@@ -945,7 +1131,7 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 			    sv_push(&av, "-c") ||
 			    sv_push(&av, src) || sv_push(&av, "-o") || sv_push(&av, obj))
 				goto nomem;
-			int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 			pid_t pid = fd < 0 ? -1 : spawn(av.v, fd, envp.v);
 			if (fd >= 0)
 				close(fd);
@@ -1034,17 +1220,20 @@ done:
 	return rc;
 }
 
-/* Copies the built object into the cache dir as e->tmpso, writes its
- * record and renames both into place; on failure removes what it wrote
- * and says why. */
+/* Copies the built object into the cache dir as e->tmpso, renames it
+ * into place, then writes its record (with the identity of the installed
+ * file, known only after the rename, which changes its ctime); on failure
+ * removes what it wrote and says why. */
 static int install(const entry *e, const char *built, const char *source,
                    char *why, size_t whylen)
 {
-	int in = open(built, O_RDONLY | O_CLOEXEC), outfd = -1;
-	struct stat st;
-	char hex[65], meta[PATH_MAX + 256];
+	int in = open(built, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), outfd = -1;
+	struct stat st, ist;
+	char hex[65], meta[PATH_MAX + 256], ident[160];
+	const char *tso = base_name(e->tmpso), *tmeta = base_name(e->tmpmeta);
 	void *p = MAP_FAILED;
 	int rc = -1;
+	bool placed = false;
 	if (in < 0 || fstat(in, &st) || !st.st_size) {
 		snprintf(why, whylen, "cannot read the built object: %s",
 		         in < 0 ? strerror(errno) : "empty");
@@ -1063,24 +1252,37 @@ static int install(const entry *e, const char *built, const char *source,
 		cache_sha256_final(&s, d);
 		cache_sha256_hex(d, hex);
 	}
-	outfd = open(e->tmpso, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-	if (outfd < 0 || write_all(outfd, p, (size_t)st.st_size) || close(outfd)) {
-		snprintf(why, whylen, "writing %.200s: %s", base_name(e->tmpso), strerror(errno));
+	outfd = openat(e->dfd, tso, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (outfd < 0 || write_all(outfd, p, (size_t)st.st_size)) {
+		snprintf(why, whylen, "writing %.200s: %s", tso, strerror(errno));
+		goto out;
+	}
+	/* A reader that sees the object before its record takes the lock,
+	 * which we hold, and looks again. */
+	if (renameat(e->dfd, tso, e->dfd, base_name(e->so))) {
+		snprintf(why, whylen, "rename: %s", strerror(errno));
+		goto out;
+	}
+	placed = true;
+	if (fstat(outfd, &ist) || close(outfd)) {
+		snprintf(why, whylen, "writing %.200s: %s", base_name(e->so), strerror(errno));
 		outfd = -1;
 		goto out;
 	}
 	outfd = -1;
-	int n = snprintf(meta, sizeof meta, CACHE_FORMAT "\nsize %lld\nsha256 %s\nsource %s\n",
-	                 (long long)st.st_size, hex, base_name(source));
-	if (write_file(e->tmpmeta, meta, (size_t)n)) {
-		snprintf(why, whylen, "writing %.200s: %s", base_name(e->tmpmeta), strerror(errno));
+	file_identity(&ist, ident, sizeof ident);
+	int n = snprintf(meta, sizeof meta, CACHE_FORMAT "\nsize %lld\nsha256 %s\n%s\nsource %s\n",
+	                 (long long)st.st_size, hex, ident, base_name(source));
+	int mfd = openat(e->dfd, tmeta, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int wrc = mfd < 0 ? -1 : write_all(mfd, meta, (size_t)n);
+	if (mfd >= 0 && close(mfd))
+		wrc = -1;
+	if (wrc) {
+		snprintf(why, whylen, "writing %.200s: %s", tmeta, strerror(errno));
 		goto out;
 	}
-	/* Meta first: a reader that sees the new .so also sees its record; a
-	 * record without its object fails the check and takes the lock. */
-	if (rename(e->tmpmeta, e->meta) || rename(e->tmpso, e->so)) {
+	if (renameat(e->dfd, tmeta, e->dfd, base_name(e->meta))) {
 		snprintf(why, whylen, "rename: %s", strerror(errno));
-		unlink(e->meta);
 		goto out;
 	}
 	rc = 0;
@@ -1092,19 +1294,39 @@ out:
 	if (in >= 0)
 		close(in);
 	if (rc) {
-		unlink(e->tmpso);
-		unlink(e->tmpmeta);
+		unlinkat(e->dfd, tso, 0);
+		unlinkat(e->dfd, tmeta, 0);
+		if (placed)
+			unlinkat(e->dfd, base_name(e->so), 0);
 	}
 	return rc;
 }
 
-/* The cache dir is unusable: build in a private temp dir, load from
- * there, remove it. */
-static void use_private_dir(entry *e, const char *why)
+/* One line saying why a cache dir is not used. */
+static void warn_dir(const char *dir, bool unsafe, const char *why)
 {
-	fprintf(stderr, "mpiwasm: warning: cache dir %s is not usable (%s); "
-	        "compiling into a private temp dir\n", e->dir, why);
-	e->private_dir = true;
+	fprintf(stderr, "mpiwasm: warning: cache dir %s is not %s (%s); using a private "
+	        "directory\n", dir, unsafe ? "safe" : "usable", why);
+}
+
+/* Makes dir the entry's cache dir if it is safe (dir_open): 0, or -1
+ * after the warning. */
+static int entry_set_dir(entry *e, const char *dir)
+{
+	char why[PATH_MAX + 64];
+	bool unsafe;
+	int fd = dir_open(dir, &unsafe, why, sizeof why);
+	if (fd < 0) {
+		warn_dir(dir, unsafe, why);
+		return -1;
+	}
+	if (e->dfd >= 0)
+		close(e->dfd);
+	e->dfd = fd;
+	snprintf(e->dir, sizeof e->dir, "%s", dir);
+	if (*e->key)
+		entry_paths(e);
+	return 0;
 }
 
 static int decode(const uint8_t *bytes, size_t size, const char *filename,
@@ -1134,6 +1356,29 @@ static int check_imports(const char *filename, const cache_options *opt,
 	return 0;
 }
 
+/* Decodes without bodies and loads the checked entry open as sofd (which
+ * it takes): 0, or -1 with out->mod freed again if the object does not
+ * load (the caller then rebuilds); -2 on a module error (err set). */
+static int load_cached(const uint8_t *bytes, size_t size, const char *filename,
+                       const cache_options *opt, int sofd, double tkey, cache_module *out,
+                       char *why, size_t whylen, char *err, size_t errlen)
+{
+	if (decode(bytes, size, filename, WASM_DECODE_NO_BODIES, out, err, errlen) ||
+	    check_imports(filename, opt, out, err, errlen)) {
+		close(sofd);
+		return -2;
+	}
+	double t1 = now();
+	if (!entry_open(sofd, out, why, whylen)) {
+		out->was_cached = true;
+		out->t.load = tkey + (now() - t1);
+		return 0;
+	}
+	wasm_module_free(&out->mod);
+	memset(&out->mod, 0, sizeof out->mod);
+	return -1;
+}
+
 int cache_load(const uint8_t *bytes, size_t size, const char *filename,
                const cache_options *opt, cache_module *out,
                char *err, size_t errlen)
@@ -1142,14 +1387,14 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 	entry e;
 	char ccpath[PATH_MAX], why[PATH_MAX + 64] = "";
 	char *ccid = NULL;
-	int lockfd = -1, rc = -1;
-	bool dir_ok;
+	int lockfd = -1, rc = -1, sofd = -1;
 	double t0 = now();
 
 	if (!opt)
 		opt = &defaults;
 	memset(out, 0, sizeof *out);
 	memset(&e, 0, sizeof e);
+	e.dfd = -1;
 	if (err && errlen)
 		*err = 0;
 	out->failure = CACHE_FAIL_SYSTEM;
@@ -1176,17 +1421,23 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 		jobs = n > 0 ? (unsigned)n : 1;
 	}
 
-	snprintf(e.dir, sizeof e.dir, "%s", cache_dir(opt));
-	dir_ok = !mkdir_p(e.dir);
-	if (!dir_ok)
-		snprintf(why, sizeof why, "%s", strerror(errno));
+	/* The cache dir if it is safe, else the per-user fallback if that is;
+	 * else no dir (each process compiles for itself). */
+	char dirs[2][PATH_MAX];
+	int ndirs = 2, d = 0;
+	snprintf(dirs[0], sizeof dirs[0], "%s", cache_dir(opt));
+	fallback_dir(dirs[1], sizeof dirs[1]);
+	if (!strcmp(dirs[0], dirs[1]))
+		ndirs = 1;
+	while (d < ndirs && entry_set_dir(&e, dirs[d]))
+		d++;
 
 	/* The key. */
-	if (!(ccid = cc_identity_memo(dir_ok ? e.dir : NULL, ccpath, ccargs, err, errlen)))
+	if (!(ccid = cc_identity_memo(e.dfd >= 0 ? e.dir : NULL, ccpath, ccargs, err, errlen)))
 		goto out;
 	{
 		cache_sha256 s;
-		uint8_t d[32];
+		uint8_t dg[32];
 		uint64_t sz = size;
 		uint32_t abi = RT_CODE_ABI;
 		const char *parts[] = { CACHE_FORMAT, XLATE_VERSION, XLATE_SOURCE_HASH, XLATE_CFLAGS,
@@ -1200,40 +1451,45 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 		hash_cpu(&s);
 		cache_sha256_update(&s, &sz, sizeof sz);
 		cache_sha256_update(&s, bytes, size);
-		cache_sha256_final(&s, d);
-		cache_sha256_hex(d, e.key);
+		cache_sha256_final(&s, dg);
+		cache_sha256_hex(dg, e.key);
 		memcpy(out->key, e.key, sizeof out->key);
 	}
 	entry_paths(&e);
 	double tkey = now() - t0;
 
-	/* Fast path: a verified entry, no lock. */
-	if (dir_ok && entry_check(&e, why, sizeof why) == 1) {
-		if (decode(bytes, size, filename, WASM_DECODE_NO_BODIES, out, err, errlen) ||
-		    check_imports(filename, opt, out, err, errlen))
-			goto out;
-		double t1 = now();
-		if (!entry_open(e.so, out, why, sizeof why)) {
-			out->was_cached = true;
-			out->t.load = tkey + (now() - t1);
-			rc = 0;
-			goto out;
+	/* A verified entry loads without the lock; a build needs the lock,
+	 * i.e. a dir we can write: else the next dir, where the ranks of this
+	 * node meet (one builds, the others wait on the lock). */
+	while (e.dfd >= 0) {
+		if (entry_check(&e, &sofd, &out->t, why, sizeof why) == 1) {
+			int l = load_cached(bytes, size, filename, opt, sofd, tkey, out,
+			                    why, sizeof why, err, errlen);
+			sofd = -1;
+			if (l != -1) {
+				rc = l ? -1 : 0;
+				goto out;
+			}
 		}
-		wasm_module_free(&out->mod);
-		memset(&out->mod, 0, sizeof out->mod);
-	}
-
-	if (dir_ok && access(e.dir, W_OK | X_OK)) {
-		snprintf(why, sizeof why, "%s", strerror(errno));
-		dir_ok = false;
-	}
-	if (dir_ok) {
-		lockfd = open(e.lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		if (lockfd < 0)
+		if (faccessat(e.dfd, ".", W_OK | X_OK, AT_EACCESS))
+			snprintf(why, sizeof why, "%s", strerror(errno));
+		else if ((lockfd = openat(e.dfd, base_name(e.lock),
+		                          O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
 			snprintf(why, sizeof why, "%.200s: %s", base_name(e.lock), strerror(errno));
+		else if (file_trusted(lockfd, base_name(e.lock), why, sizeof why)) {
+			close(lockfd);
+			lockfd = -1;
+		}
+		if (lockfd >= 0)
+			break;
+		warn_dir(e.dir, false, why);
+		close(e.dfd);
+		e.dfd = -1;
+		while (++d < ndirs && entry_set_dir(&e, dirs[d]))
+			;
 	}
 	if (lockfd < 0) {
-		use_private_dir(&e, why);
+		e.private_dir = true;
 	} else {
 		while (flock(lockfd, LOCK_EX))
 			if (errno != EINTR) {
@@ -1242,20 +1498,15 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 				goto out;
 			}
 		/* Someone else may have built it while we waited. */
-		int c = entry_check(&e, why, sizeof why);
+		int c = entry_check(&e, &sofd, &out->t, why, sizeof why);
 		if (c == 1) {
-			if (decode(bytes, size, filename, WASM_DECODE_NO_BODIES, out, err, errlen) ||
-			    check_imports(filename, opt, out, err, errlen))
-				goto out;
-			double t1 = now();
-			if (!entry_open(e.so, out, why, sizeof why)) {
-				out->was_cached = true;
-				out->t.load = tkey + (now() - t1);
-				rc = 0;
+			int l = load_cached(bytes, size, filename, opt, sofd, tkey, out,
+			                    why, sizeof why, err, errlen);
+			sofd = -1;
+			if (l != -1) {
+				rc = l ? -1 : 0;
 				goto out;
 			}
-			wasm_module_free(&out->mod);
-			memset(&out->mod, 0, sizeof out->mod);
 			c = -1;
 		}
 		if (c < 0) {
@@ -1263,8 +1514,8 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 				fprintf(stderr, "mpiwasm: cache entry %.16s for %s is damaged "
 				        "(%s); rebuilding it\n", e.key, base_name(filename), why);
 			cache_log("damaged", e.key, filename);
-			unlink(e.so);
-			unlink(e.meta);
+			unlinkat(e.dfd, base_name(e.so), 0);
+			unlinkat(e.dfd, base_name(e.meta), 0);
 		}
 		remove_stale_tmp(&e);
 	}
@@ -1308,19 +1559,21 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 		goto out;
 	}
 	double t1 = now();
-	const char *from = built;
+	int lfd = -1;
 	if (!e.private_dir) {
 		if (!install(&e, built, filename, why, sizeof why))
-			from = e.so;
+			lfd = open_checked(e.dfd, base_name(e.so), why, sizeof why);
 		else
 			fprintf(stderr, "mpiwasm: warning: cannot store the compiled %s in the "
 			        "cache %s (%s); running from a private copy\n",
 			        base_name(filename), e.dir, why);
 	}
+	if (lfd < 0)
+		lfd = open_checked(AT_FDCWD, built, why, sizeof why);
 	out->t.compile += now() - t1;
 	t1 = now();
 	/* Loaded before the private copy is removed: the mapping outlives it. */
-	int lrc = entry_open(from, out, why, sizeof why);
+	int lrc = lfd < 0 ? -1 : entry_open(lfd, out, why, sizeof why);
 	if (keep && cl.tmpdir)
 		fprintf(stderr, "mpiwasm: kept the generated C in %s\n", cl.tmpdir);
 	cl_disarm(keep);
@@ -1335,10 +1588,14 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 out:
 	if (lockfd >= 0)
 		close(lockfd);   /* releases the flock */
+	if (e.dfd >= 0)
+		close(e.dfd);
 	free(ccid);
 	if (rc) {
 		if (out->dl)
 			dlclose(out->dl);
+		if (out->fd1)
+			close(out->fd1 - 1);
 		wasm_module_free(&out->mod);
 		int failure = out->failure ? out->failure : CACHE_FAIL_SYSTEM;
 		cache_timings t = out->t;
@@ -1358,6 +1615,8 @@ void cache_module_free(cache_module *cm)
 	wasm_module_free(&cm->mod);
 	if (cm->dl)
 		dlclose(cm->dl);
+	if (cm->fd1)
+		close(cm->fd1 - 1);
 	memset(cm, 0, sizeof *cm);
 }
 

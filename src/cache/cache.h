@@ -7,7 +7,21 @@
  * The key is SHA-256 over the module bytes, XLATE_VERSION, the generated-
  * code ABI, the C compiler's identity (`cc -v`), the flags and the CPU
  * model.  Location: $MPIWASM_CACHE_DIR, else $XDG_CACHE_HOME/mpiwasm, else
- * ~/.cache/mpiwasm.  See DESIGN.md "The compile cache". */
+ * ~/.cache/mpiwasm, else the per-user fallback below.  See DESIGN.md "The
+ * compile cache".
+ *
+ * Trust (ssh's model for ~/.ssh): a cache dir is used only if it is ours,
+ * not a symlink, writable by nobody else, and so are its parents (a sticky
+ * parent such as /tmp excepted); mpiwasm creates it and its missing
+ * parents 0700, its files 0600.  Entries are opened without following
+ * symlinks, beneath the opened dir, checked on their descriptor and
+ * dlopen()ed through /proc/self/fd: the file checked is the file loaded.
+ * A cache dir that is not safe, or cannot be written when a compile is
+ * needed, is refused with one warning; the ranks of a node then meet in
+ * the per-user fallback $XDG_RUNTIME_DIR/mpiwasm, else
+ * ${TMPDIR:-/tmp}/mpiwasm-UID, made 0700 by the first of them and checked
+ * like any cache dir by all (a squatted one is refused too, and each
+ * process then compiles into a private mkdtemp dir of its own). */
 #ifndef MPIWASM_CACHE_H
 #define MPIWASM_CACHE_H
 
@@ -29,7 +43,9 @@ typedef struct cache_options {
 } cache_options;
 
 typedef struct cache_timings {
-	double decode, validate, translate, compile, load;   /* seconds */
+	/* seconds; verify: checking a cached entry (owner, mode, identity
+	 * recorded at store time; the full checksum only if that changed) */
+	double decode, validate, translate, compile, verify, load;
 } cache_timings;
 
 /* Why cache_load failed, for the command's exit status. */
@@ -45,6 +61,8 @@ typedef struct cache_module {
 	wasm_module mod;          /* bodies decoded only on a miss */
 	const rt_code *code;
 	void *dl;
+	int fd1;                  /* the loaded object's descriptor plus one (0:
+	                             none), open while dl is: dlopen named it */
 	char key[65];             /* hex SHA-256 */
 	bool was_cached;
 	cache_timings t;

@@ -260,16 +260,27 @@ static int parse_options(int argc, char **argv, int i, cli *c)
 	return i;
 }
 
+/* A spawned child's module (src/mpi/hand_dyn.c): the parent's private
+ * copy of the file it checked beneath the grants; NULL otherwise. */
+static const char *module_copy;
+
 /* The module file, mapped read-only; exits with a one-line message if it
- * is missing or not a WebAssembly binary. */
+ * is missing or not a WebAssembly binary.  A spawned child maps the
+ * parent's copy instead: not a symlink, ours, writable by nobody else. */
 static const uint8_t *map_module(const char *path, size_t *size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = module_copy ? open(module_copy, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+	                     : open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0)
-		die(EXIT_USAGE, "cannot open %s: %s", path, strerror(errno));
+		die(EXIT_USAGE, "cannot open %s: %s", module_copy ? module_copy : path,
+		    strerror(errno));
 	if (fstat(fd, &st))
 		die(EXIT_USAGE, "cannot stat %s: %s", path, strerror(errno));
+	if (module_copy && (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	                    (st.st_mode & 022)))
+		die(EXIT_USAGE, "%s: the spawning parent's copy %s is not a private file of ours",
+		    path, module_copy);
 	if (S_ISDIR(st.st_mode))
 		die(EXIT_USAGE, "%s: is a directory, not a WebAssembly module", path);
 	if (st.st_size < 8)
@@ -319,9 +330,10 @@ static void load(const char *file, const cli *c, cache_module *cm)
 static void print_timings(const cache_module *cm, double run)
 {
 	fprintf(stderr, "mpiwasm: timings: decode %.3f ms, validate %.3f ms, "
-	        "translate %.3f ms, compile %.3f ms, load %.3f ms, run %.3f ms (cache %s)\n",
+	        "translate %.3f ms, compile %.3f ms, verify %.3f ms, load %.3f ms, "
+	        "run %.3f ms (cache %s)\n",
 	        cm->t.decode * 1e3, cm->t.validate * 1e3, cm->t.translate * 1e3,
-	        cm->t.compile * 1e3, cm->t.load * 1e3, run * 1e3,
+	        cm->t.compile * 1e3, cm->t.verify * 1e3, cm->t.load * 1e3, run * 1e3,
 	        cm->was_cached ? "hit" : "miss");
 }
 
@@ -691,6 +703,15 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
+	}
+	/* Put first by a spawning parent, before the options it passes on
+	 * (which therefore never carry it further). */
+	if (argc > 2 && !strncmp(argv[1], "--module-copy=", 14)) {
+		module_copy = argv[1] + 14;
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+		return cmd_run(argc, argv, 1);
 	}
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc, argv, 2);

@@ -15,7 +15,10 @@
  * beneath the WASI grants like a file open and required to be a
  * WebAssembly module; the host spawns this mpiwasm binary with the
  * parent's engine options (read back from /proc/self/cmdline), so a
- * child has the parent's sandbox, never more.  Root-only arguments are
+ * child has the parent's sandbox, never more.  The child runs a private
+ * copy of the very file checked (--module-copy=, see src/cli/main.c),
+ * never the path again: a directory swapped for a symlink after the check
+ * would otherwise hand it a module from outside the grants.  Root-only arguments are
  * checked at the root and the verdict is shared before the host call,
  * so a refused spawn/accept/connect never leaves the other ranks waiting.
  * MPI_Comm_join stays refused: its argument is a host socket and a module
@@ -446,19 +449,86 @@ static void say(const char *proc, const char *what, const char *why)
 
 /* One command of a spawn, prepared at the root for the host call. */
 typedef struct spcmd {
-	char *path;      /* the module's host path (checked) */
-	char **argv;     /* engine options, "--", path, the module's argv, NULL */
+	char *path;      /* the module's host path (checked): the child's argv[0] */
+	char *copyopt;   /* "--module-copy=" and the private copy's path */
+	char **argv;     /* copyopt, engine options, "--", path, the module's argv, NULL */
 	int maxprocs;
 	MPI_Info info;   /* the bridge's own copy (MPI_INFO_NULL if none) */
 } spcmd;
 
+#define COPYOPT "--module-copy="
+
 static void spcmd_free(spcmd *s)
 {
+	if (s->copyopt) {
+		char *copy = s->copyopt + strlen(COPYOPT), *slash = strrchr(copy, '/');
+		unlink(copy);
+		*slash = 0;
+		rmdir(copy);
+		free(s->copyopt);
+	}
 	free(s->path);
 	free(s->argv);
 	if (s->info != MPI_INFO_NULL)
 		MPI_Info_free(&s->info);
 	memset(s, 0, sizeof *s);
+}
+
+/* A private copy of the module open as fd, in a fresh 0700 dir under
+ * $MPIWASM_SPAWN_DIR, else $TMPDIR, else /tmp (children started on other
+ * nodes need a dir they share): s->copyopt names it.  The children have
+ * mapped it by the time MPI_Comm_spawn returns (before their MPI_Init),
+ * so spcmd_free removes it then.  0, or -1 with errno. */
+static int copy_module(int fd, spcmd *s)
+{
+	const char *base = getenv("MPIWASM_SPAWN_DIR");
+	if (!base || *base != '/')
+		base = getenv("TMPDIR");
+	if (!base || *base != '/')
+		base = "/tmp";
+	size_t n = strlen(COPYOPT) + strlen(base) + sizeof "/mpiwasm-spawn-XXXXXX/module.wasm";
+	char *opt = malloc(n);
+	if (!opt)
+		return -1;
+	snprintf(opt, n, COPYOPT "%s/mpiwasm-spawn-XXXXXX", base);
+	char *copy = opt + strlen(COPYOPT);
+	if (!mkdtemp(copy)) {
+		free(opt);
+		return -1;
+	}
+	strcat(copy, "/module.wasm");
+	s->copyopt = opt;
+	int out = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (out < 0)
+		return -1;
+	char buf[65536];
+	off_t off = 0;
+	for (;;) {
+		ssize_t r = pread(fd, buf, sizeof buf, off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			int e = errno;
+			if (close(out) || r < 0) {
+				errno = r < 0 ? e : errno;
+				return -1;
+			}
+			return 0;
+		}
+		for (ssize_t w = 0; w < r;) {
+			ssize_t k = write(out, buf + w, (size_t)(r - w));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0) {
+				int e = errno;
+				close(out);
+				errno = e;
+				return -1;
+			}
+			w += k;
+		}
+		off += r;
+	}
 }
 
 /* Checks and prepares one command at the root: 0 or a module class, with
@@ -477,9 +547,8 @@ static int spcmd_make(rt_instance *inst, const char *P, u32 cmd, u32 argv, int32
 		return MW_ERR_ARG;
 	}
 	s->maxprocs = maxprocs;
-	/* The file, opened beneath the grants now; the child gets its real
-	 * host path and opens it again (a swap in between gives it another
-	 * module inside the same sandbox, nothing more). */
+	/* The file, opened beneath the grants by the sandbox's resolver; the
+	 * child runs a copy of what this descriptor reads. */
 	int fd = wasi_sandbox_open(guest, O_RDONLY, 0, hp, sizeof hp);
 	if (fd < 0) {
 		int e = errno;
@@ -491,16 +560,25 @@ static int spcmd_make(rt_instance *inst, const char *P, u32 cmd, u32 argv, int32
 	unsigned char magic[4] = { 0 };
 	ssize_t got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? pread(fd, magic, 4, 0) : -1;
 	ssize_t rl = readlink(hp, real, sizeof real - 1);
-	close(fd);
 	if (got != 4 || memcmp(magic, "\0asm", 4)) {
+		close(fd);
 		say(P, guest, "not a WebAssembly module (a spawned command must be one)");
 		return MW_ERR_SPAWN;
 	}
 	if (rl <= 0 || (size_t)rl >= sizeof real - 1 || real[0] != '/') {
+		close(fd);
 		say(P, guest, "cannot name the module's host path");
 		return MW_ERR_SPAWN;
 	}
 	real[rl] = 0;
+	int crc = copy_module(fd, s);
+	int cerr = errno;
+	close(fd);
+	if (crc) {
+		say(P, guest, cerr == ENOMEM ? "out of memory" : "cannot make a private copy for "
+		    "the children (MPIWASM_SPAWN_DIR, TMPDIR)");
+		return MW_ERR_SPAWN;
+	}
 	if (!(s->path = strdup(real)))
 		return MW_ERR_NO_MEM;
 	/* argv: the module's NULL-terminated array of strings. */
@@ -526,10 +604,11 @@ static int spcmd_make(rt_instance *inst, const char *P, u32 cmd, u32 argv, int32
 		say(P, guest, "the engine did not give its options (mpib_set_engine_options)");
 		return MW_ERR_SPAWN;
 	}
-	s->argv = calloc((size_t)(nopt + nargs + 3), sizeof *s->argv);
+	s->argv = calloc((size_t)(nopt + nargs + 4), sizeof *s->argv);
 	if (!s->argv)
 		return MW_ERR_NO_MEM;
 	int k = 0;
+	s->argv[k++] = s->copyopt;   /* first: main() takes it off before the options */
 	for (int i = 0; i < nopt; i++)
 		s->argv[k++] = opts[i];
 	s->argv[k++] = "--";

@@ -30,6 +30,12 @@ run() {
 	rc=$?
 }
 lines() { grep -c '' "$1"; }
+# What a build left in $TMPDIR: anything but the per-user fallback cache
+# dirs (mpiwasm-UID, a cache like any other), and in those, build leftovers.
+tmp_left() {
+	ls -A "$W/tmp" | grep -Ev '^mpiwasm-[0-9]+$'
+	ls -A "$W"/tmp/mpiwasm-[0-9]* 2>/dev/null | grep '^\.tmp'
+}
 compiles() { [ -f "$1" ] && grep -c '^compile ' "$1" || echo 0; }
 
 if [ ! -x "$MPIWASM" ]; then
@@ -169,9 +175,9 @@ t_unwritable() {
 	[ $rc = 0 ] && grep -q '^mpiwasm: warning: cache dir .* is not usable' "$W/err" &&
 	   [ "$(grep -c warning "$W/err")" = 1 ] &&
 	   diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null &&
-	   [ -z "$(ls -A "$W/tmp")" ] &&
+	   [ -z "$(tmp_left)" ] &&
 		ok unwritable-cache-dir-warns-and-runs ||
-		bad unwritable-cache-dir-warns-and-runs "rc=$rc, leftovers: $(ls -A "$W/tmp")"
+		bad unwritable-cache-dir-warns-and-runs "rc=$rc, leftovers: $(tmp_left)"
 }
 
 t_readonly_dir() {
@@ -190,15 +196,17 @@ t_readonly_dir() {
 		mkdir -p "$W/bin" && cp "$MPIWASM" "$W/bin/mpiwasm" &&
 			chmod 755 "$W/bin" "$W/bin/mpiwasm" && engine=$W/bin/mpiwasm
 	fi
+	# Ours (else it is refused as not safe) but not writable.
 	mkdir -p "$W/c-ro" && chmod 555 "$W/c-ro"
+	[ -n "$as" ] && chown nobody "$W/c-ro"
 	MPIWASM_CACHE_DIR=$W/c-ro timeout "$T" $as env HOME=/nonexistent TMPDIR="$W/tmp" \
 		"$engine" "$W/hello.wasm" a b >"$W/out" 2>"$W/err"
 	rc=$?
 	[ $rc = 0 ] && grep -q 'warning: cache dir .* is not usable (Permission denied)' "$W/err" &&
 	   diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null &&
-	   [ -z "$(ls -A "$W/c-ro")" ] && [ -z "$(ls -A "$W/tmp")" ] &&
+	   [ -z "$(ls -A "$W/c-ro")" ] && [ -z "$(tmp_left)" ] &&
 		ok read-only-cache-dir-warns-and-runs ||
-		bad read-only-cache-dir-warns-and-runs "rc=$rc left: $(ls -A "$W/c-ro" "$W/tmp")"
+		bad read-only-cache-dir-warns-and-runs "rc=$rc left: $(ls -A "$W/c-ro") $(tmp_left)"
 	chmod 700 "$W"
 }
 
@@ -214,9 +222,9 @@ t_full_disk() {
 	local left; left=$(ls -A "$W/full/cache" | grep -Ev '\.lock$|^cc-')
 	[ $rc = 0 ] && grep -q 'warning: cannot store the compiled hello.wasm .*No space left on device' "$W/err" &&
 	   diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null &&
-	   [ -z "$left" ] && [ -z "$(ls -A "$W/tmp")" ] &&
+	   [ -z "$left" ] && [ -z "$(tmp_left)" ] &&
 		ok full-disk-warns-runs-leaves-nothing ||
-		bad full-disk-warns-runs-leaves-nothing "rc=$rc left: $left $(ls -A "$W/tmp")"
+		bad full-disk-warns-runs-leaves-nothing "rc=$rc left: $left $(tmp_left)"
 	umount "$W/full"
 }
 
@@ -408,7 +416,7 @@ t_compiler_failure() {
 	MPIWASM_CC=$wrap run "$c" -q "$W/hello2.wasm"
 	if [ $rc = 1 ] && grep -q 'fake-cc: deliberate failure' "$W/err" &&
 	   grep -q '^mpiwasm: .*hello2\.wasm: cache: C compiler .* failed' "$W/err" &&
-	   [ -z "$(ls -A "$c" | grep -v '\.lock$' | grep -v '^cc-')" ] && [ -z "$(ls -A "$W/tmp")" ]; then
+	   [ -z "$(ls -A "$c" | grep -v '\.lock$' | grep -v '^cc-')" ] && [ -z "$(tmp_left)" ]; then
 		ok compiler-failure-shown-and-cleaned
 	else
 		bad compiler-failure-shown-and-cleaned "rc=$rc, left: $(ls -A "$c" "$W/tmp")"
@@ -430,7 +438,7 @@ t_signal_cleanup() {
 	wait $p
 	rc=$?
 	sleep 0.2
-	local left; left=$( { ls -A "$c"; ls -A "$W/tmp"; } | grep -E '\.so|\.meta|\.tmp|mpiwasm-')
+	local left; left=$( { ls -A "$c"; tmp_left; } | grep -E '\.so|\.meta|\.tmp|mpiwasm-')
 	[ $rc = 143 ] && [ -z "$left" ] && ! pgrep -f "sleep 29.71" >/dev/null &&
 		ok sigterm-during-compile-leaves-nothing ||
 		bad sigterm-during-compile-leaves-nothing "rc=$rc left: $left"
@@ -483,7 +491,7 @@ t_interrupt_compile() {
 	wait "$p"
 	rc=$?
 	sleep 0.2
-	left=$( { ls -A "$c"; ls -A "$W/tmp"; } | grep -Ev '\.lock$|^cc-.*\.id$')
+	left=$( { ls -A "$c"; tmp_left; } | grep -Ev '\.lock$|^cc-.*\.id$')
 	[ $rc = 130 ] && [ -z "$left" ] && ok sigint-during-compile-leaves-nothing ||
 		bad sigint-during-compile-leaves-nothing "rc=$rc left: $left"
 	# The compiler ran with -pipe and a TMPDIR inside the cache dir.
@@ -505,7 +513,7 @@ t_interrupt_compile() {
 	left=$(ls -A "$c" | grep '^\.tmp-')
 	MPIWASM_CC=$W/cc-slow-unit run "$c" -q "$W/hello.wasm" a b
 	rc2=$rc
-	[ -n "$left" ] && [ -z "$(ls -A "$W/tmp")" ] && [ $rc2 = 0 ] &&
+	[ -n "$left" ] && [ -z "$(tmp_left)" ] && [ $rc2 = 0 ] &&
 	   [ -z "$(ls -A "$c" | grep '^\.tmp-')" ] &&
 		ok sigkill-leftovers-removed-by-next-build ||
 		bad sigkill-leftovers-removed-by-next-build "after kill: '$left', rc=$rc2, then: $(ls -A "$c" "$W/tmp")"
@@ -543,7 +551,7 @@ t_interrupt_compile() {
 	rc=$?
 	kill_slow
 	sleep 0.2
-	left=$(ls -A "$W/tmp")
+	left=$(tmp_left)
 	MPIWASM_CC=$W/cc-slow-unit MPIWASM_CACHE_DIR=$c timeout 120 $MPIRUN -np 2 "$MPIWASM" -q \
 		"$W/mpi_ring.wasm" >"$W/out" 2>"$W/err"
 	rc2=$?
@@ -577,6 +585,177 @@ t_mpi() {
 	[ $rc != 0 ] && [ $rc != 124 ] && grep -q 'without MPI_Finalize' "$W/err" &&
 		ok mpi-exit-without-finalize-ends-job ||
 		bad mpi-exit-without-finalize-ends-job "rc=$rc after $((SECONDS - t0)) s"
+}
+
+# ---- trust of the cache dir (ssh's model) ---------------------------------
+# A planted entry: planted.so, whose constructor writes $EVIL_MARKER, under
+# hello.wasm's key with a record that matches it (size and checksum), as a
+# user who can write someone's cache dir could make.
+plant_setup() {
+	[ -f "$W/planted.so" ] && return 0
+	cc -shared -fPIC -O1 "$here/planted.c" -o "$W/planted.so" || return 1
+	run "$W/c-plantkey" -q "$W/hello.wasm"
+	local so; so=$(ls "$W"/c-plantkey/*.so 2>/dev/null)
+	[ -n "$so" ] || return 1
+	PKEY=$(basename "$so" .so)
+	local sz sum
+	sz=$(stat -c %s "$W/planted.so")
+	sum=$(sha256sum "$W/planted.so" | cut -d' ' -f1)
+	sed -e "s/^size .*/size $sz/" -e "s/^sha256 .*/sha256 $sum/" \
+		"$W/c-plantkey/$PKEY.meta" > "$W/planted.meta"
+}
+# plant DIR [link]: the entry in DIR (the object a symlink with "link").
+plant() {
+	mkdir -p "$1"
+	if [ "${2:-}" = link ]; then
+		cp "$W/planted.so" "$W/planted-outside.so"
+		ln -sf "$W/planted-outside.so" "$1/$PKEY.so"
+	else
+		cp "$W/planted.so" "$1/$PKEY.so"
+	fi
+	cp "$W/planted.meta" "$1/$PKEY.meta"
+}
+# trusted_run NAME DIR WANT: hello.wasm runs with cache dir DIR, the
+# planted code never runs, and stderr is exactly the lines matching WANT
+# (an extended regex; "" for none).
+trusted_run() {
+	local name=$1 c=$2 want=$3 before after
+	rm -f "$W/marker"
+	before=$(ls -lA --time-style=+%s.%N "$c" 2>/dev/null)
+	EVIL_MARKER=$W/marker run "$c" "$W/hello.wasm" a b
+	after=$(ls -lA --time-style=+%s.%N "$c" 2>/dev/null)
+	local nl; nl=$(grep -vc '^mpiwasm: compiling' "$W/err")
+	if [ $rc != 0 ] || ! diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null; then
+		bad "$name" "rc=$rc or output wrong"
+	elif [ -e "$W/marker" ]; then
+		bad "$name" "the planted object was loaded: $(cat "$W/marker")"
+	elif [ -n "$want" ] && { [ "$nl" != 1 ] || ! grep -Eq "$want" "$W/err"; }; then
+		bad "$name" "want one line /$want/, got $nl lines"
+	elif [ -z "$want" ] && [ "$nl" != 0 ] && ! grep -q 'is damaged' "$W/err"; then
+		bad "$name" "unexpected stderr"
+	elif [ -n "$want" ] && [ "$before" != "$after" ]; then
+		bad "$name" "the refused dir changed"
+	else
+		ok "$name"
+	fi
+}
+
+t_trust() {
+	plant_setup || { bad cache-trust-setup "cannot build the planted entry"; return; }
+	local c
+	# Another user's dir: refused with one line, nothing loaded from it.
+	c=$W/c-other
+	plant "$c"
+	chown -R nobody "$c" && chmod 755 "$c"
+	trusted_run cache-dir-of-another-user-refused "$c" \
+		"^mpiwasm: warning: cache dir $c is not safe \(owned by uid $(id -u nobody)\); using a private directory$"
+	# Ours but writable by everyone.
+	c=$W/c-777
+	plant "$c"
+	chmod 777 "$c"
+	trusted_run cache-dir-writable-by-others-refused "$c" \
+		"^mpiwasm: warning: cache dir $c is not safe \(writable by others\); using a private directory$"
+	# Ours, but its parent is writable by everyone (and not sticky).
+	mkdir -p "$W/open-parent"
+	chmod 777 "$W/open-parent"
+	c=$W/open-parent/cache
+	plant "$c"
+	chmod 700 "$c"
+	trusted_run cache-dir-under-open-parent-refused "$c" \
+		"^mpiwasm: warning: cache dir $c is not safe \(parent $W/open-parent writable by others\)"
+	# The dir itself a symlink (to a dir holding the planted entry).
+	plant "$W/c-target"
+	chmod 700 "$W/c-target"
+	ln -sfn "$W/c-target" "$W/c-dirlink"
+	trusted_run cache-dir-symlink-refused "$W/c-dirlink" \
+		"^mpiwasm: warning: cache dir $W/c-dirlink is not safe \(a symlink\)"
+	# A safe dir whose entry is a symlink to the planted object: not
+	# followed; the entry is rebuilt in its place.
+	c=$W/c-solink
+	mkdir -p "$c" && chmod 700 "$c"
+	plant "$c" link
+	trusted_run cache-entry-symlink-not-followed "$c" ""
+	[ -f "$c/$PKEY.so" ] && [ ! -L "$c/$PKEY.so" ] && ok cache-entry-symlink-replaced ||
+		bad cache-entry-symlink-replaced "$(ls -l "$c")"
+	# A planted entry that is not ours in our own dir: rebuilt, not loaded.
+	c=$W/c-notours
+	mkdir -p "$c" && chmod 700 "$c"
+	plant "$c"
+	chown nobody "$c/$PKEY.so"
+	trusted_run cache-entry-of-another-user-not-loaded "$c" ""
+}
+
+t_cache_modes() {
+	local c=$W/c-modes
+	run "$c" -q "$W/hello.wasm"
+	local m; m=$(cd "$c" 2>/dev/null && stat -c '%a %n' . *.so *.meta *.lock cc-*.id | sort | tr '\n' ' ')
+	if [ $rc = 0 ] && [ "$(stat -c %a "$c")" = 700 ] &&
+	   [ -z "$(cd "$c" && find . -mindepth 1 ! -perm 600)" ]; then
+		ok cache-dir-0700-entries-0600
+	else
+		bad cache-dir-0700-entries-0600 "modes: $m"
+	fi
+	# Created parents are private too.
+	run "$W/c-deep/a/b" -q "$W/hello.wasm"
+	[ $rc = 0 ] && [ "$(stat -c %a "$W/c-deep" "$W/c-deep/a" "$W/c-deep/a/b" | sort -u)" = 700 ] &&
+		ok cache-dir-parents-created-0700 ||
+		bad cache-dir-parents-created-0700 "$(stat -c '%a %n' "$W/c-deep" "$W/c-deep/a" "$W/c-deep/a/b")"
+}
+
+# Without HOME (nor XDG_*, MPIWASM_CACHE_DIR): another user who made the
+# well-known names first (the old /tmp/mpiwasm-cache-UID and the fallback
+# /tmp/mpiwasm-UID) gets nothing loaded; without them the fallback is made
+# 0700 and reused.  Runs in a mount namespace with a /tmp of its own.
+t_no_home() {
+	command -v unshare >/dev/null || { echo "SKIP no-home: no unshare"; return; }
+	plant_setup || { bad no-home-setup "cannot build the planted entry"; return; }
+	local nt=$W/ns-tmp uid; uid=$(id -u)
+	rm -rf "$nt"; mkdir -p "$nt"; chmod 1777 "$nt"
+	cp "$W/hello.wasm" "$nt/hello.wasm"
+	plant "$nt/mpiwasm-cache-$uid"
+	plant "$nt/mpiwasm-$uid"
+	chown -R nobody "$nt/mpiwasm-cache-$uid" "$nt/mpiwasm-$uid"
+	chmod 777 "$nt/mpiwasm-cache-$uid" "$nt/mpiwasm-$uid"
+	nsrun() {
+		timeout "$T" unshare -m sh -c 'mount --bind "$1" /tmp && shift && exec "$@"' sh "$nt" \
+			env -u HOME -u XDG_CACHE_HOME -u XDG_RUNTIME_DIR -u TMPDIR -u MPIWASM_CACHE_DIR \
+			EVIL_MARKER=/tmp/marker "$MPIWASM" "$@" >"$W/out" 2>"$W/err"
+		rc=$?
+	}
+	nsrun /tmp/hello.wasm a b
+	if [ $rc = 0 ] && [ ! -e "$nt/marker" ] && diff <(want_hello /tmp/hello.wasm) "$W/out" >/dev/null &&
+	   grep -q "^mpiwasm: warning: cache dir /tmp/mpiwasm-$uid is not safe (owned by uid" "$W/err"; then
+		ok no-home-squatted-fallback-refused
+	else
+		bad no-home-squatted-fallback-refused "rc=$rc marker: $(cat "$nt/marker" 2>/dev/null)"
+	fi
+	# Each process on its own then: a private dir, removed after the load.
+	[ -z "$(ls -A "$nt" | grep -Ev "^(hello\.wasm|mpiwasm-cache-$uid|mpiwasm-$uid)$")" ] &&
+		ok no-home-private-dirs-removed || bad no-home-private-dirs-removed "$(ls -A "$nt")"
+	rm -rf "$nt/mpiwasm-cache-$uid" "$nt/mpiwasm-$uid"
+	nsrun -q /tmp/hello.wasm
+	nsrun --timings /tmp/hello.wasm
+	local d; d=$(stat -c '%a %u' "$nt/mpiwasm-$uid" 2>/dev/null)
+	[ $rc = 0 ] && [ "$d" = "700 $uid" ] && grep -q '(cache hit)' "$W/err" && [ ! -e "$nt/marker" ] &&
+		ok no-home-fallback-private-and-reused ||
+		bad no-home-fallback-private-and-reused "rc=$rc dir: '$d' $(ls -A "$nt")"
+}
+
+# An unusable cache dir with 4 ranks on one node: they meet in the
+# fallback dir and one compiles.
+t_unusable_mpi() {
+	: > "$W/plainfile"
+	local log=$W/c-unusable-mpi.log okr=0 n
+	rm -rf "$W/tmp4"; mkdir -p "$W/tmp4"
+	MPIWASM_CACHE_DIR=$W/plainfile/cache MPIWASM_CACHE_LOG=$log TMPDIR=$W/tmp4 \
+		timeout 300 $MPIRUN --oversubscribe -np 4 "$MPIWASM" "$W/hello2.wasm" a b \
+		>"$W/out" 2>"$W/err"
+	rc=$?
+	okr=$(grep -c '^hello from wasm$' "$W/out")
+	n=$(compiles "$log")
+	[ $rc = 0 ] && [ "$okr" = 4 ] && [ "$n" = 1 ] &&
+		ok unusable-cache-4-ranks-compile-once ||
+		bad unusable-cache-4-ranks-compile-once "rc=$rc, $okr ranks ran, $n compiles"
 }
 
 # make install into a scratch prefix, then the CMake project of tests/mpi
@@ -623,7 +802,8 @@ t_install() {
 
 all="t_version t_hello t_quiet_miss t_concurrent t_damaged t_unwritable t_readonly_dir t_full_disk t_errors
      t_exit_status t_trap t_wasi t_wasi_more t_key_has_compiler t_cache_cmds t_cc_identity_cached
-     t_compiler_failure t_signal_cleanup t_interrupt_compile t_mpi t_install"
+     t_compiler_failure t_signal_cleanup t_interrupt_compile t_mpi t_trust t_cache_modes t_no_home
+     t_unusable_mpi t_install"
 sel=${*:-$all}
 for t in $sel; do
 	case $t in t_*) ;; *) t=t_$t ;; esac

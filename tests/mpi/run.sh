@@ -328,6 +328,47 @@ if wasm_build dyn_sandbox "$here/dyn_sandbox.c" "$CC_W"; then
 	done
 fi
 
+# The spawned child is the module that was checked: /g/sub is swapped for
+# a symlink to a directory beside the grant and back, in a loop, while the
+# module spawns /g/sub/child.wasm again and again; each spawn is refused or
+# starts the inside module, never the outside one.  The private copies the
+# children ran are removed.
+if wasm_build dyn_race "$here/dyn_race.c" "$CC_W" &&
+   $CC_W -O2 -DWHO='"inside"' -o "$OUT/dyn_race_in.wasm" "$here/dyn_race.c" > "$OUT/dyn_race_in.build" 2>&1 &&
+   $CC_W -O2 -DWHO='"outside"' -o "$OUT/dyn_race_out.wasm" "$here/dyn_race.c" > "$OUT/dyn_race_out.build" 2>&1; then
+	R=$OUT/dynrace
+	rm -rf "$R"
+	mkdir -p "$R/g/sub" "$R/outside" "$R/tmp"
+	cp "$OUT/dyn_race_in.wasm" "$R/g/sub/child.wasm"
+	cp "$OUT/dyn_race_out.wasm" "$R/outside/child.wasm"
+	for m in "$R/g/sub/child.wasm" "$R/outside/child.wasm"; do
+		timeout 600 "$MPIWASM" compile "$m" > /dev/null 2>&1
+	done
+	(cd "$R/g" && end=$(( $(date +%s) + 240 ))
+	 while [ ! -e "$R/stop" ] && [ "$(date +%s)" -lt "$end" ]; do
+		ln -sfn ../outside sub.lnk; mv -T sub sub.real; mv -T sub.lnk sub; sleep 0.05
+		mv -T sub.real sub.tmp; rm sub; mv -T sub.tmp sub; sleep 0.05
+	 done) &
+	swapper=$!
+	rc=0
+	(cd "$R" && TMPDIR=$R/tmp exec timeout "$RUN_TIMEOUT" $LAUNCH 1 "$MPIWASM" --dir "$R/g:/g" \
+		"$OUT/dyn_race.wasm" 16) > "$R.out" 2> "$R.err" || rc=$?
+	touch "$R/stop"
+	wait "$swapper"
+	nin=$(grep -c '^dyn_race child: inside$' "$R.out")
+	nout=$(grep -c '^dyn_race child: outside$' "$R.out")
+	nsp=$(sed -n 's/^dyn_race: \([0-9]*\) spawned.*/\1/p' "$R.out")
+	if [ "$rc" != 0 ] || [ -z "$nsp" ]; then
+		bad "dyn_race: job failed (exit $rc)"; excerpt "$R.out"; excerpt "$R.err"
+	elif [ "$nout" != 0 ] || [ "$nin" != "$nsp" ] || [ "$nsp" = 0 ]; then
+		bad "dyn_race: $nsp spawned, $nin children inside, $nout outside the grant"
+	elif [ -n "$(ls -A "$R/tmp")" ]; then
+		bad "dyn_race: private copies left: $(ls -A "$R/tmp")"
+	else
+		ok "dyn_race: directory/symlink swaps during 16 spawns: $nsp children, all the checked module, none from outside"
+	fi
+fi
+
 # A job that must end by itself, promptly, with a message naming the rank.
 # usage: must_die LABEL NP PATTERN FORBIDDEN module args...
 must_die() {
