@@ -903,6 +903,7 @@ static const char *fail_why(int cls)
 	case MW_ERR_WIN: why = "invalid window handle"; break;
 	case MW_ERR_RMA_RANGE: why = "target range lies outside the target's window"; break;
 	case MW_ERR_RMA_SHARED: why = "memory cannot be shared between these ranks"; break;
+	case MW_ERR_NO_MEM: why = "no usable memory from the module's malloc"; break;
 	default: why = "invalid argument"; break;
 	}
 	return why;
@@ -957,7 +958,21 @@ uint32_t mw_after(rt_instance *inst, uint32_t r)
 
 /* ---- module memory allocation ------------------------------------------- */
 
-uint32_t mw_malloc(rt_instance *inst, uint32_t size)
+const char *mw_block_bad(rt_instance *inst, uint32_t addr, uint64_t len, uint32_t align)
+{
+	uint64_t size = rt_mem_size(inst);
+	if (addr == 0)
+		return "null";
+	if ((uint64_t)addr + len > UINT32_MAX + (uint64_t)1)
+		return "wraps past 4 GiB";
+	if ((uint64_t)addr + len > size)
+		return "outside linear memory";
+	if (align > 1 && addr % align)
+		return "misaligned";
+	return NULL;
+}
+
+uint32_t mw_malloc(rt_instance *inst, uint32_t size, const char *proc)
 {
 	const rt_func *f = rt_export_func(inst, "malloc", "i:i");
 	if (!f)
@@ -966,6 +981,17 @@ uint32_t mw_malloc(rt_instance *inst, uint32_t size)
 	int k = rt_call(inst, f, &a, &r);
 	if (k) {
 		mw_pending_trap = k;
+		return 0;
+	}
+	/* 0 is malloc's own "no memory"; anything else must be a block the
+	 * host can use as it is (C's malloc alignment covers every use). */
+	const char *why = r.i32 ? mw_block_bad(inst, r.i32, size, MW_MALLOC_ALIGN) : NULL;
+	if (why) {
+		say_start();
+		say("%s: the module's malloc returned a bad address 0x%08x for %u bytes "
+		    "(%s; memory is %llu bytes)", proc, r.i32, size, why,
+		    (unsigned long long)rt_mem_size(inst));
+		say_end();
 		return 0;
 	}
 	return r.i32;
