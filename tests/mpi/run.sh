@@ -449,6 +449,38 @@ if wasm_build t_bounds "$here/t_bounds.c" "$CC_W"; then
 		"^mpiwasm: rank [01]: MPI_T_cvar_get_info: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
 		"survived" "$OUT/t_bounds.wasm" preinit
 fi
+# What the module sees of the host (tests/mpi/host_view.c): MPI_INFO_ENV
+# is its own command line; MPI_T string values read empty and only
+# collective algorithm choices are writable, unless --mpi-t-unrestricted.
+# No value may contain the host working directory, the engine's path or
+# directory, the grant's host path, the launcher's tcp:// address.
+if wasm_build host_view "$here/host_view.c" "$CC_W"; then
+	H=$OUT/hostview
+	rm -rf "$H"
+	mkdir -p "$H/g"
+	cp "$OUT/host_view.wasm" "$H/"
+	for m in restricted unrestricted; do
+		o=$OUT/host_view.$m
+		if [ "$engine" = 0 ]; then bad "host_view $m np=2: no engine"; continue; fi
+		flag=
+		[ "$m" = unrestricted ] && flag=--mpi-t-unrestricted
+		rc=0
+		# shellcheck disable=SC2086
+		(cd "$H" && exec timeout "$RUN_TIMEOUT" $LAUNCH 2 "$MPIWASM" --dir "$H/g:/g" \
+			--env "FORBID1=$H" --env "FORBID2=$MPIWASM" --env "FORBID3=$(dirname "$MPIWASM")" \
+			--env "FORBID4=tcp://" $flag host_view.wasm "$m" one "two words") > "$o.out" 2> "$o.err" || rc=$?
+		if [ "$rc" != 0 ] || ! grep -qx "host_view np=2: 0 failed" "$o.out"; then
+			bad "host_view $m np=2 (exit $rc)"; excerpt "$o.out"; excerpt "$o.err"
+		elif [ "$m" = restricted ] &&
+			! grep -q "^mpiwasm: rank [01]: MPI_T_cvar_write: '[A-Za-z_]*' is not writable from a module" "$o.err"; then
+			bad "host_view $m np=2: the refused write is not reported"; excerpt "$o.err"
+		elif [ "$m" = restricted ]; then
+			ok "host_view $m np=2: MPI_INFO_ENV is the module's own; no host path or address in MPI_T values; only algorithm choices writable"
+		else
+			ok "host_view $m np=2: --mpi-t-unrestricted shows string values and passes writes to the library"
+		fi
+	done
+fi
 if wasm_build throw "$here/throw.cc" "$CXX_W"; then
 	must_die "throw np=4: C++ throw in rank 2" 4 "rank[^0-9]{0,3}2" "__cxa_throw returned" \
 		"$OUT/throw.wasm" 2
