@@ -112,6 +112,27 @@ static int copy_fn(MPI_Comm c, int key, void *extra, void *in, void *out, int *f
 	return MPI_SUCCESS;
 }
 
+/* Values a callback gives back that the host keeps: an attribute word is
+ * the module's (never dereferenced by the host), a flag is a truth value. */
+static int odd_copy_fn(MPI_Comm c, int key, void *extra, void *in, void *out, int *flag)
+{
+	(void)c; (void)key; (void)extra; (void)in;
+	*(void **)out = (void *)(uintptr_t)0xFFFFFFF0u;
+	*flag = 7;
+	return MPI_SUCCESS;
+}
+
+/* A status with values no library would give: the host only stores them. */
+static int odd_query_fn(void *extra, MPI_Status *st)
+{
+	(void)extra;
+	MPI_Status_set_elements(st, MPI_BYTE, 0x7fffffff);
+	MPI_Status_set_cancelled(st, 5);
+	st->MPI_SOURCE = 0x7fffffff;
+	st->MPI_TAG = -12345;
+	return MPI_SUCCESS;
+}
+
 static int query_fn(void *extra, MPI_Status *st)
 {
 	(void)extra;
@@ -238,6 +259,23 @@ int main(int argc, char **argv)
 	FAILS(MPI_Wait(&req, &st));
 	if (req != MPI_REQUEST_NULL)
 		MPI_Request_free(&req);
+
+	/* What callbacks return is kept as a value, never used as an address. */
+	int okey;
+	OK(MPI_Comm_create_keyval(odd_copy_fn, MPI_COMM_NULL_DELETE_FN, &okey, NULL));
+	OK(MPI_Comm_set_attr(MPI_COMM_SELF, okey, (void *)(uintptr_t)1));
+	OK(MPI_Comm_dup(MPI_COMM_SELF, &dup));
+	if (dup != MPI_COMM_NULL) {
+		void *v = NULL;
+		OK(MPI_Comm_get_attr(dup, okey, &v, &flag));
+		CHECK(flag == 1 && v == (void *)(uintptr_t)0xFFFFFFF0u);
+		MPI_Comm_free(&dup);
+	}
+	OK(MPI_Comm_delete_attr(MPI_COMM_SELF, okey));
+	OK(MPI_Grequest_start(odd_query_fn, free_fn, cancel_fn, NULL, &req));
+	OK(MPI_Grequest_complete(req));
+	OK(MPI_Wait(&req, &st));
+	CHECK(req == MPI_REQUEST_NULL);
 
 	/* Windows: MPI_Win_allocate, a window's attribute words, and
 	 * MPI_Win_allocate_shared (collective: rank 0 lies). */
