@@ -38,7 +38,7 @@ enum {
 extern char **environ;
 
 typedef struct cli {
-	bool quiet, timings, inherit_env, no_loopver, no_coll_tuning;
+	bool quiet, timings, inherit_env, no_loopver, no_coll_tuning, mpi_t_unrestricted;
 	const char *cache_dir;
 	wasi_preopen *pre;
 	int npre;
@@ -72,6 +72,9 @@ static void usage(FILE *f)
 	      "  --no-loop-versioning   translate every loop as written (no fast copies of\n"
 	      "                         loops checked once for wrap-around and bounds)\n"
 	      "  --no-coll-tuning       ignore the collective rules of `mpiwasm tune`\n"
+	      "  --mpi-t-unrestricted   let the module write every MPI_T control variable\n"
+	      "                         and read string values (by default: only collective\n"
+	      "                         algorithm choices are writable, strings read empty)\n"
 	      "\n"
 	      "Environment: MPIWASM_CACHE_DIR (cache location), MPIWASM_CC (C compiler),\n"
 	      "MPIWASM_CACHE_LOG (append a line per compile), MPIWASM_KEEP_TEMP (keep the\n"
@@ -214,6 +217,8 @@ static int parse_options(int argc, char **argv, int i, cli *c)
 			c->no_coll_tuning = true;
 		else if (!strcmp(name, "--inherit-env"))
 			c->inherit_env = true;
+		else if (!strcmp(name, "--mpi-t-unrestricted"))
+			c->mpi_t_unrestricted = true;
 		else if (!strcmp(name, "--cache-dir"))
 			c->cache_dir = val;
 		else if (!strcmp(name, "--dir"))
@@ -384,6 +389,8 @@ static int cmd_run(int argc, char **argv, int i)
 	/* argv[0], an optional "run", then the options up to the module */
 	int o = 1 + (argc > 1 && !strcmp(argv[1], "run"));
 	mpib_set_engine_options(i - o - (i > o && !strcmp(argv[i - 1], "--")), argv + o);
+	mpib_set_guest_args(argc - i, argv + i);
+	mpib_set_mpi_t_unrestricted(c.mpi_t_unrestricted);
 	wasi_config cfg = { .argc = argc - i, .argv = argv + i, .nenv = c.nenv,
 	                    .env = c.env, .npreopens = c.npre, .preopens = c.pre };
 	err[0] = 0;

@@ -156,7 +156,7 @@ u32 mwh_Alloc_mem(rt_instance *inst, u32 size, u32 info, u32 baseptr)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Alloc_mem");
 	if (mw_info_get(info, &in))
 		return mw_fail(inst, MW_ERR_INFO, MW_NOCOMM, "MPI_Alloc_mem");
-	uint32_t a = mw_malloc(inst, size ? size : 1);
+	uint32_t a = mw_malloc(inst, size ? size : 1, "MPI_Alloc_mem");
 	mw_after(inst, 0);
 	if (!a)
 		return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, "MPI_Alloc_mem");
@@ -795,7 +795,7 @@ static uint32_t module_scratch(rt_instance *inst, uint32_t len)
 		return scratch;
 	if (scratch)
 		mw_free(inst, scratch);
-	scratch = mw_malloc(inst, len);
+	scratch = mw_malloc(inst, len, "user-defined op");
 	scratch_len = scratch ? len : 0;
 	return scratch;
 }
@@ -1396,7 +1396,7 @@ static u32 env_gethostname(rt_instance *inst, u32 name, u32 len)
 static u32 env_cxa_allocate_exception(rt_instance *inst, u32 size)
 {
 	/* The throw that follows reports it; the object itself is unused. */
-	u32 a = mw_malloc(inst, size ? size : 1);
+	u32 a = mw_malloc(inst, size ? size : 1, "__cxa_allocate_exception");
 	return mw_after(inst, a);
 }
 

@@ -317,7 +317,7 @@ int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls)
 	if (eh >= eh_cap || !eh_fn[eh])
 		return -1;
 	const rt_func *f = rt_table_func(inst, 0, eh_fn[eh], "iii:");
-	uint32_t s = f ? mw_malloc(inst, 8) : 0;
+	uint32_t s = f ? mw_malloc(inst, 8, "error handler") : 0;
 	if (!s)
 		return -1;
 	int32_t *p = mw_ptr(inst, s, 8);

@@ -38,7 +38,7 @@ static uint32_t kv_scratch;   /* 8 module bytes: attribute_val_out, flag */
 static int kv_scratch_get(rt_instance *inst)
 {
 	if (!kv_scratch)
-		kv_scratch = mw_malloc(inst, 8);
+		kv_scratch = mw_malloc(inst, 8, "attribute copy callback");
 	return kv_scratch != 0;
 }
 
@@ -275,7 +275,7 @@ static u32 comm_get_attr(rt_instance *inst, u32 comm, u32 key, u32 valp, u32 fla
 	if (!predef_value((int)key, *(int *)val, &mval))
 		TRY(MW_ERR_KEYVAL);
 	if (!predef_block) {
-		predef_block = mw_malloc(inst, 16 * 4);
+		predef_block = mw_malloc(inst, 16 * 4, proc);
 		mw_after(inst, 0);
 		if (!predef_block)
 			TRY(MW_ERR_NO_MEM);

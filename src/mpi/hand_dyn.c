@@ -116,7 +116,7 @@ static int greq_query(void *state, MPI_Status *status)
 	rt_instance *inst = mw_inst;
 	if (mw_pending_trap)
 		return MPI_ERR_OTHER;
-	u32 a = mw_malloc(inst, 24);
+	u32 a = mw_malloc(inst, 24, "generalized request query");
 	if (!a) {
 		if (!mw_pending_trap)
 			fprintf(stderr, "mpiwasm: rank %d: generalized request: no module "

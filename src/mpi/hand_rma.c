@@ -210,6 +210,8 @@ fail:
 	return mw_fail(inst, rc, comm, proc);
 }
 
+static int all_ok(int ok, MPI_Comm c);
+
 u32 mwh_Win_allocate(rt_instance *inst, u32 size, u32 du, u32 info, u32 comm,
                      u32 basep, u32 winp)
 {
@@ -227,10 +229,14 @@ u32 mwh_Win_allocate(rt_instance *inst, u32 size, u32 du, u32 info, u32 comm,
 	if (!mw_ptr(inst, basep, 4) || !mw_ptr(inst, winp, 4))
 		TRY(MW_ERR_ARG);
 	/* The module's own allocator: the memory is linear memory. */
-	u32 a = mw_malloc(inst, size ? size : 1);
+	u32 a = mw_malloc(inst, size ? size : 1, proc);
 	mw_after(inst, 0);
-	if (!a)
+	/* Collective: a rank whose malloc failed must not leave the others
+	 * waiting in MPI_Win_create. */
+	if (!all_ok(a != 0, c)) {
+		mw_free(inst, a);
 		TRY(MW_ERR_NO_MEM);
+	}
 	rc = MPI_Win_create(mw_ptr(inst, a, size), (MPI_Aint)size, (int)du, in, c, &hw);
 	uint32_t h = MW_WIN_NULL;
 	if (rc == MPI_SUCCESS &&
@@ -327,7 +333,7 @@ u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 c
 	if (len == 0)
 		len = (uint64_t)pg;
 	if (len + (uint64_t)pg < UINT32_MAX)
-		blk = mw_malloc(inst, (u32)(len + (uint64_t)pg));
+		blk = mw_malloc(inst, (u32)(len + (uint64_t)pg), proc);
 	mw_after(inst, 0);
 	if (blk)
 		at = (u32)(((uint64_t)blk + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg);
@@ -1102,7 +1108,7 @@ fail:
 static int win_attr_words(rt_instance *inst, rma_win *w, u32 *out)
 {
 	if (!w->attrs) {
-		u32 a = mw_malloc(inst, 16);
+		u32 a = mw_malloc(inst, 16, "MPI_Win_get_attr");
 		mw_after(inst, 0);
 		if (!a)
 			return MW_ERR_NO_MEM;

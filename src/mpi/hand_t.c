@@ -26,12 +26,31 @@
  * sandbox violation, not an MPI_T condition: it goes the bridge's usual
  * way (MPI_COMM_WORLD's handler, fatal by default, naming the procedure).
  *
+ * What a module may see and set (unless the engine runs with
+ * --mpi-t-unrestricted): the host's variables are the host's, and many
+ * name host files (mca_base_param_files, orte_top_session_dir), the
+ * launcher's addresses and ports (orte_hnp_uri) or, written, change what
+ * the library loads, reads, writes or connects to.  So:
+ * - a control variable is written only if it is on the allow-list
+ *   (cvar_open): a number (never a string: strings are where paths go)
+ *   that selects or tunes a collective algorithm, i.e. only chooses among
+ *   the library's own ways of moving this job's data: Open MPI's
+ *   coll_tuned_* and coll_libnbc_* names containing "_algorithm" and
+ *   coll_tuned_use_dynamic_rules (the switch that makes the forced
+ *   algorithms count), MPICH's MPIR_CVAR_*_ALGORITHM.  Any other write
+ *   is MPI_T_ERR_CVAR_SET_NEVER, with one line naming the variable.
+ * - the value of a string variable (control or performance) reads as the
+ *   empty string: the whole value withheld rather than guessed clean.
+ * Names, descriptions and numeric values stay visible, so indices and
+ * counts are the host's and tools that list variables keep working.
+ *
  * MPI_T needs no MPI_Init (MPI_T_init_thread may come first, and MPI_T
  * outlives MPI_Finalize): nothing here uses the bridge's MPI tables except
  * to bind a variable to an MPI object. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "mpib.h"
 #include "mpib_int.h"
 
 typedef uint32_t u32;
@@ -257,6 +276,7 @@ typedef struct t_var {
 	MPI_T_pvar_handle p;
 	u32 sess;              /* pvar: its session (module handle) */
 	int index, count;
+	int open;              /* cvar: on the allow-list (cvar_open) */
 	const t_type *ty;
 	union {                /* the bound object, at a stable address */
 		MPI_Comm comm; MPI_Datatype dt; MPI_Errhandler eh; MPI_File file;
@@ -402,10 +422,35 @@ static int val_out(rt_instance *inst, const t_var *v, u32 buf, t_val *b)
 	return 0;
 }
 
+static int t_unrestricted;   /* --mpi-t-unrestricted */
+
+void mpib_set_mpi_t_unrestricted(int on)
+{
+	t_unrestricted = on != 0;
+}
+
+/* The allow-list: see the top of the file. */
+static int cvar_open(const char *name, MPI_Datatype dt)
+{
+	if (t_unrestricted)
+		return 1;
+	if (dt == MPI_CHAR)
+		return 0;
+	if (!strcmp(name, "coll_tuned_use_dynamic_rules"))
+		return 1;
+	if ((!strncmp(name, "coll_tuned_", 11) || !strncmp(name, "coll_libnbc_", 12)) &&
+	    strstr(name, "_algorithm"))
+		return 1;
+	size_t n = strlen(name);
+	return !strncmp(name, "MPIR_CVAR_", 10) && n > 20 &&
+	       !strcmp(name + n - 10, "_ALGORITHM");
+}
+
 static void val_done(t_val *b, int ok)
 {
 	if (b->stage && ok) {
-		size_t len = strnlen(b->stage, (size_t)b->n);
+		/* A string value is withheld (see the top of the file). */
+		size_t len = t_unrestricted ? strnlen(b->stage, (size_t)b->n) : 0;
 		if (len == (size_t)b->n)
 			len = (size_t)b->n - 1;   /* did not fit: truncated */
 		memcpy(b->mod, b->stage, len);
@@ -576,7 +621,9 @@ u32 mwh_T_cvar_handle_alloc(rt_instance *inst, u32 index, u32 obj, u32 handle,
 		return t_fail(inst, MW_ERR_ARG, proc);
 	if ((rc = index_ok(MPI_T_cvar_get_num, (int32_t)index)))
 		return (u32)rc;
-	rc = MPI_T_cvar_get_info((int)index, NULL, NULL, NULL, &hdt, NULL, NULL, NULL,
+	char name[256];
+	int nlen = (int)sizeof name;
+	rc = MPI_T_cvar_get_info((int)index, name, &nlen, NULL, &hdt, NULL, NULL, NULL,
 	                         &hbind, NULL);
 	if (rc != MPI_SUCCESS)
 		return t_ret(rc);
@@ -590,6 +637,8 @@ u32 mwh_T_cvar_handle_alloc(rt_instance *inst, u32 index, u32 obj, u32 handle,
 	}
 	v->ty = t_type_of(hdt);
 	v->index = (int)index;
+	/* A name longer than the buffer is truncated: not on the list. */
+	v->open = nlen < (int)sizeof name && cvar_open(name, hdt);
 	if ((rc = bind_obj(inst, hbind, obj, v, &hobj))) {
 		free(v);
 		return t_fail(inst, rc, proc);
@@ -653,6 +702,18 @@ u32 mwh_T_cvar_write(rt_instance *inst, u32 handle, u32 buf)
 	int rc = val_in(inst, v, buf, &p);
 	if (rc)
 		return t_fail(inst, rc, "MPI_T_cvar_write");
+	if (!v->open && !t_unrestricted) {
+		char name[256];
+		int nlen = (int)sizeof name;
+		if (MPI_T_cvar_get_info(v->index, name, &nlen, NULL, NULL, NULL, NULL, NULL,
+		                        NULL, NULL) != MPI_SUCCESS)
+			snprintf(name, sizeof name, "index %d", v->index);
+		fflush(stdout);
+		fprintf(stderr, "mpiwasm: rank %d: MPI_T_cvar_write: '%s' is not writable "
+		        "from a module (only collective algorithm choices are; the engine "
+		        "option --mpi-t-unrestricted lifts this)\n", mw_world_rank, name);
+		return MW_T_ERR_CVAR_SET_NEVER;
+	}
 	return t_ret(MPI_T_cvar_write(v->c, p));
 }
 

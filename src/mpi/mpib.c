@@ -903,6 +903,7 @@ static const char *fail_why(int cls)
 	case MW_ERR_WIN: why = "invalid window handle"; break;
 	case MW_ERR_RMA_RANGE: why = "target range lies outside the target's window"; break;
 	case MW_ERR_RMA_SHARED: why = "memory cannot be shared between these ranks"; break;
+	case MW_ERR_NO_MEM: why = "no usable memory from the module's malloc"; break;
 	default: why = "invalid argument"; break;
 	}
 	return why;
@@ -957,7 +958,21 @@ uint32_t mw_after(rt_instance *inst, uint32_t r)
 
 /* ---- module memory allocation ------------------------------------------- */
 
-uint32_t mw_malloc(rt_instance *inst, uint32_t size)
+const char *mw_block_bad(rt_instance *inst, uint32_t addr, uint64_t len, uint32_t align)
+{
+	uint64_t size = rt_mem_size(inst);
+	if (addr == 0)
+		return "null";
+	if ((uint64_t)addr + len > UINT32_MAX + (uint64_t)1)
+		return "wraps past 4 GiB";
+	if ((uint64_t)addr + len > size)
+		return "outside linear memory";
+	if (align > 1 && addr % align)
+		return "misaligned";
+	return NULL;
+}
+
+uint32_t mw_malloc(rt_instance *inst, uint32_t size, const char *proc)
 {
 	const rt_func *f = rt_export_func(inst, "malloc", "i:i");
 	if (!f)
@@ -966,6 +981,17 @@ uint32_t mw_malloc(rt_instance *inst, uint32_t size)
 	int k = rt_call(inst, f, &a, &r);
 	if (k) {
 		mw_pending_trap = k;
+		return 0;
+	}
+	/* 0 is malloc's own "no memory"; anything else must be a block the
+	 * host can use as it is (C's malloc alignment covers every use). */
+	const char *why = r.i32 ? mw_block_bad(inst, r.i32, size, MW_MALLOC_ALIGN) : NULL;
+	if (why) {
+		say_start();
+		say("%s: the module's malloc returned a bad address 0x%08x for %u bytes "
+		    "(%s; memory is %llu bytes)", proc, r.i32, size, why,
+		    (unsigned long long)rt_mem_size(inst));
+		say_end();
 		return 0;
 	}
 	return r.i32;
@@ -984,6 +1010,58 @@ void mw_free(rt_instance *inst, uint32_t addr)
 
 /* ---- start-up, the CLI's entry points --------------------------------- */
 
+/* ---- MPI_INFO_ENV as the module sees it ----------------------------------
+ * The host's names mpiwasm's command line (its path, the grants), the
+ * host working directory, the host names the launcher used (or their
+ * addresses) and Open MPI's session directory.  The module gets its own
+ * command and arguments instead, and of the host's keys only those that
+ * describe the job's shape.  wdir is left out: the module's working
+ * directory is wasi-libc's, inside the module. */
+static int guest_argc;
+static char *const *guest_argv;
+static MPI_Info env_view = MPI_INFO_NULL;
+
+void mpib_set_guest_args(int argc, char *const *argv)
+{
+	guest_argc = argc;
+	guest_argv = argv;
+}
+
+static MPI_Info env_info(void)
+{
+	static const char *const keep[] = { "maxprocs", "soft", "arch", "thread_level",
+		"ompi_num_apps", "ompi_first_rank", "ompi_np" };
+	MPI_Info in;
+	if (MPI_Info_create(&in) != MPI_SUCCESS)
+		return MPI_INFO_NULL;
+	for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+		char v[MPI_MAX_INFO_VAL + 1];
+		int len = 0, flag = 0;
+		if (MPI_Info_get_valuelen(MPI_INFO_ENV, keep[i], &len, &flag) || !flag ||
+		    len > MPI_MAX_INFO_VAL)
+			continue;
+		if (MPI_Info_get(MPI_INFO_ENV, keep[i], len, v, &flag) == MPI_SUCCESS && flag)
+			MPI_Info_set(in, keep[i], v);
+	}
+	if (guest_argc > 0 && guest_argv[0]) {
+		MPI_Info_set(in, "command", guest_argv[0]);
+		char v[MPI_MAX_INFO_VAL + 1];
+		size_t n = 0;
+		v[0] = 0;
+		/* Open MPI's form: the arguments after the command, space-separated
+		 * (cut at the value limit). */
+		for (int i = 1; i < guest_argc && guest_argv[i]; i++) {
+			int w = snprintf(v + n, sizeof v - n, "%s%s", i > 1 ? " " : "", guest_argv[i]);
+			if (w < 0 || (size_t)w >= sizeof v - n)
+				break;
+			n += (size_t)w;
+		}
+		if (n)
+			MPI_Info_set(in, "argv", v);
+	}
+	return in;
+}
+
 static void check_launcher(void);
 
 void mw_tables_init(void)
@@ -1001,7 +1079,8 @@ void mw_tables_init(void)
 		if (i != MW_OP_NULL)
 			op_set(i, ops[i]);
 	info_t.first = 2;
-	info_set(MW_INFO_ENV, MPI_INFO_ENV);
+	env_view = env_info();
+	info_set(MW_INFO_ENV, env_view != MPI_INFO_NULL ? env_view : MPI_INFO_ENV);
 	errh_t.first = 4;
 	errh_set(MW_ERRORS_ARE_FATAL, MPI_ERRORS_ARE_FATAL);
 	errh_set(MW_ERRORS_RETURN, MPI_ERRORS_RETURN);
@@ -1030,6 +1109,8 @@ void mw_tables_fini(void)
 	for (int i = 0; i < own_n; i++)
 		MPI_Type_free(&own_types[i]);
 	own_n = 0;
+	if (env_view != MPI_INFO_NULL)
+		MPI_Info_free(&env_view);
 }
 
 /* After the host MPI_Finalize: every handle is gone, so a later call

@@ -27,6 +27,18 @@ void mpib_abort(int status);
  * with a message. */
 void mpib_set_engine_options(int n, char *const *opts);
 
+/* The module's own command line as WASI gives it (argv[0] its name as
+ * given), for MPI_INFO_ENV's "command" and "argv": the module sees its own
+ * job, not mpiwasm's command line.  Must live as long as the process.
+ * Without it both keys are absent. */
+void mpib_set_guest_args(int argc, char *const *argv);
+
+/* --mpi-t-unrestricted: every MPI_T control variable writable and every
+ * string value shown, as the host library has them.  By default a module
+ * writes only collective-algorithm knobs and reads no string values (see
+ * hand_t.c, "What a module may see and set"). */
+void mpib_set_mpi_t_unrestricted(int on);
+
 /* The host MPI library this bridge is built against, e.g. "Open MPI
  * 4.1.4" or "MPICH 4.0.2" (from its mpi.h; no MPI_Init needed). */
 const char *mpib_library(void);

@@ -174,8 +174,17 @@ uint32_t mw_after(rt_instance *inst, uint32_t r);
 int mw_uop_fn(uint32_t op, uint32_t *fn);
 void mw_uop_apply(uint32_t fn, void *in, void *inout, int *len, MPI_Datatype *dt);
 
-/* Module allocation through its exported malloc/free (0 on failure). */
-uint32_t mw_malloc(rt_instance *inst, uint32_t size);
+/* Every address a module function returns is checked here before the
+ * host touches it.  mw_block_bad: NULL if [addr, addr+len) is nonzero,
+ * inside current linear memory, does not wrap and addr is a multiple of
+ * align (a power of two, 1 for none), else why not, in a few words. */
+const char *mw_block_bad(rt_instance *inst, uint32_t addr, uint64_t len, uint32_t align);
+#define MW_MALLOC_ALIGN 8
+/* Module allocation through its exported malloc/free: a block of size
+ * bytes that passed mw_block_bad, or 0 (no memory, a trap left in
+ * mw_pending_trap, or a bad block: then one line on stderr naming proc
+ * says so, and the caller's MPI_ERR_NO_MEM follows). */
+uint32_t mw_malloc(rt_instance *inst, uint32_t size, const char *proc);
 void mw_free(rt_instance *inst, uint32_t addr);
 
 extern rt_instance *mw_inst;

@@ -430,6 +430,36 @@ if wasm_build rma_fatal "$here/rma_fatal.c" "$CC_W"; then
 	must_die "rma_fatal np=2: bad MPI_Put origin under the window's MPI_ERRORS_ARE_FATAL" 2 \
 		"MPI_Put: buffer lies outside linear memory" "survived" "$OUT/rma_fatal.wasm"
 fi
+# A module whose malloc lies (0, a block off the end of memory, one that
+# wraps past 4 GiB, a misaligned one): every allocation the bridge makes in
+# the module is refused with MPI_ERR_NO_MEM, a collective one on every
+# rank; under MPI_ERRORS_ARE_FATAL the job ends (no window without memory,
+# no remote Put spinning on it), and a user error handler that cannot get
+# its scratch words ends it too, the lying rank saying why.
+if wasm_build bad_malloc "$here/bad_malloc.c" "$CC_W"; then
+	for m in zero end wrap misalign; do
+		o=$OUT/bad_malloc.$m
+		if [ "$engine" = 0 ]; then bad "bad_malloc $m np=2: no engine"; continue; fi
+		rc=0
+		timeout "$RUN_TIMEOUT" $LAUNCH 2 "$MPIWASM" "$OUT/bad_malloc.wasm" "$m" > "$o.out" 2> "$o.err" || rc=$?
+		if [ "$rc" != 0 ] || ! grep -qx "bad_malloc np=2: 0 failed" "$o.out"; then
+			bad "bad_malloc $m np=2 (exit $rc)"; excerpt "$o.out"; excerpt "$o.err"
+		elif [ "$m" != zero ] &&
+			! grep -q "^mpiwasm: rank 0: MPI_Win_allocate: the module's malloc returned a bad address" "$o.err"; then
+			bad "bad_malloc $m np=2: the bad address is not reported"; excerpt "$o.err"
+		else
+			ok "bad_malloc $m np=2: MPI_Alloc_mem, MPI_Win_allocate(_shared), attributes, copy callback, generalized request refuse the block"
+		fi
+	done
+	for m in end wrap; do
+		must_die "bad_malloc np=2: MPI_Win_allocate with a lying malloc ($m) under MPI_ERRORS_ARE_FATAL" 2 \
+			"^mpiwasm: rank 0: MPI_Win_allocate: the module's malloc returned a bad address" \
+			"survived" "$OUT/bad_malloc.wasm" "$m" fatal
+	done
+	must_die "bad_malloc np=2: user error handler with a lying malloc (misalign)" 2 \
+		"^mpiwasm: rank [01]: error handler: the module's malloc returned a bad address" \
+		"survived\\|handler ran" "$OUT/bad_malloc.wasm" misalign errh
+fi
 if wasm_build nbc_fatal "$here/nbc_fatal.c" "$CC_W"; then
 	must_die "nbc_fatal np=2: bad MPI_Iallreduce buffer under MPI_ERRORS_ARE_FATAL" 2 \
 		"^mpiwasm: rank 1: MPI_Iallreduce: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
@@ -459,6 +489,38 @@ if wasm_build t_bounds "$here/t_bounds.c" "$CC_W"; then
 	must_die "t_bounds np=2: the same before MPI_Init" 2 \
 		"^mpiwasm: rank [01]: MPI_T_cvar_get_info: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
 		"survived" "$OUT/t_bounds.wasm" preinit
+fi
+# What the module sees of the host (tests/mpi/host_view.c): MPI_INFO_ENV
+# is its own command line; MPI_T string values read empty and only
+# collective algorithm choices are writable, unless --mpi-t-unrestricted.
+# No value may contain the host working directory, the engine's path or
+# directory, the grant's host path, the launcher's tcp:// address.
+if wasm_build host_view "$here/host_view.c" "$CC_W"; then
+	H=$OUT/hostview
+	rm -rf "$H"
+	mkdir -p "$H/g"
+	cp "$OUT/host_view.wasm" "$H/"
+	for m in restricted unrestricted; do
+		o=$OUT/host_view.$m
+		if [ "$engine" = 0 ]; then bad "host_view $m np=2: no engine"; continue; fi
+		flag=
+		[ "$m" = unrestricted ] && flag=--mpi-t-unrestricted
+		rc=0
+		# shellcheck disable=SC2086
+		(cd "$H" && exec timeout "$RUN_TIMEOUT" $LAUNCH 2 "$MPIWASM" --dir "$H/g:/g" \
+			--env "FORBID1=$H" --env "FORBID2=$MPIWASM" --env "FORBID3=$(dirname "$MPIWASM")" \
+			--env "FORBID4=tcp://" $flag host_view.wasm "$m" one "two words") > "$o.out" 2> "$o.err" || rc=$?
+		if [ "$rc" != 0 ] || ! grep -qx "host_view np=2: 0 failed" "$o.out"; then
+			bad "host_view $m np=2 (exit $rc)"; excerpt "$o.out"; excerpt "$o.err"
+		elif [ "$m" = restricted ] &&
+			! grep -q "^mpiwasm: rank [01]: MPI_T_cvar_write: '[A-Za-z_]*' is not writable from a module" "$o.err"; then
+			bad "host_view $m np=2: the refused write is not reported"; excerpt "$o.err"
+		elif [ "$m" = restricted ]; then
+			ok "host_view $m np=2: MPI_INFO_ENV is the module's own; no host path or address in MPI_T values; only algorithm choices writable"
+		else
+			ok "host_view $m np=2: --mpi-t-unrestricted shows string values and passes writes to the library"
+		fi
+	done
 fi
 if wasm_build throw "$here/throw.cc" "$CXX_W"; then
 	must_die "throw np=4: C++ throw in rank 2" 4 "rank[^0-9]{0,3}2" "__cxa_throw returned" \
