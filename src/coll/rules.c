@@ -112,6 +112,29 @@ int coll_rules_path(const char *cache_dir, const char *host, int np,
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
+/* The cache's trust rule (src/cache/cache.h) for what Open MPI will read:
+ * the rules file, its coll/ dir and the cache dir are not symlinks, are
+ * ours and are writable by nobody else, so no other user can choose the
+ * algorithms of our jobs or point Open MPI at a file of theirs.  Returns
+ * NULL, or why not (in why). */
+static const char *not_ours(const char *path, bool dir, char *why, size_t len)
+{
+	struct stat st;
+	if (lstat(path, &st))
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+	else if (S_ISLNK(st.st_mode))
+		snprintf(why, len, "%s is a symlink", path);
+	else if (dir ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode))
+		snprintf(why, len, "%s is not a %s", path, dir ? "directory" : "regular file");
+	else if (st.st_uid != geteuid())
+		snprintf(why, len, "%s is owned by uid %ld", path, (long)st.st_uid);
+	else if (st.st_mode & (S_IWGRP | S_IWOTH))
+		snprintf(why, len, "%s is writable by others", path);
+	else
+		return NULL;
+	return why;
+}
+
 static void say(bool log, const char *fmt, const char *a, const char *b)
 {
 	if (!log)
@@ -159,6 +182,14 @@ int coll_apply(const char *cache_dir, const char *library, bool log)
 	if (access(path, R_OK)) {
 		say(log, "not applied: no rules file %s (%s; run `mpirun -np N mpiwasm tune`)",
 		    path, strerror(errno));
+		return 0;
+	}
+	char why[4200], cdir[4200];
+	snprintf(cdir, sizeof cdir, "%s/coll", cache_dir);
+	if (not_ours(cache_dir, true, why, sizeof why) || not_ours(cdir, true, why, sizeof why) ||
+	    not_ours(path, false, why, sizeof why)) {
+		/* Said even without the log: someone else's file is in the way. */
+		fprintf(stderr, "mpiwasm: warning: collective rules not applied: %s\n", why);
 		return 0;
 	}
 	/* `mpiwasm tune` found nothing faster than Open MPI's own selection:

@@ -82,6 +82,23 @@ MPIWASM_COLL_LOG=1 $RUN -x OMPI_MCA_coll_tuned_bcast_algorithm=6 "$MPIWASM" --ca
 [ $? = 0 ] && grep -q "OMPI_MCA_coll_tuned_bcast_algorithm is set" "$W/err" && ! grep -q "applied rules" "$W/err" &&
 	ok "a user's OMPI_MCA_coll_tuned_* wins" || bad "user setting" "ours applied over the user's"
 
+# 2b. a rules file another user could have written is not applied: the
+# cache's trust rule (ours, writable by nobody else, no symlinks)
+chmod o+w "$rules"
+MPIWASM_COLL_LOG=1 $RUN "$MPIWASM" --cache-dir "$W/c" "$W/collbench.wasm" bcast 8 8 >"$W/out" 2>"$W/err"
+rc=$?
+chmod o-w "$rules"
+[ $rc = 0 ] && grep -q "warning: collective rules not applied: $rules is writable by others" "$W/err" &&
+	! grep -q "applied rules" "$W/err" &&
+	ok "a rules file writable by others is not applied" || bad "unsafe rules" "applied, or no warning (exit $rc)"
+mv "$rules" "$W/real.rules" && ln -s "$W/real.rules" "$rules"
+MPIWASM_COLL_LOG=1 $RUN "$MPIWASM" --cache-dir "$W/c" "$W/collbench.wasm" bcast 8 8 >"$W/out" 2>"$W/err"
+rc=$?
+rm -f "$rules" && mv "$W/real.rules" "$rules"
+[ $rc = 0 ] && grep -q "warning: collective rules not applied: $rules is a symlink" "$W/err" &&
+	! grep -q "applied rules" "$W/err" &&
+	ok "a rules file that is a symlink is not applied" || bad "symlinked rules" "applied, or no warning (exit $rc)"
+
 # 3. Open MPI follows the file: a terrible MPI_Bcast rule at that path
 cp "$rules" "$W/good.rules"
 printf '# terrible on purpose\n1\n7\n1\n2\n1\n0 3 1 64\n' > "$rules"
