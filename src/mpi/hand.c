@@ -800,34 +800,68 @@ static uint32_t module_scratch(rt_instance *inst, uint32_t len)
 	return scratch;
 }
 
+/* Whether host bytes [p, p + n) lie in linear memory [base, base + size). */
+static int in_linear(const uint8_t *base, uint64_t size, uintptr_t p, uint64_t n)
+{
+	uintptr_t b = (uintptr_t)base;
+	return p >= b && p - b <= size && n <= size - (p - b);
+}
+
+/* The op sees in and inout through module addresses: a buffer already in
+ * linear memory as it is, any other (the library's temporary buffers) as
+ * a copy in the module's scratch of exactly the bytes the datatype spans,
+ * [lo, hi) from the buffer address by its true lower bound and extent;
+ * only those bytes of inout are copied back. */
 void mw_uop_apply(u32 fn, void *in, void *inout, int *len, MPI_Datatype *dt)
 {
 	rt_instance *inst = mw_inst;
-	if (mw_pending_trap)
+	if (mw_pending_trap || *len <= 0)
 		return;
-	uint8_t *base = rt_mem(inst, 0, 0);
-	uint64_t size = rt_mem_size(inst);
 	MPI_Aint lb, ext, tlb, text;
 	MPI_Type_get_extent(*dt, &lb, &ext);
 	MPI_Type_get_true_extent(*dt, &tlb, &text);
-	uint64_t bytes = *len > 0 ? (uint64_t)(*len - 1) * (uint64_t)ext + (uint64_t)(tlb + text) : 0;
-	/* len, datatype, then staged in/inout when outside linear memory. */
-	int in_lin = (uint8_t *)in >= base && (uint8_t *)in + bytes <= base + size;
-	int io_lin = (uint8_t *)inout >= base && (uint8_t *)inout + bytes <= base + size;
-	uint32_t s = module_scratch(inst, (uint32_t)(16 + (in_lin ? 0 : bytes) + (io_lin ? 0 : bytes)));
+	int64_t span = (int64_t)(*len - 1) * ext;
+	int64_t lo = tlb + (span < 0 ? span : 0), hi = tlb + (span > 0 ? span : 0) + text;
+	uint64_t bytes = hi > lo ? (uint64_t)(hi - lo) : 0;
+	uint8_t *base = rt_mem(inst, 0, 0);
+	uint64_t size = rt_mem_size(inst);
+	uintptr_t pin = (uintptr_t)in + (uintptr_t)lo, pio = (uintptr_t)inout + (uintptr_t)lo;
+	int in_lin = in_linear(base, size, pin, bytes);
+	int io_lin = in_linear(base, size, pio, bytes);
+	/* len, datatype, then the staged copies, 16-aligned; a copy starts at
+	 * a module address >= lo, so that its buffer address (copy - lo)
+	 * does not wrap below 0. */
+	uint64_t room = (bytes + 15) & ~(uint64_t)15;
+	uint64_t staged = (in_lin ? 0 : room) + (io_lin ? 0 : room);
+	uint64_t skip = 0;
+	uint32_t s = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		if (16 + skip + staged > UINT32_MAX / 2) {
+			s = 0;
+			break;
+		}
+		s = module_scratch(inst, (uint32_t)(16 + skip + staged));
+		if (!s || mw_pending_trap || staged == 0 || lo <= 0 || (int64_t)s + 16 >= lo)
+			break;
+		skip = ((uint64_t)lo - 16 + 15) & ~(uint64_t)15;   /* s + 16 + skip >= lo */
+	}
 	if (!s || mw_pending_trap) {
 		if (!mw_pending_trap)
-			fprintf(stderr, "mpiwasm: rank %d: user op: no module memory for staging\n", mw_world_rank);
+			fprintf(stderr, "mpiwasm: rank %d: user op: no module memory for staging "
+			        "%llu bytes\n", mw_world_rank, (unsigned long long)staged);
 		return;
 	}
 	base = rt_mem(inst, 0, 0);   /* malloc may have grown memory */
-	uint32_t a_in = in_lin ? (uint32_t)((uint8_t *)in - base) : s + 16;
-	uint32_t a_io = io_lin ? (uint32_t)((uint8_t *)inout - base)
-	                       : s + 16 + (in_lin ? 0 : (uint32_t)bytes);
+	uint32_t c_in = s + 16 + (uint32_t)skip;
+	uint32_t c_io = c_in + (in_lin ? 0 : (uint32_t)room);
+	uint32_t a_in = in_lin ? (uint32_t)(pin - (uintptr_t)base - (uintptr_t)lo)
+	                       : c_in - (uint32_t)lo;
+	uint32_t a_io = io_lin ? (uint32_t)(pio - (uintptr_t)base - (uintptr_t)lo)
+	                       : c_io - (uint32_t)lo;
 	if (!in_lin)
-		memcpy(base + a_in, in, bytes);
+		memcpy(base + c_in, (const void *)pin, bytes);
 	if (!io_lin)
-		memcpy(base + a_io, inout, bytes);
+		memcpy(base + c_io, (const void *)pio, bytes);
 	int32_t *hdr = (int32_t *)(base + s);
 	hdr[0] = *len;
 	hdr[1] = (int32_t)mw_dtype_find(*dt);
@@ -847,7 +881,7 @@ void mw_uop_apply(u32 fn, void *in, void *inout, int *len, MPI_Datatype *dt)
 	}
 	base = rt_mem(inst, 0, 0);
 	if (!io_lin)
-		memcpy(inout, base + a_io, bytes);
+		memcpy((void *)pio, base + c_io, bytes);
 }
 
 static void op_tramp(void *in, void *inout, int *len, MPI_Datatype *dt)

@@ -28,7 +28,7 @@ MPIWASM=${MPIWASM:-$B/mpiwasm}
 MCA=${MCA:-}
 NPS=${NPS:-1 2 3 4}
 OUT=${OUT:-$B/tests/mpi/$MPI}
-PROGS_C="env p2p coll comm dtype ops errs"
+PROGS_C="env p2p coll comm dtype ops errs uop_disp"
 # Later procedure families bring their own programs, tests/mpi/fam_*.c.
 for f in "$here"/fam_*.c; do
 	[ -e "$f" ] && PROGS_C="$PROGS_C $(basename "$f" .c)"
