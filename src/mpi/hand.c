@@ -1085,6 +1085,7 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 	mw_dtype *sd = NULL, *rd = NULL;
 	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	int *counts = NULL, *displs = NULL, rc;
+	mw_snap cs = { 0 }, ds = { 0 };   /* host copies: the library reads these */
 	COMM(c, comm);
 	int hroot = mw_rank_in(root), me = at_root(c, hroot), n = mw_peers(c);
 	int inter = is_inter(c);
@@ -1097,10 +1098,10 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 		}
 		DTYPE(rd, rdt);
 		if (me) {
-			counts = mw_arr(inst, rcounts, (uint64_t)n, 4);
-			displs = mw_arr(inst, rdispls, (uint64_t)n, 4);
-			if (!counts || !displs)
-				TRY(MW_ERR_ARG);
+			TRY(mw_snap_in(inst, &cs, rcounts, n));
+			TRY(mw_snap_in(inst, &ds, rdispls, n));
+			counts = cs.v;
+			displs = ds.v;
 			TRY(vbuf(inst, rb, n, counts, displs, rd, &rp));
 		}
 		rc = MPI_Gatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp, counts, displs,
@@ -1110,10 +1111,10 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 		(void)y;
 		DTYPE(sd, sdt);
 		if (me) {
-			counts = mw_arr(inst, scounts, (uint64_t)n, 4);
-			displs = mw_arr(inst, sdispls, (uint64_t)n, 4);
-			if (!counts || !displs)
-				TRY(MW_ERR_ARG);
+			TRY(mw_snap_in(inst, &cs, scounts, n));
+			TRY(mw_snap_in(inst, &ds, sdispls, n));
+			counts = cs.v;
+			displs = ds.v;
 			TRY(vbuf(inst, sb, n, counts, displs, sd, &sp));
 		}
 		if (!(inter && me) && hroot != MPI_PROC_NULL) {
@@ -1123,8 +1124,10 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 		rc = MPI_Scatterv(sp, counts, displs, sd->h, rp, (int)rc_,
 		                  rd ? rd->h : MPI_BYTE, hroot, c);
 	}
+	MW_SNAPS_FREE(&cs, &ds);
 	return mw_ret(inst, rc, comm, proc);
 fail:
+	MW_SNAPS_FREE(&cs, &ds);
 	return mw_fail(inst, rc, comm, proc);
 }
 
@@ -1160,21 +1163,23 @@ u32 mwh_Allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	MPI_Comm c;
 	mw_dtype *sd = NULL, *rd;
 	void *sp, *rp;
-	int rc, *cnt, *dis;
+	int rc;
+	mw_snap cnt = { 0 }, dis = { 0 };
 	COMM(c, comm);
 	int n = mw_peers(c);
 	DTYPE(rd, rdt);
 	if (!IN_PLACE(sb))
 		DTYPE(sd, sdt);
 	TRY(sbuf(inst, sb, (int)sc, sd, &sp));
-	cnt = mw_arr(inst, rcounts, (uint64_t)n, 4);
-	dis = mw_arr(inst, rdispls, (uint64_t)n, 4);
-	if (!cnt || !dis)
-		TRY(MW_ERR_ARG);
-	TRY(vbuf(inst, rb, n, cnt, dis, rd, &rp));
-	return mw_ret(inst, MPI_Allgatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp,
-	              cnt, dis, rd->h, c), comm, "MPI_Allgatherv");
+	TRY(mw_snap_in(inst, &cnt, rcounts, n));
+	TRY(mw_snap_in(inst, &dis, rdispls, n));
+	TRY(vbuf(inst, rb, n, cnt.v, dis.v, rd, &rp));
+	rc = MPI_Allgatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp, cnt.v, dis.v,
+	                    rd->h, c);
+	MW_SNAPS_FREE(&cnt, &dis);
+	return mw_ret(inst, rc, comm, "MPI_Allgatherv");
 fail:
+	MW_SNAPS_FREE(&cnt, &dis);
 	return mw_fail(inst, rc, comm, "MPI_Allgatherv");
 }
 
@@ -1207,26 +1212,26 @@ u32 mwh_Alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
 	MPI_Comm c;
 	mw_dtype *sd = NULL, *rd;
 	void *sp = MPI_IN_PLACE, *rp;
-	int rc, *sc = NULL, *sdi = NULL, *rcn, *rdi;
+	int rc;
+	mw_snap sc = { 0 }, sdi = { 0 }, rcn = { 0 }, rdi = { 0 };
 	COMM(c, comm);
 	int n = mw_peers(c);
 	DTYPE(rd, rdt);
-	rcn = mw_arr(inst, rcounts, (uint64_t)n, 4);
-	rdi = mw_arr(inst, rdispls, (uint64_t)n, 4);
-	if (!rcn || !rdi)
-		TRY(MW_ERR_ARG);
-	TRY(vbuf(inst, rb, n, rcn, rdi, rd, &rp));
+	TRY(mw_snap_in(inst, &rcn, rcounts, n));
+	TRY(mw_snap_in(inst, &rdi, rdispls, n));
+	TRY(vbuf(inst, rb, n, rcn.v, rdi.v, rd, &rp));
 	if (!IN_PLACE(sb)) {
 		DTYPE(sd, sdt);
-		sc = mw_arr(inst, scounts, (uint64_t)n, 4);
-		sdi = mw_arr(inst, sdispls, (uint64_t)n, 4);
-		if (!sc || !sdi)
-			TRY(MW_ERR_ARG);
-		TRY(vbuf(inst, sb, n, sc, sdi, sd, &sp));
+		TRY(mw_snap_in(inst, &sc, scounts, n));
+		TRY(mw_snap_in(inst, &sdi, sdispls, n));
+		TRY(vbuf(inst, sb, n, sc.v, sdi.v, sd, &sp));
 	}
-	return mw_ret(inst, MPI_Alltoallv(sp, sc, sdi, sd ? sd->h : MPI_BYTE, rp,
-	              rcn, rdi, rd->h, c), comm, "MPI_Alltoallv");
+	rc = MPI_Alltoallv(sp, sc.v, sdi.v, sd ? sd->h : MPI_BYTE, rp, rcn.v, rdi.v,
+	                   rd->h, c);
+	MW_SNAPS_FREE(&sc, &sdi, &rcn, &rdi);
+	return mw_ret(inst, rc, comm, "MPI_Alltoallv");
 fail:
+	MW_SNAPS_FREE(&sc, &sdi, &rcn, &rdi);
 	return mw_fail(inst, rc, comm, "MPI_Alltoallv");
 }
 
@@ -1253,8 +1258,8 @@ u32 mwh_Alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 stype
 {
 	MPI_Comm c;
 	void *sp = MPI_IN_PLACE, *rp;
-	int rc, *sc = NULL, *sdi = NULL, *rcn, *rdi;
-	int32_t *st = NULL, *rt;
+	int rc;
+	mw_snap sc = { 0 }, sdi = { 0 }, st = { 0 }, rcn = { 0 }, rdi = { 0 }, rt = { 0 };
 	MPI_Datatype *hs = NULL, *hr = NULL;
 	COMM(c, comm);
 	int n = mw_peers(c);
@@ -1262,27 +1267,26 @@ u32 mwh_Alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 stype
 	hr = calloc((size_t)n + 1, sizeof *hr);
 	if (!hs || !hr)
 		TRY(MW_ERR_NO_MEM);
-	rcn = mw_arr(inst, rcounts, (uint64_t)n, 4);
-	rdi = mw_arr(inst, rdispls, (uint64_t)n, 4);
-	rt = mw_arr(inst, rtypes, (uint64_t)n, 4);
-	if (!rcn || !rdi || !rt)
-		TRY(MW_ERR_ARG);
-	TRY(wbuf(inst, rb, n, rcn, rdi, rt, hr, &rp));
+	TRY(mw_snap_in(inst, &rcn, rcounts, n));
+	TRY(mw_snap_in(inst, &rdi, rdispls, n));
+	TRY(mw_snap_in(inst, &rt, rtypes, n));
+	TRY(wbuf(inst, rb, n, rcn.v, rdi.v, rt.v, hr, &rp));
 	if (!IN_PLACE(sb)) {
-		sc = mw_arr(inst, scounts, (uint64_t)n, 4);
-		sdi = mw_arr(inst, sdispls, (uint64_t)n, 4);
-		st = mw_arr(inst, stypes, (uint64_t)n, 4);
-		if (!sc || !sdi || !st)
-			TRY(MW_ERR_ARG);
-		TRY(wbuf(inst, sb, n, sc, sdi, st, hs, &sp));
+		TRY(mw_snap_in(inst, &sc, scounts, n));
+		TRY(mw_snap_in(inst, &sdi, sdispls, n));
+		TRY(mw_snap_in(inst, &st, stypes, n));
+		TRY(wbuf(inst, sb, n, sc.v, sdi.v, st.v, hs, &sp));
 	}
-	rc = MPI_Alltoallw(sp, sc, sdi, IN_PLACE(sb) ? NULL : hs, rp, rcn, rdi, hr, c);
+	rc = MPI_Alltoallw(sp, sc.v, sdi.v, IN_PLACE(sb) ? NULL : hs, rp, rcn.v, rdi.v,
+	                   hr, c);
 	free(hs);
 	free(hr);
+	MW_SNAPS_FREE(&sc, &sdi, &st, &rcn, &rdi, &rt);
 	return mw_ret(inst, rc, comm, "MPI_Alltoallw");
 fail:
 	free(hs);
 	free(hr);
+	MW_SNAPS_FREE(&sc, &sdi, &st, &rcn, &rdi, &rt);
 	return mw_fail(inst, rc, comm, "MPI_Alltoallw");
 }
 
@@ -1380,15 +1384,15 @@ u32 mwh_Reduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
 	mw_dtype *d;
 	MPI_Op op;
 	void *sp, *rp;
-	int rc, n, me, *cnt;
+	int rc, n, me;
+	mw_snap rcs = { 0 };
 	COMM(c, comm);
 	DTYPE(d, dt);
 	OP(op, opv);
 	MPI_Comm_size(c, &n);
 	MPI_Comm_rank(c, &me);
-	cnt = mw_arr(inst, rcounts, (uint64_t)n, 4);
-	if (!cnt)
-		TRY(MW_ERR_ARG);
+	TRY(mw_snap_in(inst, &rcs, rcounts, n));
+	int *cnt = rcs.v;
 	int64_t total = 0;
 	for (int i = 0; i < n; i++)
 		total += cnt[i] < 0 ? 0 : cnt[i];
@@ -1401,9 +1405,11 @@ u32 mwh_Reduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
 		BUF(sp, sb, total, d);
 		BUF(rp, rb, cnt[me], d);
 	}
-	return mw_ret(inst, MPI_Reduce_scatter(sp, rp, cnt, d->h, op, c),
-	              comm, "MPI_Reduce_scatter");
+	rc = MPI_Reduce_scatter(sp, rp, cnt, d->h, op, c);
+	mw_snap_free(&rcs);
+	return mw_ret(inst, rc, comm, "MPI_Reduce_scatter");
 fail:
+	mw_snap_free(&rcs);
 	return mw_fail(inst, rc, comm, "MPI_Reduce_scatter");
 }
 

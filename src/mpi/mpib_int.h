@@ -163,6 +163,10 @@ typedef struct mw_snap {
 } mw_snap;
 int mw_snap_in(rt_instance *inst, mw_snap *s, uint32_t addr, int64_t n);
 void mw_snap_free(mw_snap *s);
+/* Releases all the snapshots of a call (pointers to them). */
+#define MW_SNAPS_FREE(...) do { mw_snap *mw_s_[] = { __VA_ARGS__ };            \
+	for (size_t mw_i_ = 0; mw_i_ < sizeof mw_s_ / sizeof mw_s_[0]; mw_i_++) \
+		mw_snap_free(mw_s_[mw_i_]); } while (0)
 
 /* Status: host -> module (addr 0 = MPI_STATUS_IGNORE). */
 void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s);
