@@ -122,13 +122,14 @@ static keep *keep_new(keep **kp)
 	return *kp;
 }
 
-/* A snapshot in k of the n ints at module address a; *out is the copy. */
-static int keep_snap(rt_instance *inst, keep *k, u32 a, int n, int **out)
+/* A snapshot in k of the n ints at module address a, zeros after them up
+ * to cap; *out is the copy. */
+static int keep_snap(rt_instance *inst, keep *k, u32 a, int n, int cap, int **out)
 {
 	if (k->nsnap == KEEP_SNAPS)
 		return MW_ERR_INTERN;
 	mw_snap *sn = &k->snap[k->nsnap++];
-	int rc = mw_snap_in(inst, sn, a, n);
+	int rc = mw_snap_pad(inst, sn, a, n, cap);
 	*out = sn->v;
 	return rc;
 }
@@ -235,12 +236,14 @@ static int sblocks(rt_instance *inst, u32 a, int in_place_ok, u32 count,
 }
 
 /* n int counts and n int displacements (in extents of d) from base a,
- * snapshots in k. */
-static int vblocks(rt_instance *inst, keep *k, u32 a, int n, u32 counts,
+ * snapshots in k padded with zero counts up to cap entries (the other
+ * degree of a neighborhood collective; else n). */
+static int vblocks(rt_instance *inst, keep *k, u32 a, int n, int cap, u32 counts,
                    u32 displs, const mw_dtype *d, int **cp, int **dp, void **p)
 {
 	int *c, *s, rc;
-	if ((rc = keep_snap(inst, k, counts, n, &c)) || (rc = keep_snap(inst, k, displs, n, &s)))
+	if ((rc = keep_snap(inst, k, counts, n, cap, &c)) ||
+	    (rc = keep_snap(inst, k, displs, n, cap, &s)))
 		return rc;
 	if ((rc = mw_buf(inst, a, 0, d, p)))
 		return rc;
@@ -256,21 +259,26 @@ static int vblocks(rt_instance *inst, keep *k, u32 a, int n, u32 counts,
 
 /* n int counts, n byte displacements (int, or module MPI_Aint if *ad is
  * to receive host MPI_Aint copies) and n datatype handles from base a,
- * snapshots in k; the host datatypes go to a new array *ht. */
-static int wblocks(rt_instance *inst, keep *k, u32 a, int n, u32 counts,
+ * snapshots in k padded up to cap entries as in vblocks (zero counts,
+ * MPI_BYTE); the host datatypes go to a new array *ht. */
+static int wblocks(rt_instance *inst, keep *k, u32 a, int n, int cap, u32 counts,
                    u32 displs, u32 types, int **cp, int **dp, MPI_Aint **ad,
                    MPI_Datatype **ht, void **p)
 {
 	int *c, *s, *t, rc;
-	if ((rc = keep_snap(inst, k, counts, n, &c)) ||
-	    (rc = keep_snap(inst, k, displs, n, &s)) ||
-	    (rc = keep_snap(inst, k, types, n, &t)))
+	if (cap < n)
+		cap = n;
+	if ((rc = keep_snap(inst, k, counts, n, cap, &c)) ||
+	    (rc = keep_snap(inst, k, displs, n, cap, &s)) ||
+	    (rc = keep_snap(inst, k, types, n, cap, &t)))
 		return rc;
 	*p = (uint8_t *)rt_mem(inst, 0, 0) + a;
-	if (!(*ht = malloc(((size_t)n + 1) * sizeof **ht)))
+	if (!(*ht = malloc(((size_t)cap + 1) * sizeof **ht)))
 		return MW_ERR_NO_MEM;
-	if (ad && !(*ad = malloc(((size_t)n + 1) * sizeof **ad)))
+	if (ad && !(*ad = calloc((size_t)cap + 1, sizeof **ad)))
 		return MW_ERR_NO_MEM;
+	for (int i = n; i <= cap; i++)
+		(*ht)[i] = MPI_BYTE;
 	for (int i = 0; i < n; i++) {
 		mw_dtype *d;
 		void *q;
@@ -387,7 +395,7 @@ u32 mwh_Igatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	if (all) {
 		if (!keep_new(&k))
 			TRY(MW_ERR_NO_MEM);
-		TRY(vblocks(inst, k, rb, mw_peers(c), rcounts, displs, rd, &cnt, &dis, &rp));
+		TRY(vblocks(inst, k, rb, mw_peers(c), 0, rcounts, displs, rd, &cnt, &dis, &rp));
 	}
 	REQ(r, req);
 	rc = MPI_Igatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, hroot, c, &hr);
@@ -443,7 +451,7 @@ u32 mwh_Iscatterv(rt_instance *inst, u32 sb, u32 scounts, u32 displs, u32 sdt,
 	if (all) {
 		if (!keep_new(&k))
 			TRY(MW_ERR_NO_MEM);
-		TRY(vblocks(inst, k, sb, mw_peers(c), scounts, displs, sd, &cnt, &dis, &sp));
+		TRY(vblocks(inst, k, sb, mw_peers(c), 0, scounts, displs, sd, &cnt, &dis, &sp));
 	}
 	if (own)
 		TRY(sblocks(inst, rb, all, rcn, 1, rd, &rp));
@@ -493,7 +501,7 @@ u32 mwh_Iallgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	TRY(sblocks(inst, sb, 1, sc, 1, sd, &sp));
 	if (!keep_new(&k))
 		TRY(MW_ERR_NO_MEM);
-	TRY(vblocks(inst, k, rb, mw_peers(c), rcounts, displs, rd, &cnt, &dis, &rp));
+	TRY(vblocks(inst, k, rb, mw_peers(c), 0, rcounts, displs, rd, &cnt, &dis, &rp));
 	REQ(r, req);
 	rc = MPI_Iallgatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Iallgatherv");
@@ -542,8 +550,8 @@ u32 mwh_Ialltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
 	if (!keep_new(&k))
 		TRY(MW_ERR_NO_MEM);
 	if (!IN_PLACE(sb))
-		TRY(vblocks(inst, k, sb, n, scounts, sdispls, sd, &sc, &sdi, &sp));
-	TRY(vblocks(inst, k, rb, n, rcounts, rdispls, rd, &rcn, &rdi, &rp));
+		TRY(vblocks(inst, k, sb, n, 0, scounts, sdispls, sd, &sc, &sdi, &sp));
+	TRY(vblocks(inst, k, rb, n, 0, rcounts, rdispls, rd, &rcn, &rdi, &rp));
 	REQ(r, req);
 	rc = MPI_Ialltoallv(sp, sc, sdi, sd->h, rp, rcn, rdi, rd->h, c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ialltoallv");
@@ -568,9 +576,9 @@ u32 mwh_Ialltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
 	if (!keep_new(&k))
 		TRY(MW_ERR_NO_MEM);
 	if (!IN_PLACE(sb))
-		TRY(wblocks(inst, k, sb, n, scounts, sdispls, stypes, &sc, &sdi, NULL,
+		TRY(wblocks(inst, k, sb, n, 0, scounts, sdispls, stypes, &sc, &sdi, NULL,
 		            &k->stypes, &sp));
-	TRY(wblocks(inst, k, rb, n, rcounts, rdispls, rtypes, &rcn, &rdi, NULL,
+	TRY(wblocks(inst, k, rb, n, 0, rcounts, rdispls, rtypes, &rcn, &rdi, NULL,
 	            &k->rtypes, &rp));
 	REQ(r, req);
 	rc = MPI_Ialltoallw(sp, sc, sdi, k->stypes, rp, rcn, rdi, k->rtypes, c, &hr);
@@ -693,7 +701,7 @@ u32 mwh_Ireduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
 	MPI_Comm_rank(c, &me);
 	if (!keep_new(&k))
 		TRY(MW_ERR_NO_MEM);
-	TRY(keep_snap(inst, k, rcounts, n, &cnt));
+	TRY(keep_snap(inst, k, rcounts, n, n, &cnt));
 	int64_t total = 0;
 	for (int i = 0; i < n; i++)
 		total += cnt[i] < 0 ? 0 : cnt[i];
@@ -720,6 +728,9 @@ fail:
  * request pointer, or NB_BLOCKING. */
 
 #define NB_BLOCKING UINT32_MAX
+/* Arrays of a neighborhood collective are snapshot with zero counts up to
+ * the larger degree (mw_snap_pad says why). */
+#define MAXDEG (in > out ? in : out)
 
 /* In- and out-degree of comm's topology (a cartesian one has 2 per
  * dimension, MPI_PROC_NULL neighbors included). */
@@ -809,7 +820,7 @@ static u32 nb_allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	k = req == NB_BLOCKING ? keep_init(&local) : keep_new(&k);
 	if (!k)
 		TRY(MW_ERR_NO_MEM);
-	TRY(vblocks(inst, k, rb, in, rcounts, displs, rd, &cnt, &dis, &rp));
+	TRY(vblocks(inst, k, rb, in, MAXDEG, rcounts, displs, rd, &cnt, &dis, &rp));
 	if (req != NB_BLOCKING)
 		REQ(r, req);
 	NB_END(proc, MPI_Neighbor_allgatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, c),
@@ -866,8 +877,8 @@ static u32 nb_alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
 	k = req == NB_BLOCKING ? keep_init(&local) : keep_new(&k);
 	if (!k)
 		TRY(MW_ERR_NO_MEM);
-	TRY(vblocks(inst, k, sb, out, scounts, sdispls, sd, &sc, &sdi, &sp));
-	TRY(vblocks(inst, k, rb, in, rcounts, rdispls, rd, &rcn, &rdi, &rp));
+	TRY(vblocks(inst, k, sb, out, MAXDEG, scounts, sdispls, sd, &sc, &sdi, &sp));
+	TRY(vblocks(inst, k, rb, in, MAXDEG, rcounts, rdispls, rd, &rcn, &rdi, &rp));
 	if (req != NB_BLOCKING)
 		REQ(r, req);
 	NB_END(proc, MPI_Neighbor_alltoallv(sp, sc, sdi, sd->h, rp, rcn, rdi, rd->h, c),
@@ -896,9 +907,9 @@ static u32 nb_alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
 	k = req == NB_BLOCKING ? keep_init(&local) : keep_new(&k);
 	if (!k)
 		TRY(MW_ERR_NO_MEM);
-	TRY(wblocks(inst, k, sb, out, scounts, sdispls, stypes, &sc, NULL,
+	TRY(wblocks(inst, k, sb, out, MAXDEG, scounts, sdispls, stypes, &sc, NULL,
 	            &k->sdispls, &k->stypes, &sp));
-	TRY(wblocks(inst, k, rb, in, rcounts, rdispls, rtypes, &rcn, NULL,
+	TRY(wblocks(inst, k, rb, in, MAXDEG, rcounts, rdispls, rtypes, &rcn, NULL,
 	            &k->rdispls, &k->rtypes, &rp));
 	if (req != NB_BLOCKING)
 		REQ(r, req);

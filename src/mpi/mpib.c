@@ -586,22 +586,30 @@ int mw_pos_in(rt_instance *inst, uint32_t addr, int64_t limit, int32_t **p,
 	return v < 0 || v > limit ? MW_ERR_ARG : 0;
 }
 
-int mw_snap_in(rt_instance *inst, mw_snap *s, uint32_t addr, int64_t n)
+int mw_snap_pad(rt_instance *inst, mw_snap *s, uint32_t addr, int64_t n, int64_t cap)
 {
 	s->v = s->small;
 	if (n < 0)
 		return MW_ERR_ARG;
-	if (n == 0)
-		return 0;
-	const int32_t *m = mw_arr(inst, addr, (uint64_t)n, 4);
-	if (!m)
+	if (cap < n)
+		cap = n;
+	const int32_t *m = n ? mw_arr(inst, addr, (uint64_t)n, 4) : NULL;
+	if (n && !m)
 		return MW_ERR_ARG;
-	if (n > MW_SNAP_SMALL && !(s->v = malloc((size_t)n * sizeof *s->v))) {
+	if (cap > MW_SNAP_SMALL && !(s->v = malloc((size_t)cap * sizeof *s->v))) {
 		s->v = s->small;
 		return MW_ERR_NO_MEM;
 	}
-	memcpy(s->v, m, (size_t)n * sizeof *s->v);
+	if (n)
+		memcpy(s->v, m, (size_t)n * sizeof *s->v);
+	if (cap > n)
+		memset(s->v + n, 0, (size_t)(cap - n) * sizeof *s->v);
 	return 0;
+}
+
+int mw_snap_in(rt_instance *inst, mw_snap *s, uint32_t addr, int64_t n)
+{
+	return mw_snap_pad(inst, s, addr, n, n);
 }
 
 void mw_snap_free(mw_snap *s)

@@ -162,6 +162,11 @@ typedef struct mw_snap {
 	int32_t small[MW_SNAP_SMALL];
 } mw_snap;
 int mw_snap_in(rt_instance *inst, mw_snap *s, uint32_t addr, int64_t n);
+/* The same, with zeros after the n elements up to cap (>= n): for a host
+ * library known to read past an array's end (MPICH 4.0's neighborhood
+ * collectives on a distributed graph read the counts by the other
+ * degree), what it reads there is a count of 0, not module or host data. */
+int mw_snap_pad(rt_instance *inst, mw_snap *s, uint32_t addr, int64_t n, int64_t cap);
 void mw_snap_free(mw_snap *s);
 /* Releases all the snapshots of a call (pointers to them). */
 #define MW_SNAPS_FREE(...) do { mw_snap *mw_s_[] = { __VA_ARGS__ };            \
