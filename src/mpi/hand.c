@@ -466,39 +466,43 @@ u32 mwh_Start(rt_instance *inst, u32 req)
 }
 
 /* Stages n module requests into a host array (NULL = out of memory or
- * a bad handle, with *err set). */
+ * a bad handle, with *err set); *mod is the module array, *was a snapshot
+ * of its handles: module code can run during the wait (a user op, a
+ * generalized request's callbacks) and rewrite the array, and the slots
+ * released afterwards must be those that were waited for. */
 static MPI_Request *reqs_in(rt_instance *inst, u32 arr, int n, uint32_t **mod,
-                            MPI_Request *small, int nsmall, int *err)
+                            mw_snap *was, MPI_Request *small, int nsmall, int *err)
 {
 	*err = 0;
 	if (n < 0) {
 		*err = MW_ERR_COUNT;
 		return NULL;
 	}
-	*mod = mw_arr(inst, arr, (uint64_t)n, 4);
-	if (!*mod && n > 0) {
-		*err = MW_ERR_ARG;
+	if ((*err = mw_snap_in(inst, was, arr, n)))
 		return NULL;
-	}
+	*mod = mw_arr(inst, arr, (uint64_t)n, 4);
 	MPI_Request *h = n <= nsmall ? small : malloc((size_t)n * sizeof *h);
 	if (!h) {
 		*err = MW_ERR_NO_MEM;
+		mw_snap_free(was);
 		return NULL;
 	}
 	for (int i = 0; i < n; i++)
-		if ((*err = mw_req_get((*mod)[i], &h[i]))) {
+		if ((*err = mw_req_get((uint32_t)was->v[i], &h[i]))) {
 			if (h != small)
 				free(h);
+			mw_snap_free(was);
 			return NULL;
 		}
 	return h;
 }
 
-/* After completion: requests the host freed become MPI_REQUEST_NULL. */
-static void req_back(uint32_t *m, const MPI_Request *h)
+/* After completion: a request the host freed (module handle `was` when
+ * the call began) loses its slot, and *m becomes MPI_REQUEST_NULL. */
+static void req_back(uint32_t *m, uint32_t was, const MPI_Request *h)
 {
-	if (*m != MW_REQUEST_NULL && *h == MPI_REQUEST_NULL) {
-		mw_req_del(*m);
+	if (was != MW_REQUEST_NULL && *h == MPI_REQUEST_NULL) {
+		mw_req_del(was);
 		*m = MW_REQUEST_NULL;
 	}
 }
@@ -507,12 +511,14 @@ u32 mwh_Startall(rt_instance *inst, u32 n, u32 arr)
 {
 	MPI_Request small[16], *h;
 	uint32_t *m;
+	mw_snap was = { 0 };
 	int err;
-	if (!(h = reqs_in(inst, arr, (int)n, &m, small, 16, &err)))
+	if (!(h = reqs_in(inst, arr, (int)n, &m, &was, small, 16, &err)))
 		return mw_fail(inst, err, MW_NOCOMM, "MPI_Startall");
 	int rc = MPI_Startall((int)n, h);
 	if (h != small)
 		free(h);
+	mw_snap_free(&was);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Startall");
 }
 
@@ -524,10 +530,11 @@ u32 mwh_Wait(rt_instance *inst, u32 req, u32 status)
 	int rc;
 	if (!r || (status && !mw_ptr(inst, status, 24)))
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Wait");
-	if ((rc = mw_req_get(*r, &h)))
+	uint32_t was = *r;   /* a user op run by the wait may rewrite *r */
+	if ((rc = mw_req_get(was, &h)))
 		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Wait");
 	rc = MPI_Wait(&h, status ? &st : MPI_STATUS_IGNORE);
-	req_back(r, &h);
+	req_back(r, was, &h);
 	if (rc == MPI_SUCCESS)
 		mw_status_out(inst, status, &st);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Wait");
@@ -542,10 +549,11 @@ u32 mwh_Test(rt_instance *inst, u32 req, u32 flag, u32 status)
 	int rc;
 	if (!r || !f || (status && !mw_ptr(inst, status, 24)))
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Test");
-	if ((rc = mw_req_get(*r, &h)))
+	uint32_t was = *r;
+	if ((rc = mw_req_get(was, &h)))
 		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Test");
 	rc = MPI_Test(&h, f, status ? &st : MPI_STATUS_IGNORE);
-	req_back(r, &h);
+	req_back(r, was, &h);
 	if (rc == MPI_SUCCESS && *f)
 		mw_status_out(inst, status, &st);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Test");
@@ -619,8 +627,9 @@ static u32 wait_many(rt_instance *inst, int kind, const char *proc, u32 n,
 	MPI_Request small[16], *h;
 	MPI_Status ssmall[16], *st = ssmall;
 	uint32_t *m;
+	mw_snap was = { 0 };
 	int err, rc, cnt = (int)n;
-	if (!(h = reqs_in(inst, arr, cnt, &m, small, 16, &err)))
+	if (!(h = reqs_in(inst, arr, cnt, &m, &was, small, 16, &err)))
 		return mw_fail(inst, err, MW_NOCOMM, proc);
 	/* Check every output before anything can complete. */
 	u32 stat = 0, outc = 0, idxs = 0, flag = 0;
@@ -661,7 +670,7 @@ static u32 wait_many(rt_instance *inst, int kind, const char *proc, u32 n,
 	if (kind == W_ANY || kind == T_ANY)
 		*pc = idx == MPI_UNDEFINED ? MW_UNDEFINED : idx;
 	for (int i = 0; i < cnt; i++)
-		req_back(&m[i], &h[i]);
+		req_back(&m[i], (uint32_t)was.v[i], &h[i]);
 	if (stat && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)) {
 		if (kind == W_ALL || (kind == T_ALL && f)) {
 			for (int i = 0; i < cnt; i++)
@@ -677,10 +686,12 @@ static u32 wait_many(rt_instance *inst, int kind, const char *proc, u32 n,
 		free(h);
 	if (st != ssmall)
 		free(st);
+	mw_snap_free(&was);
 	return mw_ret(inst, rc, MW_NOCOMM, proc);
 fail:
 	if (h != small)
 		free(h);
+	mw_snap_free(&was);
 	return mw_fail(inst, rc, MW_NOCOMM, proc);
 }
 

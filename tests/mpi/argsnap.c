@@ -7,7 +7,8 @@
  * must land where the displacements said when the call was made (MPI
  * leaves such a program's outcome undefined; the sandbox must not let it
  * reach outside linear memory), the canaries stay, nothing crashes.  A
- * nonblocking call's arrays may change before it completes. */
+ * nonblocking call's arrays may change before it completes, and request
+ * arrays may change while a wait runs module code (a user op). */
 #include "tmpi.h"
 #include <stdint.h>
 
@@ -145,6 +146,52 @@ static void allv(int far, int alltoall)
 	CHECK(canaries_ok());
 }
 
+/* A user op that, while the wait that applies it runs, rewrites the
+ * module's request variable to name another pending request: the bridge
+ * must release the request it waited for, not the one named now. */
+static MPI_Request *op_target, op_victim;
+static int op_runs;
+
+static void retarget(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+	(void)dt;
+	for (int i = 0; i < *len; i++)
+		((int *)inout)[i] += ((int *)in)[i];
+	if (op_target)
+		*op_target = op_victim;
+	op_runs++;
+}
+
+static void rewritten_request(int waitall)
+{
+	MPI_Op op;
+	MPI_Request rq[2], victim;
+	int x = rank + 1, sum = 0, got = -1, one = 1;
+	MPI_Op_create(retarget, 1, &op);
+	OK(MPI_Ibcast(&got, 1, MPI_INT, 0, MPI_COMM_WORLD, &victim));
+	if (rank == 0)
+		got = 42;   /* root's buffer: set before the wait, sent by then */
+	OK(MPI_Iallreduce(&x, &sum, 1, MPI_INT, op, MPI_COMM_WORLD, &rq[0]));
+	OK(MPI_Iallreduce(MPI_IN_PLACE, &one, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[1]));
+	op_victim = victim;
+	op_target = &rq[waitall ? 1 : 0];
+	if (waitall) {
+		OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+	} else {
+		OK(MPI_Wait(&rq[0], MPI_STATUS_IGNORE));
+		OK(MPI_Wait(&rq[1], MPI_STATUS_IGNORE));
+	}
+	op_target = NULL;
+	/* the victim is still pending as far as the program is concerned */
+	int rc = MPI_Wait(&victim, MPI_STATUS_IGNORE);
+	int ok = rc == MPI_SUCCESS && sum == size * (size + 1) / 2 && one == size;
+	tm_out("request rewritten by a user op during %s: %s", waitall ? "MPI_Waitall" : "MPI_Wait",
+	       ok ? "the other request stays valid" : "WRONG");
+	CHECK(ok);
+	CHECK(rc != MPI_SUCCESS || victim == MPI_REQUEST_NULL);
+	MPI_Op_free(&op);
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
@@ -165,5 +212,7 @@ int main(int argc, char **argv)
 		allv(far, 0);
 		allv(far, 1);
 	}
+	rewritten_request(0);
+	rewritten_request(1);
 	return tm_finish("argsnap") | MPI_Finalize();
 }
