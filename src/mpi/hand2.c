@@ -786,32 +786,6 @@ u32 mwh_Aint_diff(rt_instance *inst, u32 a, u32 b)
 
 /* ---- packing --------------------------------------------------------------------- */
 
-/* MPI_Pack/MPI_Unpack's position: read once, within [0, size], and the
- * bytes the call moves within the buffer (Pack: position + count x the
- * type's size <= outsize), checked before the host library reads or
- * writes at outbuf + position.  0, or the failure already reported. */
-int mw_pos_check(rt_instance *inst, u32 posp, int32_t size, int64_t need,
-                     int32_t **p, int32_t *pos, u32 comm, const char *proc,
-                     u32 *ret)
-{
-	int rc = mw_pos_in(inst, posp, size, p, pos);
-	if (rc == 0 && need > (int64_t)size - *pos) {
-		*ret = mw_fail_arg(inst, MW_ERR_TRUNCATE, comm, proc, "argument position "
-		                   "= %d leaves %d bytes, %lld needed", (int)*pos,
-		                   (int)(size - *pos), (long long)need);
-		return 1;
-	}
-	if (rc == 0)
-		return 0;
-	if (!*p)
-		*ret = mw_fail_arg(inst, rc, comm, proc, "argument position: pointer "
-		                   "outside linear memory");
-	else
-		*ret = mw_fail_arg(inst, rc, comm, proc, "argument position = %d is "
-		                   "outside [0, %d]", (int)*pos, (int)size);
-	return 1;
-}
-
 u32 mwh_Pack(rt_instance *inst, u32 inbuf, u32 count, u32 dt, u32 outbuf,
              u32 outsize, u32 posp, u32 comm)
 {
@@ -828,7 +802,7 @@ u32 mwh_Pack(rt_instance *inst, u32 inbuf, u32 count, u32 dt, u32 outbuf,
 	if ((int32_t)outsize < 0 || (!op && outsize))
 		TRY(MW_ERR_BUFFER);
 	if (mw_pos_check(inst, posp, (int32_t)outsize, (int64_t)(int32_t)count * d->size,
-	              &pp, &pos, comm, "MPI_Pack", &ret))
+	                 &pp, &pos, comm, "MPI_Pack", &ret))
 		return ret;
 	rc = MPI_Pack(ip, (int)count, d->h, op, (int)outsize, &pos, c);
 	if (rc == MPI_SUCCESS)

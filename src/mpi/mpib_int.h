@@ -140,15 +140,17 @@ int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp_bytes, int64_t co
 int mw_pos_in(rt_instance *inst, uint32_t addr, int64_t limit, int32_t **p,
               int32_t *val);
 
-/* mw_pos_in for a packing call (hand2.c): position within [0, size] and
- * `need` bytes of room after it.  0, or 1 with the failure, naming the
- * argument and its value, already raised and its result in *ret. */
+/* mw_pos_in for a packing call: position within [0, size] and `need`
+ * bytes of room after it (what the call writes or reads there), checked
+ * before the host library touches buffer + position.  0, or 1 with the
+ * failure, naming the argument and its value, raised on comm and its
+ * result in *ret. */
 int mw_pos_check(rt_instance *inst, uint32_t posp, int32_t size, int64_t need,
                  int32_t **p, int32_t *pos, uint32_t comm, const char *proc,
                  uint32_t *ret);
 
 /* A host snapshot of a module int array (counts, displacements, datatype
- * handles, ranks) that the host library reads during a call: copied before
+ * handles, request handles) that the host reads during a call: copied before
  * it is checked, and the copy, not linear memory, is what the library gets
  * (the module, or the library writing a receive buffer, may change the
  * original meanwhile).  Up to MW_SNAP_SMALL elements live in the snapshot
@@ -185,7 +187,7 @@ int mw_status_in(rt_instance *inst, uint32_t addr, MPI_Status *s);
 uint32_t mw_ret(rt_instance *inst, int rc, uint32_t comm, const char *proc);
 uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc);
 /* mw_fail for a bad argument: the line names the argument and its value
- * ("MPI_Pack: argument position = -8 is outside [0, outsize = 64]"). */
+ * ("MPI_Pack: argument position = -8 is outside [0, 64]"). */
 uint32_t mw_fail_arg(rt_instance *inst, int cls, uint32_t comm, const char *proc,
                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 int mw_class_out(int hostcode);
