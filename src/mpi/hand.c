@@ -466,39 +466,43 @@ u32 mwh_Start(rt_instance *inst, u32 req)
 }
 
 /* Stages n module requests into a host array (NULL = out of memory or
- * a bad handle, with *err set). */
+ * a bad handle, with *err set); *mod is the module array, *was a snapshot
+ * of its handles: module code can run during the wait (a user op, a
+ * generalized request's callbacks) and rewrite the array, and the slots
+ * released afterwards must be those that were waited for. */
 static MPI_Request *reqs_in(rt_instance *inst, u32 arr, int n, uint32_t **mod,
-                            MPI_Request *small, int nsmall, int *err)
+                            mw_snap *was, MPI_Request *small, int nsmall, int *err)
 {
 	*err = 0;
 	if (n < 0) {
 		*err = MW_ERR_COUNT;
 		return NULL;
 	}
-	*mod = mw_arr(inst, arr, (uint64_t)n, 4);
-	if (!*mod && n > 0) {
-		*err = MW_ERR_ARG;
+	if ((*err = mw_snap_in(inst, was, arr, n)))
 		return NULL;
-	}
+	*mod = mw_arr(inst, arr, (uint64_t)n, 4);
 	MPI_Request *h = n <= nsmall ? small : malloc((size_t)n * sizeof *h);
 	if (!h) {
 		*err = MW_ERR_NO_MEM;
+		mw_snap_free(was);
 		return NULL;
 	}
 	for (int i = 0; i < n; i++)
-		if ((*err = mw_req_get((*mod)[i], &h[i]))) {
+		if ((*err = mw_req_get((uint32_t)was->v[i], &h[i]))) {
 			if (h != small)
 				free(h);
+			mw_snap_free(was);
 			return NULL;
 		}
 	return h;
 }
 
-/* After completion: requests the host freed become MPI_REQUEST_NULL. */
-static void req_back(uint32_t *m, const MPI_Request *h)
+/* After completion: a request the host freed (module handle `was` when
+ * the call began) loses its slot, and *m becomes MPI_REQUEST_NULL. */
+static void req_back(uint32_t *m, uint32_t was, const MPI_Request *h)
 {
-	if (*m != MW_REQUEST_NULL && *h == MPI_REQUEST_NULL) {
-		mw_req_del(*m);
+	if (was != MW_REQUEST_NULL && *h == MPI_REQUEST_NULL) {
+		mw_req_del(was);
 		*m = MW_REQUEST_NULL;
 	}
 }
@@ -507,12 +511,14 @@ u32 mwh_Startall(rt_instance *inst, u32 n, u32 arr)
 {
 	MPI_Request small[16], *h;
 	uint32_t *m;
+	mw_snap was = { 0 };
 	int err;
-	if (!(h = reqs_in(inst, arr, (int)n, &m, small, 16, &err)))
+	if (!(h = reqs_in(inst, arr, (int)n, &m, &was, small, 16, &err)))
 		return mw_fail(inst, err, MW_NOCOMM, "MPI_Startall");
 	int rc = MPI_Startall((int)n, h);
 	if (h != small)
 		free(h);
+	mw_snap_free(&was);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Startall");
 }
 
@@ -524,10 +530,11 @@ u32 mwh_Wait(rt_instance *inst, u32 req, u32 status)
 	int rc;
 	if (!r || (status && !mw_ptr(inst, status, 24)))
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Wait");
-	if ((rc = mw_req_get(*r, &h)))
+	uint32_t was = *r;   /* a user op run by the wait may rewrite *r */
+	if ((rc = mw_req_get(was, &h)))
 		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Wait");
 	rc = MPI_Wait(&h, status ? &st : MPI_STATUS_IGNORE);
-	req_back(r, &h);
+	req_back(r, was, &h);
 	if (rc == MPI_SUCCESS)
 		mw_status_out(inst, status, &st);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Wait");
@@ -542,10 +549,11 @@ u32 mwh_Test(rt_instance *inst, u32 req, u32 flag, u32 status)
 	int rc;
 	if (!r || !f || (status && !mw_ptr(inst, status, 24)))
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Test");
-	if ((rc = mw_req_get(*r, &h)))
+	uint32_t was = *r;
+	if ((rc = mw_req_get(was, &h)))
 		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Test");
 	rc = MPI_Test(&h, f, status ? &st : MPI_STATUS_IGNORE);
-	req_back(r, &h);
+	req_back(r, was, &h);
 	if (rc == MPI_SUCCESS && *f)
 		mw_status_out(inst, status, &st);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Test");
@@ -619,8 +627,9 @@ static u32 wait_many(rt_instance *inst, int kind, const char *proc, u32 n,
 	MPI_Request small[16], *h;
 	MPI_Status ssmall[16], *st = ssmall;
 	uint32_t *m;
+	mw_snap was = { 0 };
 	int err, rc, cnt = (int)n;
-	if (!(h = reqs_in(inst, arr, cnt, &m, small, 16, &err)))
+	if (!(h = reqs_in(inst, arr, cnt, &m, &was, small, 16, &err)))
 		return mw_fail(inst, err, MW_NOCOMM, proc);
 	/* Check every output before anything can complete. */
 	u32 stat = 0, outc = 0, idxs = 0, flag = 0;
@@ -661,7 +670,7 @@ static u32 wait_many(rt_instance *inst, int kind, const char *proc, u32 n,
 	if (kind == W_ANY || kind == T_ANY)
 		*pc = idx == MPI_UNDEFINED ? MW_UNDEFINED : idx;
 	for (int i = 0; i < cnt; i++)
-		req_back(&m[i], &h[i]);
+		req_back(&m[i], (uint32_t)was.v[i], &h[i]);
 	if (stat && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)) {
 		if (kind == W_ALL || (kind == T_ALL && f)) {
 			for (int i = 0; i < cnt; i++)
@@ -677,10 +686,12 @@ static u32 wait_many(rt_instance *inst, int kind, const char *proc, u32 n,
 		free(h);
 	if (st != ssmall)
 		free(st);
+	mw_snap_free(&was);
 	return mw_ret(inst, rc, MW_NOCOMM, proc);
 fail:
 	if (h != small)
 		free(h);
+	mw_snap_free(&was);
 	return mw_fail(inst, rc, MW_NOCOMM, proc);
 }
 
@@ -800,34 +811,68 @@ static uint32_t module_scratch(rt_instance *inst, uint32_t len)
 	return scratch;
 }
 
+/* Whether host bytes [p, p + n) lie in linear memory [base, base + size). */
+static int in_linear(const uint8_t *base, uint64_t size, uintptr_t p, uint64_t n)
+{
+	uintptr_t b = (uintptr_t)base;
+	return p >= b && p - b <= size && n <= size - (p - b);
+}
+
+/* The op sees in and inout through module addresses: a buffer already in
+ * linear memory as it is, any other (the library's temporary buffers) as
+ * a copy in the module's scratch of exactly the bytes the datatype spans,
+ * [lo, hi) from the buffer address by its true lower bound and extent;
+ * only those bytes of inout are copied back. */
 void mw_uop_apply(u32 fn, void *in, void *inout, int *len, MPI_Datatype *dt)
 {
 	rt_instance *inst = mw_inst;
-	if (mw_pending_trap)
+	if (mw_pending_trap || *len <= 0)
 		return;
-	uint8_t *base = rt_mem(inst, 0, 0);
-	uint64_t size = rt_mem_size(inst);
 	MPI_Aint lb, ext, tlb, text;
 	MPI_Type_get_extent(*dt, &lb, &ext);
 	MPI_Type_get_true_extent(*dt, &tlb, &text);
-	uint64_t bytes = *len > 0 ? (uint64_t)(*len - 1) * (uint64_t)ext + (uint64_t)(tlb + text) : 0;
-	/* len, datatype, then staged in/inout when outside linear memory. */
-	int in_lin = (uint8_t *)in >= base && (uint8_t *)in + bytes <= base + size;
-	int io_lin = (uint8_t *)inout >= base && (uint8_t *)inout + bytes <= base + size;
-	uint32_t s = module_scratch(inst, (uint32_t)(16 + (in_lin ? 0 : bytes) + (io_lin ? 0 : bytes)));
+	int64_t span = (int64_t)(*len - 1) * ext;
+	int64_t lo = tlb + (span < 0 ? span : 0), hi = tlb + (span > 0 ? span : 0) + text;
+	uint64_t bytes = hi > lo ? (uint64_t)(hi - lo) : 0;
+	uint8_t *base = rt_mem(inst, 0, 0);
+	uint64_t size = rt_mem_size(inst);
+	uintptr_t pin = (uintptr_t)in + (uintptr_t)lo, pio = (uintptr_t)inout + (uintptr_t)lo;
+	int in_lin = in_linear(base, size, pin, bytes);
+	int io_lin = in_linear(base, size, pio, bytes);
+	/* len, datatype, then the staged copies, 16-aligned; a copy starts at
+	 * a module address >= lo, so that its buffer address (copy - lo)
+	 * does not wrap below 0. */
+	uint64_t room = (bytes + 15) & ~(uint64_t)15;
+	uint64_t staged = (in_lin ? 0 : room) + (io_lin ? 0 : room);
+	uint64_t skip = 0;
+	uint32_t s = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		if (16 + skip + staged > UINT32_MAX / 2) {
+			s = 0;
+			break;
+		}
+		s = module_scratch(inst, (uint32_t)(16 + skip + staged));
+		if (!s || mw_pending_trap || staged == 0 || lo <= 0 || (int64_t)s + 16 >= lo)
+			break;
+		skip = ((uint64_t)lo - 16 + 15) & ~(uint64_t)15;   /* s + 16 + skip >= lo */
+	}
 	if (!s || mw_pending_trap) {
 		if (!mw_pending_trap)
-			fprintf(stderr, "mpiwasm: rank %d: user op: no module memory for staging\n", mw_world_rank);
+			fprintf(stderr, "mpiwasm: rank %d: user op: no module memory for staging "
+			        "%llu bytes\n", mw_world_rank, (unsigned long long)staged);
 		return;
 	}
 	base = rt_mem(inst, 0, 0);   /* malloc may have grown memory */
-	uint32_t a_in = in_lin ? (uint32_t)((uint8_t *)in - base) : s + 16;
-	uint32_t a_io = io_lin ? (uint32_t)((uint8_t *)inout - base)
-	                       : s + 16 + (in_lin ? 0 : (uint32_t)bytes);
+	uint32_t c_in = s + 16 + (uint32_t)skip;
+	uint32_t c_io = c_in + (in_lin ? 0 : (uint32_t)room);
+	uint32_t a_in = in_lin ? (uint32_t)(pin - (uintptr_t)base - (uintptr_t)lo)
+	                       : c_in - (uint32_t)lo;
+	uint32_t a_io = io_lin ? (uint32_t)(pio - (uintptr_t)base - (uintptr_t)lo)
+	                       : c_io - (uint32_t)lo;
 	if (!in_lin)
-		memcpy(base + a_in, in, bytes);
+		memcpy(base + c_in, (const void *)pin, bytes);
 	if (!io_lin)
-		memcpy(base + a_io, inout, bytes);
+		memcpy(base + c_io, (const void *)pio, bytes);
 	int32_t *hdr = (int32_t *)(base + s);
 	hdr[0] = *len;
 	hdr[1] = (int32_t)mw_dtype_find(*dt);
@@ -847,7 +892,7 @@ void mw_uop_apply(u32 fn, void *in, void *inout, int *len, MPI_Datatype *dt)
 	}
 	base = rt_mem(inst, 0, 0);
 	if (!io_lin)
-		memcpy(inout, base + a_io, bytes);
+		memcpy((void *)pio, base + c_io, bytes);
 }
 
 static void op_tramp(void *in, void *inout, int *len, MPI_Datatype *dt)
@@ -1051,6 +1096,7 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 	mw_dtype *sd = NULL, *rd = NULL;
 	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	int *counts = NULL, *displs = NULL, rc;
+	mw_snap cs = { 0 }, ds = { 0 };   /* host copies: the library reads these */
 	COMM(c, comm);
 	int hroot = mw_rank_in(root), me = at_root(c, hroot), n = mw_peers(c);
 	int inter = is_inter(c);
@@ -1063,10 +1109,10 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 		}
 		DTYPE(rd, rdt);
 		if (me) {
-			counts = mw_arr(inst, rcounts, (uint64_t)n, 4);
-			displs = mw_arr(inst, rdispls, (uint64_t)n, 4);
-			if (!counts || !displs)
-				TRY(MW_ERR_ARG);
+			TRY(mw_snap_in(inst, &cs, rcounts, n));
+			TRY(mw_snap_in(inst, &ds, rdispls, n));
+			counts = cs.v;
+			displs = ds.v;
 			TRY(vbuf(inst, rb, n, counts, displs, rd, &rp));
 		}
 		rc = MPI_Gatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp, counts, displs,
@@ -1076,10 +1122,10 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 		(void)y;
 		DTYPE(sd, sdt);
 		if (me) {
-			counts = mw_arr(inst, scounts, (uint64_t)n, 4);
-			displs = mw_arr(inst, sdispls, (uint64_t)n, 4);
-			if (!counts || !displs)
-				TRY(MW_ERR_ARG);
+			TRY(mw_snap_in(inst, &cs, scounts, n));
+			TRY(mw_snap_in(inst, &ds, sdispls, n));
+			counts = cs.v;
+			displs = ds.v;
 			TRY(vbuf(inst, sb, n, counts, displs, sd, &sp));
 		}
 		if (!(inter && me) && hroot != MPI_PROC_NULL) {
@@ -1089,8 +1135,10 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 		rc = MPI_Scatterv(sp, counts, displs, sd->h, rp, (int)rc_,
 		                  rd ? rd->h : MPI_BYTE, hroot, c);
 	}
+	MW_SNAPS_FREE(&cs, &ds);
 	return mw_ret(inst, rc, comm, proc);
 fail:
+	MW_SNAPS_FREE(&cs, &ds);
 	return mw_fail(inst, rc, comm, proc);
 }
 
@@ -1126,21 +1174,23 @@ u32 mwh_Allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	MPI_Comm c;
 	mw_dtype *sd = NULL, *rd;
 	void *sp, *rp;
-	int rc, *cnt, *dis;
+	int rc;
+	mw_snap cnt = { 0 }, dis = { 0 };
 	COMM(c, comm);
 	int n = mw_peers(c);
 	DTYPE(rd, rdt);
 	if (!IN_PLACE(sb))
 		DTYPE(sd, sdt);
 	TRY(sbuf(inst, sb, (int)sc, sd, &sp));
-	cnt = mw_arr(inst, rcounts, (uint64_t)n, 4);
-	dis = mw_arr(inst, rdispls, (uint64_t)n, 4);
-	if (!cnt || !dis)
-		TRY(MW_ERR_ARG);
-	TRY(vbuf(inst, rb, n, cnt, dis, rd, &rp));
-	return mw_ret(inst, MPI_Allgatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp,
-	              cnt, dis, rd->h, c), comm, "MPI_Allgatherv");
+	TRY(mw_snap_in(inst, &cnt, rcounts, n));
+	TRY(mw_snap_in(inst, &dis, rdispls, n));
+	TRY(vbuf(inst, rb, n, cnt.v, dis.v, rd, &rp));
+	rc = MPI_Allgatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp, cnt.v, dis.v,
+	                    rd->h, c);
+	MW_SNAPS_FREE(&cnt, &dis);
+	return mw_ret(inst, rc, comm, "MPI_Allgatherv");
 fail:
+	MW_SNAPS_FREE(&cnt, &dis);
 	return mw_fail(inst, rc, comm, "MPI_Allgatherv");
 }
 
@@ -1173,26 +1223,26 @@ u32 mwh_Alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
 	MPI_Comm c;
 	mw_dtype *sd = NULL, *rd;
 	void *sp = MPI_IN_PLACE, *rp;
-	int rc, *sc = NULL, *sdi = NULL, *rcn, *rdi;
+	int rc;
+	mw_snap sc = { 0 }, sdi = { 0 }, rcn = { 0 }, rdi = { 0 };
 	COMM(c, comm);
 	int n = mw_peers(c);
 	DTYPE(rd, rdt);
-	rcn = mw_arr(inst, rcounts, (uint64_t)n, 4);
-	rdi = mw_arr(inst, rdispls, (uint64_t)n, 4);
-	if (!rcn || !rdi)
-		TRY(MW_ERR_ARG);
-	TRY(vbuf(inst, rb, n, rcn, rdi, rd, &rp));
+	TRY(mw_snap_in(inst, &rcn, rcounts, n));
+	TRY(mw_snap_in(inst, &rdi, rdispls, n));
+	TRY(vbuf(inst, rb, n, rcn.v, rdi.v, rd, &rp));
 	if (!IN_PLACE(sb)) {
 		DTYPE(sd, sdt);
-		sc = mw_arr(inst, scounts, (uint64_t)n, 4);
-		sdi = mw_arr(inst, sdispls, (uint64_t)n, 4);
-		if (!sc || !sdi)
-			TRY(MW_ERR_ARG);
-		TRY(vbuf(inst, sb, n, sc, sdi, sd, &sp));
+		TRY(mw_snap_in(inst, &sc, scounts, n));
+		TRY(mw_snap_in(inst, &sdi, sdispls, n));
+		TRY(vbuf(inst, sb, n, sc.v, sdi.v, sd, &sp));
 	}
-	return mw_ret(inst, MPI_Alltoallv(sp, sc, sdi, sd ? sd->h : MPI_BYTE, rp,
-	              rcn, rdi, rd->h, c), comm, "MPI_Alltoallv");
+	rc = MPI_Alltoallv(sp, sc.v, sdi.v, sd ? sd->h : MPI_BYTE, rp, rcn.v, rdi.v,
+	                   rd->h, c);
+	MW_SNAPS_FREE(&sc, &sdi, &rcn, &rdi);
+	return mw_ret(inst, rc, comm, "MPI_Alltoallv");
 fail:
+	MW_SNAPS_FREE(&sc, &sdi, &rcn, &rdi);
 	return mw_fail(inst, rc, comm, "MPI_Alltoallv");
 }
 
@@ -1219,8 +1269,8 @@ u32 mwh_Alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 stype
 {
 	MPI_Comm c;
 	void *sp = MPI_IN_PLACE, *rp;
-	int rc, *sc = NULL, *sdi = NULL, *rcn, *rdi;
-	int32_t *st = NULL, *rt;
+	int rc;
+	mw_snap sc = { 0 }, sdi = { 0 }, st = { 0 }, rcn = { 0 }, rdi = { 0 }, rt = { 0 };
 	MPI_Datatype *hs = NULL, *hr = NULL;
 	COMM(c, comm);
 	int n = mw_peers(c);
@@ -1228,27 +1278,26 @@ u32 mwh_Alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 stype
 	hr = calloc((size_t)n + 1, sizeof *hr);
 	if (!hs || !hr)
 		TRY(MW_ERR_NO_MEM);
-	rcn = mw_arr(inst, rcounts, (uint64_t)n, 4);
-	rdi = mw_arr(inst, rdispls, (uint64_t)n, 4);
-	rt = mw_arr(inst, rtypes, (uint64_t)n, 4);
-	if (!rcn || !rdi || !rt)
-		TRY(MW_ERR_ARG);
-	TRY(wbuf(inst, rb, n, rcn, rdi, rt, hr, &rp));
+	TRY(mw_snap_in(inst, &rcn, rcounts, n));
+	TRY(mw_snap_in(inst, &rdi, rdispls, n));
+	TRY(mw_snap_in(inst, &rt, rtypes, n));
+	TRY(wbuf(inst, rb, n, rcn.v, rdi.v, rt.v, hr, &rp));
 	if (!IN_PLACE(sb)) {
-		sc = mw_arr(inst, scounts, (uint64_t)n, 4);
-		sdi = mw_arr(inst, sdispls, (uint64_t)n, 4);
-		st = mw_arr(inst, stypes, (uint64_t)n, 4);
-		if (!sc || !sdi || !st)
-			TRY(MW_ERR_ARG);
-		TRY(wbuf(inst, sb, n, sc, sdi, st, hs, &sp));
+		TRY(mw_snap_in(inst, &sc, scounts, n));
+		TRY(mw_snap_in(inst, &sdi, sdispls, n));
+		TRY(mw_snap_in(inst, &st, stypes, n));
+		TRY(wbuf(inst, sb, n, sc.v, sdi.v, st.v, hs, &sp));
 	}
-	rc = MPI_Alltoallw(sp, sc, sdi, IN_PLACE(sb) ? NULL : hs, rp, rcn, rdi, hr, c);
+	rc = MPI_Alltoallw(sp, sc.v, sdi.v, IN_PLACE(sb) ? NULL : hs, rp, rcn.v, rdi.v,
+	                   hr, c);
 	free(hs);
 	free(hr);
+	MW_SNAPS_FREE(&sc, &sdi, &st, &rcn, &rdi, &rt);
 	return mw_ret(inst, rc, comm, "MPI_Alltoallw");
 fail:
 	free(hs);
 	free(hr);
+	MW_SNAPS_FREE(&sc, &sdi, &st, &rcn, &rdi, &rt);
 	return mw_fail(inst, rc, comm, "MPI_Alltoallw");
 }
 
@@ -1346,15 +1395,15 @@ u32 mwh_Reduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
 	mw_dtype *d;
 	MPI_Op op;
 	void *sp, *rp;
-	int rc, n, me, *cnt;
+	int rc, n, me;
+	mw_snap rcs = { 0 };
 	COMM(c, comm);
 	DTYPE(d, dt);
 	OP(op, opv);
 	MPI_Comm_size(c, &n);
 	MPI_Comm_rank(c, &me);
-	cnt = mw_arr(inst, rcounts, (uint64_t)n, 4);
-	if (!cnt)
-		TRY(MW_ERR_ARG);
+	TRY(mw_snap_in(inst, &rcs, rcounts, n));
+	int *cnt = rcs.v;
 	int64_t total = 0;
 	for (int i = 0; i < n; i++)
 		total += cnt[i] < 0 ? 0 : cnt[i];
@@ -1367,9 +1416,11 @@ u32 mwh_Reduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
 		BUF(sp, sb, total, d);
 		BUF(rp, rb, cnt[me], d);
 	}
-	return mw_ret(inst, MPI_Reduce_scatter(sp, rp, cnt, d->h, op, c),
-	              comm, "MPI_Reduce_scatter");
+	rc = MPI_Reduce_scatter(sp, rp, cnt, d->h, op, c);
+	mw_snap_free(&rcs);
+	return mw_ret(inst, rc, comm, "MPI_Reduce_scatter");
 fail:
+	mw_snap_free(&rcs);
 	return mw_fail(inst, rc, comm, "MPI_Reduce_scatter");
 }
 

@@ -791,17 +791,23 @@ u32 mwh_Pack(rt_instance *inst, u32 inbuf, u32 count, u32 dt, u32 outbuf,
 {
 	MPI_Comm c;
 	mw_dtype *d;
-	void *ip;
-	int rc, *pos;
+	void *ip, *op;
+	int32_t *pp, pos;
+	int rc;
+	u32 ret;
 	TRY(mw_comm_get(comm, &c));
 	TRY(mw_dtype_get(dt, &d));
 	TRY(mw_buf(inst, inbuf, (int)count, d, &ip));
-	void *op = mw_ptr(inst, outbuf, outsize);
-	if (!op && outsize)
+	op = mw_ptr(inst, outbuf, outsize);
+	if ((int32_t)outsize < 0 || (!op && outsize))
 		TRY(MW_ERR_BUFFER);
-	OUT(pos, posp, 4);
-	return mw_ret(inst, MPI_Pack(ip, (int)count, d->h, op, (int)outsize, pos, c),
-	              comm, "MPI_Pack");
+	if (mw_pos_check(inst, posp, (int32_t)outsize, (int64_t)(int32_t)count * d->size,
+	                 &pp, &pos, comm, "MPI_Pack", &ret))
+		return ret;
+	rc = MPI_Pack(ip, (int)count, d->h, op, (int)outsize, &pos, c);
+	if (rc == MPI_SUCCESS)
+		*pp = pos;
+	return mw_ret(inst, rc, comm, "MPI_Pack");
 fail:
 	return mw_fail(inst, rc, comm, "MPI_Pack");
 }
@@ -811,17 +817,22 @@ u32 mwh_Unpack(rt_instance *inst, u32 inbuf, u32 insize, u32 posp, u32 outbuf,
 {
 	MPI_Comm c;
 	mw_dtype *d;
-	void *op;
-	int rc, *pos;
+	void *ip, *op;
+	int32_t *pp, pos;
+	int rc;
+	u32 ret;
 	TRY(mw_comm_get(comm, &c));
 	TRY(mw_dtype_get(dt, &d));
-	void *ip = mw_ptr(inst, inbuf, insize);
-	if (!ip && insize)
+	ip = mw_ptr(inst, inbuf, insize);
+	if ((int32_t)insize < 0 || (!ip && insize))
 		TRY(MW_ERR_BUFFER);
-	OUT(pos, posp, 4);
 	TRY(mw_buf(inst, outbuf, (int)count, d, &op));
-	return mw_ret(inst, MPI_Unpack(ip, (int)insize, pos, op, (int)count, d->h, c),
-	              comm, "MPI_Unpack");
+	if (mw_pos_check(inst, posp, (int32_t)insize, 0, &pp, &pos, comm, "MPI_Unpack", &ret))
+		return ret;
+	rc = MPI_Unpack(ip, (int)insize, &pos, op, (int)count, d->h, c);
+	if (rc == MPI_SUCCESS)
+		*pp = pos;
+	return mw_ret(inst, rc, comm, "MPI_Unpack");
 fail:
 	return mw_fail(inst, rc, comm, "MPI_Unpack");
 }

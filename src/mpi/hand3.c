@@ -694,20 +694,26 @@ u32 mwh_Pack_external(rt_instance *inst, u32 rep, u32 in, u32 count, u32 dt,
 {
 	mw_dtype *d;
 	void *pin, *pout;
-	int32_t *pos;
+	int32_t *pp, pos;
+	MPI_Aint need = 0;
 	int rc;
+	u32 ret;
 	const char *s = mw_str(inst, rep);
 	if (!s)
 		TRY(MW_ERR_ARG);
 	TRY(mw_dtype_get(dt, &d));
 	TRY(mw_buf(inst, in, (int)count, d, &pin));
-	OUT(pos, posp, 4);
 	if ((int32_t)outsize < 0 || !(pout = mw_ptr(inst, out, outsize)))
 		TRY(MW_ERR_BUFFER);
-	MPI_Aint hp = *pos;
+	if ((rc = MPI_Pack_external_size(s, (int)count, d->h, &need)) != MPI_SUCCESS)
+		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Pack_external");
+	if (mw_pos_check(inst, posp, (int32_t)outsize, need, &pp, &pos, MW_NOCOMM,
+	                 "MPI_Pack_external", &ret))
+		return ret;
+	MPI_Aint hp = pos;
 	rc = MPI_Pack_external(s, pin, (int)count, d->h, pout, (int32_t)outsize, &hp);
 	if (rc == MPI_SUCCESS)
-		*pos = (int32_t)hp;
+		*pp = (int32_t)hp;
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Pack_external");
 fail:
 	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Pack_external");
@@ -718,20 +724,23 @@ u32 mwh_Unpack_external(rt_instance *inst, u32 rep, u32 in, u32 insize, u32 posp
 {
 	mw_dtype *d;
 	void *pin, *pout;
-	int32_t *pos;
+	int32_t *pp, pos;
 	int rc;
+	u32 ret;
 	const char *s = mw_str(inst, rep);
 	if (!s)
 		TRY(MW_ERR_ARG);
 	TRY(mw_dtype_get(dt, &d));
 	TRY(mw_buf(inst, out, (int)count, d, &pout));
-	OUT(pos, posp, 4);
 	if ((int32_t)insize < 0 || !(pin = mw_ptr(inst, in, insize)))
 		TRY(MW_ERR_BUFFER);
-	MPI_Aint hp = *pos;
+	if (mw_pos_check(inst, posp, (int32_t)insize, 0, &pp, &pos, MW_NOCOMM,
+	                 "MPI_Unpack_external", &ret))
+		return ret;
+	MPI_Aint hp = pos;
 	rc = MPI_Unpack_external(s, pin, (int32_t)insize, &hp, pout, (int)count, d->h);
 	if (rc == MPI_SUCCESS)
-		*pos = (int32_t)hp;
+		*pp = (int32_t)hp;
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Unpack_external");
 fail:
 	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Unpack_external");

@@ -254,13 +254,16 @@ static int split_path(const char *path, char **dir, char **last)
 }
 
 /* The directory holding `path`, opened beneath its grant, for removing a
- * name in it (a read-only grant refuses).  Returns the descriptor or -1
- * with errno; *last gets the name (malloc'd). */
+ * name in it (a read-only grant refuses).  Returns the descriptor and
+ * *last the name (malloc'd), or -1 with errno and *last NULL (the caller
+ * frees *last on every path, so a failure must not leave it set). */
 static int open_parent(const char *path, char **last)
 {
 	char *dir = NULL, hp[64];
+	*last = NULL;
 	int e = split_path(path, &dir, last);
 	if (e) {
+		*last = NULL;   /* split_path freed what it made */
 		errno = e;
 		return -1;
 	}
@@ -269,6 +272,7 @@ static int open_parent(const char *path, char **last)
 		e = errno;
 		free(dir);
 		free(*last);
+		*last = NULL;
 		errno = e;
 		return -1;
 	}
@@ -278,6 +282,7 @@ static int open_parent(const char *path, char **last)
 	free(dir);
 	if (fd < 0) {
 		free(*last);
+		*last = NULL;
 		errno = e;
 	}
 	return fd;

@@ -1,13 +1,16 @@
 /* hand_nbc.c - nonblocking collectives (MPI_Ibarrier .. MPI_Iexscan) and
  * neighborhood collectives (MPI_Neighbor_*, MPI_Ineighbor_*).
  *
- * Buffers, counts and displacements stay in linear memory (zero-copy: the
- * memory's base never moves, and MPI forbids touching them before the
- * operation completes).  What the host call needs that is not in linear
- * memory - per-peer host datatypes, 64-bit MPI_Aint displacements, a host
- * op standing for a module's user op - lives in a `keep` record that the
- * request owns (mw_req_attach): it is released exactly once, when the
- * request completes or is freed. */
+ * Buffers stay in linear memory (zero-copy: the memory's base never
+ * moves, and MPI forbids touching them before the operation completes).
+ * What the host call reads that is not a buffer - snapshots of the
+ * counts, displacements and datatype arrays (the module may change the
+ * originals before the operation completes: what was checked must be
+ * what the library reads), per-peer host datatypes, 64-bit MPI_Aint
+ * displacements, a host op standing for a module's user op - lives in a
+ * `keep` record that the request owns (mw_req_attach): it is released
+ * exactly once, when the request completes or is freed.  A blocking
+ * neighborhood collective keeps the same record on its stack. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,11 +74,16 @@ static int tramp_get(u32 fn)
 
 /* ---- what a request keeps ------------------------------------------------ */
 
+#define KEEP_SNAPS 6   /* counts, displs, types; send and receive side */
+
 typedef struct keep {
 	MPI_Op op;                /* host op for a user op, or MPI_OP_NULL */
 	int tramp;                /* its trampoline, or -1 */
 	MPI_Datatype *stypes, *rtypes;   /* per-peer host datatypes */
 	MPI_Aint *sdispls, *rdispls;     /* per-peer byte displacements */
+	int heap;                 /* malloc'd (keep_new), else on a stack */
+	int nsnap;
+	mw_snap snap[KEEP_SNAPS]; /* the module arrays the host reads */
 } keep;
 
 static void keep_free(void *arg)
@@ -91,16 +99,39 @@ static void keep_free(void *arg)
 	free(k->rtypes);
 	free(k->sdispls);
 	free(k->rdispls);
-	free(k);
+	for (int i = 0; i < k->nsnap; i++)
+		mw_snap_free(&k->snap[i]);
+	if (k->heap)
+		free(k);
+}
+
+static keep *keep_init(keep *k)
+{
+	memset(k, 0, sizeof *k);
+	k->op = MPI_OP_NULL;
+	k->tramp = -1;
+	return k;
 }
 
 static keep *keep_new(keep **kp)
 {
-	if (!*kp && (*kp = calloc(1, sizeof **kp))) {
-		(*kp)->op = MPI_OP_NULL;
-		(*kp)->tramp = -1;
+	if (!*kp && (*kp = malloc(sizeof **kp))) {
+		keep_init(*kp);
+		(*kp)->heap = 1;
 	}
 	return *kp;
+}
+
+/* A snapshot in k of the n ints at module address a, zeros after them up
+ * to cap; *out is the copy. */
+static int keep_snap(rt_instance *inst, keep *k, u32 a, int n, int cap, int **out)
+{
+	if (k->nsnap == KEEP_SNAPS)
+		return MW_ERR_INTERN;
+	mw_snap *sn = &k->snap[k->nsnap++];
+	int rc = mw_snap_pad(inst, sn, a, n, cap);
+	*out = sn->v;
+	return rc;
 }
 
 /* The host op for module op opv: a predefined op or the host op of a
@@ -204,15 +235,16 @@ static int sblocks(rt_instance *inst, u32 a, int in_place_ok, u32 count,
 	return blocks(inst, a, count, nblocks, d, p);
 }
 
-/* n int counts and n int displacements (in extents of d) from base a. */
-static int vblocks(rt_instance *inst, u32 a, int n, u32 counts, u32 displs,
-                   const mw_dtype *d, int **cp, int **dp, void **p)
+/* n int counts and n int displacements (in extents of d) from base a,
+ * snapshots in k padded with zero counts up to cap entries (the other
+ * degree of a neighborhood collective; else n). */
+static int vblocks(rt_instance *inst, keep *k, u32 a, int n, int cap, u32 counts,
+                   u32 displs, const mw_dtype *d, int **cp, int **dp, void **p)
 {
-	int *c = mw_arr(inst, counts, (uint64_t)n, 4);
-	int *s = mw_arr(inst, displs, (uint64_t)n, 4);
-	int rc;
-	if (!c || !s)
-		return MW_ERR_ARG;
+	int *c, *s, rc;
+	if ((rc = keep_snap(inst, k, counts, n, cap, &c)) ||
+	    (rc = keep_snap(inst, k, displs, n, cap, &s)))
+		return rc;
 	if ((rc = mw_buf(inst, a, 0, d, p)))
 		return rc;
 	for (int i = 0; i < n; i++) {
@@ -226,23 +258,27 @@ static int vblocks(rt_instance *inst, u32 a, int n, u32 counts, u32 displs,
 }
 
 /* n int counts, n byte displacements (int, or module MPI_Aint if *ad is
- * to receive host MPI_Aint copies) and n datatype handles from base a;
- * the host datatypes go to a new array *ht. */
-static int wblocks(rt_instance *inst, u32 a, int n, u32 counts, u32 displs,
-                   u32 types, int **cp, int **dp, MPI_Aint **ad,
+ * to receive host MPI_Aint copies) and n datatype handles from base a,
+ * snapshots in k padded up to cap entries as in vblocks (zero counts,
+ * MPI_BYTE); the host datatypes go to a new array *ht. */
+static int wblocks(rt_instance *inst, keep *k, u32 a, int n, int cap, u32 counts,
+                   u32 displs, u32 types, int **cp, int **dp, MPI_Aint **ad,
                    MPI_Datatype **ht, void **p)
 {
-	int *c = mw_arr(inst, counts, (uint64_t)n, 4);
-	int32_t *s = mw_arr(inst, displs, (uint64_t)n, 4);
-	int32_t *t = mw_arr(inst, types, (uint64_t)n, 4);
-	int rc;
-	if (!c || !s || !t)
-		return MW_ERR_ARG;
+	int *c, *s, *t, rc;
+	if (cap < n)
+		cap = n;
+	if ((rc = keep_snap(inst, k, counts, n, cap, &c)) ||
+	    (rc = keep_snap(inst, k, displs, n, cap, &s)) ||
+	    (rc = keep_snap(inst, k, types, n, cap, &t)))
+		return rc;
 	*p = (uint8_t *)rt_mem(inst, 0, 0) + a;
-	if (!(*ht = malloc(((size_t)n + 1) * sizeof **ht)))
+	if (!(*ht = malloc(((size_t)cap + 1) * sizeof **ht)))
 		return MW_ERR_NO_MEM;
-	if (ad && !(*ad = malloc(((size_t)n + 1) * sizeof **ad)))
+	if (ad && !(*ad = calloc((size_t)cap + 1, sizeof **ad)))
 		return MW_ERR_NO_MEM;
+	for (int i = n; i <= cap; i++)
+		(*ht)[i] = MPI_BYTE;
 	for (int i = 0; i < n; i++) {
 		mw_dtype *d;
 		void *q;
@@ -345,6 +381,7 @@ u32 mwh_Igatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	mw_dtype *sd, *rd;
 	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	int *cnt = NULL, *dis = NULL;
+	keep *k = NULL;
 	u32 *r;
 	int rc, own, all;
 	COMM(c, comm);
@@ -355,12 +392,16 @@ u32 mwh_Igatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	TRY(dtype(rdt, all, &rd));
 	if (own)
 		TRY(sblocks(inst, sb, all, sc, 1, sd, &sp));
-	if (all)
-		TRY(vblocks(inst, rb, mw_peers(c), rcounts, displs, rd, &cnt, &dis, &rp));
+	if (all) {
+		if (!keep_new(&k))
+			TRY(MW_ERR_NO_MEM);
+		TRY(vblocks(inst, k, rb, mw_peers(c), 0, rcounts, displs, rd, &cnt, &dis, &rp));
+	}
 	REQ(r, req);
 	rc = MPI_Igatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, hroot, c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, "MPI_Igatherv");
+	return started(inst, rc, hr, r, k, comm, "MPI_Igatherv");
 fail:
+	keep_free(k);
 	return mw_fail(inst, rc, comm, "MPI_Igatherv");
 }
 
@@ -398,6 +439,7 @@ u32 mwh_Iscatterv(rt_instance *inst, u32 sb, u32 scounts, u32 displs, u32 sdt,
 	mw_dtype *sd, *rd;
 	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	int *cnt = NULL, *dis = NULL;
+	keep *k = NULL;
 	u32 *r;
 	int rc, own, all;
 	COMM(c, comm);
@@ -406,14 +448,18 @@ u32 mwh_Iscatterv(rt_instance *inst, u32 sb, u32 scounts, u32 displs, u32 sdt,
 	int own_in_place = own && all && IN_PLACE(rb);
 	TRY(dtype(sdt, all, &sd));
 	TRY(dtype(rdt, own && !own_in_place, &rd));
-	if (all)
-		TRY(vblocks(inst, sb, mw_peers(c), scounts, displs, sd, &cnt, &dis, &sp));
+	if (all) {
+		if (!keep_new(&k))
+			TRY(MW_ERR_NO_MEM);
+		TRY(vblocks(inst, k, sb, mw_peers(c), 0, scounts, displs, sd, &cnt, &dis, &sp));
+	}
 	if (own)
 		TRY(sblocks(inst, rb, all, rcn, 1, rd, &rp));
 	REQ(r, req);
 	rc = MPI_Iscatterv(sp, cnt, dis, sd->h, rp, (int)rcn, rd->h, hroot, c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, "MPI_Iscatterv");
+	return started(inst, rc, hr, r, k, comm, "MPI_Iscatterv");
 fail:
+	keep_free(k);
 	return mw_fail(inst, rc, comm, "MPI_Iscatterv");
 }
 
@@ -446,17 +492,21 @@ u32 mwh_Iallgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	mw_dtype *sd, *rd;
 	void *sp, *rp;
 	int *cnt, *dis;
+	keep *k = NULL;
 	u32 *r;
 	int rc;
 	COMM(c, comm);
 	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
 	TRY(dtype(rdt, 1, &rd));
 	TRY(sblocks(inst, sb, 1, sc, 1, sd, &sp));
-	TRY(vblocks(inst, rb, mw_peers(c), rcounts, displs, rd, &cnt, &dis, &rp));
+	if (!keep_new(&k))
+		TRY(MW_ERR_NO_MEM);
+	TRY(vblocks(inst, k, rb, mw_peers(c), 0, rcounts, displs, rd, &cnt, &dis, &rp));
 	REQ(r, req);
 	rc = MPI_Iallgatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, "MPI_Iallgatherv");
+	return started(inst, rc, hr, r, k, comm, "MPI_Iallgatherv");
 fail:
+	keep_free(k);
 	return mw_fail(inst, rc, comm, "MPI_Iallgatherv");
 }
 
@@ -490,19 +540,23 @@ u32 mwh_Ialltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
 	mw_dtype *sd, *rd;
 	void *sp = MPI_IN_PLACE, *rp;
 	int *sc = NULL, *sdi = NULL, *rcn, *rdi;
+	keep *k = NULL;
 	u32 *r;
 	int rc;
 	COMM(c, comm);
 	int n = mw_peers(c);
 	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
 	TRY(dtype(rdt, 1, &rd));
+	if (!keep_new(&k))
+		TRY(MW_ERR_NO_MEM);
 	if (!IN_PLACE(sb))
-		TRY(vblocks(inst, sb, n, scounts, sdispls, sd, &sc, &sdi, &sp));
-	TRY(vblocks(inst, rb, n, rcounts, rdispls, rd, &rcn, &rdi, &rp));
+		TRY(vblocks(inst, k, sb, n, 0, scounts, sdispls, sd, &sc, &sdi, &sp));
+	TRY(vblocks(inst, k, rb, n, 0, rcounts, rdispls, rd, &rcn, &rdi, &rp));
 	REQ(r, req);
 	rc = MPI_Ialltoallv(sp, sc, sdi, sd->h, rp, rcn, rdi, rd->h, c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, "MPI_Ialltoallv");
+	return started(inst, rc, hr, r, k, comm, "MPI_Ialltoallv");
 fail:
+	keep_free(k);
 	return mw_fail(inst, rc, comm, "MPI_Ialltoallv");
 }
 
@@ -522,9 +576,9 @@ u32 mwh_Ialltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
 	if (!keep_new(&k))
 		TRY(MW_ERR_NO_MEM);
 	if (!IN_PLACE(sb))
-		TRY(wblocks(inst, sb, n, scounts, sdispls, stypes, &sc, &sdi, NULL,
+		TRY(wblocks(inst, k, sb, n, 0, scounts, sdispls, stypes, &sc, &sdi, NULL,
 		            &k->stypes, &sp));
-	TRY(wblocks(inst, rb, n, rcounts, rdispls, rtypes, &rcn, &rdi, NULL,
+	TRY(wblocks(inst, k, rb, n, 0, rcounts, rdispls, rtypes, &rcn, &rdi, NULL,
 	            &k->rtypes, &rp));
 	REQ(r, req);
 	rc = MPI_Ialltoallw(sp, sc, sdi, k->stypes, rp, rcn, rdi, k->rtypes, c, &hr);
@@ -645,8 +699,9 @@ u32 mwh_Ireduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
 	TRY(dtype(dt, 1, &d));
 	MPI_Comm_size(c, &n);
 	MPI_Comm_rank(c, &me);
-	if (!(cnt = mw_arr(inst, rcounts, (uint64_t)n, 4)))
-		TRY(MW_ERR_ARG);
+	if (!keep_new(&k))
+		TRY(MW_ERR_NO_MEM);
+	TRY(keep_snap(inst, k, rcounts, n, n, &cnt));
 	int64_t total = 0;
 	for (int i = 0; i < n; i++)
 		total += cnt[i] < 0 ? 0 : cnt[i];
@@ -673,6 +728,9 @@ fail:
  * request pointer, or NB_BLOCKING. */
 
 #define NB_BLOCKING UINT32_MAX
+/* Arrays of a neighborhood collective are snapshot with zero counts up to
+ * the larger degree (mw_snap_pad says why). */
+#define MAXDEG (in > out ? in : out)
 
 /* In- and out-degree of comm's topology (a cartesian one has 2 per
  * dimension, MPI_PROC_NULL neighbors included). */
@@ -751,7 +809,7 @@ static u32 nb_allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	mw_dtype *sd, *rd;
 	void *sp, *rp;
 	int *cnt, *dis;
-	keep *k = NULL;
+	keep local, *k = NULL;   /* local: a blocking call's */
 	u32 *r = NULL;
 	int rc, in, out;
 	COMM(c, comm);
@@ -759,12 +817,16 @@ static u32 nb_allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	TRY(dtype(sdt, 1, &sd));
 	TRY(dtype(rdt, 1, &rd));
 	TRY(blocks(inst, sb, sc, 1, sd, &sp));
-	TRY(vblocks(inst, rb, in, rcounts, displs, rd, &cnt, &dis, &rp));
+	k = req == NB_BLOCKING ? keep_init(&local) : keep_new(&k);
+	if (!k)
+		TRY(MW_ERR_NO_MEM);
+	TRY(vblocks(inst, k, rb, in, MAXDEG, rcounts, displs, rd, &cnt, &dis, &rp));
 	if (req != NB_BLOCKING)
 		REQ(r, req);
 	NB_END(proc, MPI_Neighbor_allgatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, c),
 	       MPI_Ineighbor_allgatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, c, &hr));
 fail:
+	keep_free(k);
 	return mw_fail(inst, rc, comm, proc);
 }
 
@@ -805,20 +867,24 @@ static u32 nb_alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
 	mw_dtype *sd, *rd;
 	void *sp, *rp;
 	int *sc, *sdi, *rcn, *rdi;
-	keep *k = NULL;
+	keep local, *k = NULL;   /* local: a blocking call's */
 	u32 *r = NULL;
 	int rc, in, out;
 	COMM(c, comm);
 	TRY(degrees(c, &in, &out));
 	TRY(dtype(sdt, 1, &sd));
 	TRY(dtype(rdt, 1, &rd));
-	TRY(vblocks(inst, sb, out, scounts, sdispls, sd, &sc, &sdi, &sp));
-	TRY(vblocks(inst, rb, in, rcounts, rdispls, rd, &rcn, &rdi, &rp));
+	k = req == NB_BLOCKING ? keep_init(&local) : keep_new(&k);
+	if (!k)
+		TRY(MW_ERR_NO_MEM);
+	TRY(vblocks(inst, k, sb, out, MAXDEG, scounts, sdispls, sd, &sc, &sdi, &sp));
+	TRY(vblocks(inst, k, rb, in, MAXDEG, rcounts, rdispls, rd, &rcn, &rdi, &rp));
 	if (req != NB_BLOCKING)
 		REQ(r, req);
 	NB_END(proc, MPI_Neighbor_alltoallv(sp, sc, sdi, sd->h, rp, rcn, rdi, rd->h, c),
 	       MPI_Ineighbor_alltoallv(sp, sc, sdi, sd->h, rp, rcn, rdi, rd->h, c, &hr));
 fail:
+	keep_free(k);
 	return mw_fail(inst, rc, comm, proc);
 }
 
@@ -833,16 +899,17 @@ static u32 nb_alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
 	MPI_Request hr;
 	void *sp, *rp;
 	int *sc, *rcn;
-	keep *k = NULL;
+	keep local, *k = NULL;   /* local: a blocking call's */
 	u32 *r = NULL;
 	int rc, in, out;
 	COMM(c, comm);
 	TRY(degrees(c, &in, &out));
-	if (!keep_new(&k))
+	k = req == NB_BLOCKING ? keep_init(&local) : keep_new(&k);
+	if (!k)
 		TRY(MW_ERR_NO_MEM);
-	TRY(wblocks(inst, sb, out, scounts, sdispls, stypes, &sc, NULL,
+	TRY(wblocks(inst, k, sb, out, MAXDEG, scounts, sdispls, stypes, &sc, NULL,
 	            &k->sdispls, &k->stypes, &sp));
-	TRY(wblocks(inst, rb, in, rcounts, rdispls, rtypes, &rcn, NULL,
+	TRY(wblocks(inst, k, rb, in, MAXDEG, rcounts, rdispls, rtypes, &rcn, NULL,
 	            &k->rdispls, &k->rtypes, &rp));
 	if (req != NB_BLOCKING)
 		REQ(r, req);

@@ -576,6 +576,69 @@ int mw_buf(rt_instance *inst, uint32_t addr, int count, const mw_dtype *dt,
 	return mw_buf_at(inst, addr, 0, count, dt, out);
 }
 
+int mw_pos_in(rt_instance *inst, uint32_t addr, int64_t limit, int32_t **p,
+              int32_t *val)
+{
+	if (!(*p = mw_ptr(inst, addr, 4)))
+		return MW_ERR_ARG;
+	int32_t v = *(volatile int32_t *)*p;   /* once: what is checked is used */
+	*val = v;
+	return v < 0 || v > limit ? MW_ERR_ARG : 0;
+}
+
+int mw_pos_check(rt_instance *inst, uint32_t posp, int32_t size, int64_t need,
+                 int32_t **p, int32_t *pos, uint32_t comm, const char *proc,
+                 uint32_t *ret)
+{
+	int rc = mw_pos_in(inst, posp, size, p, pos);
+	if (rc == 0 && need <= (int64_t)size - *pos)
+		return 0;
+	if (rc == 0)
+		*ret = mw_fail_arg(inst, MW_ERR_TRUNCATE, comm, proc, "argument position "
+		                   "= %d leaves %d bytes, %lld needed", (int)*pos,
+		                   (int)(size - *pos), (long long)need);
+	else if (!*p)
+		*ret = mw_fail_arg(inst, rc, comm, proc, "argument position: pointer "
+		                   "outside linear memory");
+	else
+		*ret = mw_fail_arg(inst, rc, comm, proc, "argument position = %d is "
+		                   "outside [0, %d]", (int)*pos, (int)size);
+	return 1;
+}
+
+int mw_snap_pad(rt_instance *inst, mw_snap *s, uint32_t addr, int64_t n, int64_t cap)
+{
+	s->v = s->small;
+	if (n < 0)
+		return MW_ERR_ARG;
+	if (cap < n)
+		cap = n;
+	const int32_t *m = n ? mw_arr(inst, addr, (uint64_t)n, 4) : NULL;
+	if (n && !m)
+		return MW_ERR_ARG;
+	if (cap > MW_SNAP_SMALL && !(s->v = malloc((size_t)cap * sizeof *s->v))) {
+		s->v = s->small;
+		return MW_ERR_NO_MEM;
+	}
+	if (n)
+		memcpy(s->v, m, (size_t)n * sizeof *s->v);
+	if (cap > n)
+		memset(s->v + n, 0, (size_t)(cap - n) * sizeof *s->v);
+	return 0;
+}
+
+int mw_snap_in(rt_instance *inst, mw_snap *s, uint32_t addr, int64_t n)
+{
+	return mw_snap_pad(inst, s, addr, n, n);
+}
+
+void mw_snap_free(mw_snap *s)
+{
+	if (s->v && s->v != s->small)
+		free(s->v);
+	s->v = NULL;
+}
+
 /* ---- statuses ------------------------------------------------------------- */
 
 struct mw_status {            /* ABI.md: 24 bytes */
@@ -912,6 +975,17 @@ static const char *fail_why(int cls)
 uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc)
 {
 	return mw_raise(inst, cls, fail_why(cls), comm, proc);
+}
+
+uint32_t mw_fail_arg(rt_instance *inst, int cls, uint32_t comm, const char *proc,
+                     const char *fmt, ...)
+{
+	char detail[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	va_end(ap);
+	return mw_raise(inst, cls, detail, comm, proc);
 }
 
 uint32_t mw_ret_eh(rt_instance *inst, int rc, uint32_t eh, uint32_t obj,

@@ -130,6 +130,51 @@ int mw_peers(MPI_Comm c);
 int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp_bytes, int64_t count,
                 const mw_dtype *dt, void **out);
 
+/* In/out offsets and argument arrays: what the host library reads from
+ * module memory while it runs must be read once and checked as read.
+ *
+ * mw_pos_in: the module int at addr (an in/out offset such as MPI_Pack's
+ * position), read once into *val and range-checked 0 <= *val <= limit;
+ * *p gets its host pointer for writing the result back.  0, or MW_ERR_ARG
+ * (addr off linear memory, or the value out of range). */
+int mw_pos_in(rt_instance *inst, uint32_t addr, int64_t limit, int32_t **p,
+              int32_t *val);
+
+/* mw_pos_in for a packing call: position within [0, size] and `need`
+ * bytes of room after it (what the call writes or reads there), checked
+ * before the host library touches buffer + position.  0, or 1 with the
+ * failure, naming the argument and its value, raised on comm and its
+ * result in *ret. */
+int mw_pos_check(rt_instance *inst, uint32_t posp, int32_t size, int64_t need,
+                 int32_t **p, int32_t *pos, uint32_t comm, const char *proc,
+                 uint32_t *ret);
+
+/* A host snapshot of a module int array (counts, displacements, datatype
+ * handles, request handles) that the host reads during a call: copied before
+ * it is checked, and the copy, not linear memory, is what the library gets
+ * (the module, or the library writing a receive buffer, may change the
+ * original meanwhile).  Up to MW_SNAP_SMALL elements live in the snapshot
+ * itself (on the caller's stack, or in a request's keep record for a
+ * nonblocking call); larger arrays are malloc'd.  Zero-initialize, then
+ * mw_snap_in: 0, MW_ERR_ARG (off linear memory, n < 0) or MW_ERR_NO_MEM;
+ * mw_snap_free releases (safe on a zeroed or failed snapshot). */
+#define MW_SNAP_SMALL 16
+typedef struct mw_snap {
+	int32_t *v;
+	int32_t small[MW_SNAP_SMALL];
+} mw_snap;
+int mw_snap_in(rt_instance *inst, mw_snap *s, uint32_t addr, int64_t n);
+/* The same, with zeros after the n elements up to cap (>= n): for a host
+ * library known to read past an array's end (MPICH 4.0's neighborhood
+ * collectives on a distributed graph read the counts by the other
+ * degree), what it reads there is a count of 0, not module or host data. */
+int mw_snap_pad(rt_instance *inst, mw_snap *s, uint32_t addr, int64_t n, int64_t cap);
+void mw_snap_free(mw_snap *s);
+/* Releases all the snapshots of a call (pointers to them). */
+#define MW_SNAPS_FREE(...) do { mw_snap *mw_s_[] = { __VA_ARGS__ };            \
+	for (size_t mw_i_ = 0; mw_i_ < sizeof mw_s_ / sizeof mw_s_[0]; mw_i_++) \
+		mw_snap_free(mw_s_[mw_i_]); } while (0)
+
 /* Status: host -> module (addr 0 = MPI_STATUS_IGNORE). */
 void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s);
 /* Module status -> host status with the same byte count, source, tag. */
@@ -141,6 +186,10 @@ int mw_status_in(rt_instance *inst, uint32_t addr, MPI_Status *s);
  * handler ran.  mw_fail: same for an error class found by the bridge. */
 uint32_t mw_ret(rt_instance *inst, int rc, uint32_t comm, const char *proc);
 uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc);
+/* mw_fail for a bad argument: the line names the argument and its value
+ * ("MPI_Pack: argument position = -8 is outside [0, 64]"). */
+uint32_t mw_fail_arg(rt_instance *inst, int cls, uint32_t comm, const char *proc,
+                     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 int mw_class_out(int hostcode);
 /* Module error class -> the host's class number. */
 int mw_class_in(int cls);

@@ -80,6 +80,21 @@ int main(int argc, char **argv)
 		CHECK(n == 2 && text[0] == 'r' && text[1] == 'o');
 		OK(MPI_File_close(&fh));
 	}
+	/* MPI_MODE_DELETE_ON_CLOSE below the read-only grant: the open is
+	 * refused on every rank (the file could not be deleted) and ro.txt
+	 * stays; in /rw the file is gone after the close. */
+	refused_open("/ro/ro.txt", MPI_MODE_RDONLY | MPI_MODE_DELETE_ON_CLOSE, MPI_ERR_READ_ONLY);
+	{
+		char text[8] = "";
+		OK(MPI_File_open(MPI_COMM_WORLD, "/ro/ro.txt", MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
+		OK(MPI_File_read_at_all(fh, 0, text, 2, MPI_CHAR, MPI_STATUS_IGNORE));
+		CHECK(text[0] == 'r' && text[1] == 'o');
+		OK(MPI_File_close(&fh));
+		OK(MPI_File_open(MPI_COMM_WORLD, "/rw/doc.dat", MPI_MODE_CREATE | MPI_MODE_RDWR |
+		                 MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
+		OK(MPI_File_close(&fh));
+		refused_open("/rw/doc.dat", MPI_MODE_RDONLY, MPI_ERR_NO_SUCH_FILE);
+	}
 	/* Deletes: outside, through the link, below the read-only grant. */
 	if (rank == 0) {
 		CHECK(cls(MPI_File_delete("/rw/../outside.txt", MPI_INFO_NULL)) == MPI_ERR_ACCESS);

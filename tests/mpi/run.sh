@@ -28,7 +28,7 @@ MPIWASM=${MPIWASM:-$B/mpiwasm}
 MCA=${MCA:-}
 NPS=${NPS:-1 2 3 4}
 OUT=${OUT:-$B/tests/mpi/$MPI}
-PROGS_C="env p2p coll comm dtype ops errs"
+PROGS_C="env p2p coll comm dtype ops errs uop_disp"
 # Later procedure families bring their own programs, tests/mpi/fam_*.c.
 for f in "$here"/fam_*.c; do
 	[ -e "$f" ] && PROGS_C="$PROGS_C $(basename "$f" .c)"
@@ -253,6 +253,28 @@ if wasm_build bounds "$here/bounds.c" "$CC_W"; then
 	done
 fi
 
+# A wasm-only program that checks itself: usage wasm_only NAME "NPS" WHAT
+wasm_only() {
+	for n in $2; do
+		o=$OUT/$1.np$n
+		if [ "$engine" = 0 ]; then bad "$1 np=$n: no engine"; continue; fi
+		rc=0
+		timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$MPIWASM" "$OUT/$1.wasm" > "$o.out" 2> "$o.err" || rc=$?
+		if [ "$rc" = 0 ] && grep -qx "$1 np=$n: 0 failed" "$o.out"; then
+			ok "$1 np=$n: $3"
+		else bad "$1 np=$n (exit $rc)"; excerpt "$o.out"; excerpt "$o.err"; fi
+	done
+}
+# In/out positions of the packing calls are range-checked before use.
+if wasm_build pack_pos "$here/pack_pos.c" "$CC_W"; then
+	wasm_only pack_pos "1 2" "positions outside the pack buffer refused, nothing touched"
+fi
+# Counts and displacements are read once: the library's first copy (or
+# the module, for a nonblocking call) rewriting them changes nothing.
+if wasm_build argsnap "$here/argsnap.c" "$CC_W"; then
+	wasm_only argsnap "1 2 3 4" "v-collectives use the displacements as they were at the call"
+fi
+
 # MPI-IO inside the WASI sandbox: /rw and /ro (--dir-ro) granted, and
 # outside.txt beside them must be neither read nor touched.
 iosb_setup() {
@@ -401,6 +423,11 @@ must_die() {
 if wasm_build bounds_fatal "$here/bounds_fatal.c" "$CC_W"; then
 	must_die "bounds_fatal np=2: bad buffer under MPI_ERRORS_ARE_FATAL" 2 \
 		"MPI_Send|MPI_ERR_BUFFER|buffer" "survived" "$OUT/bounds_fatal.wasm"
+fi
+if [ -f "$OUT/pack_pos.wasm" ]; then
+	must_die "pack_pos np=2: negative MPI_Pack position under MPI_ERRORS_ARE_FATAL" 2 \
+		"^mpiwasm: rank [01]: MPI_Pack: argument position = -8 is outside \\[0, 64\\] \\(MPI_ERR_ARG\\)" \
+		"survived" "$OUT/pack_pos.wasm" fatal
 fi
 if [ -f "$OUT/io_sandbox.wasm" ]; then
 	iosb_setup
