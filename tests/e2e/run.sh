@@ -716,10 +716,13 @@ t_no_home() {
 	plant "$nt/mpiwasm-$uid"
 	chown -R nobody "$nt/mpiwasm-cache-$uid" "$nt/mpiwasm-$uid"
 	chmod 777 "$nt/mpiwasm-cache-$uid" "$nt/mpiwasm-$uid"
+	# The namespace's /tmp hides a checkout that lives under /tmp: it runs
+	# a copy of the engine from its own /tmp.
+	mkdir -p "$nt/engine" && cp "$MPIWASM" "$nt/engine/mpiwasm" || { bad no-home-setup "cannot copy the engine"; return; }
 	nsrun() {
 		timeout "$T" unshare -m sh -c 'mount --bind "$1" /tmp && shift && exec "$@"' sh "$nt" \
 			env -u HOME -u XDG_CACHE_HOME -u XDG_RUNTIME_DIR -u TMPDIR -u MPIWASM_CACHE_DIR \
-			EVIL_MARKER=/tmp/marker "$MPIWASM" "$@" >"$W/out" 2>"$W/err"
+			EVIL_MARKER=/tmp/marker /tmp/engine/mpiwasm "$@" >"$W/out" 2>"$W/err"
 		rc=$?
 	}
 	nsrun /tmp/hello.wasm a b
@@ -730,7 +733,7 @@ t_no_home() {
 		bad no-home-squatted-fallback-refused "rc=$rc marker: $(cat "$nt/marker" 2>/dev/null)"
 	fi
 	# Each process on its own then: a private dir, removed after the load.
-	[ -z "$(ls -A "$nt" | grep -Ev "^(hello\.wasm|mpiwasm-cache-$uid|mpiwasm-$uid)$")" ] &&
+	[ -z "$(ls -A "$nt" | grep -Ev "^(engine|hello\.wasm|mpiwasm-cache-$uid|mpiwasm-$uid)$")" ] &&
 		ok no-home-private-dirs-removed || bad no-home-private-dirs-removed "$(ls -A "$nt")"
 	rm -rf "$nt/mpiwasm-cache-$uid" "$nt/mpiwasm-$uid"
 	nsrun -q /tmp/hello.wasm
