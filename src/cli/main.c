@@ -553,155 +553,20 @@ static int cmd_cache(int argc, char **argv, int i)
 	die(EXIT_USAGE, "cache: unknown action '%s' (show or clean)", what);
 }
 
-/* mkdir -p; 0 or -1 (errno set). */
-static int make_dirs(const char *path)
-{
-	char buf[4096];
-	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	for (char *p = buf + 1; ; p++) {
-		if (*p == '/' || !*p) {
-			char ch = *p;
-			*p = 0;
-			if (mkdir(buf, 0777) && errno != EEXIST)
-				return -1;
-			*p = ch;
-			if (!ch)
-				return 0;
-		}
-	}
-}
 
-/* The model's prediction of every algorithm at a few sizes, beside the
- * rules file (PATH.model): "coll alg name p bytes predicted_seconds". */
-static void write_model(FILE *f, int np, const coll_net *net)
-{
-	static const int ids[] = { COLL_ID_ALLREDUCE, COLL_ID_BCAST };
-	fprintf(f, "# alpha %.6g beta %.6g gamma %.6g\n", net->alpha, net->beta, net->gamma);
-	for (int k = 0; k < 2; k++)
-		for (int alg = 1; coll_alg_name(ids[k], alg); alg++)
-			for (int n = 8; n <= 4 << 20; n *= 8) {
-				/* each algorithm at the segment size / fanout the rules
-				 * would use for it: Open MPI's defaults otherwise */
-				int seg = 0, fan = 0;
-				if (ids[k] == COLL_ID_BCAST && alg >= COLL_BC_CHAIN && alg <= COLL_BC_BINARY)
-					seg = 32768, fan = alg == COLL_BC_CHAIN ? 2 : alg == COLL_BC_PIPELINE;
-				if (ids[k] == COLL_ID_ALLREDUCE && alg == COLL_AR_SEGRING)
-					seg = 65536;
-				fprintf(f, "%s %d %s %d %d %d %d %.6g\n",
-				        ids[k] == COLL_ID_ALLREDUCE ? "allreduce" : "bcast", alg,
-				        coll_alg_name(ids[k], alg), fan, seg, np, n,
-				        coll_cost(ids[k], alg, np, n, fan, seg, net));
-			}
-}
-
+/* mpirun -np N mpiwasm tune [--cache-dir DIR]: src/coll/tune.c, with the
+ * bridge's measurement. */
 static int cmd_tune(int argc, char **argv, int i)
 {
 	cli c = { 0 };
-	char err[1024], host[256], path[4096], tmp[4300];
+	char err[1024];
 	i = parse_options(argc, argv, i, &c);
 	if (i < argc)
 		die(EXIT_USAGE, "tune: unexpected argument '%s' (usage: mpirun -np N mpiwasm tune "
 		    "[--cache-dir DIR])", argv[i]);
-	const char *lib = mpib_library();
-	if (!coll_library_supported(lib))
-		die(EXIT_FAILURE_RT, "tune: collective tuning is Open-MPI-only (it writes Open MPI's "
-		    "coll/tuned rules file); this mpiwasm's bridge is built for %s: nothing measured "
-		    "or written", lib);
-	coll_net net;
-	int np, rank, writer, nplans = 0;
-	static coll_plan plans[2];
-	char why[512] = "";
-	err[0] = 0;
-	/* The model proposes, measurement decides: every rule is timed against
-	 * Open MPI's own selection in this job (src/coll/verify.c). */
-	if (mpib_coll_tune(&net, &np, &rank, &writer, plans, 2, &nplans, coll_plan_propose,
-	                   why, sizeof why, err, sizeof err))
-		die(EXIT_FAILURE_RT, "tune: %s", *err ? err : "mpib_coll_tune failed without a message");
-	coll_plans_decide(plans, nplans);
-	const char *dir = cache_dir(&(cache_options){ .dir = c.cache_dir });
-	if (gethostname(host, sizeof host))
-		snprintf(host, sizeof host, "unknown-host");
-	host[sizeof host - 1] = 0;
-	if (coll_rules_path(dir, host, np, lib, path, sizeof path))
-		die(EXIT_FAILURE_RT, "tune: the rules file's path under %s is too long", dir);
-	if (writer) {
-		char cdir[4096];
-		snprintf(cdir, sizeof cdir, "%s/coll", dir);
-		if (make_dirs(cdir))
-			die(EXIT_FAILURE_RT, "tune: cannot create %s: %s", cdir, strerror(errno));
-		const char *what[2] = { path, ".model" };
-		for (int k = 0; k < 2; k++) {
-			/* written aside, then renamed: a job starting now sees the old
-			 * file or the new one */
-			char final[4200];
-			snprintf(final, sizeof final, "%s%s", path, k ? what[1] : "");
-			snprintf(tmp, sizeof tmp, "%s.tmp%ld", final, (long)getpid());
-			FILE *f = fopen(tmp, "w");
-			if (!f)
-				die(EXIT_FAILURE_RT, "tune: cannot write %s: %s", tmp, strerror(errno));
-			int bad = 0;
-			if (k) {
-				write_model(f, np, &net);
-				if (!nplans)
-					fprintf(f, "# not verified: %s\n", why);
-				coll_plans_record(f, plans, nplans);
-			} else
-				bad = coll_rules_write_plans(f, np, &net, plans, nplans, lib, host);
-			bad |= ferror(f);
-			if (fclose(f) || bad || rename(tmp, final)) {
-				unlink(tmp);
-				die(EXIT_FAILURE_RT, "tune: cannot write %s: %s", final, strerror(errno));
-			}
-		}
-	}
-	if (rank == 0 && !c.quiet) {
-		printf("mpiwasm: tune: %d ranks on %s, %s\n"
-		       "mpiwasm: tune: alpha %.3f us, beta %.4f ns/B (%.2f GB/s), gamma %.4f ns/B "
-		       "(MPI_SUM of doubles)\n", np, host, lib, net.alpha * 1e6, net.beta * 1e9,
-		       1e-9 / net.beta, net.gamma * 1e9);
-		if (!nplans)
-			printf("mpiwasm: tune: not verified (%s): every rule is Open MPI's own "
-			       "selection\n", why);
-		for (int k = 0; k < nplans; k++) {
-			const coll_plan *pl = &plans[k];
-			int wins = 0, last = -1;
-			printf("mpiwasm: tune: %s on %d ranks:",
-			       pl->coll_id == COLL_ID_ALLREDUCE ? "MPI_Allreduce" : "MPI_Bcast", pl->p);
-			for (int j = 0; j < pl->nr; j++) {
-				const coll_range *r = &pl->r[j];
-				int key = r->win ? r->model.alg * 100000000 + r->model.segsize : 0;
-				if (key != last) {
-					printf(" %s%d B %s", last < 0 ? "" : "| ", r->lo,
-					       r->win ? coll_alg_name(pl->coll_id, r->model.alg)
-					              : "Open MPI's own");
-					if (r->win && r->model.segsize)
-						printf(" (%d KiB segments)", r->model.segsize / 1024);
-				}
-				last = key;
-				wins += r->win;
-			}
-			printf("\n");
-			printf("mpiwasm: tune: %s: %d of %d size ranges verified faster than Open MPI's "
-			       "own (the model's choice kept), %d left to Open MPI\n",
-			       pl->coll_id == COLL_ID_ALLREDUCE ? "MPI_Allreduce" : "MPI_Bcast", wins,
-			       pl->nr, pl->nr - wins);
-			if (getenv("MPIWASM_COLL_LOG"))
-				for (int j = 0; j < pl->nr; j++) {
-					const coll_range *r = &pl->r[j];
-					printf("mpiwasm: tune:   %8d B model %s %.3g us; measured %.3g us vs "
-					       "Open MPI's %.3g us, at %d B %.3g vs %.3g (noise %.1f%%): %s\n",
-					       r->probe, coll_alg_name(pl->coll_id, r->model.alg),
-					       r->model.t * 1e6, r->t_cand * 1e6, r->t_def * 1e6, r->probe2,
-					       r->t_cand2 * 1e6, r->t_def2 * 1e6, r->noise * 100,
-					       r->win ? "rule" : "algorithm 0");
-				}
-		}
-		printf("mpiwasm: tune: wrote %s (used by later mpiwasm runs of %d ranks on this host)\n",
-		       path, np);
-	}
+	if (coll_tune(cache_dir(&(cache_options){ .dir = c.cache_dir }), mpib_library(),
+	              mpib_coll_tune, c.quiet, err, sizeof err))
+		die(EXIT_FAILURE_RT, "tune: %s", err);
 	return 0;
 }
 

@@ -10,8 +10,9 @@
  * the library's own algorithms run, chosen by the model.
  *
  * Everything here is MPI-free (it is part of the engine library); the
- * measurement itself runs in the bridge: mpib_coll_measure below is
- * implemented in src/mpi/coll_measure.c. */
+ * measurement itself runs in the bridge: mpib_coll_tune below is
+ * implemented in src/mpi/coll_measure.c and handed to coll_tune by the
+ * command. */
 #ifndef MPIWASM_COLL_H
 #define MPIWASM_COLL_H
 
@@ -180,30 +181,37 @@ void coll_plans_record(FILE *f, const coll_plan *plans, int nplans);
 
 /* ---- implemented by the MPI bridge (src/mpi/coll_measure.c) ------------ */
 
-/* The measurement, inside a job: MPI_Init, ping-pong between rank 0 and
- * every other rank at a few sizes (least-squares fit of alpha and beta
- * over them), a timed MPI_Reduce_local of doubles (gamma, the slowest
- * rank's), MPI_Finalize.  Every rank gets the same figures.  *np, *rank:
- * MPI_COMM_WORLD's; *writer: true on the lowest rank of each host
- * (MPI_COMM_TYPE_SHARED), the one that writes the host's file.  Returns 0,
- * or -1 with one line in err. */
-int mpib_coll_measure(coll_net *net, int *np, int *rank, int *writer,
-                      char *err, size_t errlen);
-
 typedef void (*coll_propose_fn)(coll_plan *plan, int coll_id, int p, const coll_net *net);
 
-/* The measurement and then the verification, in one job: as
- * mpib_coll_measure, then (before MPI_Finalize) for MPI_Allreduce and
- * MPI_Bcast on MPI_COMM_WORLD a plan proposed (propose: coll_plan_propose;
- * a pointer so that the bridge links without src/coll) and measured: the
- * raw timings td/tc of every range (the caller decides:
- * coll_plans_decide), algorithms forced through MPI_T control
- * variables (coll_tuned_<coll>_algorithm, _segmentsize, _chain_fanout /
- * _tree_fanout) and a fresh MPI_Comm_dup each.  *nplans: the plans filled
- * (<= maxplans; 0 when the forcing mechanism does not work here: then
- * *why says so).  Every rank gets the same plans. */
+/* The measurement and then the verification, in one job: MPI_Init,
+ * ping-pong between rank 0 and every other rank at a few sizes
+ * (least-squares fit of alpha and beta over them), a timed
+ * MPI_Reduce_local of doubles (gamma, the slowest rank's); then, before
+ * MPI_Finalize, for MPI_Allreduce and MPI_Bcast on MPI_COMM_WORLD a plan
+ * proposed (propose: coll_plan_propose; a pointer so that the bridge
+ * links without src/coll) and measured: the raw timings td/tc of every
+ * range (the caller decides: coll_plans_decide), algorithms forced
+ * through MPI_T control variables (coll_tuned_<coll>_algorithm,
+ * _segmentsize, _chain_fanout / _tree_fanout) and a fresh MPI_Comm_dup
+ * each.  Every rank gets the same figures and plans.  *np, *rank:
+ * MPI_COMM_WORLD's; *writer: true on the lowest rank of each host
+ * (MPI_COMM_TYPE_SHARED), the one that writes the host's file.  *nplans:
+ * the plans filled (<= maxplans; 0 when the forcing mechanism does not
+ * work here: then *why says so).  Returns 0, or -1 with one line in err. */
 int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *plans,
                    int maxplans, int *nplans, coll_propose_fn propose, char *why,
                    size_t whylen, char *err, size_t errlen);
+
+typedef int (*coll_tune_fn)(coll_net *net, int *np, int *rank, int *writer,
+                            coll_plan *plans, int maxplans, int *nplans,
+                            coll_propose_fn propose, char *why, size_t whylen,
+                            char *err, size_t errlen);
+
+/* `mpirun -np N mpiwasm tune` (tune.c): measure (mpib_coll_tune), decide,
+ * write DIR/coll/HOST-npN-LIB.rules and its .model beside it (on the
+ * lowest rank of each host), and print the report on rank 0 unless quiet.
+ * Returns 0, or -1 with one line in err. */
+int coll_tune(const char *cache_dir, const char *library, coll_tune_fn measure, bool quiet,
+              char *err, size_t errlen);
 
 #endif

@@ -282,13 +282,6 @@ done:
 	return nplans;
 }
 
-int mpib_coll_measure(coll_net *net, int *np, int *rank, int *writer,
-                      char *err, size_t errlen)
-{
-	int nplans;
-	return mpib_coll_tune(net, np, rank, writer, NULL, 0, &nplans, NULL, NULL, 0, err, errlen);
-}
-
 int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *plans,
                    int maxplans, int *nplans, coll_propose_fn propose, char *why,
                    size_t whylen, char *err, size_t errlen)
@@ -303,7 +296,7 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
 	}
 	int rc = MPI_Init(NULL, NULL);
 	if (rc != MPI_SUCCESS) {
-		snprintf(err, errlen, "mpib_coll_measure: MPI_Init failed (error %d)", rc);
+		snprintf(err, errlen, "MPI_Init failed (error %d)", rc);
 		return -1;
 	}
 	MPI_Comm_size(MPI_COMM_WORLD, np);
@@ -318,7 +311,7 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
 	enum { GN = 131072 };   /* 1 MiB of doubles for gamma */
 	double *a = malloc(GN * sizeof *a), *b = malloc(GN * sizeof *b);
 	if (!buf || !pn || !pt || !a || !b) {
-		snprintf(err, errlen, "mpib_coll_measure: out of memory");
+		snprintf(err, errlen, "out of memory");
 		MPI_Abort(MPI_COMM_WORLD, 1);
 		return -1;
 	}
@@ -377,7 +370,7 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
 	free(b);
 	MPI_Finalize();
 	if (*np < 2) {
-		snprintf(err, errlen, "mpib_coll_measure: one rank only: nothing to measure "
+		snprintf(err, errlen, "one rank only: nothing to measure "
 		         "(run it as mpirun -np N mpiwasm tune)");
 		return -1;
 	}

@@ -1,0 +1,188 @@
+/* tune.c - `mpirun -np N mpiwasm tune`: the measurement and verification
+ * (done by the MPI bridge, handed in as a function so that src/coll stays
+ * MPI-free), the decisions, the rules file and its .model companion in
+ * the cache directory, and the report rank 0 prints. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "coll/coll.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* mkdir -p with the cache's modes: directories 0700 (src/cache). */
+static int make_dirs(const char *path)
+{
+	char buf[4096];
+	if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = buf + 1; ; p++) {
+		if (*p == '/' || !*p) {
+			char ch = *p;
+			*p = 0;
+			if (mkdir(buf, 0700) && errno != EEXIST)
+				return -1;
+			*p = ch;
+			if (!ch)
+				return 0;
+		}
+	}
+}
+
+/* The model's prediction of every algorithm at a few sizes, beside the
+ * rules file (PATH.model): "coll alg name p bytes predicted_seconds". */
+static void write_model(FILE *f, int np, const coll_net *net)
+{
+	static const int ids[] = { COLL_ID_ALLREDUCE, COLL_ID_BCAST };
+	fprintf(f, "# alpha %.6g beta %.6g gamma %.6g\n", net->alpha, net->beta, net->gamma);
+	for (int k = 0; k < 2; k++)
+		for (int alg = 1; coll_alg_name(ids[k], alg); alg++)
+			for (int n = 8; n <= 4 << 20; n *= 8) {
+				/* each algorithm at the segment size / fanout the rules
+				 * would use for it: Open MPI's defaults otherwise */
+				int seg = 0, fan = 0;
+				if (ids[k] == COLL_ID_BCAST && alg >= COLL_BC_CHAIN && alg <= COLL_BC_BINARY)
+					seg = 32768, fan = alg == COLL_BC_CHAIN ? 2 : alg == COLL_BC_PIPELINE;
+				if (ids[k] == COLL_ID_ALLREDUCE && alg == COLL_AR_SEGRING)
+					seg = 65536;
+				fprintf(f, "%s %d %s %d %d %d %d %.6g\n",
+				        ids[k] == COLL_ID_ALLREDUCE ? "allreduce" : "bcast", alg,
+				        coll_alg_name(ids[k], alg), fan, seg, np, n,
+				        coll_cost(ids[k], alg, np, n, fan, seg, net));
+			}
+}
+
+/* The rules file and the .model file, each written aside and renamed, so
+ * that a job starting now sees the old file or the new one. */
+static int write_files(const char *path, int np, const coll_net *net, const coll_plan *plans,
+                       int nplans, const char *why, const char *lib, const char *host,
+                       char *err, size_t errlen)
+{
+	for (int k = 0; k < 2; k++) {
+		char final[4200], tmp[4300];
+		snprintf(final, sizeof final, "%s%s", path, k ? ".model" : "");
+		snprintf(tmp, sizeof tmp, "%s.tmp%ld", final, (long)getpid());
+		FILE *f = fopen(tmp, "w");
+		if (!f)
+			return fail(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+		int bad = 0;
+		if (k) {
+			write_model(f, np, net);
+			if (!nplans)
+				fprintf(f, "# not verified: %s\n", why);
+			coll_plans_record(f, plans, nplans);
+		} else
+			bad = coll_rules_write_plans(f, np, net, plans, nplans, lib, host);
+		bad |= ferror(f);
+		if (fclose(f) || bad || rename(tmp, final)) {
+			int e = errno;
+			unlink(tmp);
+			return fail(err, errlen, "cannot write %s: %s", final, strerror(e));
+		}
+	}
+	return 0;
+}
+
+static const char *coll_title(int coll_id)
+{
+	return coll_id == COLL_ID_ALLREDUCE ? "MPI_Allreduce" : "MPI_Bcast";
+}
+
+static void report(int np, const char *host, const char *lib, const coll_net *net,
+                   const coll_plan *plans, int nplans, const char *why, const char *path)
+{
+	printf("mpiwasm: tune: %d ranks on %s, %s\n"
+	       "mpiwasm: tune: alpha %.3f us, beta %.4f ns/B (%.2f GB/s), gamma %.4f ns/B "
+	       "(MPI_SUM of doubles)\n", np, host, lib, net->alpha * 1e6, net->beta * 1e9,
+	       1e-9 / net->beta, net->gamma * 1e9);
+	if (!nplans)
+		printf("mpiwasm: tune: not verified (%s): every rule is Open MPI's own "
+		       "selection\n", why);
+	for (int k = 0; k < nplans; k++) {
+		const coll_plan *pl = &plans[k];
+		int wins = 0, last = -1;
+		printf("mpiwasm: tune: %s on %d ranks:", coll_title(pl->coll_id), pl->p);
+		for (int j = 0; j < pl->nr; j++) {
+			const coll_range *r = &pl->r[j];
+			int key = r->win ? r->model.alg * 100000000 + r->model.segsize : 0;
+			if (key != last) {
+				printf(" %s%d B %s", last < 0 ? "" : "| ", r->lo,
+				       r->win ? coll_alg_name(pl->coll_id, r->model.alg)
+				              : "Open MPI's own");
+				if (r->win && r->model.segsize)
+					printf(" (%d KiB segments)", r->model.segsize / 1024);
+			}
+			last = key;
+			wins += r->win;
+		}
+		printf("\n");
+		printf("mpiwasm: tune: %s: %d of %d size ranges verified faster than Open MPI's "
+		       "own (the model's choice kept), %d left to Open MPI\n",
+		       coll_title(pl->coll_id), wins, pl->nr, pl->nr - wins);
+		if (getenv("MPIWASM_COLL_LOG"))
+			for (int j = 0; j < pl->nr; j++) {
+				const coll_range *r = &pl->r[j];
+				printf("mpiwasm: tune:   %8d B model %s %.3g us; measured %.3g us vs "
+				       "Open MPI's %.3g us, at %d B %.3g vs %.3g (noise %.1f%%): %s\n",
+				       r->probe, coll_alg_name(pl->coll_id, r->model.alg),
+				       r->model.t * 1e6, r->t_cand * 1e6, r->t_def * 1e6, r->probe2,
+				       r->t_cand2 * 1e6, r->t_def2 * 1e6, r->noise * 100,
+				       r->win ? "rule" : "algorithm 0");
+			}
+	}
+	printf("mpiwasm: tune: wrote %s (used by later mpiwasm runs of %d ranks on this host)\n",
+	       path, np);
+}
+
+int coll_tune(const char *cache_dir, const char *lib, coll_tune_fn measure, bool quiet,
+              char *err, size_t errlen)
+{
+	if (!coll_library_supported(lib))
+		return fail(err, errlen, "collective tuning is Open-MPI-only (it writes Open MPI's "
+		            "coll/tuned rules file); this mpiwasm's bridge is built for %s: nothing "
+		            "measured or written", lib);
+	coll_net net;
+	int np, rank, writer, nplans = 0;
+	static coll_plan plans[2];
+	char why[512] = "", host[256], path[4096];
+	err[0] = 0;
+	/* The model proposes, measurement decides: every rule is timed against
+	 * Open MPI's own selection in this job (verify.c). */
+	if (measure(&net, &np, &rank, &writer, plans, 2, &nplans, coll_plan_propose,
+	            why, sizeof why, err, errlen)) {
+		if (!*err)
+			fail(err, errlen, "the measurement failed without a message");
+		return -1;
+	}
+	coll_plans_decide(plans, nplans);
+	if (gethostname(host, sizeof host))
+		snprintf(host, sizeof host, "unknown-host");
+	host[sizeof host - 1] = 0;
+	if (coll_rules_path(cache_dir, host, np, lib, path, sizeof path))
+		return fail(err, errlen, "the rules file's path under %s is too long", cache_dir);
+	if (writer) {
+		char cdir[4096];
+		snprintf(cdir, sizeof cdir, "%s/coll", cache_dir);
+		if (make_dirs(cdir))
+			return fail(err, errlen, "cannot create %s: %s", cdir, strerror(errno));
+		if (write_files(path, np, &net, plans, nplans, why, lib, host, err, errlen))
+			return -1;
+	}
+	if (rank == 0 && !quiet)
+		report(np, host, lib, &net, plans, nplans, why, path);
+	return 0;
+}
