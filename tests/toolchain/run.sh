@@ -1,0 +1,87 @@
+#!/bin/sh
+# tests/toolchain/run.sh - the toolchain suite: link tests the way
+# configure scripts write them, C++ file streams, the POSIX emulation,
+# the debug sections of linked modules.  Programs are built with
+# mpiwasm-cc/mpiwasm-c++ and, where an output is compared, natively with
+# cc/c++.  Last line: `toolchain: N passed, N failed`.
+#
+# Environment: B (build dir, default build), OUT (scratch, default
+# $B/tests/toolchain).
+set -u
+{
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+B=${B:-build}
+B=$(cd "$B" && pwd) || { echo "tests/toolchain/run.sh: no build dir $B"; exit 1; }
+OUT=${OUT:-$B/tests/toolchain}
+CC_W=$B/mpiwasm-cc
+CXX_W=$B/mpiwasm-c++
+MPIWASM=$B/mpiwasm
+P=$here/progs
+rm -rf "$OUT" && mkdir -p "$OUT" || exit 1
+OUT=$(cd "$OUT" && pwd)
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+excerpt() { [ -f "$1" ] && sed -n '1,12s/^/     | /p' "$1"; }
+# A module run alone (no mpirun): -q, no cache chatter.
+run_w() { timeout 120 "$MPIWASM" -q "$@"; }
+
+# ---- 1. the link allow-list ----------------------------------------------
+t=$OUT/link
+mkdir -p "$t"
+# The committed list is what gen-undefined.py makes from mpi.h and the
+# engine's registry now.
+if python3 "$root/toolchain/gen-undefined.py" "$root" > "$t/regen.txt" 2>/dev/null &&
+	cmp -s "$t/regen.txt" "$root/toolchain/mpi-undefined.txt"; then
+	ok "link: mpi-undefined.txt is current (make toolchain-regen)"
+else
+	bad "link: mpi-undefined.txt differs from what gen-undefined.py makes (make toolchain-regen)"
+	diff "$root/toolchain/mpi-undefined.txt" "$t/regen.txt" | head -5
+fi
+# autoconf's AC_CHECK_FUNC / AC_SEARCH_LIBS program, verbatim in shape: a
+# prototype of its own, the call, nothing else.
+actest() {
+	printf '/* confdefs.h */\nchar %s ();\nint main (void)\n{\nreturn %s ();\n  ;\n  return 0;\n}\n' \
+		"$1" "$1" > "$t/$1.c"
+	"$CC_W" -o "$t/$1.wasm" "$t/$1.c" > "$t/$1.err" 2>&1
+}
+for f in MPI_File_read_c MPI_Send_c PMPI_File_read_c MPI_Comm_join MPI_Session_init MPI_COMM_DUP_FN; do
+	if actest $f; then
+		bad "link: configure's test of $f links (the engine refuses it at load time)"
+	elif grep -q "undefined symbol: $f" "$t/$f.err"; then
+		ok "link: configure's test of $f fails to link"
+	else
+		bad "link: configure's test of $f failed for another reason"; excerpt "$t/$f.err"
+	fi
+done
+for f in MPI_File_read MPI_Send PMPI_File_read MPI_File_open MPI_Type_size_x; do
+	if actest $f; then
+		ok "link: configure's test of $f links"
+	else
+		bad "link: configure's test of $f does not link"; excerpt "$t/$f.err"
+	fi
+done
+# Every allowed MPI name, through mpi.h, in one module: it links, and the
+# engine accepts each import with the header's signature.
+{
+	echo '#include <mpi.h>'
+	echo '#include <stdio.h>'
+	echo 'static void *volatile tab[] = {'
+	grep -E '^P?MPI_' "$root/toolchain/mpi-undefined.txt" | sed 's/.*/(void *)\&&,/'
+	echo '};'
+	printf '%s\n' 'int main(void) { printf("%d\n", (int)(sizeof tab / sizeof tab[0])); return 0; }'
+} > "$t/all.c"
+n=$(grep -cE '^P?MPI_' "$root/toolchain/mpi-undefined.txt")
+if ! "$CC_W" -o "$t/all.wasm" "$t/all.c" > "$t/all.err" 2>&1; then
+	bad "link: a module referencing every allowed MPI name does not link"; excerpt "$t/all.err"
+elif [ "$(run_w "$t/all.wasm" 2> "$t/all.rerr")" = "$n" ]; then
+	ok "link: all $n allowed MPI names link and the engine accepts them"
+else
+	bad "link: the engine refused a module importing the $n allowed MPI names"; excerpt "$t/all.rerr"
+fi
+
+echo "toolchain: $pass passed, $fail failed"
+test "$fail" = 0
+}
