@@ -16,6 +16,9 @@ $(shell mkdir -p $(TC_SHARE) && [ "$$(cat $(TC_SHARE)/engine-mpi.txt 2>/dev/null
 # Until the ABI header lands, the drivers refuse to run (they name the
 # missing mpi.h) instead of breaking every engineer's `make`.
 TC_HDR    := $(if $(wildcard toolchain/mpi.h),$(TC_SHARE)/include/mpi.h)
+# Headers found before libc++'s own by mpiwasm-c++ (-isystem include/c++).
+TC_CXXHDR := $(TC_SHARE)/include/c++/fstream
+TC_DATA   += $(TC_CXXHDR)
 
 toolchain: $(TC_DRIVERS) $(TC_DATA) $(TC_HDR)
 	@$(if $(TC_HDR),:,echo "toolchain: warning: toolchain/mpi.h missing; mpiwasm-cc will not work" >&2)
@@ -40,6 +43,10 @@ $(TC_SHARE)/include/mpi.h: toolchain/mpi.h
 	@mkdir -p $(@D)
 	cp $< $@
 
+$(TC_SHARE)/include/c++/%: toolchain/include-c++/%
+	@mkdir -p $(@D)
+	cp $< $@
+
 $(TC_SHARE)/libexec/wasm-opt: toolchain/wasm-opt
 	@mkdir -p $(@D)
 	cp $< $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
@@ -61,7 +68,9 @@ install-toolchain: toolchain $(B)/mpiwasm
 	  $(DESTDIR)$(PREFIX)/share/mpiwasm/Platform $(DESTDIR)$(PREFIX)/share/mpiwasm/lib \
 	  $(DESTDIR)$(PREFIX)/share/mpiwasm/libexec
 	install -m 755 $(B)/mpiwasm $(TC_DRIVERS) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/mpiwasm/include/c++
 	install -m 644 $(TC_SHARE)/include/mpi.h $(DESTDIR)$(PREFIX)/share/mpiwasm/include/
+	install -m 644 $(TC_CXXHDR) $(DESTDIR)$(PREFIX)/share/mpiwasm/include/c++/
 	install -m 644 $(TC_SHARE)/mpi-undefined.txt $(TC_SHARE)/mpiwasm.cmake \
 	  $(TC_SHARE)/engine-mpi.txt $(DESTDIR)$(PREFIX)/share/mpiwasm/
 	install -m 644 $(TC_SHARE)/Platform/WASI.cmake $(DESTDIR)$(PREFIX)/share/mpiwasm/Platform/

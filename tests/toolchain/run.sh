@@ -82,6 +82,45 @@ else
 	bad "link: the engine refused a module importing the $n allowed MPI names"; excerpt "$t/all.rerr"
 fi
 
+# ---- 2. C++ file streams -------------------------------------------------
+t=$OUT/fstream
+mkdir -p "$t/wasm" "$t/native"
+if ! "$CXX_W" -O2 -Wall -Wextra -Werror -o "$t/fstreams.wasm" "$P/fstreams.cc" > "$t/cc.err" 2>&1; then
+	bad "fstream: std::ofstream/ifstream/fstream program does not build"; excerpt "$t/cc.err"
+elif ! c++ -O2 -o "$t/fstreams" "$P/fstreams.cc" > "$t/ncc.err" 2>&1 ||
+	! "$t/fstreams" "$t/native" > "$t/native.out" 2>&1; then
+	bad "fstream: the native build failed"; excerpt "$t/native.out"
+elif ! (cd "$t" && run_w --dir wasm fstreams.wasm wasm > wasm.out 2>&1); then
+	bad "fstream: the module failed under mpiwasm --dir"; excerpt "$t/wasm.out"
+elif ! cmp -s "$t/native.out" "$t/wasm.out"; then
+	bad "fstream: output differs from the native build"; diff "$t/native.out" "$t/wasm.out" | head -8
+elif ! diff -r "$t/native" "$t/wasm" > /dev/null; then
+	bad "fstream: the files written differ from the native build's"
+else
+	ok "fstream: write, read back, modes, binary, seek: same output and files as native ($(grep -c '^ok ' "$t/wasm.out") checks)"
+fi
+# Every standard since C++11 (HPCG builds with the default, C++17).
+for std in c++11 c++14 c++20 c++23; do
+	if "$CXX_W" -std=$std -Wall -Wextra -pedantic -Werror -o "$t/$std.wasm" -x c++ - \
+		> "$t/$std.err" 2>&1 <<'CXX'
+#include <fstream>
+#include <mpi.h>
+int main() { std::ofstream o("x.txt"); std::ifstream i; std::fstream f; return !o.is_open(); }
+CXX
+	then ok "fstream: <fstream> with mpi.h builds with -std=$std"
+	else bad "fstream: <fstream> with -std=$std"; excerpt "$t/$std.err"
+	fi
+done
+# The opt-out gives libc++'s header alone, which has no file streams.
+if printf '#include <fstream>\nstd::ofstream o;\n' |
+	"$CXX_W" -DMPIWASM_NO_FSTREAM -fsyntax-only -x c++ - > "$t/optout.err" 2>&1; then
+	bad "fstream: -DMPIWASM_NO_FSTREAM still defined std::ofstream (is libc++'s own usable now?)"
+elif grep -q "undefined template" "$t/optout.err"; then
+	ok "fstream: -DMPIWASM_NO_FSTREAM leaves libc++'s header (no file streams)"
+else
+	bad "fstream: -DMPIWASM_NO_FSTREAM failed for another reason"; excerpt "$t/optout.err"
+fi
+
 echo "toolchain: $pass passed, $fail failed"
 test "$fail" = 0
 }
