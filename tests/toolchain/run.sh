@@ -121,6 +121,46 @@ else
 	bad "fstream: -DMPIWASM_NO_FSTREAM failed for another reason"; excerpt "$t/optout.err"
 fi
 
+# ---- 3. POSIX procedures wasi-libc lacks -----------------------------------
+t=$OUT/posix
+mkdir -p "$t/d"
+if ! "$CC_W" -O2 -Wall -Wextra -Werror -o "$t/posix.wasm" "$P/posix.c" > "$t/cc.err" 2>&1; then
+	bad "posix: the program does not build with mpiwasm-cc"; excerpt "$t/cc.err"
+else
+	ok "posix: statfs, realpath, getuid, mknod, flock, lockf, mmap, getpid, system, signal, clock, extern int errno build and link"
+	(cd "$t" && run_w --dir d posix.wasm d > run.out 2>&1)
+	rc=$?
+	n=$(grep -c '^ok ' "$t/run.out")
+	if [ "$rc" = 0 ] && [ "$n" -ge 34 ] && ! grep -q '^FAIL' "$t/run.out"; then
+		ok "posix: all $n checks give the documented results under mpiwasm"
+	else
+		bad "posix: status $rc, $n checks passed"; grep -v '^ok ' "$t/run.out" | head -12
+	fi
+fi
+# The same headers compile as C++, strictly, and as -std=c99 (where
+# wasi-libc hides its own BSD/XSI declarations).
+if "$CXX_W" -Wall -Wextra -Werror -fsyntax-only -x c++ "$P/posix.c" > "$t/cxx.err" 2>&1; then
+	ok "posix: the same program compiles as C++"
+else
+	bad "posix: the program does not compile as C++"; excerpt "$t/cxx.err"
+fi
+if "$CC_W" -std=c99 -D_XOPEN_SOURCE=700 -Wall -Wextra -pedantic -Werror -o "$t/c99.wasm" "$P/posix.c" \
+	> "$t/c99.err" 2>&1; then
+	ok "posix: the program builds with -std=c99 -pedantic -Werror"
+else
+	bad "posix: -std=c99 -pedantic -Werror"; excerpt "$t/c99.err"
+fi
+# -nostdlib and -nodefaultlibs keep every library out, ours included.
+case $("$CC_W" -show -nodefaultlibs x.o) in
+*libmpiwasm-posix*|*wasi-emulated*) bad "posix: -nodefaultlibs still links the emulation libraries" ;;
+*) ok "posix: -nodefaultlibs links none of the emulation libraries" ;;
+esac
+case $("$CC_W" -showme:link) in
+*libmpiwasm-posix.a*-lwasi-emulated-mman*-lwasi-emulated-process-clocks*)
+	ok "posix: -showme:link names the emulation libraries" ;;
+*) bad "posix: -showme:link: $("$CC_W" -showme:link)" ;;
+esac
+
 echo "toolchain: $pass passed, $fail failed"
 test "$fail" = 0
 }
