@@ -161,6 +161,92 @@ case $("$CC_W" -showme:link) in
 *) bad "posix: -showme:link: $("$CC_W" -showme:link)" ;;
 esac
 
+# ---- 4. debug sections -----------------------------------------------------
+t=$OUT/debug
+mkdir -p "$t"
+cat > "$t/hello.c" <<'EOF_C'
+#include <mpi.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+	int rank;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	printf("hello from %d\n", rank);
+	MPI_Finalize();
+	return 0;
+}
+EOF_C
+cat > "$t/hello.cc" <<'EOF_CXX'
+#include <iostream>
+#include <mpi.h>
+int main(int argc, char **argv)
+{
+	int rank;
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	std::cout << "hello from " << rank << std::endl;
+	MPI_Finalize();
+	return 0;
+}
+EOF_CXX
+# The custom sections of a module, one name a line.
+sections() { wasm-objdump -h "$1" | sed -n 's/.*Custom .*"\(.*\)"$/\1/p'; }
+for lang in c cc; do
+	drv=$CC_W
+	[ $lang = cc ] && drv=$CXX_W
+	for o in -O0 -O2; do
+		m=$t/hello-$lang$o
+		if ! "$drv" $o -o "$m.wasm" "$t/hello.$lang" > "$m.err" 2>&1 ||
+			! "$drv" $o -g -o "$m-g.wasm" "$t/hello.$lang" > "$m-g.err" 2>&1; then
+			bad "debug: hello.$lang $o does not build"; excerpt "$m.err"; excerpt "$m-g.err"
+			continue
+		fi
+		s=$(sections "$m.wasm")
+		sg=$(sections "$m-g.wasm")
+		size=$(wc -c < "$m.wasm")
+		sizeg=$(wc -c < "$m-g.wasm")
+		if printf '%s\n' "$s" | grep -q '^\.debug_'; then
+			bad "debug: hello.$lang $o without -g has debug sections: $(echo $s)"
+		elif ! printf '%s\n' "$s" | grep -qx name; then
+			bad "debug: hello.$lang $o without -g has no name section: $(echo $s)"
+		else
+			ok "debug: hello.$lang $o without -g: no .debug_*, name kept ($size bytes)"
+		fi
+		if printf '%s\n' "$sg" | grep -qx '\.debug_info' && printf '%s\n' "$sg" | grep -qx name; then
+			ok "debug: hello.$lang $o -g keeps .debug_* and name ($sizeg bytes)"
+		else
+			bad "debug: hello.$lang $o -g: sections $(echo $sg)"
+		fi
+	done
+done
+# -g0 after -g means no debug information, as in clang.
+"$CC_W" -O2 -g -g0 -o "$t/g0.wasm" "$t/hello.c" 2> "$t/g0.err"
+if sections "$t/g0.wasm" | grep -q '^\.debug_'; then
+	bad "debug: -g -g0 kept debug sections"
+else
+	ok "debug: -g -g0 strips them"
+fi
+# A trap in an optimized module without -g still names the function.
+cat > "$t/trap.c" <<'EOF_T'
+#include <stdio.h>
+__attribute__((noinline)) void mpiwasm_trap_here(volatile int *p) { if (*p) __builtin_trap(); }
+/* Called through memory: binaryen's inliner does not honour noinline. */
+void (*volatile call)(volatile int *) = mpiwasm_trap_here;
+int main(void) { volatile int one = 1; puts("before"); call(&one); return 0; }
+EOF_T
+if ! "$CC_W" -O2 -o "$t/trap.wasm" "$t/trap.c" > "$t/trap.cerr" 2>&1; then
+	bad "debug: trap program does not build"; excerpt "$t/trap.cerr"
+else
+	run_w "$t/trap.wasm" > "$t/trap.out" 2> "$t/trap.err"
+	rc=$?
+	if [ $rc = 134 ] && grep -q mpiwasm_trap_here "$t/trap.err"; then
+		ok "debug: a trap at -O2 without -g names the function"
+	else
+		bad "debug: trap: status $rc, message: $(head -2 "$t/trap.err")"
+	fi
+fi
+
 echo "toolchain: $pass passed, $fail failed"
 test "$fail" = 0
 }
