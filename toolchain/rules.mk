@@ -16,6 +16,16 @@ $(shell mkdir -p $(TC_SHARE) && [ "$$(cat $(TC_SHARE)/engine-mpi.txt 2>/dev/null
 # Until the ABI header lands, the drivers refuse to run (they name the
 # missing mpi.h) instead of breaking every engineer's `make`.
 TC_HDR    := $(if $(wildcard toolchain/mpi.h),$(TC_SHARE)/include/mpi.h)
+# Headers found before libc++'s own by mpiwasm-c++ (-isystem include/c++).
+TC_CXXHDR := $(TC_SHARE)/include/c++/fstream
+# libmpiwasm-posix: what wasi-libc leaves out (README.md), its headers
+# found before wasi-libc's (-isystem include/libc).
+TC_PX_SRC := $(wildcard toolchain/libmpiwasm-posix/*.c)
+TC_PX_OBJ := $(TC_PX_SRC:%.c=$(B)/%.wasm.o)
+TC_PX_INC := $(patsubst toolchain/libmpiwasm-posix/include/%,%,\
+  $(wildcard toolchain/libmpiwasm-posix/include/*.h toolchain/libmpiwasm-posix/include/sys/*.h))
+TC_LIBCHDR := $(TC_PX_INC:%=$(TC_SHARE)/include/libc/%)
+TC_DATA   += $(TC_CXXHDR) $(TC_LIBCHDR) $(TC_SHARE)/lib/libmpiwasm-posix.a
 
 toolchain: $(TC_DRIVERS) $(TC_DATA) $(TC_HDR)
 	@$(if $(TC_HDR),:,echo "toolchain: warning: toolchain/mpi.h missing; mpiwasm-cc will not work" >&2)
@@ -40,6 +50,25 @@ $(TC_SHARE)/include/mpi.h: toolchain/mpi.h
 	@mkdir -p $(@D)
 	cp $< $@
 
+# Built like the modules that link it, without -g (no debug sections).
+$(B)/toolchain/libmpiwasm-posix/%.wasm.o: toolchain/libmpiwasm-posix/%.c \
+		$(wildcard toolchain/libmpiwasm-posix/include/*.h toolchain/libmpiwasm-posix/include/sys/*.h)
+	@mkdir -p $(@D)
+	$(MPIWASM_CLANG) --target=wasm32-wasi --sysroot=/usr -Itoolchain/libmpiwasm-posix/include \
+	  -O2 -Wall -Wextra -Wshadow -Wconversion -c $< -o $@
+
+$(TC_SHARE)/lib/libmpiwasm-posix.a: $(TC_PX_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && llvm-ar-19 rcs $@ $^
+
+$(TC_SHARE)/include/libc/%: toolchain/libmpiwasm-posix/include/%
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(TC_SHARE)/include/c++/%: toolchain/include-c++/%
+	@mkdir -p $(@D)
+	cp $< $@
+
 $(TC_SHARE)/libexec/wasm-opt: toolchain/wasm-opt
 	@mkdir -p $(@D)
 	cp $< $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
@@ -48,9 +77,10 @@ $(TC_SHARE)/%: toolchain/%
 	@mkdir -p $(@D)
 	cp $< $@
 
-# The committed list is generated from the MPI Standard; rebuild it with this.
+# The committed list is what mpi.h declares and the engine registers;
+# rebuild it with this after either changes (check-toolchain says when).
 toolchain-regen:
-	python3 toolchain/gen-undefined.py $(SHARED)/mpi-standard/apis.json > toolchain/mpi-undefined.txt
+	python3 toolchain/gen-undefined.py > toolchain/mpi-undefined.txt
 
 # The engine goes beside the drivers: mpiwasm.cmake finds it there (the
 # ctest emulator and MPIEXEC_PREFLAGS) and engine-mpi.txt says which MPI
@@ -60,7 +90,13 @@ install-toolchain: toolchain $(B)/mpiwasm
 	  $(DESTDIR)$(PREFIX)/share/mpiwasm/Platform $(DESTDIR)$(PREFIX)/share/mpiwasm/lib \
 	  $(DESTDIR)$(PREFIX)/share/mpiwasm/libexec
 	install -m 755 $(B)/mpiwasm $(TC_DRIVERS) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/mpiwasm/include/c++ \
+	  $(DESTDIR)$(PREFIX)/share/mpiwasm/include/libc/sys
 	install -m 644 $(TC_SHARE)/include/mpi.h $(DESTDIR)$(PREFIX)/share/mpiwasm/include/
+	install -m 644 $(TC_CXXHDR) $(DESTDIR)$(PREFIX)/share/mpiwasm/include/c++/
+	for h in $(TC_PX_INC); do install -m 644 $(TC_SHARE)/include/libc/$$h \
+	  $(DESTDIR)$(PREFIX)/share/mpiwasm/include/libc/$$h || exit 1; done
+	install -m 644 $(TC_SHARE)/lib/libmpiwasm-posix.a $(DESTDIR)$(PREFIX)/share/mpiwasm/lib/
 	install -m 644 $(TC_SHARE)/mpi-undefined.txt $(TC_SHARE)/mpiwasm.cmake \
 	  $(TC_SHARE)/engine-mpi.txt $(DESTDIR)$(PREFIX)/share/mpiwasm/
 	install -m 644 $(TC_SHARE)/Platform/WASI.cmake $(DESTDIR)$(PREFIX)/share/mpiwasm/Platform/
