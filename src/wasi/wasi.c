@@ -965,17 +965,24 @@ static uint32_t w_path_open(rt_instance *inst, uint32_t dirfd,
 	if (oflags & ~15u || fdflags & ~31u)
 		return WE_INVAL;
 
+	/* The sync fdflags are a question to the directory (witx: with
+	 * path_open, fd_datasync allows dsync and fd_sync allows dsync and
+	 * rsync): what it may hand out, not what the new fd asks for. */
+	if ((fdflags & FDF_DSYNC) && !(d->inh & (RT_FD_DATASYNC | RT_FD_SYNC)))
+		return WE_NOTCAPABLE;
+	if ((fdflags & (FDF_RSYNC | FDF_SYNC)) && !(d->inh & RT_FD_SYNC))
+		return WE_NOTCAPABLE;
+	/* Writing is what a directory cannot do, whatever may be handed out
+	 * (syncing it can be done, and fdstat reports those rights): as
+	 * open(2), ISDIR once the name is known to be a directory. */
+	bool dir_write = (oflags & OF_DIRECTORY) && (base & RT_FD_WRITE);
+
 	/* Rights come from what the directory may hand out. */
 	base &= d->inh;
 	inh &= d->inh;
 	bool rd = base & (RT_FD_READ | RT_FD_READDIR);
-	bool wr = base & (RT_FD_WRITE | RT_FD_ALLOCATE |
-	                  RT_FD_FILESTAT_SET_SIZE | RT_FD_DATASYNC);
-	if ((fdflags & (FDF_DSYNC | FDF_RSYNC)) && !(base & RT_FD_DATASYNC) &&
-	    !(base & RT_FD_SYNC))
-		return WE_NOTCAPABLE;
-	if ((fdflags & FDF_SYNC) && !(base & RT_FD_SYNC))
-		return WE_NOTCAPABLE;
+	/* fd_sync and fd_datasync work on a descriptor open for reading. */
+	bool wr = base & (RT_FD_WRITE | RT_FD_ALLOCATE | RT_FD_FILESTAT_SET_SIZE);
 	if (d->ro && ((wr && !(oflags & OF_DIRECTORY)) ||
 	              (oflags & (OF_CREAT | OF_TRUNC)) ||
 	              (fdflags & FDF_APPEND)))
@@ -999,11 +1006,20 @@ static uint32_t w_path_open(rt_instance *inst, uint32_t dirfd,
 	int h;
 	err = wasi_sb_open(d->host, path, fl, 0666,
 	                   lookup & LOOKUP_SYMLINK_FOLLOW, &h);
+	/* Only fd_write makes a directory's open fail: without it, the
+	 * size and allocate rights are dropped (cut to a directory's below). */
+	if (err == WE_ISDIR && wr && !(base & RT_FD_WRITE) &&
+	    !(oflags & (OF_CREAT | OF_TRUNC))) {
+		wr = false;
+		fl = (fl & ~O_ACCMODE) | O_RDONLY;
+		err = wasi_sb_open(d->host, path, fl, 0666,
+		                   lookup & LOOKUP_SYMLINK_FOLLOW, &h);
+	}
 	if (err)
 		return err;
 	struct stat st;
-	if (fstat(h, &st) < 0) {
-		err = wasi_errno(errno);
+	if (fstat(h, &st) < 0 || dir_write) {
+		err = dir_write ? WE_ISDIR : wasi_errno(errno);
 		close(h);
 		return err;
 	}
@@ -1185,22 +1201,83 @@ static uint32_t w_path_readlink(rt_instance *inst, uint32_t fd, uint32_t p,
 	return WE_SUCCESS;
 }
 
+/* How many directories `dir` lies below `root`, by walking "..": the
+ * names on the way may be symlinks, so the path text does not say.
+ * -1 when root is not met (the directory was moved out meanwhile). */
+static int depth_below(int root, int dir)
+{
+	struct stat rs, st;
+	if (fstat(root, &rs) < 0)
+		return -1;
+	int cur = dir, depth = 0;
+	while (depth < PATH_MAX / 2) {
+		if (fstat(cur, &st) < 0)
+			break;
+		if (st.st_dev == rs.st_dev && st.st_ino == rs.st_ino) {
+			if (cur != dir)
+				close(cur);
+			return depth;
+		}
+		int up = openat(cur, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (cur != dir)
+			close(cur);
+		cur = up;
+		if (cur < 0)
+			return -1;
+		struct stat us;
+		if (fstat(cur, &us) == 0 && us.st_dev == st.st_dev &&
+		    us.st_ino == st.st_ino)
+			break;   /* "/" is its own parent */
+		depth++;
+	}
+	if (cur >= 0 && cur != dir)
+		close(cur);
+	return -1;
+}
+
+/* PERM unless the relative symlink target `tgt`, read from the
+ * directory `dir` as text (each ".." one level up, as a later lookup
+ * from there would go if no component were a link), stays at or
+ * below `root`. */
+static uint16_t target_beneath(int root, int dir, const char *tgt)
+{
+	int depth = dir == root ? 0 : depth_below(root, dir);
+	if (depth < 0)
+		return WE_PERM;
+	for (const char *c = tgt; *c; ) {
+		size_t n = strcspn(c, "/");
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
+			if (--depth < 0)
+				return WE_PERM;
+		} else if (n && !(n == 1 && c[0] == '.'))
+			depth++;
+		c += n;
+		c += *c == '/';
+	}
+	return WE_SUCCESS;
+}
+
 static uint32_t w_path_symlink(rt_instance *inst, uint32_t pold,
                                uint32_t oldlen, uint32_t fd, uint32_t pnew,
                                uint32_t newlen)
 {
 	pref r;
 	char tgt[PATH_MAX];
-	/* The target is only data: following it is confined later. */
 	uint16_t err = get_path(inst, pold, oldlen, tgt);
 	if (err)
 		return err;
+	/* mpiwasm confines following any link, but host tools that walk the
+	 * grant later do not: a module may not leave a link out of it. */
+	if (tgt[0] == '/')
+		return WE_PERM;
 	err = path_at(inst, fd, RT_PATH_SYMLINK, true, pnew, newlen, false,
 	              &r);
 	if (err)
 		return err;
 	if (r.must_dir)
 		err = WE_NOENT;   /* as symlink(2) for "name/" that does not exist */
+	if (!err)
+		err = target_beneath(r.root, r.dir, tgt);
 	if (!err && symlinkat(tgt, r.dir, r.last) < 0)
 		err = wasi_errno(errno);
 	path_done(&r);
@@ -1218,13 +1295,35 @@ static uint32_t w_path_link(rt_instance *inst, uint32_t ofd, uint32_t oflags,
 	                       oldlen, oflags & LOOKUP_SYMLINK_FOLLOW, &o);
 	if (err)
 		return err;
+	/* A source ending in '/' names what a final symlink leads to. */
+	if (o.must_dir && !(oflags & LOOKUP_SYMLINK_FOLLOW)) {
+		path_done(&o);
+		err = path_at(inst, ofd, RT_PATH_LINK_SOURCE, true, pold,
+		              oldlen, true, &o);
+		if (err)
+			return err;
+	}
 	err = path_at(inst, nfd, RT_PATH_LINK_TARGET, true, pnew, newlen,
 	              false, &n);
 	if (err) {
 		path_done(&o);
 		return err;
 	}
-	if (linkat(o.dir, o.last, n.dir, n.last, 0) < 0)
+	/* path_at took the trailing '/'s off: decide what link(2) decides
+	 * with them, in its order (source, then the new name, then a
+	 * directory source), since no link can come of it. */
+	struct stat st;
+	if (o.must_dir || n.must_dir) {
+		if (fstatat(o.dir, o.last, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			err = wasi_errno(errno);
+		else if (o.must_dir && !S_ISDIR(st.st_mode))
+			err = WE_NOTDIR;
+		else if (n.must_dir)
+			err = fstatat(n.dir, n.last, &st, AT_SYMLINK_NOFOLLOW) == 0
+			      ? WE_EXIST : WE_NOENT;
+		else
+			err = WE_PERM;   /* a hard link to a directory */
+	} else if (linkat(o.dir, o.last, n.dir, n.last, 0) < 0)
 		err = wasi_errno(errno);
 	path_done(&o);
 	path_done(&n);

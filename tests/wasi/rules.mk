@@ -26,7 +26,8 @@ $(WASI_T)/sockrun: tests/wasi/sockrun.c
 	$(CC) -std=gnu11 -O2 $(WARN) -o $@ $<
 
 check-wasi: $(WASI_T)/test_sandbox $(WASI_T)/sockrun $(WASI_PROGS:%=$(WASI_T)/%) \
-		$(WASI_PROGS:%=$(WASI_T)/%.wasm) $(WASI_T)/e_escape.wasm
+		$(WASI_PROGS:%=$(WASI_T)/%.wasm) $(WASI_T)/e_escape.wasm \
+		$(WASI_T)/c_preview1.wasm
 	@sh tests/wasi/run.sh $(B)
 
 CHECKS += check-wasi

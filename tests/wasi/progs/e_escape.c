@@ -75,6 +75,11 @@ int main(void)
 	struct timespec ts[2] = { { 1, 0 }, { 1, 0 } };
 	attempt("utimes follow rel_link", utimensat(AT_FDCWD, "rel_link", ts, 0));
 	attempt("truncate by path via link", truncate("rel_link", 0));
+	attempt("symlink to /", symlink("/", "abs_made"));
+	attempt("symlink to /etc/passwd", symlink("/etc/passwd", "abs_made"));
+	attempt("symlink ../outside/secret.txt", symlink("../outside/secret.txt", "rel_made"));
+	attempt("symlink sub/../../outside", symlink("sub/../../outside", "rel_made"));
+	attempt("symlink ../../outside in sub", symlink("../../outside", "sub/rel_made"));
 	symlink("../outside/secret.txt", "made_link");
 	attempt("open a link the module made", rd("made_link"));
 	unlink("made_link");
