@@ -56,7 +56,7 @@ static void usage(FILE *f)
 	      "                              this host and N ranks (Open MPI): a model proposes,\n"
 	      "                              a rule is kept only where measured faster than\n"
 	      "                              Open MPI's own choice (MPIWASM_COLL_LOG=1: figures)\n"
-	      "       mpiwasm --version | --help\n"
+	      "       mpiwasm --version (-V) | --help (-h)\n"
 	      "\n"
 	      "Options (before the module; everything after it is the module's;\n"
 	      "compile and cache also take them after the module or action):\n"
@@ -68,7 +68,8 @@ static void usage(FILE *f)
 	      "  --inherit-env          give the module mpiwasm's whole environment\n"
 	      "  --cache-dir DIR        use DIR as the compile cache\n"
 	      "  -q                     no \"compiling ...\" line on the first run\n"
-	      "  --timings              print decode/validate/translate/compile/load/run times\n"
+	      "  -t, --timings          print decode/validate/translate/compile/load/run times\n"
+	      "                         (-t as MPIWasm's embedder spells it)\n"
 	      "  --no-loop-versioning   translate every loop as written (no fast copies of\n"
 	      "                         loops checked once for wrap-around and bounds)\n"
 	      "  --no-coll-tuning       ignore the collective rules of `mpiwasm tune`\n"
@@ -209,7 +210,7 @@ static int parse_options(int argc, char **argv, int i, cli *c)
 
 		if (!strcmp(name, "-q") || !strcmp(name, "--quiet"))
 			c->quiet = true;
-		else if (!strcmp(name, "--timings"))
+		else if (!strcmp(name, "--timings") || !strcmp(name, "-t"))
 			c->timings = true;
 		else if (!strcmp(name, "--no-loop-versioning"))
 			c->no_loopver = true;
@@ -246,7 +247,7 @@ static int parse_options(int argc, char **argv, int i, cli *c)
 		} else if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
 			usage(stdout);
 			exit(0);
-		} else if (!strcmp(name, "--version")) {
+		} else if (!strcmp(name, "--version") || !strcmp(name, "-V")) {
 			printf("mpiwasm %s (translator %s; MPI bridge built for %s)\n",
 			       MPIWASM_VERSION, XLATE_VERSION, mpib_library());
 			exit(0);

@@ -122,6 +122,30 @@ t_hello() {
 	[ $rc = 0 ] && [ ! -s "$W/err" ] && ok quiet-hit || bad quiet-hit "rc=$rc or stderr not empty"
 }
 
+# MPIWasm's embedder spelled its flags -t (--timings), -d DIR and -V:
+# its published run scripts work unchanged.
+t_mpiwasm_flags() {
+	local d=$W/mpiwasm-flags
+	mkdir -p "$d/data"
+	run "$W/c-mwflags" -t "$W/hello.wasm" a b
+	if [ $rc = 0 ] && diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null &&
+	   grep -q '^mpiwasm: timings: ' "$W/err"; then
+		ok mpiwasm-t-runs-with-timings
+	else
+		bad mpiwasm-t-runs-with-timings "rc=$rc, output or timings line wrong"
+	fi
+	local od=$PWD
+	cd "$d" && run "$W/c-mwflags" -t -d data "$W/hello.wasm" a b
+	cd "$od" || return
+	[ $rc = 0 ] && grep -q '^mpiwasm: timings: ' "$W/err" &&
+		ok mpiwasm-t-with-d || bad mpiwasm-t-with-d "rc=$rc"
+	run "$W/c-mwflags" -V
+	[ $rc = 0 ] && grep -q '^mpiwasm ' "$W/out" && ok mpiwasm-V-version ||
+		bad mpiwasm-V-version "rc=$rc"
+	run "$W/c-mwflags" --help
+	grep -q -- '-t, --timings' "$W/out" && ok help-names-t || bad help-names-t "no -t in --help"
+}
+
 t_quiet_miss() {
 	run "$W/c-quiet" -q "$W/hello.wasm" a b
 	[ $rc = 0 ] && [ ! -s "$W/err" ] && ok quiet-miss || bad quiet-miss "rc=$rc or stderr not empty"
@@ -803,7 +827,7 @@ t_install() {
 	fi
 }
 
-all="t_version t_hello t_quiet_miss t_concurrent t_damaged t_unwritable t_readonly_dir t_full_disk t_errors
+all="t_version t_hello t_mpiwasm_flags t_quiet_miss t_concurrent t_damaged t_unwritable t_readonly_dir t_full_disk t_errors
      t_exit_status t_trap t_wasi t_wasi_more t_key_has_compiler t_cache_cmds t_cc_identity_cached
      t_compiler_failure t_signal_cleanup t_interrupt_compile t_mpi t_trust t_cache_modes t_no_home
      t_unusable_mpi t_install"
