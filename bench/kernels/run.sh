@@ -21,7 +21,7 @@ if [ "${1:-}" = --check ]; then check=1; shift; fi
 B=${1:-build}
 D=$B/bench/kernels
 HERE=$(dirname "$0")
-KERNELS="dgemm jacobi triad isort spmv fib indirect"
+KERNELS="dgemm jacobi triad isort spmv fib indirect hpcg_spmv hpcg_symgs hpcg_cg verify memloop gather search soa"
 RUNS=${BENCH_RUNS:-5}
 REPORT=${BENCH_REPORT:-$HERE/REPORT.md}
 MPIWASM=$B/mpiwasm
