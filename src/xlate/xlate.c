@@ -1158,18 +1158,34 @@ static int emit_instr(fx *x, uint32_t *pi)
 		uint32_t n = in->u.brtable.count;
 		const uint32_t *tg = &f->brtable[in->u.brtable.first];
 		xb_printf(o, "switch (%s) {", S(x, x->h));
-		/* one case group per distinct target */
+		/* one case group per distinct target, in order of first use;
+		 * linear in n: the entries with the same target are chained
+		 * (targets are label depths, below x->ncs) */
+		uint32_t *first = malloc((size_t)x->ncs * sizeof *first);
+		uint32_t *last = malloc((size_t)x->ncs * sizeof *last);
+		uint32_t *next = malloc(((size_t)n + 1) * sizeof *next);
+		if (!first || !last || !next) {
+			free(first);
+			free(last);
+			free(next);
+			x->rc = WASM_ERR_NOMEM;
+			break;
+		}
+		for (uint32_t d = 0; d < x->ncs; d++)
+			first[d] = UINT32_MAX;
 		for (uint32_t k = 0; k <= n; k++) {
-			bool seen = false;
-			for (uint32_t j = 0; j < k; j++)
-				if (tg[j] == tg[k])
-					seen = true;
-			if (seen)
+			next[k] = UINT32_MAX;
+			if (first[tg[k]] == UINT32_MAX)
+				first[tg[k]] = k;
+			else
+				next[last[tg[k]]] = k;
+			last[tg[k]] = k;
+		}
+		for (uint32_t k = 0; k <= n; k++) {
+			if (first[tg[k]] != k)
 				continue;
 			xb_puts(o, "\n   ");
-			for (uint32_t j = k; j <= n; j++) {
-				if (tg[j] != tg[k])
-					continue;
+			for (uint32_t j = k; j != UINT32_MAX; j = next[j]) {
 				if (j == n)
 					xb_puts(o, " default:");
 				else
@@ -1178,6 +1194,9 @@ static int emit_instr(fx *x, uint32_t *pi)
 			xb_puts(o, " ");
 			emit_br(x, tg[k]);
 		}
+		free(first);
+		free(last);
+		free(next);
 		xb_puts(o, "\n  }");
 		c->unreachable = true;
 		break;
