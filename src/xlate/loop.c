@@ -30,7 +30,8 @@ typedef struct aff {
 
 typedef struct av {
 	uint8_t kind, t;  /* AV_*, value type */
-	uint32_t cmp;     /* AV_CMP: the comparison opcode */
+	uint8_t ct;       /* AV_CMP: type of the compared values */
+	uint32_t cmp;     /* AV_CMP: the comparison, as the i32 opcode */
 	aff a, b;         /* AV_AFF: a; AV_CMP: a op b */
 } av;
 
@@ -46,10 +47,13 @@ typedef struct walk {
 	uint32_t h, maxh;
 	av *loc;
 	int *accinv;              /* pool index of each access's base */
+	const int64_t *steps;     /* step of each basic induction variable, 0: none */
 	bool lanes_ok, bitwise;
 	int shape;
 } walk;
 
+/* Returns the new expression's index, or -2 (never -1, which means "no
+ * invariant part" to the callers) when it does not fit. */
 static int pool_add(walk *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int pool_add(walk *w, const char *fmt, ...)
@@ -58,7 +62,7 @@ static int pool_add(walk *w, const char *fmt, ...)
 		uint32_t cap = w->poolcap ? w->poolcap * 2 : 32;
 		char (*p)[LOOP_EXPR] = realloc(w->pool, cap * sizeof *p);
 		if (!p)
-			return -1;
+			return -2;
 		w->pool = p;
 		w->poolcap = cap;
 	}
@@ -67,7 +71,7 @@ static int pool_add(walk *w, const char *fmt, ...)
 	int n = vsnprintf(w->pool[w->npool], LOOP_EXPR, fmt, ap);
 	va_end(ap);
 	if (n < 0 || n >= LOOP_EXPR)
-		return -1;
+		return -2;
 	return (int)w->npool++;
 }
 
@@ -82,19 +86,24 @@ static av opaque(uint8_t t)
 	return v;
 }
 
-static av affine(walk *w, int64_t k, int64_t c, int inv)
+static av affine_t(uint8_t t, int64_t k, int64_t c, int inv)
 {
 	if (!small(k, c) || (inv < 0 && inv != -1))
-		return opaque(WASM_I32);
-	(void)w;
-	av v = { .kind = AV_AFF, .t = WASM_I32, .a = { k, c, inv } };
+		return opaque(t);
+	av v = { .kind = AV_AFF, .t = t, .a = { k, c, inv } };
 	return v;
+}
+
+static av affine(walk *w, int64_t k, int64_t c, int inv)
+{
+	(void)w;
+	return affine_t(WASM_I32, k, c, inv);
 }
 
 static av aff_add(walk *w, const av *x, const av *y, bool sub)
 {
 	if (x->kind != AV_AFF || y->kind != AV_AFF)
-		return opaque(WASM_I32);
+		return opaque(x->t);
 	const aff *a = &x->a, *b = &y->a;
 	int inv = a->inv;
 	if (b->inv >= 0)
@@ -102,23 +111,25 @@ static av aff_add(walk *w, const av *x, const av *y, bool sub)
 		    : pool_add(w, "(%s %c %s)", a->inv < 0 ? "0u" : w->pool[a->inv],
 		               sub ? '-' : '+', w->pool[b->inv]);
 	if (inv < -1)
-		return opaque(WASM_I32);
-	return sub ? affine(w, a->k - b->k, a->c - b->c, inv)
-	           : affine(w, a->k + b->k, a->c + b->c, inv);
+		return opaque(x->t);
+	return sub ? affine_t(x->t, a->k - b->k, a->c - b->c, inv)
+	           : affine_t(x->t, a->k + b->k, a->c + b->c, inv);
 }
 
 /* x * m for a constant m (an exact integer, any representative of the
- * i32 constant modulo 2^32). */
+ * constant modulo 2^32 or 2^64, x's width). */
 static av aff_mul(walk *w, const av *x, int64_t m)
 {
 	if (x->kind != AV_AFF || m <= -K_MAX || m >= K_MAX)
-		return opaque(WASM_I32);
+		return opaque(x->t);
 	int inv = x->a.inv;
 	if (inv >= 0)
-		inv = pool_add(w, "(%s * 0x%" PRIx32 "u)", w->pool[inv], (uint32_t)m);
+		inv = x->t == WASM_I64
+		    ? pool_add(w, "(%s * 0x%" PRIx64 "ull)", w->pool[inv], (uint64_t)m)
+		    : pool_add(w, "(%s * 0x%" PRIx32 "u)", w->pool[inv], (uint32_t)m);
 	if (inv < -1)
-		return opaque(WASM_I32);
-	return affine(w, x->a.k * m, x->a.c * m, inv);
+		return opaque(x->t);
+	return affine_t(x->t, x->a.k * m, x->a.c * m, inv);
 }
 
 static bool is_const(const av *v)
@@ -228,6 +239,17 @@ static uint32_t mem_width(uint32_t op, const wasm_opinfo *oi)
 	return *e == 'x' ? 8 : (uint32_t)(n / 8);
 }
 
+/* After a walk with `iv` as the candidate: its step per iteration if the
+ * body adds a constant to it (and nothing else), else 0. */
+static int64_t iv_step(const walk *w, uint32_t iv)
+{
+	const av *v = &w->loc[iv];
+	if (v->kind != AV_AFF || v->a.k != 1 || v->a.inv >= 0 || v->a.c == 0 ||
+	    v->a.c <= -K_MAX || v->a.c >= K_MAX)
+		return 0;
+	return v->a.c;
+}
+
 /* One walk of the body with `iv` as the induction variable candidate.
  * Returns false if the loop does not fit; fills p->acc and the exit. */
 static bool walk_body(walk *w, uint32_t start, uint32_t end, uint32_t iv,
@@ -239,21 +261,32 @@ static bool walk_body(walk *w, uint32_t start, uint32_t end, uint32_t iv,
 	w->bitwise = false;
 	w->shape = LANES_NONE;
 	w->npool = 0;
+	int64_t s = w->steps ? w->steps[iv] : 0;
 	for (uint32_t l = 0; l < w->nlocals; l++) {
 		uint8_t t = w->ltypes[l];
 		w->loc[l] = opaque(t);
-		if (t != WASM_I32)
+		if (t != WASM_I32 && t != WASM_I64)
 			continue;
-		if (l == iv)
-			w->loc[l] = affine(w, 1, 0, -1);
-		else if (!w->written[l]) {
+		if (l == iv) {
+			w->loc[l] = affine_t(t, 1, 0, -1);
+		} else if (!w->written[l]) {
 			int e = pool_add(w, "l%" PRIu32, l);
 			if (e < 0)
 				return false;
-			w->loc[l] = affine(w, 0, 0, e);
+			w->loc[l] = affine_t(t, 0, 0, e);
+		} else if (s > 0 && t == WASM_I32 && w->steps[l] && w->steps[l] % s == 0) {
+			/* another induction variable, stepping k times as far:
+			 * l = l_entry + k*(iv - iv_entry), mod 2^32 */
+			int64_t k = w->steps[l] / s;
+			int e = pool_add(w, "(l%" PRIu32 " - (uint32_t)l%" PRIu32 " * 0x%" PRIx32 "u)",
+			                 l, iv, (uint32_t)k);
+			if (e < 0)
+				return false;
+			w->loc[l] = affine(w, k, 0, e);
 		}
 	}
 	memset(p->acc, 0, (end - start) * sizeof *p->acc);
+	p->gathers = 0;
 	for (uint32_t i = start + 1; i < end; i++) {
 		const wasm_instr *in = &f->code[i];
 		uint32_t op = in->op;
@@ -295,35 +328,53 @@ static bool walk_body(walk *w, uint32_t start, uint32_t end, uint32_t iv,
 		case WASM_OP_I32_CONST:
 			push(w, affine(w, 0, in->u.i32, -1));
 			continue;
+		case WASM_OP_I64_CONST:
+			push(w, affine_t(WASM_I64, 0, in->u.i64, -1));
+			continue;
+		case WASM_OP_I32_WRAP_I64: {
+			av x = w->st[--w->h];
+			int inv = x.kind == AV_AFF ? x.a.inv : -1;
+			if (inv >= 0)
+				inv = pool_add(w, "(uint32_t)%s", w->pool[inv]);
+			push(w, x.kind == AV_AFF && inv >= -1 ? affine(w, x.a.k, x.a.c, inv)
+			                                     : opaque(WASM_I32));
+			continue;
+		}
 		case WASM_OP_BR_IF:
 			if (i != end - 1 || in->u.index != 0)
 				return false;
 			*cond = w->st[--w->h];
 			continue;
-		case WASM_OP_I32_ADD: case WASM_OP_I32_SUB: {
+		case WASM_OP_I32_ADD: case WASM_OP_I32_SUB:
+		case WASM_OP_I64_ADD: case WASM_OP_I64_SUB: {
 			av y = w->st[--w->h], x = w->st[--w->h];
-			push(w, aff_add(w, &x, &y, op == WASM_OP_I32_SUB));
+			push(w, aff_add(w, &x, &y, op == WASM_OP_I32_SUB || op == WASM_OP_I64_SUB));
 			continue;
 		}
-		case WASM_OP_I32_MUL: {
+		case WASM_OP_I32_MUL: case WASM_OP_I64_MUL: {
 			av y = w->st[--w->h], x = w->st[--w->h];
 			push(w, is_const(&y) ? aff_mul(w, &x, y.a.c)
-			        : is_const(&x) ? aff_mul(w, &y, x.a.c) : opaque(WASM_I32));
+			        : is_const(&x) ? aff_mul(w, &y, x.a.c) : opaque(x.t));
 			continue;
 		}
-		case WASM_OP_I32_SHL: {
+		case WASM_OP_I32_SHL: case WASM_OP_I64_SHL: {
 			av y = w->st[--w->h], x = w->st[--w->h];
-			push(w, is_const(&y) ? aff_mul(w, &x, (int64_t)1 << (y.a.c & 31))
-			                      : opaque(WASM_I32));
+			int bits = op == WASM_OP_I32_SHL ? 31 : 63;
+			int64_t sh = is_const(&y) ? (y.a.c & bits) : 64;
+			push(w, sh < 20 ? aff_mul(w, &x, (int64_t)1 << sh) : opaque(x.t));
 			continue;
 		}
 		case WASM_OP_I32_NE: case WASM_OP_I32_LT_U: case WASM_OP_I32_LT_S:
-		case WASM_OP_I32_GT_U: case WASM_OP_I32_GT_S: {
+		case WASM_OP_I32_GT_U: case WASM_OP_I32_GT_S:
+		case WASM_OP_I64_NE: case WASM_OP_I64_LT_U: case WASM_OP_I64_LT_S:
+		case WASM_OP_I64_GT_U: case WASM_OP_I64_GT_S: {
 			av y = w->st[--w->h], x = w->st[--w->h];
 			av v = opaque(WASM_I32);
 			if (x.kind == AV_AFF && y.kind == AV_AFF) {
 				v.kind = AV_CMP;
-				v.cmp = op;
+				v.ct = x.t;
+				/* the i64 comparisons are numbered as the i32 ones */
+				v.cmp = x.t == WASM_I64 ? op - WASM_OP_I64_NE + WASM_OP_I32_NE : op;
 				v.a = x.a;
 				v.b = y.a;
 			}
@@ -340,8 +391,13 @@ static bool walk_body(walk *w, uint32_t start, uint32_t end, uint32_t iv,
 		uint32_t width = mem_width(op, oi);
 		if (width) {
 			const av *a = &w->st[w->h - npop];
-			if (a->kind != AV_AFF)
-				return false;
+			if (a->kind != AV_AFF) {
+				/* a gather or scatter (x[col[j]]): translated as
+				 * usual in the fast copy, where it may trap */
+				p->acc[i - start].gather = true;
+				p->gathers++;
+				goto next;
+			}
 			loop_acc *ac = &p->acc[i - start];
 			ac->is = true;
 			ac->k = a->a.k;
@@ -350,17 +406,13 @@ static bool walk_body(walk *w, uint32_t start, uint32_t end, uint32_t iv,
 			ac->width = width;
 			w->accinv[i - start] = a->a.inv;
 		}
+next:
 		if (op >> 16 == 0xFD)
 			lanes_note(w, oi->name);
 		w->h -= npop;
 		if (colon[1])
 			push(w, opaque(wasm_sig_type(colon[1])));
 	}
-	/* the induction variable: one step of +s per iteration */
-	const av *v = &w->loc[iv];
-	if (v->kind != AV_AFF || v->a.k != 1 || v->a.inv >= 0 || v->a.c <= 0 || v->a.c >= K_MAX)
-		return false;
-	p->step = v->a.c;
 	return true;
 }
 
@@ -370,9 +422,10 @@ static bool exit_test(walk *w, const av *cond, loop_plan *p)
 {
 	aff a, b = { 0, 0, -1 };
 	uint32_t op = WASM_OP_I32_NE;
-	if (cond->kind == AV_AFF) {
+	bool wide = w->ltypes[p->iv] == WASM_I64;
+	if (cond->kind == AV_AFF && !wide) {
 		a = cond->a;
-	} else if (cond->kind == AV_CMP) {
+	} else if (cond->kind == AV_CMP && (cond->ct == WASM_I64) == wide) {
 		a = cond->a;
 		b = cond->b;
 		op = cond->cmp;
@@ -391,17 +444,22 @@ static bool exit_test(walk *w, const av *cond, loop_plan *p)
 	const char *ai = a.inv >= 0 ? w->pool[a.inv] : "0u";
 	const char *bi = b.inv >= 0 ? w->pool[b.inv] : "0u";
 	int n;
+	p->wide = wide;
 	if (op == WASM_OP_I32_NE) {
 		/* a = iv_new + (a.c - step) + ai, so a != b <=> iv_new != K */
-		uint32_t d = (uint32_t)(b.c - (a.c - p->step));
-		n = snprintf(p->kexpr, sizeof p->kexpr, "(uint32_t)(%s - %s + 0x%" PRIx32 "u)",
-		             bi, ai, d);
+		int64_t d = b.c - (a.c - p->step);
+		n = wide ? snprintf(p->kexpr, sizeof p->kexpr, "(uint64_t)(%s - %s + 0x%" PRIx64 "ull)",
+		                    bi, ai, (uint64_t)d)
+		         : snprintf(p->kexpr, sizeof p->kexpr, "(uint32_t)(%s - %s + 0x%" PRIx32 "u)",
+		                    bi, ai, (uint32_t)d);
 		p->exit = LOOP_NE;
 	} else {
 		if (a.inv >= 0 || a.c != p->step)
 			return false;
-		n = snprintf(p->kexpr, sizeof p->kexpr, "(uint32_t)(%s + 0x%" PRIx32 "u)",
-		             bi, (uint32_t)b.c);
+		n = wide ? snprintf(p->kexpr, sizeof p->kexpr, "(uint64_t)(%s + 0x%" PRIx64 "ull)",
+		                    bi, (uint64_t)b.c)
+		         : snprintf(p->kexpr, sizeof p->kexpr, "(uint32_t)(%s + 0x%" PRIx32 "u)",
+		                    bi, (uint32_t)b.c);
 		p->exit = op == WASM_OP_I32_LT_U ? LOOP_LTU : LOOP_LTS;
 	}
 	return n > 0 && n < (int)sizeof p->kexpr;
@@ -457,12 +515,13 @@ bool loop_analyze(const wasm_module *m, const wasm_func *f,
 	uint32_t n = end - start;
 	walk w = { .m = m, .f = f, .ltypes = local_types, .nlocals = nlocals };
 	bool *written = calloc(nlocals + 1, sizeof *written);
+	int64_t *steps = calloc(nlocals + 1, sizeof *steps);
 	w.st = malloc((n + 1) * sizeof *w.st);
 	w.loc = malloc((nlocals + 1) * sizeof *w.loc);
 	w.accinv = malloc(n * sizeof *w.accinv);
 	p->acc = malloc(n * sizeof *p->acc);
 	bool ok = false;
-	if (!written || !w.st || !w.loc || !w.accinv || !p->acc)
+	if (!written || !steps || !w.st || !w.loc || !w.accinv || !p->acc)
 		goto out;
 	for (uint32_t i = start + 1; i < end; i++) {
 		const wasm_instr *in = &f->code[i];
@@ -472,20 +531,31 @@ bool loop_analyze(const wasm_module *m, const wasm_func *f,
 	w.written = written;
 	p->start = start;
 	p->end = end;
+	/* the basic induction variables: locals the body steps by a constant */
+	for (uint32_t l = 0; l < nlocals; l++) {
+		av cond = opaque(WASM_I32);
+		if (written[l] && (local_types[l] == WASM_I32 || local_types[l] == WASM_I64) &&
+		    walk_body(&w, start, end, l, p, &cond))
+			steps[l] = iv_step(&w, l);
+	}
+	w.steps = steps;
 	for (uint32_t iv = 0; iv < nlocals && !ok; iv++) {
-		if (!written[iv] || local_types[iv] != WASM_I32)
+		if (steps[iv] <= 0)
 			continue;
 		av cond = opaque(WASM_I32);
-		if (!walk_body(&w, start, end, iv, p, &cond) || !exit_test(&w, &cond, p) ||
-		    !collect_bases(&w, p))
-			continue;
 		p->iv = iv;
-		p->lanes = w.lanes_ok && (!w.bitwise || w.shape == LANES_I32 ||
+		p->step = steps[iv];
+		if (!walk_body(&w, start, end, iv, p, &cond) || iv_step(&w, iv) != p->step ||
+		    !exit_test(&w, &cond, p) || !collect_bases(&w, p))
+			continue;
+		/* v128 gathers stay 128-bit values */
+		p->lanes = w.lanes_ok && !p->gathers && (!w.bitwise || w.shape == LANES_I32 ||
 		                          w.shape == LANES_I64) ? w.shape : LANES_NONE;
 		p->vdepth = w.maxh;
 		ok = true;
 	}
 out:
+	free(steps);
 	free(written);
 	free(w.st);
 	free(w.loc);

@@ -230,6 +230,7 @@ typedef struct fx {
 	const loop_plan *fast;     /* emitting this loop's fast copy */
 	uint32_t fast_id;
 	bool vec;                  /* a fast copy was emitted: MW_VEC */
+	bool fastcheck;          /* a fast copy's check reads mm<k> */
 	bool versioning;           /* make fast copies (xlate_options) */
 } fx;
 
@@ -844,9 +845,30 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 	xbuf *o = x->o;
 	long long s = (long long)p->step;
 	xb_printf(o, "{ /* loop versioning: the copy F%u runs if no address wraps and none is out of bounds */\n", id);
-	xb_printf(o, "    const uint32_t fu%u = l%u, fq%u = %s;\n", id, p->iv, id, p->kexpr);
+	xb_printf(o, "    const uint%d_t fu%u = l%u, fq%u = %s;\n", p->wide ? 64 : 32, id, p->iv, id,
+	          p->kexpr);
 	xb_printf(o, "    int64_t fv%u = 0, fk%u = 0; int fo%u = 0;\n", id, id, id);
-	switch (p->exit) {
+	/* an i64 counter: its first and last values within +-2^40 (so the
+	 * address arithmetic below stays inside int64) */
+	switch (p->wide ? p->exit + 10 : p->exit) {
+	case LOOP_NE + 10:
+		xb_printf(o, "    if (fq%u != fu%u && (fq%u - fu%u) %% %lldu == 0) {\n"
+		          "      if (fu%u < fq%u && fq%u <= 0x10000000000ull) { fv%u = (int64_t)fu%u; fk%u = (int64_t)fq%u; fo%u = 1; }\n"
+		          "      else if ((int64_t)fu%u < (int64_t)fq%u && (int64_t)fu%u >= -0x10000000000ll && (int64_t)fq%u <= 0x10000000000ll)"
+		          " { fv%u = (int64_t)fu%u; fk%u = (int64_t)fq%u; fo%u = 1; }\n"
+		          "    }\n",
+		          id, id, id, id, s, id, id, id, id, id, id, id, id,
+		          id, id, id, id, id, id, id, id, id);
+		break;
+	case LOOP_LTU + 10:
+		xb_printf(o, "    if (fu%u < fq%u && fq%u <= 0x10000000000ull) { fv%u = (int64_t)fu%u; fk%u = (int64_t)fq%u; fo%u = 1; }\n",
+		          id, id, id, id, id, id, id, id);
+		break;
+	case LOOP_LTS + 10:
+		xb_printf(o, "    if ((int64_t)fu%u < (int64_t)fq%u && (int64_t)fu%u >= -0x10000000000ll && (int64_t)fq%u <= 0x10000000000ll)"
+		          " { fv%u = (int64_t)fu%u; fk%u = (int64_t)fq%u; fo%u = 1; }\n",
+		          id, id, id, id, id, id, id, id, id);
+		break;
 	case LOOP_NE:
 		xb_printf(o, "    if (fq%u != fu%u && (uint32_t)(fq%u - fu%u) %% %lldu == 0) {\n"
 		          "      if (fu%u < fq%u) { fv%u = fu%u; fk%u = fq%u; fo%u = 1; }\n"
@@ -917,7 +939,9 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 			xb_puts(o, ";\n");
 		}
 	}
-	xb_printf(o, "  F%u:;\n", id);
+	/* a gather can trap: then the copy is not vectorized either (MW_NOVEC:
+	 * the stores before the trap must all be done) */
+	xb_printf(o, p->gathers ? "  F%u:; MW_NOVEC;\n" : "  F%u:;\n", id);
 	uint32_t h0 = x->h;
 	x->fast = p;
 	x->fast_id = id;
@@ -926,7 +950,9 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 	}
 	x->fast = NULL;
 	x->h = h0;
-	x->vec = true;
+	x->fastcheck = true;
+	if (!p->gathers)
+		x->vec = true;
 	xb_printf(o, "  goto X%u;\n  }\n  }\n  ", id);
 }
 
@@ -1488,7 +1514,7 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xb
 	}
 	for (uint32_t k = 0; k < m->nmems; k++)
 		if (usedmem[k])
-			xb_printf(out, x.vec ? "  uint8_t *const m%u = inst->mems[%u]->base;\n"
+			xb_printf(out, x.fastcheck ? "  uint8_t *const m%u = inst->mems[%u]->base;\n"
 			          "  struct mw_memory *const mm%u = inst->mems[%u];\n"
 			          : "  uint8_t *const m%u = inst->mems[%u]->base;\n", k, k, k, k);
 	free(usedmem);
