@@ -9,7 +9,13 @@
  * (inv + k*iv + c) mod 2^32 whatever the order it was computed in: so an
  * address equals the exact integer inv + k*iv + c exactly when that
  * integer is in [0, 2^32), which is what the check before the loop tests
- * for the first and last iteration (the integer is linear in iv). */
+ * for the first and last iteration (the integer is linear in iv).
+ * Another local the body steps by m*step (m an integer) is affine too:
+ * its entry value - m*iv_entry is the invariant part.  Where a block or
+ * if inside the body ends, the locals written in it become opaque, so a
+ * value is affine only if it is on every path; an access inside an if is
+ * checked as if it ran every iteration (if it does not, the check is only
+ * stricter than needed). */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,6 +41,13 @@ typedef struct av {
 	aff a, b;         /* AV_AFF: a; AV_CMP: a op b */
 } av;
 
+/* A block or if inside the body. */
+typedef struct frame {
+	uint32_t h;               /* stack height at its start */
+	uint32_t start, else_, end;
+	uint8_t t;                /* its result type, 0: none */
+} frame;
+
 typedef struct walk {
 	const wasm_module *m;
 	const wasm_func *f;
@@ -48,6 +61,7 @@ typedef struct walk {
 	av *loc;
 	int *accinv;              /* pool index of each access's base */
 	const int64_t *steps;     /* step of each basic induction variable, 0: none */
+	frame *fr;                /* open blocks inside the body */
 	bool lanes_ok, bitwise;
 	int shape;
 } walk;
@@ -239,6 +253,26 @@ static uint32_t mem_width(uint32_t op, const wasm_opinfo *oi)
 	return *e == 'x' ? 8 : (uint32_t)(n / 8);
 }
 
+/* Where a block inside the body joins, the locals written anywhere in it
+ * (code[from..to]) may hold either branch's value: forget them. */
+static void forget(walk *w, uint32_t from, uint32_t to)
+{
+	for (uint32_t i = from; i < to; i++) {
+		const wasm_instr *in = &w->f->code[i];
+		if (in->op == WASM_OP_LOCAL_SET || in->op == WASM_OP_LOCAL_TEE)
+			w->loc[in->u.index] = opaque(w->ltypes[in->u.index]);
+	}
+}
+
+/* A branch from inside nf blocks of the body: to one of them (forward) or
+ * out of the loop (an early exit) is fine; to the loop's own label (a
+ * `continue` before the end) is not: the fast copy counts iterations at
+ * its end only. */
+static bool branch_ok(uint32_t label, uint32_t nf)
+{
+	return label != nf;
+}
+
 /* After a walk with `iv` as the candidate: its step per iteration if the
  * body adds a constant to it (and nothing else), else 0. */
 static int64_t iv_step(const walk *w, uint32_t iv)
@@ -287,6 +321,7 @@ static bool walk_body(walk *w, uint32_t start, uint32_t end, uint32_t iv,
 	}
 	memset(p->acc, 0, (end - start) * sizeof *p->acc);
 	p->gathers = 0;
+	uint32_t nf = 0;
 	for (uint32_t i = start + 1; i < end; i++) {
 		const wasm_instr *in = &f->code[i];
 		uint32_t op = in->op;
@@ -294,6 +329,45 @@ static bool walk_body(walk *w, uint32_t start, uint32_t end, uint32_t iv,
 		if (traps_or_control(op))
 			return false;
 		switch (op) {
+		case WASM_OP_BLOCK: case WASM_OP_IF: {
+			if (in->u.block.kind == WASM_BLOCK_TYPEIDX)
+				return false;
+			if (op == WASM_OP_IF)
+				w->h--;
+			w->fr[nf++] = (frame){ w->h, i, in->u.block.else_, in->u.block.end,
+			                      in->u.block.kind == WASM_BLOCK_VAL ? (uint8_t)in->u.block.type : 0 };
+			w->lanes_ok = false;
+			continue;
+		}
+		case WASM_OP_ELSE:
+			forget(w, w->fr[nf - 1].start, i);
+			w->h = w->fr[nf - 1].h;
+			continue;
+		case WASM_OP_END: {
+			frame *fr = &w->fr[--nf];
+			forget(w, fr->start, i);
+			w->h = fr->h;
+			if (fr->t)
+				push(w, opaque(fr->t));
+			continue;
+		}
+		case WASM_OP_BR: case WASM_OP_BR_TABLE: {
+			if (nf == 0)
+				return false;
+			if (op == WASM_OP_BR_TABLE) {
+				const uint32_t *tg = &f->brtable[in->u.brtable.first];
+				for (uint32_t k = 0; k <= in->u.brtable.count; k++)
+					if (!branch_ok(tg[k], nf))
+						return false;
+			} else if (!branch_ok(in->u.index, nf)) {
+				return false;
+			}
+			/* the rest of this block (or branch of an if) is dead */
+			const frame *fr = &w->fr[nf - 1];
+			uint32_t next = fr->else_ && i < fr->else_ ? fr->else_ : fr->end;
+			i = next - 1;
+			continue;
+		}
 		case WASM_OP_NOP:
 			continue;
 		case WASM_OP_DROP:
@@ -341,7 +415,13 @@ static bool walk_body(walk *w, uint32_t start, uint32_t end, uint32_t iv,
 			continue;
 		}
 		case WASM_OP_BR_IF:
-			if (i != end - 1 || in->u.index != 0)
+			if (i != end - 1) {
+				if (!branch_ok(in->u.index, nf))
+					return false;
+				w->h--;
+				continue;
+			}
+			if (in->u.index != 0)
 				return false;
 			*cond = w->st[--w->h];
 			continue;
@@ -505,11 +585,12 @@ bool loop_analyze(const wasm_module *m, const wasm_func *f,
 	if (end <= start + 1 || f->code[end - 1].op != WASM_OP_BR_IF ||
 	    f->code[end - 1].u.index != 0)
 		return false;
+	/* blocks, ifs and forward branches are walked (walk_body), nested
+	 * loops and calls are not */
 	for (uint32_t i = start + 1; i < end; i++) {
 		uint32_t op = f->code[i].op;
-		if (op == WASM_OP_BLOCK || op == WASM_OP_LOOP || op == WASM_OP_IF ||
-		    op == WASM_OP_BR || op == WASM_OP_BR_TABLE || op == WASM_OP_RETURN ||
-		    op == WASM_OP_CALL || op == WASM_OP_CALL_INDIRECT || traps_or_control(op))
+		if (op == WASM_OP_LOOP || op == WASM_OP_RETURN || op == WASM_OP_CALL ||
+		    op == WASM_OP_CALL_INDIRECT || traps_or_control(op))
 			return false;
 	}
 	uint32_t n = end - start;
@@ -519,9 +600,10 @@ bool loop_analyze(const wasm_module *m, const wasm_func *f,
 	w.st = malloc((n + 1) * sizeof *w.st);
 	w.loc = malloc((nlocals + 1) * sizeof *w.loc);
 	w.accinv = malloc(n * sizeof *w.accinv);
+	w.fr = malloc(n * sizeof *w.fr);
 	p->acc = malloc(n * sizeof *p->acc);
 	bool ok = false;
-	if (!written || !steps || !w.st || !w.loc || !w.accinv || !p->acc)
+	if (!written || !steps || !w.st || !w.loc || !w.accinv || !w.fr || !p->acc)
 		goto out;
 	for (uint32_t i = start + 1; i < end; i++) {
 		const wasm_instr *in = &f->code[i];
@@ -560,6 +642,7 @@ out:
 	free(w.st);
 	free(w.loc);
 	free(w.accinv);
+	free(w.fr);
 	free(w.pool);
 	if (!ok) {
 		free(p->acc);

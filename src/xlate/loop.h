@@ -1,6 +1,8 @@
 /* loop.h - loop versioning: which innermost loops get a fast copy.
  *
- * A wasm loop whose body is straight-line code ending in `br_if 0`, with
+ * A wasm loop whose body ends in `br_if 0` and holds no call, nested loop
+ * or branch back to its start (blocks, ifs and branches forward or out of
+ * the loop are fine), with
  * an i32 or i64 induction variable stepped by a positive constant (the
  * exit tests it) and memory addresses affine in it (loop-invariant locals
  * + k*iv + constant; other locals stepped by a multiple of its step are

@@ -1,6 +1,7 @@
 /* test_xlate_loops.c - loop versioning (src/xlate/loop.h): which loops
  * loop_analyze() accepts and what it finds in them (induction variable,
- * step, exit test, affine addresses, lane shape), and what the translator
+ * step, exit test, affine addresses, lane shape, several induction
+ * variables, gathers, blocks and early exits), and what the translator
  * emits for them: a fast copy per accepted loop, lane-by-lane code for
  * lane-wise SIMD, MW_NOVEC on every loop as written, MW_VEC only on the
  * functions holding a fast copy, none of it with no_loop_versioning.
@@ -94,6 +95,35 @@ static const char wat[] =
 "      (i32.store8 (local.get $p) (local.get $i))\n"
 "      (local.set $p (i32.add (local.get $p) (i32.const 1)))\n"
 "      (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 2))) (local.get $n)))))\n"
+/* 10: an if in the body (the store inside is affine; $t is unknown after
+ * it) */
+"  (func (param $x i32) (param $n i32) (local $i i32) (local $t i32)\n"
+"    (loop\n"
+"      (local.set $t (i32.load (i32.add (local.get $x) (local.get $i))))\n"
+"      (if (i32.lt_s (local.get $t) (i32.const 0))\n"
+"        (then (local.set $t (i32.const 0)) (i32.store offset=4 (i32.add (local.get $x) (local.get $i)) (local.get $t))))\n"
+"      (i32.store (i32.add (local.get $x) (local.get $i)) (local.get $t))\n"
+"      (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 4))) (local.get $n)))))\n"
+/* 11: an early exit out of the loop */
+"  (func (param $a i32) (param $n i32) (result i32) (local $i i32)\n"
+"    (block\n"
+"      (loop\n"
+"        (br_if 1 (i32.eqz (i32.load (i32.add (local.get $a) (local.get $i)))))\n"
+"        (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 4))) (local.get $n)))))\n"
+"    (local.get $i))\n"
+/* 12: a continue from the middle: not versioned */
+"  (func (param $a i32) (param $n i32) (local $i i32)\n"
+"    (loop\n"
+"      (local.set $i (i32.add (local.get $i) (i32.const 4)))\n"
+"      (br_if 0 (i32.eqz (i32.load (i32.add (local.get $a) (local.get $i)))))\n"
+"      (i32.store (i32.add (local.get $a) (local.get $i)) (i32.const 1))\n"
+"      (br_if 0 (i32.ne (local.get $i) (local.get $n)))))\n"
+/* 13: the iv stepped inside an if: not versioned */
+"  (func (param $a i32) (param $n i32) (local $i i32)\n"
+"    (loop\n"
+"      (if (i32.load (i32.add (local.get $a) (local.get $i)))\n"
+"        (then (local.set $i (i32.add (local.get $i) (i32.const 4)))))\n"
+"      (br_if 0 (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 4))) (local.get $n)))))\n"
 ")\n";
 
 static char tmpdir[256];
@@ -226,6 +256,20 @@ static void test_plans(const wasm_module *m)
 	}
 
 	CHECK(!analyze(m, 9, &p));
+
+	CHECK(analyze(m, 10, &p));
+	if (p.acc) {
+		CHECK(p.iv == 2 && p.step == 4 && p.gathers == 0);
+		CHECK(accesses(&p, a, 8) == 3 && a[1]->k == 1 && a[2]->k == 1);
+		loop_plan_free(&p);
+	}
+	CHECK(analyze(m, 11, &p));
+	if (p.acc) {
+		CHECK(p.iv == 2 && p.step == 4 && accesses(&p, a, 8) == 1);
+		loop_plan_free(&p);
+	}
+	CHECK(!analyze(m, 12, &p));
+	CHECK(!analyze(m, 13, &p));
 }
 
 static size_t count(const char *s, const char *what)
@@ -265,9 +309,9 @@ static void test_emitted(const wasm_module *m)
 	CHECK(xlate_module(m, &opt, &o, &err) == 0);
 	/* fast copies in all but functions 3 and 9; those of 5 and 7 (with
 	 * gathers) not vectorized */
-	static const size_t copies[10] = { 0, 1, 1, 0, 1, 1, 1, 1, 1, 0 };
-	static const bool gathers[10] = { [5] = true, [7] = true };
-	for (uint32_t fi = 1; fi <= 9; fi++) {
+	static const size_t copies[14] = { 0, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0 };
+	static const bool gathers[14] = { [5] = true, [7] = true };
+	for (uint32_t fi = 1; fi <= 13; fi++) {
 		char *t = func_text(&o, fi);
 		CHECK(t != NULL);
 		if (!t)
@@ -285,7 +329,7 @@ static void test_emitted(const wasm_module *m)
 	CHECK(xlate_module(m, &opt, &o, &err) == 0);
 	for (size_t u = 0; u < o.nunits; u++)
 		CHECK(count(o.units[u].text, "loop versioning") == 0);
-	for (uint32_t fi = 1; fi <= 9; fi++) {
+	for (uint32_t fi = 1; fi <= 13; fi++) {
 		char *t = func_text(&o, fi);
 		CHECK(t && !strstr(t, "MW_VEC ") && count(t, "MW_NOVEC;") == 1);
 		free(t);
