@@ -587,11 +587,16 @@ bool loop_analyze(const wasm_module *m, const wasm_func *f,
 		return false;
 	/* blocks, ifs and forward branches are walked (walk_body), nested
 	 * loops and calls are not */
+	uint32_t depth = 0, maxdepth = 0;
 	for (uint32_t i = start + 1; i < end; i++) {
 		uint32_t op = f->code[i].op;
 		if (op == WASM_OP_LOOP || op == WASM_OP_RETURN || op == WASM_OP_CALL ||
 		    op == WASM_OP_CALL_INDIRECT || traps_or_control(op))
 			return false;
+		if (op == WASM_OP_BLOCK || op == WASM_OP_IF)
+			maxdepth = ++depth > maxdepth ? depth : maxdepth;
+		else if (op == WASM_OP_END)
+			depth--;
 	}
 	uint32_t n = end - start;
 	walk w = { .m = m, .f = f, .ltypes = local_types, .nlocals = nlocals };
@@ -605,11 +610,20 @@ bool loop_analyze(const wasm_module *m, const wasm_func *f,
 	bool ok = false;
 	if (!written || !steps || !w.st || !w.loc || !w.accinv || !w.fr || !p->acc)
 		goto out;
+	uint64_t nw = 0;
 	for (uint32_t i = start + 1; i < end; i++) {
 		const wasm_instr *in = &f->code[i];
-		if (in->op == WASM_OP_LOCAL_SET || in->op == WASM_OP_LOCAL_TEE)
+		if ((in->op == WASM_OP_LOCAL_SET || in->op == WASM_OP_LOCAL_TEE) &&
+		    !written[in->u.index]) {
 			written[in->u.index] = true;
+			nw++;
+		}
 	}
+	/* one walk per written local, each up to n * (depth + 1) steps: the
+	 * bound keeps the analysis linear in the module's size (a module is
+	 * untrusted input) */
+	if ((nw + 1) * (maxdepth + 1) > 1024)
+		goto out;
 	w.written = written;
 	p->start = start;
 	p->end = end;

@@ -337,6 +337,57 @@ static void test_emitted(const wasm_module *m)
 	xlate_output_free(&o);
 }
 
+/* A loop writing 2000 locals: refused without walking it once per local
+ * (that would be quadratic in the body, for an untrusted module). */
+static void test_budget(void)
+{
+	enum { NL = 2000 };
+	size_t cap = (size_t)NL * 128 + 1024, len = 0;
+	char *w = malloc(cap);
+	if (!w) {
+		failures++;
+		return;
+	}
+	len += (size_t)snprintf(w + len, cap - len, "(module (memory 1) (func (param $p i32) (local $i i32)");
+	for (int k = 0; k < NL; k++)
+		len += (size_t)snprintf(w + len, cap - len, " (local i32)");
+	len += (size_t)snprintf(w + len, cap - len, " (loop");
+	for (int k = 0; k < NL; k++)
+		len += (size_t)snprintf(w + len, cap - len,
+		                        " (local.set %d (i32.load (i32.add (local.get $p) (local.get $i))))", k + 2);
+	len += (size_t)snprintf(w + len, cap - len, " (br_if 0 (i32.ne (local.tee $i (i32.add"
+	                        " (local.get $i) (i32.const 4))) (i32.const 64))))))\n");
+	char path[512], cmd[1200];
+	snprintf(path, sizeof path, "%s/big.wat", tmpdir);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(w, f) < 0 || fclose(f)) {
+		free(w);
+		failures++;
+		return;
+	}
+	free(w);
+	snprintf(cmd, sizeof cmd, "wat2wasm %s/big.wat -o %s/big.wasm", tmpdir, tmpdir);
+	if (system(cmd)) {
+		failures++;
+		return;
+	}
+	snprintf(path, sizeof path, "%s/big.wasm", tmpdir);
+	size_t n;
+	uint8_t *bytes = read_file(path, &n);
+	wasm_module m;
+	wasm_error err = { 0 };
+	if (!bytes || wasm_decode(bytes, n, 0, &m, &err) || wasm_validate(&m, &err)) {
+		fprintf(stderr, "%s: big loop: %s\n", __FILE__, err.msg);
+		failures++;
+		free(bytes);
+		return;
+	}
+	loop_plan p;
+	CHECK(!analyze(&m, 0, &p));
+	wasm_module_free(&m);
+	free(bytes);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_xlate_loops.XXXXXX");
@@ -367,6 +418,7 @@ int main(void)
 	}
 	test_plans(&m);
 	test_emitted(&m);
+	test_budget();
 	wasm_module_free(&m);
 	free(bytes);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
