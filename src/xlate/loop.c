@@ -308,7 +308,7 @@ static bool walk_body(walk *w, uint32_t start, uint32_t end, uint32_t iv,
 			if (e < 0)
 				return false;
 			w->loc[l] = affine_t(t, 0, 0, e);
-		} else if (s > 0 && t == WASM_I32 && w->steps[l] && w->steps[l] % s == 0) {
+		} else if (s != 0 && t == WASM_I32 && w->steps[l] && w->steps[l] % s == 0) {
 			/* another induction variable, stepping k times as far:
 			 * l = l_entry + k*(iv - iv_entry), mod 2^32 */
 			int64_t k = w->steps[l] / s;
@@ -525,6 +525,8 @@ static bool exit_test(walk *w, const av *cond, loop_plan *p)
 	const char *bi = b.inv >= 0 ? w->pool[b.inv] : "0u";
 	int n;
 	p->wide = wide;
+	if (p->step < 0 && op != WASM_OP_I32_NE)
+		return false;               /* counting down: `!=` exits only */
 	if (op == WASM_OP_I32_NE) {
 		/* a = iv_new + (a.c - step) + ai, so a != b <=> iv_new != K */
 		int64_t d = b.c - (a.c - p->step);
@@ -636,7 +638,7 @@ bool loop_analyze(const wasm_module *m, const wasm_func *f,
 	}
 	w.steps = steps;
 	for (uint32_t iv = 0; iv < nlocals && !ok; iv++) {
-		if (steps[iv] <= 0)
+		if (steps[iv] == 0)
 			continue;
 		av cond = opaque(WASM_I32);
 		p->iv = iv;

@@ -3,8 +3,8 @@
  * A wasm loop whose body ends in `br_if 0` and holds no call, nested loop
  * or branch back to its start (blocks, ifs and branches forward or out of
  * the loop are fine), with
- * an i32 or i64 induction variable stepped by a positive constant (the
- * exit tests it) and memory addresses affine in it (loop-invariant locals
+ * an i32 or i64 induction variable stepped by a constant (the exit tests
+ * it; counting down, only for `!=`) and memory addresses affine in it (loop-invariant locals
  * + k*iv + constant; other locals stepped by a multiple of its step are
  * affine too), can be checked once, before it starts, for the two things
  * that stop the C compiler from optimizing the ordinary translation:
@@ -47,7 +47,7 @@ typedef struct loop_plan {
 	uint32_t iv;               /* the induction variable (a local) */
 	bool wide;                 /* it is an i64 (else i32) */
 	uint32_t gathers;          /* accesses with an address not affine */
-	int64_t step;              /* > 0 */
+	int64_t step;              /* != 0; < 0 only with LOOP_NE */
 	int exit;                  /* LOOP_NE, LOOP_LTU, LOOP_LTS */
 	char kexpr[LOOP_EXPR];     /* K of `iv_new op K`, a uint32_t C
 	                              expression of invariant locals */

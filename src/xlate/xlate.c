@@ -850,7 +850,27 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 	xb_printf(o, "    int64_t fv%u = 0, fk%u = 0; int fo%u = 0;\n", id, id, id);
 	/* an i64 counter: its first and last values within +-2^40 (so the
 	 * address arithmetic below stays inside int64) */
-	switch (p->wide ? p->exit + 10 : p->exit) {
+	/* +10: an i64 counter; +20 and +30: i64 and i32 counting down */
+	switch (s < 0 ? (p->wide ? p->exit + 20 : p->exit + 30) : p->wide ? p->exit + 10 : p->exit) {
+	case LOOP_NE + 20:
+		/* counting down to K: fu, fu - |s|, ..., K, as unsigned or
+		 * signed numbers without crossing the wrap-around */
+		xb_printf(o, "    if (fq%u != fu%u && (fu%u - fq%u) %% %lldu == 0) {\n"
+		          "      if (fq%u < fu%u && fu%u <= 0x10000000000ull) { fv%u = (int64_t)fu%u; fk%u = (int64_t)fq%u; fo%u = 1; }\n"
+		          "      else if ((int64_t)fq%u < (int64_t)fu%u && (int64_t)fq%u >= -0x10000000000ll && (int64_t)fu%u <= 0x10000000000ll)"
+		          " { fv%u = (int64_t)fu%u; fk%u = (int64_t)fq%u; fo%u = 1; }\n"
+		          "    }\n",
+		          id, id, id, id, -s, id, id, id, id, id, id, id, id,
+		          id, id, id, id, id, id, id, id, id);
+		break;
+	case LOOP_NE + 30:
+		xb_printf(o, "    if (fq%u != fu%u && (uint32_t)(fu%u - fq%u) %% %lldu == 0) {\n"
+		          "      if (fq%u < fu%u) { fv%u = fu%u; fk%u = fq%u; fo%u = 1; }\n"
+		          "      else if ((int32_t)fq%u < (int32_t)fu%u) { fv%u = (int32_t)fu%u; fk%u = (int32_t)fq%u; fo%u = 1; }\n"
+		          "    }\n",
+		          id, id, id, id, -s, id, id, id, id, id, id, id,
+		          id, id, id, id, id, id, id);
+		break;
 	case LOOP_NE + 10:
 		xb_printf(o, "    if (fq%u != fu%u && (fq%u - fu%u) %% %lldu == 0) {\n"
 		          "      if (fu%u < fq%u && fq%u <= 0x10000000000ull) { fv%u = (int64_t)fu%u; fk%u = (int64_t)fq%u; fo%u = 1; }\n"
@@ -922,7 +942,9 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 		char base[24] = "0";
 		if (g[k].inv < LOOP_MAXINV)
 			snprintf(base, sizeof base, "fb%u_%u", id, g[k].inv);
-		const char *lo = g[k].k >= 0 ? "fv" : "fh", *hi = g[k].k >= 0 ? "fh" : "fv";
+		/* fv is the first iv, fh the last: the lower one when counting up */
+		bool up = (g[k].k >= 0) == (s > 0);
+		const char *lo = up ? "fv" : "fh", *hi = up ? "fh" : "fv";
 		xb_printf(o, "\n        && %s + %lld * %s%u + %lld >= 0"
 		          " && %s + %lld * %s%u + %lld <= (int64_t)(mm%u->pages << 16)",
 		          base, (long long)g[k].k, lo, id, (long long)g[k].lo,
@@ -1171,8 +1193,9 @@ static int emit_instr(fx *x, uint32_t *pi)
 		x->h--;
 		if (x->fast && i == x->fast->end - 1) {
 			/* the fast copy counts in 64 bits (emit_fast_loop) */
-			xb_printf(o, "fv%u += %lld; if (fv%u < fk%u) goto F%u;", x->fast_id,
-			          (long long)x->fast->step, x->fast_id, x->fast_id, x->fast_id);
+			xb_printf(o, "fv%u += %lld; if (fv%u %c fk%u) goto F%u;", x->fast_id,
+			          (long long)x->fast->step, x->fast_id, x->fast->step > 0 ? '<' : '>',
+			          x->fast_id, x->fast_id);
 			break;
 		}
 		xb_printf(o, "if (%s) { ", S(x, x->h));

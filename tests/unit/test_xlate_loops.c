@@ -124,6 +124,18 @@ static const char wat[] =
 "      (if (i32.load (i32.add (local.get $a) (local.get $i)))\n"
 "        (then (local.set $i (i32.add (local.get $i) (i32.const 4)))))\n"
 "      (br_if 0 (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 4))) (local.get $n)))))\n"
+/* 14: a counter stepping down to 0 (br_if on it), a pointer up */
+"  (func (param $p i32) (param $n i32) (result f64) (local $s f64)\n"
+"    (loop\n"
+"      (local.set $s (f64.add (local.get $s) (f64.load (local.get $p))))\n"
+"      (local.set $p (i32.add (local.get $p) (i32.const 8)))\n"
+"      (br_if 0 (local.tee $n (i32.sub (local.get $n) (i32.const 1)))))\n"
+"    (local.get $s))\n"
+/* 15: counting down with a `>` exit: not versioned */
+"  (func (param $p i32) (param $n i32) (local $i i32)\n"
+"    (loop\n"
+"      (i32.store (i32.add (local.get $p) (local.get $n)) (i32.const 0))\n"
+"      (br_if 0 (i32.gt_s (local.tee $n (i32.sub (local.get $n) (i32.const 4))) (i32.const 0)))))\n"
 ")\n";
 
 static char tmpdir[256];
@@ -270,6 +282,15 @@ static void test_plans(const wasm_module *m)
 	}
 	CHECK(!analyze(m, 12, &p));
 	CHECK(!analyze(m, 13, &p));
+
+	CHECK(analyze(m, 14, &p));
+	if (p.acc) {
+		CHECK(p.iv == 1 && p.step == -1 && p.exit == LOOP_NE);
+		CHECK(accesses(&p, a, 8) == 1 && a[0]->k == -8);
+		CHECK(!strcmp(p.kexpr, "(uint32_t)(0u - 0u + 0x0u)"));
+		loop_plan_free(&p);
+	}
+	CHECK(!analyze(m, 15, &p));
 }
 
 static size_t count(const char *s, const char *what)
@@ -309,9 +330,9 @@ static void test_emitted(const wasm_module *m)
 	CHECK(xlate_module(m, &opt, &o, &err) == 0);
 	/* fast copies in all but functions 3 and 9; those of 5 and 7 (with
 	 * gathers) not vectorized */
-	static const size_t copies[14] = { 0, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0 };
-	static const bool gathers[14] = { [5] = true, [7] = true };
-	for (uint32_t fi = 1; fi <= 13; fi++) {
+	static const size_t copies[16] = { 0, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 1, 0 };
+	static const bool gathers[16] = { [5] = true, [7] = true };
+	for (uint32_t fi = 1; fi <= 15; fi++) {
 		char *t = func_text(&o, fi);
 		CHECK(t != NULL);
 		if (!t)
@@ -329,7 +350,7 @@ static void test_emitted(const wasm_module *m)
 	CHECK(xlate_module(m, &opt, &o, &err) == 0);
 	for (size_t u = 0; u < o.nunits; u++)
 		CHECK(count(o.units[u].text, "loop versioning") == 0);
-	for (uint32_t fi = 1; fi <= 13; fi++) {
+	for (uint32_t fi = 1; fi <= 15; fi++) {
 		char *t = func_text(&o, fi);
 		CHECK(t && !strstr(t, "MW_VEC ") && count(t, "MW_NOVEC;") == 1);
 		free(t);
