@@ -230,7 +230,7 @@ typedef struct fx {
 	const loop_plan *fast;     /* emitting this loop's fast copy */
 	uint32_t fast_id;
 	bool vec;                  /* a fast copy was emitted: MW_VEC */
-	bool fastcheck;          /* a fast copy's check reads mm<k> */
+	bool fastcheck;            /* a fast copy's check reads mm<k> */
 	bool versioning;           /* make fast copies (xlate_options) */
 } fx;
 
@@ -848,9 +848,9 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 	xb_printf(o, "    const uint%d_t fu%u = l%u, fq%u = %s;\n", p->wide ? 64 : 32, id, p->iv, id,
 	          p->kexpr);
 	xb_printf(o, "    int64_t fv%u = 0, fk%u = 0; int fo%u = 0;\n", id, id, id);
-	/* an i64 counter: its first and last values within +-2^40 (so the
-	 * address arithmetic below stays inside int64) */
-	/* +10: an i64 counter; +20 and +30: i64 and i32 counting down */
+	/* +10: an i64 counter, +20 and +30: an i64 and an i32 counting down.
+	 * An i64 counter's first and last values must be within +-2^40, so
+	 * the address arithmetic below stays inside int64. */
 	switch (s < 0 ? (p->wide ? p->exit + 20 : p->exit + 30) : p->wide ? p->exit + 10 : p->exit) {
 	case LOOP_NE + 20:
 		/* counting down to K: fu, fu - |s|, ..., K, as unsigned or
@@ -1220,8 +1220,8 @@ static int emit_instr(fx *x, uint32_t *pi)
 			x->rc = WASM_ERR_NOMEM;
 			break;
 		}
-		for (uint32_t d = 0; d < x->ncs; d++)
-			first[d] = UINT32_MAX;
+		for (uint32_t k = 0; k <= n; k++)   /* only the depths used: O(n) */
+			first[tg[k]] = UINT32_MAX;
 		for (uint32_t k = 0; k <= n; k++) {
 			next[k] = UINT32_MAX;
 			if (first[tg[k]] == UINT32_MAX)
