@@ -7,7 +7,8 @@
 #   BENCH_RUNS=7 BENCH_OPT=-O3  more runs / another -O level (both sides)
 
 BENCH_DIR    := $(B)/bench/kernels
-BENCH_KERNELS := dgemm jacobi triad isort spmv fib indirect
+BENCH_KERNELS := dgemm jacobi triad isort spmv fib indirect \
+                 hpcg_spmv hpcg_symgs hpcg_cg verify memloop gather search soa
 BENCH_OPT    ?= -O2
 BENCH_CC     ?= $(CC)
 BENCH_WASMCC ?= clang-19 --target=wasm32-wasi --sysroot=/usr
@@ -25,19 +26,19 @@ BENCH_BINS := $(foreach k,$(BENCH_KERNELS),$(BENCH_DIR)/$(k) $(BENCH_DIR)/$(k).w
                 $(BENCH_DIR)/$(k).o3 $(BENCH_DIR)/$(k).simd.wasm) \
               $(BENCH_DIR)/hello $(BENCH_DIR)/hello.wasm $(BENCH_DIR)/big.wasm
 
-$(BENCH_DIR)/%: bench/kernels/%.c bench/kernels/bench.h
+$(BENCH_DIR)/%: bench/kernels/%.c bench/kernels/bench.h bench/kernels/hpcg.h
 	@mkdir -p $(@D)
 	$(BENCH_CC) $(BENCH_NATIVE_FLAGS) -o $@ $<
 
-$(BENCH_DIR)/%.wasm: bench/kernels/%.c bench/kernels/bench.h
+$(BENCH_DIR)/%.wasm: bench/kernels/%.c bench/kernels/bench.h bench/kernels/hpcg.h
 	@mkdir -p $(@D)
 	$(BENCH_WASMCC) $(BENCH_WASM_FLAGS) -o $@ $<
 
-$(BENCH_DIR)/%.o3: bench/kernels/%.c bench/kernels/bench.h
+$(BENCH_DIR)/%.o3: bench/kernels/%.c bench/kernels/bench.h bench/kernels/hpcg.h
 	@mkdir -p $(@D)
 	$(BENCH_CC) $(BENCH_NATIVE_SIMD) -o $@ $<
 
-$(BENCH_DIR)/%.simd.wasm: bench/kernels/%.c bench/kernels/bench.h
+$(BENCH_DIR)/%.simd.wasm: bench/kernels/%.c bench/kernels/bench.h bench/kernels/hpcg.h
 	@mkdir -p $(@D)
 	$(BENCH_WASMCC) $(BENCH_WASM_SIMD) -o $@ $<
 

@@ -11,6 +11,9 @@
 #   BENCH_NODE=1        add a column for Node's WASI (V8) as a second runtime
 #   BENCH_REPORT=path   where to write the report (default bench/kernels/REPORT.md)
 #   BENCH_NOVER=0       skip the extra mpiwasm --no-loop-versioning runs
+#   BENCH_BASELINE=path another mpiwasm binary (e.g. one built from an older
+#                       commit) run in the same alternation, with its own
+#                       cache: a before/after column (CPU time) in the report
 #   WASM_RUN="cmd"      run wasm with this instead of "$B/mpiwasm -q", e.g.
 #                       "node --no-warnings --single-threaded bench/kernels/node-wasi.mjs"
 #                       (to validate the suite with node before the engine runs)
@@ -21,7 +24,7 @@ if [ "${1:-}" = --check ]; then check=1; shift; fi
 B=${1:-build}
 D=$B/bench/kernels
 HERE=$(dirname "$0")
-KERNELS="dgemm jacobi triad isort spmv fib indirect"
+KERNELS="dgemm jacobi triad isort spmv fib indirect hpcg_spmv hpcg_symgs hpcg_cg verify memloop gather search soa"
 RUNS=${BENCH_RUNS:-5}
 REPORT=${BENCH_REPORT:-$HERE/REPORT.md}
 MPIWASM=$B/mpiwasm
@@ -47,6 +50,13 @@ if [ -x "$MPIWASM" ]; then
 	cp "$MPIWASM" "$T/mpiwasm" || die "cannot copy $MPIWASM to $T"
 	case $WASM_RUN in "$MPIWASM"*) WASM_RUN="$T/mpiwasm${WASM_RUN#"$MPIWASM"}" ;; esac
 	MPIWASM=$T/mpiwasm
+fi
+WASM_RUN_BASE=
+if [ -n "${BENCH_BASELINE:-}" ]; then
+	cp "$BENCH_BASELINE" "$T/mpiwasm-baseline" || die "cannot copy $BENCH_BASELINE"
+	mkdir -p "$T/cache-baseline"
+	WASM_RUN_BASE="$T/mpiwasm-baseline -q --cache-dir $T/cache-baseline"
+	basever=$("$T/mpiwasm-baseline" --version 2>/dev/null | head -n 1)
 fi
 # The same engine without loop versioning (src/xlate/loop.h), to show what
 # the fast loop copies buy; only when the wasm runner is mpiwasm.
@@ -118,7 +128,7 @@ if [ "${BENCH_NODE:-0}" = 1 ] && command -v node >/dev/null; then use_node=1; fi
 # appends "kernel native_med wasm_med ratio status [node_med]" to $T/rows.$LABEL
 kernel_pair() {
 	k=$1; nat=$2; wasm=$3; label=$4
-	: >"$T/nt"; : >"$T/wt"; : >"$T/jt"; : >"$T/nc"; : >"$T/wc"; : >"$T/vt"; status=ok; cks=""
+	: >"$T/nt"; : >"$T/wt"; : >"$T/jt"; : >"$T/nc"; : >"$T/wc"; : >"$T/vt"; : >"$T/bc"; status=ok; cks=""
 	t0=$(date +%s.%N)
 	# The warm-up fills the compile cache; its wall time includes the compile.
 	# shellcheck disable=SC2086
@@ -130,6 +140,8 @@ kernel_pair() {
 	t1=$(date +%s.%N)
 	# shellcheck disable=SC2086
 	[ -n "$WASM_RUN_NV" ] && run "$k" "$T/v" $WASM_RUN_NV "$wasm" 1
+	# shellcheck disable=SC2086
+	[ -n "$WASM_RUN_BASE" ] && run "$k" "$T/b" $WASM_RUN_BASE "$wasm" 1
 	warm=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')
 	i=0
 	while [ $i -lt "$RUNS" ]; do
@@ -156,13 +168,19 @@ kernel_pair() {
 			c=$(field checksum "$T/v")
 			[ "$c" = "$cks" ] || status="CHECKSUM MISMATCH native $cks wasm (no versioning) $c"
 		fi
+		# shellcheck disable=SC2086
+		if [ -n "$WASM_RUN_BASE" ] && run "$k" "$T/b" $WASM_RUN_BASE "$wasm"; then
+			field cpu_s "$T/b" >>"$T/bc"
+			c=$(field checksum "$T/b")
+			[ "$c" = "$cks" ] || status="CHECKSUM MISMATCH native $cks wasm (baseline) $c"
+		fi
 		if [ $use_node = 1 ] && [ "$label" = scalar ] && run "$k" "$T/j" node --no-warnings --single-threaded "$HERE/node-wasi.mjs" "$wasm"; then
 			field best_s "$T/j" >>"$T/jt"
 		fi
 	done
 	mn=$(median <"$T/nt"); mw=$(median <"$T/wt"); mj=$(median <"$T/jt")
-	cn=$(median <"$T/nc"); cw=$(median <"$T/wc"); mv=$(median <"$T/vt")
-	echo "$k $mn $mw $mj $warm $cn $cw $mv $status" >>"$T/rows.$label"
+	cn=$(median <"$T/nc"); cw=$(median <"$T/wc"); mv=$(median <"$T/vt"); mb=$(median <"$T/bc")
+	echo "$k $mn $mw $mj $warm $cn $cw $mv $mb $status" >>"$T/rows.$label"
 	echo "$k $mn $mw $mv" >>"$T/short.$label"
 	echo "  $k: native $mn s, wasm $mw s$([ $use_node = 1 ] && [ "$label" = scalar ] && echo ", node $mj s"), warm-up ${warm}s: $status" >&2
 }
@@ -228,18 +246,21 @@ load1=$(cut -d' ' -f1-3 /proc/loadavg)
 # ---- report -------------------------------------------------------------------
 # ratio_table ROWS NODE GOAL_GEOMEAN GOAL_WORST (0: no per-kernel limit)
 ratio_table() {
-	awk -v node="$2" -v gg="$3" -v gw="$4" -v nv="$([ -n "$WASM_RUN_NV" ] && echo 1 || echo 0)" '
+	awk -v node="$2" -v gg="$3" -v gw="$4" -v nv="$([ -n "$WASM_RUN_NV" ] && echo 1 || echo 0)" \
+	    -v nb="$([ -n "$WASM_RUN_BASE" ] && echo 1 || echo 0)" '
 	function fmt(x) { return x == "nan" || x == "-" ? "-" : sprintf("%.4f", x) }
 	{
-		k = $1; n = $2; w = $3; j = $4; warm = $5; cn = $6; cw = $7; v = $8
-		st = ""; for (i = 9; i <= NF; i++) st = st (i > 9 ? " " : "") $i
-		r = "-"; rj = "-"; rc = "-"; rv = "-"
+		k = $1; n = $2; w = $3; j = $4; warm = $5; cn = $6; cw = $7; v = $8; b = $9
+		st = ""; for (i = 10; i <= NF; i++) st = st (i > 10 ? " " : "") $i
+		r = "-"; rj = "-"; rc = "-"; rv = "-"; rb = "-"
+		if (st == "ok" && cn > 0 && b != "nan") { rb = sprintf("%.3f", b / cn); sb += log(b / cn); cb++ }
 		if (st == "ok" && n > 0 && w != "nan") { r = sprintf("%.3f", w / n); s += log(w / n); c++; if (w / n > worst) { worst = w / n; wk = k } }
 		if (st == "ok" && cn > 0 && cw != "nan") { rc = sprintf("%.3f", cw / cn); sc += log(cw / cn); cc++; if (cw / cn > worstc) { worstc = cw / cn; wkc = k } }
 		if (st == "ok" && n > 0 && v != "nan") { rv = sprintf("%.3f", v / n); sv += log(v / n); cv++ }
 		if (node && j != "nan" && n > 0) { rj = sprintf("%.3f", j / n); sj += log(j / n); cj++ }
 		line = "| " k " | " fmt(n) " | " fmt(w) " | **" r "** | " fmt(cn) " | " fmt(cw) " | " rc " |"
 		if (nv) line = line " " fmt(v) " | " rv " |"
+		if (nb) line = line " " fmt(b) " | " rb " |"
 		if (node) line = line " " fmt(j) " | " rj " |"
 		line = line " " warm " | " (st == "ok" ? "checksums match" : st) " |"
 		print line
@@ -248,6 +269,7 @@ ratio_table() {
 		g = c ? sprintf("%.3f", exp(s / c)) : "-"
 		line = "| **geomean** (" c " kernels) | | | **" g "** | | | " (cc ? sprintf("%.3f", exp(sc / cc)) : "-") " |"
 		if (nv) line = line " | " (cv ? sprintf("%.3f", exp(sv / cv)) : "-") " |"
+		if (nb) line = line " | " (cb ? sprintf("%.3f", exp(sb / cb)) : "-") " |"
 		if (node) line = line " | " (cj ? sprintf("%.3f", exp(sj / cj)) : "-") " |"
 		print line " | |"
 		if (c) printf "\nWorst kernel: %s at %.3f wall (%s at %.3f CPU time).\n", wk, worst, wkc, worstc
@@ -264,6 +286,9 @@ table_head() {
 	u="| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 	if [ -n "$WASM_RUN_NV" ]; then
 		h="$h no-versioning s | no-versioning/native |"; u="$u ---: | ---: |"
+	fi
+	if [ -n "$WASM_RUN_BASE" ]; then
+		h="$h baseline CPU s | baseline CPU ratio |"; u="$u ---: | ---: |"
 	fi
 	if [ "$2" = 1 ]; then h="$h node s | node/native |"; u="$u ---: | ---: |"; fi
 	echo "$h warm-up s | status |"
@@ -292,6 +317,7 @@ simd_vs_scalar() {
 	echo "- CPU: $cpu, $ncpu cores visible (shared with other jobs: load average $load0 at start, $load1 at end)"
 	echo "- native: $ccver, \`${BENCH_NATIVE_FLAGS:-see bench/rules.mk}\`"
 	echo "- wasm: $clangver, \`--target=wasm32-wasi ${BENCH_WASM_FLAGS:-}\`, run with \`$WASM_RUN_SHOWN\` (${engver:-version unknown})"
+	[ -n "$WASM_RUN_BASE" ] && echo "- baseline: \`$BENCH_BASELINE\` (${basever:-version unknown}), run in the same alternation with its own cache; its columns are CPU time, to compare with \"CPU ratio\""
 	echo "- both sides built with \`-ffp-contract=off\` so floating-point results are bit-identical"
 	echo "- time = the kernel's own best-of-N (CLOCK_MONOTONIC around the hot loop);"
 	echo "  median of $RUNS runs, native and wasm alternating; the wasm warm-up run (which fills an"

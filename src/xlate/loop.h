@@ -1,16 +1,21 @@
 /* loop.h - loop versioning: which innermost loops get a fast copy.
  *
- * A wasm loop whose body is straight-line code ending in `br_if 0`, with
- * one i32 induction variable stepped by a positive constant and every
- * memory address an affine function of it (loop-invariant locals + k*iv +
- * constant), can be checked once, before it starts, for the two things
+ * A wasm loop whose body ends in `br_if 0` and holds no call, nested loop
+ * or branch back to its start (blocks, ifs and branches forward or out of
+ * the loop are fine), with
+ * an i32 or i64 induction variable stepped by a constant (the exit tests
+ * it; counting down, only for `!=`) and memory addresses affine in it (loop-invariant locals
+ * + k*iv + constant; other locals stepped by a multiple of its step are
+ * affine too), can be checked once, before it starts, for the two things
  * that stop the C compiler from optimizing the ordinary translation:
  * 32-bit address wrap-around and traps.  When no address of any iteration
  * wraps and every access is inside the memory, a copy of the loop with
  * 64-bit affine addresses runs instead (the C compiler can then fold
  * constants into addressing modes and vectorize, reordering accesses
  * freely, since none can trap); otherwise the ordinary translation runs.
- * xlate.c emits both; this file decides and describes.  DESIGN.md,
+ * Accesses whose address is not affine (gathers, x[col[j]]) stay as they
+ * are in the copy: they may trap, so a copy that has any is not
+ * vectorized.  xlate.c emits both; this file decides and describes.  DESIGN.md,
  * "translator", and bench/kernels/FINDINGS.md say why. */
 #ifndef MPIWASM_XLATE_LOOP_H
 #define MPIWASM_XLATE_LOOP_H
@@ -29,7 +34,8 @@ enum { LANES_NONE = 0, LANES_F64, LANES_F32, LANES_I64, LANES_I32 };
 #define LOOP_MAXINV 8        /* distinct invariant address bases */
 
 typedef struct loop_acc {
-	bool is;             /* this instruction is a memory access */
+	bool is;             /* this instruction is an affine memory access */
+	bool gather;         /* a memory access whose address is not affine */
 	uint8_t inv;         /* base: plan->inv[inv], or LOOP_MAXINV for none */
 	uint32_t mem;
 	int64_t k, c;        /* address = base + k*iv + c, iv at iteration start */
@@ -39,7 +45,9 @@ typedef struct loop_acc {
 typedef struct loop_plan {
 	uint32_t start, end;       /* indices of the `loop` and its `end` */
 	uint32_t iv;               /* the induction variable (a local) */
-	int64_t step;              /* > 0 */
+	bool wide;                 /* it is an i64 (else i32) */
+	uint32_t gathers;          /* accesses with an address not affine */
+	int64_t step;              /* != 0; < 0 only with LOOP_NE */
 	int exit;                  /* LOOP_NE, LOOP_LTU, LOOP_LTS */
 	char kexpr[LOOP_EXPR];     /* K of `iv_new op K`, a uint32_t C
 	                              expression of invariant locals */

@@ -230,6 +230,7 @@ typedef struct fx {
 	const loop_plan *fast;     /* emitting this loop's fast copy */
 	uint32_t fast_id;
 	bool vec;                  /* a fast copy was emitted: MW_VEC */
+	bool fastcheck;            /* a fast copy's check reads mm<k> */
 	bool versioning;           /* make fast copies (xlate_options) */
 } fx;
 
@@ -855,9 +856,50 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 	xbuf *o = x->o;
 	long long s = (long long)p->step;
 	xb_printf(o, "{ /* loop versioning: the copy F%u runs if no address wraps and none is out of bounds */\n", id);
-	xb_printf(o, "    const uint32_t fu%u = l%u, fq%u = %s;\n", id, p->iv, id, p->kexpr);
+	xb_printf(o, "    const uint%d_t fu%u = l%u, fq%u = %s;\n", p->wide ? 64 : 32, id, p->iv, id,
+	          p->kexpr);
 	xb_printf(o, "    int64_t fv%u = 0, fk%u = 0; int fo%u = 0;\n", id, id, id);
-	switch (p->exit) {
+	/* +10: an i64 counter, +20 and +30: an i64 and an i32 counting down.
+	 * An i64 counter's first and last values must be within +-2^40, so
+	 * the address arithmetic below stays inside int64. */
+	switch (s < 0 ? (p->wide ? p->exit + 20 : p->exit + 30) : p->wide ? p->exit + 10 : p->exit) {
+	case LOOP_NE + 20:
+		/* counting down to K: fu, fu - |s|, ..., K, as unsigned or
+		 * signed numbers without crossing the wrap-around */
+		xb_printf(o, "    if (fq%u != fu%u && (fu%u - fq%u) %% %lldu == 0) {\n"
+		          "      if (fq%u < fu%u && fu%u <= 0x10000000000ull) { fv%u = (int64_t)fu%u; fk%u = (int64_t)fq%u; fo%u = 1; }\n"
+		          "      else if ((int64_t)fq%u < (int64_t)fu%u && (int64_t)fq%u >= -0x10000000000ll && (int64_t)fu%u <= 0x10000000000ll)"
+		          " { fv%u = (int64_t)fu%u; fk%u = (int64_t)fq%u; fo%u = 1; }\n"
+		          "    }\n",
+		          id, id, id, id, -s, id, id, id, id, id, id, id, id,
+		          id, id, id, id, id, id, id, id, id);
+		break;
+	case LOOP_NE + 30:
+		xb_printf(o, "    if (fq%u != fu%u && (uint32_t)(fu%u - fq%u) %% %lldu == 0) {\n"
+		          "      if (fq%u < fu%u) { fv%u = fu%u; fk%u = fq%u; fo%u = 1; }\n"
+		          "      else if ((int32_t)fq%u < (int32_t)fu%u) { fv%u = (int32_t)fu%u; fk%u = (int32_t)fq%u; fo%u = 1; }\n"
+		          "    }\n",
+		          id, id, id, id, -s, id, id, id, id, id, id, id,
+		          id, id, id, id, id, id, id);
+		break;
+	case LOOP_NE + 10:
+		xb_printf(o, "    if (fq%u != fu%u && (fq%u - fu%u) %% %lldu == 0) {\n"
+		          "      if (fu%u < fq%u && fq%u <= 0x10000000000ull) { fv%u = (int64_t)fu%u; fk%u = (int64_t)fq%u; fo%u = 1; }\n"
+		          "      else if ((int64_t)fu%u < (int64_t)fq%u && (int64_t)fu%u >= -0x10000000000ll && (int64_t)fq%u <= 0x10000000000ll)"
+		          " { fv%u = (int64_t)fu%u; fk%u = (int64_t)fq%u; fo%u = 1; }\n"
+		          "    }\n",
+		          id, id, id, id, s, id, id, id, id, id, id, id, id,
+		          id, id, id, id, id, id, id, id, id);
+		break;
+	case LOOP_LTU + 10:
+		xb_printf(o, "    if (fu%u < fq%u && fq%u <= 0x10000000000ull) { fv%u = (int64_t)fu%u; fk%u = (int64_t)fq%u; fo%u = 1; }\n",
+		          id, id, id, id, id, id, id, id);
+		break;
+	case LOOP_LTS + 10:
+		xb_printf(o, "    if ((int64_t)fu%u < (int64_t)fq%u && (int64_t)fu%u >= -0x10000000000ll && (int64_t)fq%u <= 0x10000000000ll)"
+		          " { fv%u = (int64_t)fu%u; fk%u = (int64_t)fq%u; fo%u = 1; }\n",
+		          id, id, id, id, id, id, id, id, id);
+		break;
 	case LOOP_NE:
 		xb_printf(o, "    if (fq%u != fu%u && (uint32_t)(fq%u - fu%u) %% %lldu == 0) {\n"
 		          "      if (fu%u < fq%u) { fv%u = fu%u; fk%u = fq%u; fo%u = 1; }\n"
@@ -911,7 +953,9 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 		char base[24] = "0";
 		if (g[k].inv < LOOP_MAXINV)
 			snprintf(base, sizeof base, "fb%u_%u", id, g[k].inv);
-		const char *lo = g[k].k >= 0 ? "fv" : "fh", *hi = g[k].k >= 0 ? "fh" : "fv";
+		/* fv is the first iv, fh the last: the lower one when counting up */
+		bool up = (g[k].k >= 0) == (s > 0);
+		const char *lo = up ? "fv" : "fh", *hi = up ? "fh" : "fv";
 		xb_printf(o, "\n        && %s + %lld * %s%u + %lld >= 0"
 		          " && %s + %lld * %s%u + %lld <= (int64_t)(mm%u->pages << 16)",
 		          base, (long long)g[k].k, lo, id, (long long)g[k].lo,
@@ -928,7 +972,9 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 			xb_puts(o, ";\n");
 		}
 	}
-	xb_printf(o, "  F%u:;\n", id);
+	/* a gather can trap: then the copy is not vectorized either (MW_NOVEC:
+	 * the stores before the trap must all be done) */
+	xb_printf(o, p->gathers ? "  F%u:; MW_NOVEC;\n" : "  F%u:;\n", id);
 	uint32_t h0 = x->h;
 	x->fast = p;
 	x->fast_id = id;
@@ -937,7 +983,9 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 	}
 	x->fast = NULL;
 	x->h = h0;
-	x->vec = true;
+	x->fastcheck = true;
+	if (!p->gathers)
+		x->vec = true;
 	xb_printf(o, "  goto X%u;\n  }\n  }\n  ", id);
 }
 
@@ -1156,8 +1204,9 @@ static int emit_instr(fx *x, uint32_t *pi)
 		x->h--;
 		if (x->fast && i == x->fast->end - 1) {
 			/* the fast copy counts in 64 bits (emit_fast_loop) */
-			xb_printf(o, "fv%u += %lld; if (fv%u < fk%u) goto F%u;", x->fast_id,
-			          (long long)x->fast->step, x->fast_id, x->fast_id, x->fast_id);
+			xb_printf(o, "fv%u += %lld; if (fv%u %c fk%u) goto F%u;", x->fast_id,
+			          (long long)x->fast->step, x->fast_id, x->fast->step > 0 ? '<' : '>',
+			          x->fast_id, x->fast_id);
 			break;
 		}
 		xb_printf(o, "if (%s) { ", S(x, x->h));
@@ -1169,18 +1218,34 @@ static int emit_instr(fx *x, uint32_t *pi)
 		uint32_t n = in->u.brtable.count;
 		const uint32_t *tg = &f->brtable[in->u.brtable.first];
 		xb_printf(o, "switch (%s) {", S(x, x->h));
-		/* one case group per distinct target */
+		/* one case group per distinct target, in order of first use;
+		 * linear in n: the entries with the same target are chained
+		 * (targets are label depths, below x->ncs) */
+		uint32_t *first = malloc((size_t)x->ncs * sizeof *first);
+		uint32_t *last = malloc((size_t)x->ncs * sizeof *last);
+		uint32_t *next = malloc(((size_t)n + 1) * sizeof *next);
+		if (!first || !last || !next) {
+			free(first);
+			free(last);
+			free(next);
+			x->rc = WASM_ERR_NOMEM;
+			break;
+		}
+		for (uint32_t k = 0; k <= n; k++)   /* only the depths used: O(n) */
+			first[tg[k]] = UINT32_MAX;
 		for (uint32_t k = 0; k <= n; k++) {
-			bool seen = false;
-			for (uint32_t j = 0; j < k; j++)
-				if (tg[j] == tg[k])
-					seen = true;
-			if (seen)
+			next[k] = UINT32_MAX;
+			if (first[tg[k]] == UINT32_MAX)
+				first[tg[k]] = k;
+			else
+				next[last[tg[k]]] = k;
+			last[tg[k]] = k;
+		}
+		for (uint32_t k = 0; k <= n; k++) {
+			if (first[tg[k]] != k)
 				continue;
 			xb_puts(o, "\n   ");
-			for (uint32_t j = k; j <= n; j++) {
-				if (tg[j] != tg[k])
-					continue;
+			for (uint32_t j = k; j != UINT32_MAX; j = next[j]) {
 				if (j == n)
 					xb_puts(o, " default:");
 				else
@@ -1189,6 +1254,9 @@ static int emit_instr(fx *x, uint32_t *pi)
 			xb_puts(o, " ");
 			emit_br(x, tg[k]);
 		}
+		free(first);
+		free(last);
+		free(next);
 		xb_puts(o, "\n  }");
 		c->unreachable = true;
 		break;
@@ -1480,7 +1548,7 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xb
 	}
 	for (uint32_t k = 0; k < m->nmems; k++)
 		if (usedmem[k])
-			xb_printf(out, x.vec ? "  uint8_t *const m%u = inst->mems[%u]->base;\n"
+			xb_printf(out, x.fastcheck ? "  uint8_t *const m%u = inst->mems[%u]->base;\n"
 			          "  struct mw_memory *const mm%u = inst->mems[%u];\n"
 			          : "  uint8_t *const m%u = inst->mems[%u]->base;\n", k, k, k, k);
 	free(usedmem);

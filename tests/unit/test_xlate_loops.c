@@ -1,6 +1,7 @@
 /* test_xlate_loops.c - loop versioning (src/xlate/loop.h): which loops
  * loop_analyze() accepts and what it finds in them (induction variable,
- * step, exit test, affine addresses, lane shape), and what the translator
+ * step, exit test, affine addresses, lane shape, several induction
+ * variables, gathers, blocks and early exits), and what the translator
  * emits for them: a fast copy per accepted loop, lane-by-lane code for
  * lane-wise SIMD, MW_NOVEC on every loop as written, MW_VEC only on the
  * functions holding a fast copy, none of it with no_loop_versioning.
@@ -53,7 +54,8 @@ static const char wat[] =
 "        (f64x2.add (v128.load offset=64 (i32.add (local.get $y) (local.get $i)))\n"
 "          (f64x2.mul (local.get $s) (v128.load offset=64 (i32.add (local.get $x) (local.get $i))))))\n"
 "      (br_if 0 (local.tee $i (i32.add (local.get $i) (i32.const 16))))))\n"
-/* 5: an address loaded from memory (a gather): not versioned */
+/* 5: an address loaded from memory (a scatter): versioned, the scatter
+ * kept as an ordinary access, the copy not vectorized */
 "  (func (param $p i32) (local $i i32)\n"
 "    (loop\n"
 "      (i32.store (i32.load (i32.add (local.get $p) (local.get $i))) (i32.const 1))\n"
@@ -65,6 +67,75 @@ static const char wat[] =
 "        (i8x16.shuffle 1 0 3 2 5 4 7 6 9 8 11 10 13 12 15 14\n"
 "          (v128.load (i32.add (local.get $p) (local.get $i))) (v128.const i64x2 0 0)))\n"
 "      (br_if 0 (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 16))) (i32.const 256)))))\n"
+/* 7: HPCG's row, unrolled by 2 as clang does: counter $i (step 2) and
+ * two pointers (steps 16 and 8), x[ix[k]] gathered */
+"  (func (param $v i32) (param $ix i32) (param $x i32) (param $n i32) (result f64)\n"
+"    (local $i i32) (local $s f64)\n"
+"    (loop\n"
+"      (local.set $s (f64.add (f64.add (local.get $s)\n"
+"        (f64.mul (f64.load (local.get $v))\n"
+"          (f64.load (i32.add (local.get $x) (i32.shl (i32.load (local.get $ix)) (i32.const 3))))))\n"
+"        (f64.mul (f64.load offset=8 (local.get $v))\n"
+"          (f64.load (i32.add (local.get $x) (i32.shl (i32.load offset=4 (local.get $ix)) (i32.const 3)))))))\n"
+"      (local.set $ix (i32.add (local.get $ix) (i32.const 8)))\n"
+"      (local.set $v (i32.add (local.get $v) (i32.const 16)))\n"
+"      (br_if 0 (i32.ne (local.get $n) (local.tee $i (i32.add (local.get $i) (i32.const 2))))))\n"
+"    (local.get $s))\n"
+/* 8: IOR's check: an i64 counter, an i32 pointer */
+"  (func (param $p i32) (param $end i64) (param $seed i64) (result i64) (local $c i64) (local $e i64)\n"
+"    (loop\n"
+"      (local.set $e (i64.add (local.get $e) (i64.extend_i32_u\n"
+"        (i64.ne (i64.load (local.get $p)) (i64.xor (local.get $seed) (local.get $c))))))\n"
+"      (local.set $p (i32.add (local.get $p) (i32.const 8)))\n"
+"      (br_if 0 (i64.ne (local.tee $c (i64.add (local.get $c) (i64.const 8))) (local.get $end))))\n"
+"    (local.get $e))\n"
+/* 9: a pointer stepping 1 while the counter steps 2: not affine */
+"  (func (param $p i32) (param $n i32) (local $i i32)\n"
+"    (loop\n"
+"      (i32.store8 (local.get $p) (local.get $i))\n"
+"      (local.set $p (i32.add (local.get $p) (i32.const 1)))\n"
+"      (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 2))) (local.get $n)))))\n"
+/* 10: an if in the body (the store inside is affine; $t is unknown after
+ * it) */
+"  (func (param $x i32) (param $n i32) (local $i i32) (local $t i32)\n"
+"    (loop\n"
+"      (local.set $t (i32.load (i32.add (local.get $x) (local.get $i))))\n"
+"      (if (i32.lt_s (local.get $t) (i32.const 0))\n"
+"        (then (local.set $t (i32.const 0)) (i32.store offset=4 (i32.add (local.get $x) (local.get $i)) (local.get $t))))\n"
+"      (i32.store (i32.add (local.get $x) (local.get $i)) (local.get $t))\n"
+"      (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 4))) (local.get $n)))))\n"
+/* 11: an early exit out of the loop */
+"  (func (param $a i32) (param $n i32) (result i32) (local $i i32)\n"
+"    (block\n"
+"      (loop\n"
+"        (br_if 1 (i32.eqz (i32.load (i32.add (local.get $a) (local.get $i)))))\n"
+"        (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 4))) (local.get $n)))))\n"
+"    (local.get $i))\n"
+/* 12: a continue from the middle: not versioned */
+"  (func (param $a i32) (param $n i32) (local $i i32)\n"
+"    (loop\n"
+"      (local.set $i (i32.add (local.get $i) (i32.const 4)))\n"
+"      (br_if 0 (i32.eqz (i32.load (i32.add (local.get $a) (local.get $i)))))\n"
+"      (i32.store (i32.add (local.get $a) (local.get $i)) (i32.const 1))\n"
+"      (br_if 0 (i32.ne (local.get $i) (local.get $n)))))\n"
+/* 13: the iv stepped inside an if: not versioned */
+"  (func (param $a i32) (param $n i32) (local $i i32)\n"
+"    (loop\n"
+"      (if (i32.load (i32.add (local.get $a) (local.get $i)))\n"
+"        (then (local.set $i (i32.add (local.get $i) (i32.const 4)))))\n"
+"      (br_if 0 (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 4))) (local.get $n)))))\n"
+/* 14: a counter stepping down to 0 (br_if on it), a pointer up */
+"  (func (param $p i32) (param $n i32) (result f64) (local $s f64)\n"
+"    (loop\n"
+"      (local.set $s (f64.add (local.get $s) (f64.load (local.get $p))))\n"
+"      (local.set $p (i32.add (local.get $p) (i32.const 8)))\n"
+"      (br_if 0 (local.tee $n (i32.sub (local.get $n) (i32.const 1)))))\n"
+"    (local.get $s))\n"
+/* 15: counting down with a `>` exit: not versioned */
+"  (func (param $p i32) (param $n i32) (local $i i32)\n"
+"    (loop\n"
+"      (i32.store (i32.add (local.get $p) (local.get $n)) (i32.const 0))\n"
+"      (br_if 0 (i32.gt_s (local.tee $n (i32.sub (local.get $n) (i32.const 4))) (i32.const 0)))))\n"
 ")\n";
 
 static char tmpdir[256];
@@ -159,13 +230,67 @@ static void test_plans(const wasm_module *m)
 		loop_plan_free(&p);
 	}
 
-	CHECK(!analyze(m, 5, &p));   /* gather */
+	CHECK(analyze(m, 5, &p));    /* scatter */
+	if (p.acc) {
+		CHECK(p.gathers == 1 && accesses(&p, a, 8) == 1 && a[0]->k == 1);
+		loop_plan_free(&p);
+	}
 
 	CHECK(analyze(m, 6, &p));
 	if (p.acc) {
-		CHECK(p.exit == LOOP_LTU && p.lanes == LANES_NONE);
+		CHECK(p.exit == LOOP_LTU && p.lanes == LANES_NONE && p.gathers == 0);
 		loop_plan_free(&p);
 	}
+
+	/* the counter is the iv; v and ix are affine in it (k = 8, 4), with
+	 * bases v - 8*i and ix - 4*i at entry */
+	CHECK(analyze(m, 7, &p));
+	if (p.acc) {
+		CHECK(p.iv == 4 && p.step == 2 && p.exit == LOOP_NE && !p.wide);
+		CHECK(p.gathers == 2);
+		CHECK(accesses(&p, a, 8) == 4);
+		CHECK(a[0]->k == 8 && a[0]->c == 0 && a[0]->width == 8);
+		CHECK(a[1]->k == 4 && a[1]->c == 0 && a[1]->width == 4);
+		CHECK(a[2]->k == 8 && a[2]->c == 0 && a[2]->inv == a[0]->inv);
+		CHECK(a[3]->k == 4 && a[3]->inv == a[1]->inv);
+		CHECK(p.ninv == 2 && strstr(p.inv[a[0]->inv], "l0 - (uint32_t)l4 * 0x8u"));
+		CHECK(strstr(p.inv[a[1]->inv], "l1 - (uint32_t)l4 * 0x4u") != NULL);
+		CHECK(!strcmp(p.kexpr, "(uint32_t)(l3 - 0u + 0x0u)"));
+		loop_plan_free(&p);
+	}
+
+	CHECK(analyze(m, 8, &p));
+	if (p.acc) {
+		CHECK(p.iv == 3 && p.step == 8 && p.exit == LOOP_NE && p.wide);
+		CHECK(accesses(&p, a, 8) == 1 && a[0]->k == 1 && a[0]->width == 8);
+		CHECK(!strcmp(p.kexpr, "(uint64_t)(l1 - 0u + 0x0ull)"));
+		loop_plan_free(&p);
+	}
+
+	CHECK(!analyze(m, 9, &p));
+
+	CHECK(analyze(m, 10, &p));
+	if (p.acc) {
+		CHECK(p.iv == 2 && p.step == 4 && p.gathers == 0);
+		CHECK(accesses(&p, a, 8) == 3 && a[1]->k == 1 && a[2]->k == 1);
+		loop_plan_free(&p);
+	}
+	CHECK(analyze(m, 11, &p));
+	if (p.acc) {
+		CHECK(p.iv == 2 && p.step == 4 && accesses(&p, a, 8) == 1);
+		loop_plan_free(&p);
+	}
+	CHECK(!analyze(m, 12, &p));
+	CHECK(!analyze(m, 13, &p));
+
+	CHECK(analyze(m, 14, &p));
+	if (p.acc) {
+		CHECK(p.iv == 1 && p.step == -1 && p.exit == LOOP_NE);
+		CHECK(accesses(&p, a, 8) == 1 && a[0]->k == -8);
+		CHECK(!strcmp(p.kexpr, "(uint32_t)(0u - 0u + 0x0u)"));
+		loop_plan_free(&p);
+	}
+	CHECK(!analyze(m, 15, &p));
 }
 
 static size_t count(const char *s, const char *what)
@@ -203,16 +328,18 @@ static void test_emitted(const wasm_module *m)
 	xlate_output o = { 0 };
 	wasm_error err = { 0 };
 	CHECK(xlate_module(m, &opt, &o, &err) == 0);
-	/* fast copies in functions 1, 2, 4 and 6; none in 3 and 5 */
-	static const size_t copies[7] = { 0, 1, 1, 0, 1, 0, 1 };
-	for (uint32_t fi = 1; fi <= 6; fi++) {
+	/* fast copies in all but functions 3 and 9; those of 5 and 7 (with
+	 * gathers) not vectorized */
+	static const size_t copies[16] = { 0, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 1, 0 };
+	static const bool gathers[16] = { [5] = true, [7] = true };
+	for (uint32_t fi = 1; fi <= 15; fi++) {
 		char *t = func_text(&o, fi);
 		CHECK(t != NULL);
 		if (!t)
 			continue;
 		CHECK(count(t, "loop versioning") == copies[fi]);
-		CHECK(count(t, "MW_NOVEC;") == 1);
-		CHECK((strstr(t, "MW_VEC ") != NULL) == (copies[fi] != 0));
+		CHECK(count(t, "MW_NOVEC;") == 1u + gathers[fi]);
+		CHECK((strstr(t, "MW_VEC ") != NULL) == (copies[fi] != 0 && !gathers[fi]));
 		/* the f64x2 loop is computed lane by lane, the shuffle one is not */
 		CHECK((strstr(t, "q2_1 = ") != NULL) == (fi == 4));
 		free(t);
@@ -223,12 +350,63 @@ static void test_emitted(const wasm_module *m)
 	CHECK(xlate_module(m, &opt, &o, &err) == 0);
 	for (size_t u = 0; u < o.nunits; u++)
 		CHECK(count(o.units[u].text, "loop versioning") == 0);
-	for (uint32_t fi = 1; fi <= 6; fi++) {
+	for (uint32_t fi = 1; fi <= 15; fi++) {
 		char *t = func_text(&o, fi);
 		CHECK(t && !strstr(t, "MW_VEC ") && count(t, "MW_NOVEC;") == 1);
 		free(t);
 	}
 	xlate_output_free(&o);
+}
+
+/* A loop writing 2000 locals: refused without walking it once per local
+ * (that would be quadratic in the body, for an untrusted module). */
+static void test_budget(void)
+{
+	enum { NL = 2000 };
+	size_t cap = (size_t)NL * 128 + 1024, len = 0;
+	char *w = malloc(cap);
+	if (!w) {
+		failures++;
+		return;
+	}
+	len += (size_t)snprintf(w + len, cap - len, "(module (memory 1) (func (param $p i32) (local $i i32)");
+	for (int k = 0; k < NL; k++)
+		len += (size_t)snprintf(w + len, cap - len, " (local i32)");
+	len += (size_t)snprintf(w + len, cap - len, " (loop");
+	for (int k = 0; k < NL; k++)
+		len += (size_t)snprintf(w + len, cap - len,
+		                        " (local.set %d (i32.load (i32.add (local.get $p) (local.get $i))))", k + 2);
+	len += (size_t)snprintf(w + len, cap - len, " (br_if 0 (i32.ne (local.tee $i (i32.add"
+	                        " (local.get $i) (i32.const 4))) (i32.const 64))))))\n");
+	char path[512], cmd[1200];
+	snprintf(path, sizeof path, "%s/big.wat", tmpdir);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(w, f) < 0 || fclose(f)) {
+		free(w);
+		failures++;
+		return;
+	}
+	free(w);
+	snprintf(cmd, sizeof cmd, "wat2wasm %s/big.wat -o %s/big.wasm", tmpdir, tmpdir);
+	if (system(cmd)) {
+		failures++;
+		return;
+	}
+	snprintf(path, sizeof path, "%s/big.wasm", tmpdir);
+	size_t n;
+	uint8_t *bytes = read_file(path, &n);
+	wasm_module m;
+	wasm_error err = { 0 };
+	if (!bytes || wasm_decode(bytes, n, 0, &m, &err) || wasm_validate(&m, &err)) {
+		fprintf(stderr, "%s: big loop: %s\n", __FILE__, err.msg);
+		failures++;
+		free(bytes);
+		return;
+	}
+	loop_plan p;
+	CHECK(!analyze(&m, 0, &p));
+	wasm_module_free(&m);
+	free(bytes);
 }
 
 int main(void)
@@ -261,6 +439,7 @@ int main(void)
 	}
 	test_plans(&m);
 	test_emitted(&m);
+	test_budget();
 	wasm_module_free(&m);
 	free(bytes);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
