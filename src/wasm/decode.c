@@ -1053,9 +1053,11 @@ static int sec_code(rd *r)
 }
 
 /* The `name` custom section: errors in it are ignored (it is custom), so
- * it is parsed with a scratch error record, after all other sections. */
-static void sec_names(wasm_module *m, const uint8_t *base, const uint8_t *p,
-                      const uint8_t *end)
+ * it is parsed with a scratch error record, after all other sections.
+ * Running out of memory is not ignored: WASM_ERR_NOMEM (through r, the
+ * decoder's own reader), else 0. */
+static int sec_names(rd *outer, wasm_module *m, const uint8_t *base, const uint8_t *p,
+                     const uint8_t *end)
 {
 	wasm_error scratch = { .code = 0, .func = UINT32_MAX };
 	rd r = { .base = base, .p = p, .end = end, .err = &scratch, .m = m };
@@ -1063,7 +1065,7 @@ static void sec_names(wasm_module *m, const uint8_t *base, const uint8_t *p,
 	char **names = calloc(m->nfuncs ? m->nfuncs : 1, sizeof *names);
 	int last = -1;
 	if (!names)
-		return;
+		return dfail(outer, WASM_ERR_NOMEM, p, "out of memory for the name section");
 	while (r.p < r.end) {
 		uint8_t id;
 		uint32_t size;
@@ -1103,12 +1105,15 @@ static void sec_names(wasm_module *m, const uint8_t *base, const uint8_t *p,
 	}
 	m->module_name = modname;
 	m->func_names = names;
-	return;
+	return 0;
 bad:
 	free(modname);
 	for (uint32_t i = 0; i < m->nfuncs; i++)
 		free(names[i]);
 	free(names);
+	if (scratch.code == WASM_ERR_NOMEM)
+		return dfail(outer, WASM_ERR_NOMEM, p, "out of memory for the name section");
+	return 0;
 }
 
 /* Section ids in their required order (data count sits before code). */
@@ -1209,7 +1214,7 @@ int wasm_decode(const uint8_t *bytes, size_t size, unsigned flags,
 		MALFORMED(r->p, "data count and data section have inconsistent lengths (%u vs %u)",
 		          out->datacount, out->ndatas);
 	if (names)
-		sec_names(out, bytes, names, names_end);
+		TRY(sec_names(r, out, bytes, names, names_end));
 	return 0;
 fail:
 	wasm_module_free(out);

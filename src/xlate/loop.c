@@ -63,6 +63,7 @@ typedef struct walk {
 	const int64_t *steps;     /* step of each basic induction variable, 0: none */
 	frame *fr;                /* open blocks inside the body */
 	bool lanes_ok, bitwise;
+	bool nomem;               /* an allocation failed */
 	int shape;
 } walk;
 
@@ -75,8 +76,10 @@ static int pool_add(walk *w, const char *fmt, ...)
 	if (w->npool == w->poolcap) {
 		uint32_t cap = w->poolcap ? w->poolcap * 2 : 32;
 		char (*p)[LOOP_EXPR] = realloc(w->pool, cap * sizeof *p);
-		if (!p)
+		if (!p) {
+			w->nomem = true;
 			return -2;
+		}
 		w->pool = p;
 		w->poolcap = cap;
 	}
@@ -610,8 +613,10 @@ bool loop_analyze(const wasm_module *m, const wasm_func *f,
 	w.fr = malloc(n * sizeof *w.fr);
 	p->acc = malloc(n * sizeof *p->acc);
 	bool ok = false;
-	if (!written || !steps || !w.st || !w.loc || !w.accinv || !w.fr || !p->acc)
+	if (!written || !steps || !w.st || !w.loc || !w.accinv || !w.fr || !p->acc) {
+		w.nomem = true;
 		goto out;
+	}
 	uint64_t nw = 0;
 	for (uint32_t i = start + 1; i < end; i++) {
 		const wasm_instr *in = &f->code[i];
@@ -664,7 +669,8 @@ out:
 		free(p->acc);
 		p->acc = NULL;
 	}
-	return ok;
+	p->nomem = w.nomem;
+	return ok && !w.nomem;
 }
 
 void loop_plan_free(loop_plan *p)

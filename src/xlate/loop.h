@@ -56,10 +56,14 @@ typedef struct loop_plan {
 	loop_acc *acc;             /* end - start entries, by instruction */
 	int lanes;                 /* LANES_*: v128 values lane by lane */
 	uint32_t vdepth;           /* stack slots above the loop's base used */
+	bool nomem;                /* not versioned because an allocation failed */
 } loop_plan;
 
 /* Whether the loop at f->code[start] can be versioned; fills *p (free
- * with loop_plan_free) when it can.  local_types: every local's type. */
+ * with loop_plan_free) when it can.  local_types: every local's type.
+ * False with p->nomem set when an allocation failed: the caller must fail
+ * too, since a translation without the fast copy would be cached as if it
+ * were the whole one. */
 bool loop_analyze(const wasm_module *m, const wasm_func *f,
                   const uint8_t *local_types, uint32_t nlocals,
                   uint32_t start, loop_plan *p);

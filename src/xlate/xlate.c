@@ -1138,6 +1138,8 @@ static int emit_instr(fx *x, uint32_t *pi)
 				emit_fast_loop(x, &p, l->id);
 				l->versioned = true;
 				loop_plan_free(&p);
+			} else if (p.nomem) {
+				fx_fail(x, in, WASM_ERR_NOMEM, "out of memory in the loop analysis");
 			}
 		}
 		/* MW_NOVEC: the C compiler must not vectorize the loop as

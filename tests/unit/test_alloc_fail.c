@@ -7,6 +7,7 @@
  * calloc and realloc are interposed for the whole process, so allocations
  * made through libc (strdup, open_memstream, vasprintf) fail too.
  * Silent on success. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,43 +111,21 @@ static int pipeline(const uint8_t *bytes, size_t size, char **text, wasm_error *
 	return rc;
 }
 
-int main(void)
+/* Runs the injection over one module's bytes; verbose with TEST_VERBOSE. */
+static void inject(const char *what, const uint8_t *bytes, size_t size, bool need_vec)
 {
-	char dir[] = "/tmp/mpiwasm-allocfail-XXXXXX", cmd[512], path[128];
-	if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
-	snprintf(path, sizeof path, "%s/m.wat", dir);
-	FILE *f = fopen(path, "w");
-	if (!f) { perror(path); return 1; }
-	fputs(wat, f);
-	fclose(f);
-	snprintf(cmd, sizeof cmd, "wat2wasm --enable-threads %s/m.wat -o %s/m.wasm", dir, dir);
-	if (system(cmd)) { fprintf(stderr, "test_alloc_fail: %s failed\n", cmd); return 1; }
-	snprintf(path, sizeof path, "%s/m.wasm", dir);
-	/* ALLOC_FAIL_MODULE=file.wasm: a module of one's own instead (e.g. a
-	 * compiled C program, for more of the translator's paths). */
-	if (getenv("ALLOC_FAIL_MODULE"))
-		snprintf(path, sizeof path, "%s", getenv("ALLOC_FAIL_MODULE"));
-	f = fopen(path, "rb");
-	if (!f) { perror(path); return 1; }
-	static uint8_t bytes[1 << 22];
-	size_t size = fread(bytes, 1, sizeof bytes, f);
-	fclose(f);
-	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	if (system(cmd)) failures++;
-
-	/* Reference run: counts the allocations. */
 	char *ref;
 	wasm_error err;
 	armed = 1, counted = 0, fail_at = 0;
 	int rc = pipeline(bytes, size, &ref, &err);
 	armed = 0;
 	long total = counted;
-	CHECK(rc == 0 && ref, "reference run failed: %s", err.msg);
-	CHECK(total >= 20, "only %ld allocations counted: is malloc interposed?", total);
+	CHECK(rc == 0 && ref, "%s: reference run failed: %s", what, err.msg);
+	CHECK(total >= 20, "%s: only %ld allocations counted: is malloc interposed?", what, total);
 	if (rc || !ref)
-		return 1;
-	CHECK(getenv("ALLOC_FAIL_MODULE") || strstr(ref, "MW_VEC") != NULL,
-	      "the reference translation has no versioned loop");
+		return;
+	CHECK(!need_vec || strstr(ref, "MW_VEC") != NULL,
+	      "%s: the reference translation has no versioned loop", what);
 
 	long errors = 0, same = 0;
 	for (long n = 1; n <= total; n++) {
@@ -154,22 +133,74 @@ int main(void)
 		armed = 1, counted = 0, fail_at = n, failed_one = 0;
 		rc = pipeline(bytes, size, &text, &err);
 		armed = 0;
-		CHECK(failed_one, "allocation %ld of %ld was never made", n, total);
+		CHECK(failed_one, "%s: allocation %ld of %ld was never made", what, n, total);
 		if (rc) {
 			errors++;
-			CHECK(err.msg[0] != 0, "allocation %ld failing: error %d without a message", n, rc);
-			CHECK(text == NULL, "allocation %ld failing: error %d but output returned", n, rc);
+			CHECK(err.msg[0] != 0, "%s: allocation %ld failing: error %d without a message",
+			      what, n, rc);
+			CHECK(text == NULL, "%s: allocation %ld failing: error %d but output returned",
+			      what, n, rc);
 		} else {
-			/* Recovered (e.g. a buffer that is only an optimization): the
-			 * translation must be exactly the reference one. */
+			/* Recovered: the translation must be exactly the reference
+			 * one (a degraded one would be cached for good). */
 			same++;
-			CHECK(text && !strcmp(text, ref), "allocation %ld failing: success with a different translation", n);
+			CHECK(text && !strcmp(text, ref),
+			      "%s: allocation %ld failing: success with a different translation", what, n);
 		}
 		free(text);
 	}
 	free(ref);
 	if (getenv("TEST_VERBOSE"))
-		fprintf(stderr, "test_alloc_fail: %ld allocations, %ld failed cleanly, %ld recovered\n",
-		        total, errors, same);
+		fprintf(stderr, "test_alloc_fail: %s: %ld allocations, %ld failed cleanly, %ld recovered\n",
+		        what, total, errors, same);
+}
+
+static size_t read_file(const char *path, uint8_t *buf, size_t cap)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, cap, f);
+	fclose(f);
+	return n;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/mpiwasm-allocfail-XXXXXX", cmd[1024], path[128];
+	if (!mkdtemp(dir)) { perror("mkdtemp"); return 1; }
+	snprintf(path, sizeof path, "%s/m.wat", dir);
+	FILE *f = fopen(path, "w");
+	if (!f) { perror(path); return 1; }
+	fputs(wat, f);
+	fclose(f);
+	static uint8_t bytes[1 << 22];
+	/* 1. the hand-written module above */
+	snprintf(cmd, sizeof cmd, "wat2wasm --enable-threads %s/m.wat -o %s/m.wasm", dir, dir);
+	if (system(cmd)) { fprintf(stderr, "test_alloc_fail: %s failed\n", cmd); return 1; }
+	snprintf(path, sizeof path, "%s/m.wasm", dir);
+	size_t size = read_file(path, bytes, sizeof bytes);
+	CHECK(size > 0, "cannot read %s", path);
+	if (size)
+		inject("m.wat", bytes, size, true);
+	/* 2. a C program compiled as users' programs are (libc, names,
+	 * many functions and loops) */
+	snprintf(cmd, sizeof cmd, "clang-19 --target=wasm32-wasi --sysroot=/usr -O2 "
+	         "examples/hello.c -o %s/hello.wasm", dir);
+	if (system(cmd)) { fprintf(stderr, "test_alloc_fail: %s failed\n", cmd); return 1; }
+	snprintf(path, sizeof path, "%s/hello.wasm", dir);
+	size = read_file(path, bytes, sizeof bytes);
+	CHECK(size > 0, "cannot read %s", path);
+	if (size)
+		inject("examples/hello.c", bytes, size, false);
+	/* 3. ALLOC_FAIL_MODULE=file.wasm: a module of one's own as well */
+	if (getenv("ALLOC_FAIL_MODULE")) {
+		size = read_file(getenv("ALLOC_FAIL_MODULE"), bytes, sizeof bytes);
+		CHECK(size > 0, "cannot read %s", getenv("ALLOC_FAIL_MODULE"));
+		if (size)
+			inject(getenv("ALLOC_FAIL_MODULE"), bytes, size, false);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	if (system(cmd)) failures++;
 	return failures != 0;
 }
