@@ -672,14 +672,19 @@ static u32 wait_many(rt_instance *inst, int kind, const char *proc, u32 n,
 	for (int i = 0; i < cnt; i++)
 		req_back(&m[i], (uint32_t)was.v[i], &h[i]);
 	if (stat && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)) {
-		if (kind == W_ALL || (kind == T_ALL && f)) {
+		void (*out)(rt_instance *, uint32_t, const MPI_Status *) =
+			rc == MPI_ERR_IN_STATUS ? mw_status_out_err : mw_status_out;
+		/* Testall's statuses are set for every request on MPI_ERR_IN_STATUS
+		 * even when flag is false; Waitany/Testany with no active request
+		 * (index MPI_UNDEFINED, flag true) give the empty status. */
+		if (kind == W_ALL || (kind == T_ALL && (f || rc == MPI_ERR_IN_STATUS))) {
 			for (int i = 0; i < cnt; i++)
-				mw_status_out(inst, stat + 24u * (u32)i, &st[i]);
-		} else if ((kind == W_ANY || (kind == T_ANY && f)) && idx != MPI_UNDEFINED) {
+				out(inst, stat + 24u * (u32)i, &st[i]);
+		} else if (kind == W_ANY || (kind == T_ANY && f)) {
 			mw_status_out(inst, stat, &st[0]);
 		} else if ((kind == W_SOME || kind == T_SOME) && outn != MPI_UNDEFINED) {
 			for (int i = 0; i < outn; i++)
-				mw_status_out(inst, stat + 24u * (u32)i, &st[i]);
+				out(inst, stat + 24u * (u32)i, &st[i]);
 		}
 	}
 	if (h != small)

@@ -646,7 +646,11 @@ struct mw_status {            /* ABI.md: 24 bytes */
 	int64_t ucount;
 };
 
-void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s)
+/* MPI_ERROR is the module's own unless err: only a multiple-completion
+ * call that returns MPI_ERR_IN_STATUS sets it (MPI 3.2.5); the host
+ * leaves it unset otherwise, so it is not read then. */
+static void status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s,
+                       int err)
 {
 	if (addr == 0)
 		return;
@@ -659,9 +663,20 @@ void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s)
 	MPI_Test_cancelled(s, &c);
 	m->source = (int32_t)mw_rank_out(s->MPI_SOURCE);
 	m->tag = (int32_t)mw_tag_out(s->MPI_TAG);
-	m->error = s->MPI_ERROR == MPI_SUCCESS ? 0 : mw_code_out(s->MPI_ERROR);
+	if (err)
+		m->error = s->MPI_ERROR == MPI_SUCCESS ? 0 : mw_code_out(s->MPI_ERROR);
 	m->cancelled = c;
 	m->ucount = n == MPI_UNDEFINED ? 0 : n;
+}
+
+void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s)
+{
+	status_out(inst, addr, s, 0);
+}
+
+void mw_status_out_err(rt_instance *inst, uint32_t addr, const MPI_Status *s)
+{
+	status_out(inst, addr, s, 1);
 }
 
 int mw_status_in(rt_instance *inst, uint32_t addr, MPI_Status *s)

@@ -175,8 +175,11 @@ void mw_snap_free(mw_snap *s);
 	for (size_t mw_i_ = 0; mw_i_ < sizeof mw_s_ / sizeof mw_s_[0]; mw_i_++) \
 		mw_snap_free(mw_s_[mw_i_]); } while (0)
 
-/* Status: host -> module (addr 0 = MPI_STATUS_IGNORE). */
+/* Status: host -> module (addr 0 = MPI_STATUS_IGNORE); MPI_ERROR is left
+ * as the module had it.  _err also converts MPI_ERROR: for the statuses of
+ * a multiple-completion call that returned MPI_ERR_IN_STATUS. */
 void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s);
+void mw_status_out_err(rt_instance *inst, uint32_t addr, const MPI_Status *s);
 /* Module status -> host status with the same byte count, source, tag. */
 int mw_status_in(rt_instance *inst, uint32_t addr, MPI_Status *s);
 
