@@ -960,8 +960,11 @@ u32 mwh_Win_call_errhandler(rt_instance *inst, u32 win, u32 code)
  * process ends (the host may call the delete function of a freed keyval
  * for attributes still set). */
 
+/* uses: attributes set with the keyval; a freed keyval keeps its module
+ * number until the last is gone (as hand3.c's keyvals). */
 typedef struct wkv {
 	u32 copy, del, extra, mkey;
+	int uses, freed;
 } wkv;
 
 #define WKV_DUP 0xFFFFFFFFu
@@ -972,6 +975,15 @@ static u32 wkv_cap;
 static wkv *wkv_of(u32 key)
 {
 	return key < wkv_cap ? wkv_tab[key] : NULL;
+}
+
+static void wkv_unuse(wkv *kv)
+{
+	if (--kv->uses <= 0 && kv->freed && kv->mkey < wkv_cap &&
+	    wkv_tab[kv->mkey] == kv) {
+		wkv_tab[kv->mkey] = NULL;
+		mw_keyval_del(kv->mkey);
+	}
 }
 
 static int win_copy_tramp(MPI_Win hw, int key, void *extra, void *in, void *out,
@@ -996,8 +1008,10 @@ static int win_del_tramp(MPI_Win hw, int key, void *val, void *extra)
 	(void)key;
 	wkv *kv = extra;
 	rt_instance *inst = mw_inst;
-	if (kv->del == 0 || mw_pending_trap)
+	if (kv->del == 0 || mw_pending_trap) {
+		wkv_unuse(kv);
 		return MPI_SUCCESS;
+	}
 	const rt_func *f = rt_table_func(inst, 0, kv->del, "iiii:i");
 	if (!f) {
 		fprintf(stderr, "mpiwasm: rank %d: window attribute delete callback: table "
@@ -1014,7 +1028,10 @@ static int win_del_tramp(MPI_Win hw, int key, void *val, void *extra)
 		mw_pending_trap = k;
 		return MPI_ERR_OTHER;
 	}
-	return r.i32 == MW_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
+	if (r.i32 != MW_SUCCESS)
+		return MPI_ERR_OTHER;   /* the attribute stays */
+	wkv_unuse(kv);
+	return MPI_SUCCESS;
 }
 
 u32 mwh_Win_create_keyval(rt_instance *inst, u32 copy, u32 del, u32 keyp, u32 extra)
@@ -1067,12 +1084,14 @@ u32 mwh_Win_free_keyval(rt_instance *inst, u32 keyp)
 	int key;
 	if (!o)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
-	if (!wkv_of(*o) || mw_keyval_get(*o, &key))
+	if (!wkv_of(*o) || wkv_of(*o)->freed || mw_keyval_get(*o, &key))
 		return mw_fail(inst, MW_ERR_KEYVAL, MW_NOCOMM, proc);
 	int rc = MPI_Win_free_keyval(&key);
 	if (rc == MPI_SUCCESS) {
-		wkv_tab[*o] = NULL;
-		mw_keyval_del(*o);
+		wkv *kv = wkv_tab[*o];
+		kv->freed = 1;
+		kv->uses++;
+		wkv_unuse(kv);   /* released now if no attribute uses it */
 		*o = MW_KEYVAL_INVALID;
 	}
 	return mw_ret(inst, rc, MW_NOCOMM, proc);
@@ -1085,8 +1104,12 @@ u32 mwh_Win_set_attr(rt_instance *inst, u32 win, u32 key, u32 val)
 	WIN(w, win, "MPI_Win_set_attr");
 	if (!wkv_of(key) || mw_keyval_get(key, &hkey))
 		TRY(MW_ERR_KEYVAL);
-	return WRET(w, win, MPI_Win_set_attr(w->h, hkey, (void *)(uintptr_t)val),
-	            "MPI_Win_set_attr");
+	wkv *kv = wkv_of(key);
+	kv->uses++;   /* first: a value replaced is counted off by the delete */
+	rc = MPI_Win_set_attr(w->h, hkey, (void *)(uintptr_t)val);
+	if (rc != MPI_SUCCESS)
+		wkv_unuse(kv);
+	return WRET(w, win, rc, "MPI_Win_set_attr");
 fail:
 	return WFAIL(w, win, "MPI_Win_set_attr");
 }

@@ -104,6 +104,78 @@ static void statuses(void)
 	empty("Sendrecv(MPI_PROC_NULL)", &s);
 }
 
+/* ---- keyvals freed while attributes use them ---- */
+
+static int deleted[3];   /* by value: which delete callback ran */
+
+static int del_a(MPI_Comm c, int key, void *val, void *extra)
+{
+	(void)c; (void)key; (void)extra;
+	deleted[0] = *(int *)val;
+	return MPI_SUCCESS;
+}
+
+static int del_b(MPI_Comm c, int key, void *val, void *extra)
+{
+	(void)c; (void)key; (void)extra;
+	deleted[1] = *(int *)val;
+	return MPI_SUCCESS;
+}
+
+static int tdel(MPI_Datatype t, int key, void *val, void *extra)
+{
+	(void)t; (void)key; (void)extra;
+	deleted[2] = *(int *)val;
+	return MPI_SUCCESS;
+}
+
+static void keyvals(void)
+{
+	static int va = 11, vb = 22, vt = 33;
+	MPI_Comm dup;
+	MPI_Datatype t;
+	int ka, kb, saved, kt, kt2, tsaved, flag = -1;
+	void *got;
+
+	OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+	OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, del_a, &ka, NULL));
+	OK(MPI_Comm_set_attr(dup, ka, &va));
+	saved = ka;
+	OK(MPI_Comm_free_keyval(&ka));
+	CHECK(ka == MPI_KEYVAL_INVALID);
+	/* the attribute still there keeps the freed keyval valid */
+	OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, del_b, &kb, NULL));
+	CHECK(kb != saved);
+	OK(MPI_Comm_set_attr(dup, kb, &vb));
+	OK(MPI_Comm_get_attr(dup, saved, &got, &flag));
+	CHECK(flag && got == &va);
+	OK(MPI_Comm_delete_attr(dup, saved));
+	tm_out("comm keyval freed with an attribute: new keyval %s, delete ran %s",
+	       kb != saved ? "distinct" : "REUSED",
+	       deleted[0] == 11 ? "the freed keyval's callback" :
+	       deleted[1] == 22 ? "the new keyval's callback" : "nothing");
+	OK(MPI_Comm_free_keyval(&kb));
+	OK(MPI_Comm_free(&dup));
+	CHECK(deleted[1] == 22);
+
+	/* with nothing set any more, freeing and creating again still works */
+	OK(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, del_a, &ka, NULL));
+	OK(MPI_Comm_free_keyval(&ka));
+
+	OK(MPI_Type_dup(MPI_INT, &t));
+	OK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, tdel, &kt, NULL));
+	OK(MPI_Type_set_attr(t, kt, &vt));
+	tsaved = kt;
+	OK(MPI_Type_free_keyval(&kt));
+	OK(MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &kt2, NULL));
+	CHECK(kt2 != tsaved);
+	OK(MPI_Type_delete_attr(t, tsaved));
+	tm_out("type keyval freed with an attribute: delete %s",
+	       deleted[2] == 33 ? "ran its callback" : "did not run");
+	OK(MPI_Type_free_keyval(&kt2));
+	OK(MPI_Type_free(&t));
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
@@ -111,6 +183,7 @@ int main(int argc, char **argv)
 	rank = tm_rank();
 	size = tm_size();
 	statuses();
+	keyvals();
 	int r = tm_finish("fam_conf");
 	MPI_Finalize();
 	return r;
