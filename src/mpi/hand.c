@@ -45,7 +45,9 @@ u32 mwh_Init_thread(rt_instance *inst, u32 argc, u32 argv, u32 req, u32 prov)
 	int *p = mw_ptr(inst, prov, 4), rc;
 	if (!p)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Init_thread");
-	rc = MPI_Init_thread(NULL, NULL, (int)req, p);
+	rc = MPI_Init_thread(NULL, NULL, mw_enum_in(MW_E_THREAD_LEVEL, (int32_t)req), p);
+	if (rc == MPI_SUCCESS)
+		*p = mw_enum_out(MW_E_THREAD_LEVEL, *p);
 	return init_done(inst, rc, "MPI_Init_thread");
 }
 
@@ -102,7 +104,10 @@ u32 mwh_Query_thread(rt_instance *inst, u32 prov)
 	int *p = mw_ptr(inst, prov, 4);
 	if (!p)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Query_thread");
-	return mw_ret(inst, MPI_Query_thread(p), MW_NOCOMM, "MPI_Query_thread");
+	int rc = MPI_Query_thread(p);
+	if (rc == MPI_SUCCESS)
+		*p = mw_enum_out(MW_E_THREAD_LEVEL, *p);
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Query_thread");
 }
 
 u32 mwh_Is_thread_main(rt_instance *inst, u32 flag)

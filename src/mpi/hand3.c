@@ -591,16 +591,9 @@ u32 mwh_Add_error_string(rt_instance *inst, u32 code, u32 str)
 
 /* ---- datatype decoding ----------------------------------------------------------- */
 
-#define MW_COMBINERS(X) X(NAMED) X(DUP) X(CONTIGUOUS) X(VECTOR) X(HVECTOR) \
-	X(INDEXED) X(HINDEXED) X(INDEXED_BLOCK) X(HINDEXED_BLOCK) X(STRUCT) \
-	X(SUBARRAY) X(DARRAY) X(F90_REAL) X(F90_COMPLEX) X(F90_INTEGER) X(RESIZED)
-
 static int combiner_out(int h)
 {
-#define X(n) if (h == MPI_COMBINER_##n) return MW_COMBINER_##n;
-	MW_COMBINERS(X)
-#undef X
-	return MW_COMBINER_NAMED;
+	return mw_enum_out(MW_E_COMBINER, h);
 }
 
 u32 mwh_Type_get_envelope(rt_instance *inst, u32 dt, u32 ni, u32 na, u32 nd, u32 comb)
@@ -633,13 +626,12 @@ fail:
 
 static int32_t order_out(int o)
 {
-	return o == MPI_ORDER_FORTRAN ? MW_ORDER_FORTRAN : MW_ORDER_C;
+	return mw_enum_out(MW_E_ORDER, o);
 }
 
 static int32_t distrib_out(int o)
 {
-	return o == MPI_DISTRIBUTE_BLOCK ? MW_DISTRIBUTE_BLOCK :
-	       o == MPI_DISTRIBUTE_CYCLIC ? MW_DISTRIBUTE_CYCLIC : MW_DISTRIBUTE_NONE;
+	return mw_enum_out(MW_E_DISTRIB, o);
 }
 
 u32 mwh_Type_get_contents(rt_instance *inst, u32 dt, u32 mi, u32 ma, u32 md,

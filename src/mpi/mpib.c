@@ -639,6 +639,51 @@ void mw_snap_free(mw_snap *s)
 	s->v = NULL;
 }
 
+/* ---- enumerated constants ----------------------------------------------------
+ * The host's numbers differ from the module's and between libraries
+ * (Open MPI's MPI_CART is 1, MPICH's and the module's 2). */
+
+static const struct { uint8_t kind; int host, mod; } mw_enums[] = {
+#define E(k, n) { MW_E_##k, MPI_##n, MW_##n },
+	E(TOPOLOGY_TYPE, GRAPH) E(TOPOLOGY_TYPE, CART) E(TOPOLOGY_TYPE, DIST_GRAPH)
+	E(TOPOLOGY_TYPE, UNDEFINED)
+	E(COMPARISON, IDENT) E(COMPARISON, CONGRUENT) E(COMPARISON, SIMILAR)
+	E(COMPARISON, UNEQUAL)
+	E(TYPECLASS, TYPECLASS_INTEGER) E(TYPECLASS, TYPECLASS_REAL)
+	E(TYPECLASS, TYPECLASS_COMPLEX)
+	E(THREAD_LEVEL, THREAD_SINGLE) E(THREAD_LEVEL, THREAD_FUNNELED)
+	E(THREAD_LEVEL, THREAD_SERIALIZED) E(THREAD_LEVEL, THREAD_MULTIPLE)
+	E(COMBINER, COMBINER_NAMED) E(COMBINER, COMBINER_DUP)
+	E(COMBINER, COMBINER_CONTIGUOUS) E(COMBINER, COMBINER_VECTOR)
+	E(COMBINER, COMBINER_HVECTOR) E(COMBINER, COMBINER_INDEXED)
+	E(COMBINER, COMBINER_HINDEXED) E(COMBINER, COMBINER_INDEXED_BLOCK)
+	E(COMBINER, COMBINER_HINDEXED_BLOCK) E(COMBINER, COMBINER_STRUCT)
+	E(COMBINER, COMBINER_SUBARRAY) E(COMBINER, COMBINER_DARRAY)
+	E(COMBINER, COMBINER_F90_REAL) E(COMBINER, COMBINER_F90_COMPLEX)
+	E(COMBINER, COMBINER_F90_INTEGER) E(COMBINER, COMBINER_RESIZED)
+	E(ORDER, ORDER_C) E(ORDER, ORDER_FORTRAN)
+	E(DISTRIB, DISTRIBUTE_BLOCK) E(DISTRIB, DISTRIBUTE_CYCLIC)
+	E(DISTRIB, DISTRIBUTE_NONE) E(DISTRIB, DISTRIBUTE_DFLT_DARG)
+	E(LOCK_TYPE, LOCK_EXCLUSIVE) E(LOCK_TYPE, LOCK_SHARED)
+#undef E
+};
+
+int mw_enum_out(enum mw_enum kind, int host)
+{
+	for (size_t i = 0; i < sizeof mw_enums / sizeof mw_enums[0]; i++)
+		if (mw_enums[i].kind == kind && mw_enums[i].host == host)
+			return mw_enums[i].mod;
+	return host;
+}
+
+int mw_enum_in(enum mw_enum kind, int32_t mod)
+{
+	for (size_t i = 0; i < sizeof mw_enums / sizeof mw_enums[0]; i++)
+		if (mw_enums[i].kind == kind && mw_enums[i].mod == mod)
+			return mw_enums[i].host;
+	return mod;
+}
+
 /* ---- statuses ------------------------------------------------------------- */
 
 struct mw_status {            /* ABI.md: 24 bytes */

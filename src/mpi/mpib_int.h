@@ -95,6 +95,17 @@ uint32_t mw_rank_out(int r);
 int mw_tag_in(uint32_t t);
 uint32_t mw_tag_out(int t);
 
+/* Enumerated constants that cross as plain ints (one table, mpib.c), by
+ * the apis.json kind of the argument.  out: host value -> module value;
+ * in: module value -> host value.  A value not in the table is passed
+ * unchanged (the host then refuses it, or it was a number, not a name). */
+enum mw_enum {
+	MW_E_TOPOLOGY_TYPE, MW_E_COMPARISON, MW_E_TYPECLASS, MW_E_THREAD_LEVEL,
+	MW_E_COMBINER, MW_E_ORDER, MW_E_DISTRIB, MW_E_LOCK_TYPE
+};
+int mw_enum_out(enum mw_enum kind, int host);
+int mw_enum_in(enum mw_enum kind, int32_t mod);
+
 /* Memory.  mw_ptr: host pointer of [addr, addr+len) or NULL. */
 void *mw_ptr(rt_instance *inst, uint32_t addr, uint64_t len);
 void *mw_arr(rt_instance *inst, uint32_t addr, uint64_t n, uint64_t sz);

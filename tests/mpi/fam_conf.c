@@ -176,6 +176,194 @@ static void keyvals(void)
 	OK(MPI_Type_free(&t));
 }
 
+/* ---- constants returned by procedures, printed by name ---- */
+
+static const char *topo_name(int t)
+{
+	return t == MPI_CART ? "MPI_CART" : t == MPI_GRAPH ? "MPI_GRAPH" :
+	       t == MPI_DIST_GRAPH ? "MPI_DIST_GRAPH" : t == MPI_UNDEFINED ? "MPI_UNDEFINED" : "?";
+}
+
+static const char *cmp_name(int c)
+{
+	return c == MPI_IDENT ? "MPI_IDENT" : c == MPI_CONGRUENT ? "MPI_CONGRUENT" :
+	       c == MPI_SIMILAR ? "MPI_SIMILAR" : c == MPI_UNEQUAL ? "MPI_UNEQUAL" : "?";
+}
+
+static const char *comb_name(int c)
+{
+#define C(n) if (c == MPI_COMBINER_##n) return "MPI_COMBINER_" #n;
+	C(NAMED) C(DUP) C(CONTIGUOUS) C(VECTOR) C(HVECTOR) C(INDEXED) C(HINDEXED)
+	C(INDEXED_BLOCK) C(HINDEXED_BLOCK) C(STRUCT) C(SUBARRAY) C(DARRAY) C(RESIZED)
+#undef C
+	return "?";
+}
+
+static const char *thread_name(int t)
+{
+	return t == MPI_THREAD_SINGLE ? "MPI_THREAD_SINGLE" :
+	       t == MPI_THREAD_FUNNELED ? "MPI_THREAD_FUNNELED" :
+	       t == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED" :
+	       t == MPI_THREAD_MULTIPLE ? "MPI_THREAD_MULTIPLE" : "?";
+}
+
+static const char *order_name(int o)
+{
+	return o == MPI_ORDER_C ? "MPI_ORDER_C" : o == MPI_ORDER_FORTRAN ? "MPI_ORDER_FORTRAN" : "?";
+}
+
+static const char *distrib_name(int d)
+{
+	return d == MPI_DISTRIBUTE_BLOCK ? "MPI_DISTRIBUTE_BLOCK" :
+	       d == MPI_DISTRIBUTE_CYCLIC ? "MPI_DISTRIBUTE_CYCLIC" :
+	       d == MPI_DISTRIBUTE_NONE ? "MPI_DISTRIBUTE_NONE" : "?";
+}
+
+static const char *darg_name(int d)
+{
+	return d == MPI_DISTRIBUTE_DFLT_DARG ? "MPI_DISTRIBUTE_DFLT_DARG" : "a number";
+}
+
+static void topo(const char *what, MPI_Comm c)
+{
+	int t = -99;
+	OK(MPI_Topo_test(c, &t));
+	tm_out("Topo_test(%s): %s", what, topo_name(t));
+}
+
+static void combiner(const char *what, MPI_Datatype t)
+{
+	int ni, na, nd, c = -99;
+	OK(MPI_Type_get_envelope(t, &ni, &na, &nd, &c));
+	tm_out("Type_get_envelope(%s): %s", what, comb_name(c));
+}
+
+static void constants(void)
+{
+	MPI_Comm cart, graph, dist, dup, split;
+	MPI_Group gw, gs, grev;
+	MPI_Datatype t[12];
+	int dims[2] = { size, 1 }, periods[2] = { 0, 0 }, res = -99, i;
+	int index[4] = { 0, 0, 0, 0 }, edges[1] = { 0 };
+	int blen[2] = { 1, 1 }, disp[2] = { 0, 2 }, prov = -99;
+	MPI_Aint adisp[2] = { 0, 8 };
+	MPI_Datatype types[2] = { MPI_INT, MPI_DOUBLE };
+
+	/* topology types */
+	OK(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart));
+	for (i = 0; i < size && i < 4; i++)
+		index[i] = 0;
+	OK(MPI_Graph_create(MPI_COMM_WORLD, size < 4 ? size : 4, index, edges, 0, &graph));
+	/* through a volatile: gcc warns that Open MPI's MPI_UNWEIGHTED
+	 * (a small address) points to no array */
+	int *volatile unw = MPI_UNWEIGHTED;
+	OK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 0, edges, unw, 0, edges,
+	                                  unw, MPI_INFO_NULL, 0, &dist));
+	topo("cart", cart);
+	if (graph != MPI_COMM_NULL)
+		topo("graph", graph);
+	topo("dist graph", dist);
+	topo("MPI_COMM_WORLD", MPI_COMM_WORLD);
+
+	/* comparisons */
+	OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+	OK(MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &split));
+	OK(MPI_Comm_compare(MPI_COMM_WORLD, MPI_COMM_WORLD, &res));
+	tm_out("Comm_compare(world, world): %s", cmp_name(res));
+	OK(MPI_Comm_compare(MPI_COMM_WORLD, dup, &res));
+	tm_out("Comm_compare(world, dup): %s", cmp_name(res));
+	OK(MPI_Comm_compare(MPI_COMM_WORLD, split, &res));
+	tm_out("Comm_compare(world, reversed): %s", cmp_name(res));
+	OK(MPI_Comm_compare(MPI_COMM_WORLD, MPI_COMM_SELF, &res));
+	tm_out("Comm_compare(world, self): %s", cmp_name(res));
+	OK(MPI_Comm_group(MPI_COMM_WORLD, &gw));
+	OK(MPI_Comm_group(MPI_COMM_SELF, &gs));
+	OK(MPI_Comm_group(split, &grev));
+	OK(MPI_Group_compare(gw, gw, &res));
+	tm_out("Group_compare(world, world): %s", cmp_name(res));
+	OK(MPI_Group_compare(gw, grev, &res));
+	tm_out("Group_compare(world, reversed): %s", cmp_name(res));
+	OK(MPI_Group_compare(gw, gs, &res));
+	tm_out("Group_compare(world, self): %s", cmp_name(res));
+	OK(MPI_Group_rank(gs, &res));
+	tm_out("Group_rank(self group): %s", res == 0 ? "0" : "?");
+	MPI_Group_free(&gw); MPI_Group_free(&gs); MPI_Group_free(&grev);
+
+	/* combiners, orders, distributions */
+	int sz[2] = { 4, 6 }, sub[2] = { 2, 3 }, st[2] = { 1, 1 };
+	int gsz[2] = { 4, 6 }, distr[2] = { MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC };
+	int darg[2] = { MPI_DISTRIBUTE_DFLT_DARG, 2 }, psz[2] = { 1, 1 };
+	OK(MPI_Type_dup(MPI_INT, &t[0]));
+	OK(MPI_Type_contiguous(2, MPI_INT, &t[1]));
+	OK(MPI_Type_vector(2, 1, 2, MPI_INT, &t[2]));
+	OK(MPI_Type_create_hvector(2, 1, 8, MPI_INT, &t[3]));
+	OK(MPI_Type_indexed(2, blen, disp, MPI_INT, &t[4]));
+	OK(MPI_Type_create_hindexed(2, blen, adisp, MPI_INT, &t[5]));
+	OK(MPI_Type_create_indexed_block(2, 1, disp, MPI_INT, &t[6]));
+	OK(MPI_Type_create_hindexed_block(2, 1, adisp, MPI_INT, &t[7]));
+	OK(MPI_Type_create_struct(2, blen, adisp, types, &t[8]));
+	OK(MPI_Type_create_subarray(2, sz, sub, st, MPI_ORDER_FORTRAN, MPI_INT, &t[9]));
+	OK(MPI_Type_create_darray(1, 0, 2, gsz, distr, darg, psz, MPI_ORDER_C, MPI_INT, &t[10]));
+	OK(MPI_Type_create_resized(MPI_INT, 0, 16, &t[11]));
+	combiner("MPI_INT", MPI_INT);
+	for (i = 0; i < 12; i++)
+		combiner("derived", t[i]);
+	{
+		int ints[16], nums[3], c;
+		MPI_Aint ai[4];
+		MPI_Datatype dt[2];
+		/* the counts exactly (Open MPI 4.1 writes past smaller arrays
+		 * when given larger maxima) */
+		OK(MPI_Type_get_envelope(t[9], &nums[0], &nums[1], &nums[2], &c));
+		CHECK(nums[0] == 8 && nums[1] == 0 && nums[2] == 1);
+		OK(MPI_Type_get_contents(t[9], nums[0], nums[1], nums[2], ints, ai, dt));
+		tm_out("subarray contents: order %s", order_name(ints[7]));
+		OK(MPI_Type_get_envelope(t[10], &nums[0], &nums[1], &nums[2], &c));
+		CHECK(nums[0] == 12 && nums[1] == 0 && nums[2] == 1);
+		OK(MPI_Type_get_contents(t[10], nums[0], nums[1], nums[2], ints, ai, dt));
+		tm_out("darray contents: distribs %s %s, dargs %s %s, order %s",
+		       distrib_name(ints[5]), distrib_name(ints[6]), darg_name(ints[7]),
+		       darg_name(ints[8]), order_name(ints[11]));
+	}
+	for (i = 0; i < 12; i++)
+		MPI_Type_free(&t[i]);
+
+	/* type classes: what Type_match_size finds has the size asked for */
+	{
+		MPI_Datatype m;
+		int s2 = -1;
+		OK(MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, &m));
+		MPI_Type_size(m, &s2);
+		tm_out("Type_match_size(MPI_TYPECLASS_INTEGER, 4): size %d", s2);
+		OK(MPI_Type_match_size(MPI_TYPECLASS_REAL, 8, &m));
+		MPI_Type_size(m, &s2);
+		tm_out("Type_match_size(MPI_TYPECLASS_REAL, 8): size %d", s2);
+		OK(MPI_Type_match_size(MPI_TYPECLASS_COMPLEX, 16, &m));
+		MPI_Type_size(m, &s2);
+		tm_out("Type_match_size(MPI_TYPECLASS_COMPLEX, 16): size %d", s2);
+	}
+
+	/* thread level, MPI_UNDEFINED and null results */
+	OK(MPI_Query_thread(&prov));
+	tm_out("Query_thread: %s", thread_name(prov));
+	{
+		MPI_Comm none;
+		MPI_Status s;
+		int x[2] = { 1, 2 }, n = -99;
+		OK(MPI_Comm_split(MPI_COMM_WORLD, MPI_UNDEFINED, 0, &none));
+		tm_out("Comm_split(MPI_UNDEFINED): %s", none == MPI_COMM_NULL ? "MPI_COMM_NULL" : "?");
+		OK(MPI_Sendrecv(x, 3, MPI_CHAR, 0, 9, x + 1, 4, MPI_CHAR, 0, 9, MPI_COMM_SELF, &s));
+		OK(MPI_Get_count(&s, MPI_INT, &n));
+		tm_out("Get_count(3 bytes as MPI_INT): %s", n == MPI_UNDEFINED ? "MPI_UNDEFINED" : "?");
+	}
+	MPI_Comm_free(&cart);
+	if (graph != MPI_COMM_NULL)
+		MPI_Comm_free(&graph);
+	MPI_Comm_free(&dist);
+	MPI_Comm_free(&dup);
+	MPI_Comm_free(&split);
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
@@ -184,6 +372,7 @@ int main(int argc, char **argv)
 	size = tm_size();
 	statuses();
 	keyvals();
+	constants();
 	int r = tm_finish("fam_conf");
 	MPI_Finalize();
 	return r;
