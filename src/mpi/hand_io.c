@@ -848,6 +848,24 @@ fail:
 
 /* ---- views -------------------------------------------------------------- */
 
+/* MPI_DISPLACEMENT_CURRENT: the byte offset of the shared file pointer,
+ * which is the bridge's, not the library's (rank 0 has it; collective). */
+static int sfp_bytes(mwf *f, MPI_Offset *d)
+{
+	int64_t cur = 0, res[2] = { 0, 0 };   /* host error code, bytes */
+	if (f->rank == 0) {
+		MPI_Offset b = 0;
+		int rc = sfp_op(f, 0, MPI_NO_OP, &cur);
+		if (rc == MPI_SUCCESS)
+			rc = MPI_File_get_byte_offset(f->h, (MPI_Offset)cur, &b);
+		res[0] = rc;
+		res[1] = (int64_t)b;
+	}
+	int rc = MPI_Bcast(res, 2, MPI_INT64_T, 0, f->comm);
+	*d = (MPI_Offset)res[1];
+	return rc ? rc : (int)res[0];
+}
+
 u32 mwh_File_set_view(rt_instance *inst, u32 fh, u64 disp, u32 etype, u32 ftype,
                       u32 rep, u32 info)
 {
@@ -863,8 +881,9 @@ u32 mwh_File_set_view(rt_instance *inst, u32 fh, u64 disp, u32 etype, u32 ftype,
 	TRY(mw_info_get(info, &in));
 	if (!(r = mw_str(inst, rep)))
 		TRY(MW_ERR_ARG);
-	MPI_Offset d = (int64_t)disp == MW_DISPLACEMENT_CURRENT ? MPI_DISPLACEMENT_CURRENT
-	               : (MPI_Offset)(int64_t)disp;
+	MPI_Offset d = (MPI_Offset)(int64_t)disp;
+	if ((int64_t)disp == MW_DISPLACEMENT_CURRENT && (rc = sfp_bytes(f, &d)))
+		return f_ret(inst, rc, fh, P);
 	rc = MPI_File_set_view(f->h, d, e->h, t->h, r, in);
 	if (rc == MPI_SUCCESS) {
 		f->etype = etype;
