@@ -281,11 +281,18 @@ fail:
 	return mw_fail(inst, rc, comm, "MPI_Comm_get_errhandler");
 }
 
+/* void fn(MPI_Comm *, int *, ...) has a third wasm32 parameter (the
+ * varargs pointer); void fn(MPI_Comm *, int *), as common, has not. */
+const rt_func *mw_errh_fn(rt_instance *inst, uint32_t fn)
+{
+	const rt_func *f = rt_table_func(inst, 0, fn, "iii:");
+	return f ? f : rt_table_func(inst, 0, fn, "ii:");
+}
+
 u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
 {
 	uint32_t *o = mw_ptr(inst, ehp, 4);
-	/* void fn(MPI_Comm *, int *, ...): wasm32 passes varargs as a pointer. */
-	if (!o || !rt_table_func(inst, 0, fn, "iii:"))
+	if (!o || !mw_errh_fn(inst, fn))
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Comm_create_errhandler");
 	/* The host never sees it: the bridge runs module handlers itself. */
 	uint32_t h = mw_errh_new(MPI_ERRORS_RETURN);
@@ -316,7 +323,7 @@ int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls)
 {
 	if (eh >= eh_cap || !eh_fn[eh])
 		return -1;
-	const rt_func *f = rt_table_func(inst, 0, eh_fn[eh], "iii:");
+	const rt_func *f = mw_errh_fn(inst, eh_fn[eh]);
 	uint32_t s = f ? mw_malloc(inst, 8, "error handler") : 0;
 	if (!s)
 		return -1;

@@ -1236,7 +1236,7 @@ u32 mwh_File_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
 {
 	/* void fn(MPI_File *, int *, ...): the shape of a communicator's
 	 * handler, and the bridge runs both the same way. */
-	if (!mw_ptr(inst, ehp, 4) || !rt_table_func(inst, 0, fn, "iii:"))
+	if (!mw_ptr(inst, ehp, 4) || !mw_errh_fn(inst, fn))
 		return f_fail(inst, MW_ERR_ARG, MW_FILE_NULL, "MPI_File_create_errhandler");
 	return mwh_Comm_create_errhandler(inst, fn, ehp);
 }

@@ -908,7 +908,7 @@ u32 mwh_Win_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
 {
 	/* void fn(MPI_Win *, int *, ...): the same wasm type as a
 	 * communicator's handler, run by the same machinery. */
-	if (!mw_ptr(inst, ehp, 4) || !rt_table_func(inst, 0, fn, "iii:"))
+	if (!mw_ptr(inst, ehp, 4) || !mw_errh_fn(inst, fn))
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Win_create_errhandler");
 	return mwh_Comm_create_errhandler(inst, fn, ehp);
 }

@@ -225,6 +225,11 @@ uint32_t mw_fail_eh(rt_instance *inst, int cls, uint32_t eh, uint32_t obj,
 void mw_call_errh_eh(rt_instance *inst, int code, uint32_t eh, uint32_t obj,
                      const char *proc);
 
+/* A module error handler function: table entry fn of type (i32, i32, i32)
+ * (declared with the trailing ...) or (i32, i32) (without); NULL if
+ * neither.  hand2.c. */
+const rt_func *mw_errh_fn(rt_instance *inst, uint32_t fn);
+
 /* Callbacks: a trap inside a module callback is kept here and raised
  * when the MPI call returns (mw_after). */
 extern int mw_pending_trap;

@@ -364,6 +364,42 @@ static void constants(void)
 	MPI_Comm_free(&split);
 }
 
+/* ---- error handlers declared with and without the trailing ... ---- */
+
+static int eh_calls[2];
+
+static void eh_varargs(MPI_Comm *c, int *code, ...)
+{
+	(void)c; (void)code;
+	eh_calls[0]++;
+}
+
+static void eh_fixed(MPI_Comm *c, int *code)
+{
+	(void)c; (void)code;
+	eh_calls[1]++;
+}
+
+static void errhandlers(void)
+{
+	MPI_Errhandler eh[2];
+	MPI_Comm dup;
+	int x = 0, i;
+
+	OK(MPI_Comm_create_errhandler(eh_varargs, &eh[0]));
+	/* C callers cast such a function; both are common */
+	OK(MPI_Comm_create_errhandler((MPI_Comm_errhandler_function *)eh_fixed, &eh[1]));
+	OK(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+	for (i = 0; i < 2; i++) {
+		OK(MPI_Comm_set_errhandler(dup, eh[i]));
+		CHECK(MPI_Send(&x, 1, MPI_INT, size, 0, dup) != MPI_SUCCESS);
+		OK(MPI_Errhandler_free(&eh[i]));
+	}
+	tm_out("error handlers with and without '...': called %d and %d times",
+	       eh_calls[0], eh_calls[1]);
+	MPI_Comm_free(&dup);
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
@@ -373,6 +409,7 @@ int main(int argc, char **argv)
 	statuses();
 	keyvals();
 	constants();
+	errhandlers();
 	int r = tm_finish("fam_conf");
 	MPI_Finalize();
 	return r;
