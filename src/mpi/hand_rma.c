@@ -427,7 +427,8 @@ u32 mwh_Win_shared_query(rt_instance *inst, u32 win, u32 rank, u32 sizep, u32 du
 		off += w->peers[i].size;
 	*(int32_t *)mw_ptr(inst, sizep, 4) = (int32_t)w->peers[r].size;
 	*(int32_t *)mw_ptr(inst, dup, 4) = (int32_t)w->peers[r].disp_unit;
-	*(uint32_t *)mw_ptr(inst, basep, 4) = w->shm_at + (u32)off;
+	/* An empty segment has no base (MPICH: NULL; it is never accessed). */
+	*(uint32_t *)mw_ptr(inst, basep, 4) = w->peers[r].size ? w->shm_at + (u32)off : 0;
 	return 0;
 fail:
 	return WFAIL(w, win, proc);
