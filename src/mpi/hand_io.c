@@ -291,14 +291,16 @@ static int open_parent(const char *path, char **last)
 /* ---- access modes ----------------------------------------------------------- */
 
 /* Module amode -> host amode, without the bits the bridge does itself
- * (EXCL, APPEND, DELETE_ON_CLOSE); 0 or MW_ERR_AMODE. */
+ * (EXCL, APPEND, DELETE_ON_CLOSE, SEQUENTIAL); 0 or MW_ERR_AMODE. */
 static int amode_in(u32 m, int *host, int *oflags)
 {
 	static const struct { u32 m; int h; } bits[] = {
 		{ MW_MODE_RDONLY, MPI_MODE_RDONLY }, { MW_MODE_WRONLY, MPI_MODE_WRONLY },
 		{ MW_MODE_RDWR, MPI_MODE_RDWR }, { MW_MODE_CREATE, MPI_MODE_CREATE },
 		{ MW_MODE_UNIQUE_OPEN, MPI_MODE_UNIQUE_OPEN },
-		{ MW_MODE_SEQUENTIAL, MPI_MODE_SEQUENTIAL },
+		/* The bridge keeps the shared file pointer and accesses at
+		 * explicit offsets, which ROMIO refuses on a sequential file. */
+		{ MW_MODE_SEQUENTIAL, 0 },
 		{ MW_MODE_EXCL, 0 }, { MW_MODE_APPEND, 0 }, { MW_MODE_DELETE_ON_CLOSE, 0 },
 	};
 	u32 known = 0;
