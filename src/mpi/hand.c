@@ -975,7 +975,9 @@ u32 mwh_Op_commutative(rt_instance *inst, u32 opv, u32 flag)
 	return mw_ret(inst, MPI_Op_commutative(op, f), MW_NOCOMM, "MPI_Op_commutative");
 }
 
-#define OP(o, a) do { TRY(mw_op_get((a), &(o))); cur_op = (a); } while (0)
+/* After DTYPE(d, ...): long double types get the bridge's ops. */
+#define OP(o, a) do { TRY(mw_op_get((a), &(o))); mw_ld_op((a), d, &(o)); \
+	cur_op = (a); } while (0)
 
 /* ---- collectives -------------------------------------------------------------- */
 

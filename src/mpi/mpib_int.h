@@ -106,6 +106,11 @@ enum mw_enum {
 int mw_enum_out(enum mw_enum kind, int host);
 int mw_enum_in(enum mw_enum kind, int32_t mod);
 
+/* A reduction with module op opv on d: if d is one of the module's long
+ * double types (IEEE binary128) and opv a predefined op MPI defines on
+ * it, *op becomes the bridge's host op doing it; else *op is unchanged. */
+void mw_ld_op(uint32_t opv, const mw_dtype *d, MPI_Op *op);
+
 /* Memory.  mw_ptr: host pointer of [addr, addr+len) or NULL. */
 void *mw_ptr(rt_instance *inst, uint32_t addr, uint64_t len);
 void *mw_arr(rt_instance *inst, uint32_t addr, uint64_t n, uint64_t sz);
