@@ -670,10 +670,14 @@ static int target_in(const rma_win *w, int rank, u32 disp, int count,
 	return 0;
 }
 
-/* Only predefined operations may accumulate (MPI 3.1, 11.3.4). */
-static int acc_op(u32 opv, MPI_Op *op)
+/* Only predefined operations may accumulate (MPI 3.1, 11.3.4).  On the
+ * module's long double types the host can only replace or fetch: its
+ * arithmetic would be on bytes, so the rest is refused, not wrong. */
+static int acc_op(u32 opv, const mw_dtype *d, MPI_Op *op)
 {
 	if (opv >= 32 || opv == MW_OP_NULL || mw_op_get(opv, op))
+		return MW_ERR_OP;
+	if (mw_dtype_ld(d) && opv != MW_REPLACE && opv != MW_NO_OP)
 		return MW_ERR_OP;
 	return 0;
 }
@@ -697,7 +701,7 @@ static u32 rma_op(rt_instance *inst, int kind, const char *proc, u32 ob, u32 oc,
 	TRY(mw_dtype_get(odt, &od));
 	TRY(mw_dtype_get(tdt, &td));
 	if (kind == K_ACC || kind == K_GACC)
-		TRY(acc_op(opv, &op));
+		TRY(acc_op(opv, td, &op));
 	/* With MPI_NO_OP the origin buffer is not used. */
 	rc = mw_buf(inst, ob, (int)oc, od, &op_);
 	if (rc && opv == MW_NO_OP && kind == K_GACC)
@@ -777,7 +781,7 @@ u32 mwh_Fetch_and_op(rt_instance *inst, u32 ob, u32 rb, u32 dt, u32 trank,
 	int rc, rank = mw_rank_in(trank);
 	WIN(w, win, proc);
 	TRY(mw_dtype_get(dt, &d));
-	TRY(acc_op(opv, &op));
+	TRY(acc_op(opv, d, &op));
 	rc = mw_buf(inst, ob, 1, d, &op_);
 	if (rc && opv == MW_NO_OP)
 		op_ = NULL;

@@ -518,6 +518,11 @@ static void ld_apply(int k, void *in, void *inout, int *len, MPI_Datatype *dt)
 LD_FN(ld_max, LD_MAX) LD_FN(ld_min, LD_MIN) LD_FN(ld_sum, LD_SUM)
 LD_FN(ld_prod, LD_PROD) LD_FN(ld_maxloc, LD_MAXLOC) LD_FN(ld_minloc, LD_MINLOC)
 
+int mw_dtype_ld(const mw_dtype *d)
+{
+	return d && (d->h == ld_type || d->h == ldc_type || d->h == ldi_type);
+}
+
 void mw_ld_op(uint32_t opv, const mw_dtype *d, MPI_Op *op)
 {
 	static MPI_User_function *const fns[LD_NOPS] = { ld_max, ld_min, ld_sum,

@@ -110,6 +110,8 @@ int mw_enum_in(enum mw_enum kind, int32_t mod);
  * double types (IEEE binary128) and opv a predefined op MPI defines on
  * it, *op becomes the bridge's host op doing it; else *op is unchanged. */
 void mw_ld_op(uint32_t opv, const mw_dtype *d, MPI_Op *op);
+/* Whether d is one of those types (which the host only moves as bytes). */
+int mw_dtype_ld(const mw_dtype *d);
 
 /* Memory.  mw_ptr: host pointer of [addr, addr+len) or NULL. */
 void *mw_ptr(rt_instance *inst, uint32_t addr, uint64_t len);

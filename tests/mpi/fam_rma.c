@@ -509,6 +509,32 @@ static void bridge_checks(MPI_Win win)
 }
 #endif
 
+/* long double arithmetic through a window is the host's, on its own long
+ * double, which is not a module's binary128: wasm refuses it with
+ * MPI_ERR_OP rather than give wrong values. */
+static void ld_rma(void)
+{
+	long double cell = 1.5L, v = 2.25L, old = 0;
+	MPI_Win win;
+	int rank = tm_rank(), rc;
+	OK(MPI_Win_create(&cell, sizeof cell, sizeof cell, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+	OK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+	OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win));
+	rc = MPI_Fetch_and_op(&v, &old, MPI_LONG_DOUBLE, rank, 0, MPI_SUM, win);
+#ifdef __wasm__
+	CHECK(cls(rc) == MPI_ERR_OP);
+#else
+	CHECK(rc == MPI_SUCCESS);
+#endif
+	OK(MPI_Win_unlock(rank, win));
+#ifdef __wasm__
+	CHECK(cell == 1.5L);
+#else
+	CHECK(cell == 3.75L && old == 1.5L);
+#endif
+	OK(MPI_Win_free(&win));
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Win win;
@@ -544,5 +570,6 @@ int main(int argc, char **argv)
 	dynamic_test();
 	shared_test();
 	shared_empty();
+	ld_rma();
 	return tm_finish("fam_rma") | MPI_Finalize();
 }
