@@ -884,6 +884,8 @@ u32 mwh_File_set_view(rt_instance *inst, u32 fh, u64 disp, u32 etype, u32 ftype,
 	if (!(r = mw_str(inst, rep)))
 		TRY(MW_ERR_ARG);
 	MPI_Offset d = (MPI_Offset)(int64_t)disp;
+	if ((int64_t)disp == MW_DISPLACEMENT_CURRENT && !(f->amode & MW_MODE_SEQUENTIAL))
+		TRY(MW_ERR_ARG);   /* MPI: for sequential files only */
 	if ((int64_t)disp == MW_DISPLACEMENT_CURRENT && (rc = sfp_bytes(f, &d)))
 		return f_ret(inst, rc, fh, P);
 	rc = MPI_File_set_view(f->h, d, e->h, t->h, r, in);
