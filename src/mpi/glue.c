@@ -135,6 +135,7 @@ static uint32_t mwg_Comm_compare(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 	int *p2 = mw_ptr(inst, a2, 4);
 	if (!p2) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Comm_compare");
 	rc = MPI_Comm_compare(h0, h1, p2);
+	if (rc == MPI_SUCCESS) *p2 = mw_enum_out(MW_E_COMPARISON, *p2);
 	return mw_ret(inst, rc, a0, "MPI_Comm_compare");
 }
 
@@ -446,6 +447,7 @@ static uint32_t mwg_Group_compare(rt_instance *inst, uint32_t a0, uint32_t a1, u
 	int *p2 = mw_ptr(inst, a2, 4);
 	if (!p2) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Group_compare");
 	rc = MPI_Group_compare(h0, h1, p2);
+	if (rc == MPI_SUCCESS) *p2 = mw_enum_out(MW_E_COMPARISON, *p2);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_compare");
 }
 
@@ -810,6 +812,7 @@ static uint32_t mwg_Topo_test(rt_instance *inst, uint32_t a0, uint32_t a1)
 	int *p1 = mw_ptr(inst, a1, 4);
 	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Topo_test");
 	rc = MPI_Topo_test(h0, p1);
+	if (rc == MPI_SUCCESS) *p1 = mw_enum_out(MW_E_TOPOLOGY_TYPE, *p1);
 	return mw_ret(inst, rc, a0, "MPI_Topo_test");
 }
 
@@ -964,7 +967,7 @@ static uint32_t mwg_Type_match_size(rt_instance *inst, uint32_t a0, uint32_t a1,
 	uint32_t *m2 = mw_ptr(inst, a2, 4);
 	if (!m2) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_match_size");
 	MPI_Datatype h2;
-	rc = MPI_Type_match_size((int)a0, (int)a1, &h2);
+	rc = MPI_Type_match_size(mw_enum_in(MW_E_TYPECLASS, (int32_t)a0), (int)a1, &h2);
 	if (rc == MPI_SUCCESS) *m2 = mw_dtype_put(h2);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_match_size");
 }

@@ -45,7 +45,9 @@ u32 mwh_Init_thread(rt_instance *inst, u32 argc, u32 argv, u32 req, u32 prov)
 	int *p = mw_ptr(inst, prov, 4), rc;
 	if (!p)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Init_thread");
-	rc = MPI_Init_thread(NULL, NULL, (int)req, p);
+	rc = MPI_Init_thread(NULL, NULL, mw_enum_in(MW_E_THREAD_LEVEL, (int32_t)req), p);
+	if (rc == MPI_SUCCESS)
+		*p = mw_enum_out(MW_E_THREAD_LEVEL, *p);
 	return init_done(inst, rc, "MPI_Init_thread");
 }
 
@@ -102,7 +104,10 @@ u32 mwh_Query_thread(rt_instance *inst, u32 prov)
 	int *p = mw_ptr(inst, prov, 4);
 	if (!p)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Query_thread");
-	return mw_ret(inst, MPI_Query_thread(p), MW_NOCOMM, "MPI_Query_thread");
+	int rc = MPI_Query_thread(p);
+	if (rc == MPI_SUCCESS)
+		*p = mw_enum_out(MW_E_THREAD_LEVEL, *p);
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Query_thread");
 }
 
 u32 mwh_Is_thread_main(rt_instance *inst, u32 flag)
@@ -672,14 +677,19 @@ static u32 wait_many(rt_instance *inst, int kind, const char *proc, u32 n,
 	for (int i = 0; i < cnt; i++)
 		req_back(&m[i], (uint32_t)was.v[i], &h[i]);
 	if (stat && (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)) {
-		if (kind == W_ALL || (kind == T_ALL && f)) {
+		void (*out)(rt_instance *, uint32_t, const MPI_Status *) =
+			rc == MPI_ERR_IN_STATUS ? mw_status_out_err : mw_status_out;
+		/* Testall's statuses are set for every request on MPI_ERR_IN_STATUS
+		 * even when flag is false; Waitany/Testany with no active request
+		 * (index MPI_UNDEFINED, flag true) give the empty status. */
+		if (kind == W_ALL || (kind == T_ALL && (f || rc == MPI_ERR_IN_STATUS))) {
 			for (int i = 0; i < cnt; i++)
-				mw_status_out(inst, stat + 24u * (u32)i, &st[i]);
-		} else if ((kind == W_ANY || (kind == T_ANY && f)) && idx != MPI_UNDEFINED) {
+				out(inst, stat + 24u * (u32)i, &st[i]);
+		} else if (kind == W_ANY || (kind == T_ANY && f)) {
 			mw_status_out(inst, stat, &st[0]);
 		} else if ((kind == W_SOME || kind == T_SOME) && outn != MPI_UNDEFINED) {
 			for (int i = 0; i < outn; i++)
-				mw_status_out(inst, stat + 24u * (u32)i, &st[i]);
+				out(inst, stat + 24u * (u32)i, &st[i]);
 		}
 	}
 	if (h != small)
@@ -965,7 +975,9 @@ u32 mwh_Op_commutative(rt_instance *inst, u32 opv, u32 flag)
 	return mw_ret(inst, MPI_Op_commutative(op, f), MW_NOCOMM, "MPI_Op_commutative");
 }
 
-#define OP(o, a) do { TRY(mw_op_get((a), &(o))); cur_op = (a); } while (0)
+/* After DTYPE(d, ...): long double types get the bridge's ops. */
+#define OP(o, a) do { TRY(mw_op_get((a), &(o))); mw_ld_op((a), d, &(o)); \
+	cur_op = (a); } while (0)
 
 /* ---- collectives -------------------------------------------------------------- */
 

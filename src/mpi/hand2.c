@@ -203,14 +203,64 @@ fail:
 	return mw_fail(inst, rc, comm, "MPI_Comm_get_name");
 }
 
+/* Predefined module types are mapped by representation (MPI_LONG is the
+ * host's MPI_INT32_T), so their names live on the host type of the same
+ * name, where a native program finds them: MPI_DATATYPE_NULL if the host
+ * has none (then the module's name is its own, fixed). */
+#define MW_NAMED_TYPES(X) X(INT8_T) X(INT16_T) X(INT32_T) X(INT) X(INT64_T)     \
+	X(UINT8_T) X(UINT16_T) X(UINT32_T) X(UINT64_T) X(LONG) X(LONG_LONG)         \
+	X(LONG_LONG_INT) X(FLOAT) X(DOUBLE) X(DOUBLE_INT) X(CHAR) X(C_BOOL) X(BYTE) \
+	X(SHORT) X(SIGNED_CHAR) X(UNSIGNED_CHAR) X(UNSIGNED_SHORT) X(UNSIGNED)      \
+	X(UNSIGNED_LONG) X(UNSIGNED_LONG_LONG) X(LONG_DOUBLE) X(WCHAR) X(PACKED)    \
+	X(AINT) X(OFFSET) X(COUNT) X(C_COMPLEX) X(C_FLOAT_COMPLEX)                  \
+	X(C_DOUBLE_COMPLEX) X(C_LONG_DOUBLE_COMPLEX) X(FLOAT_INT) X(LONG_INT)       \
+	X(2INT) X(SHORT_INT) X(LONG_DOUBLE_INT) X(CXX_BOOL) X(CXX_FLOAT_COMPLEX)    \
+	X(CXX_DOUBLE_COMPLEX) X(CXX_LONG_DOUBLE_COMPLEX) X(CHARACTER) X(LOGICAL)    \
+	X(INTEGER) X(REAL) X(DOUBLE_PRECISION) X(COMPLEX) X(DOUBLE_COMPLEX)         \
+	X(INTEGER1) X(INTEGER2) X(INTEGER4) X(INTEGER8) X(REAL4) X(REAL8) X(REAL16) \
+	X(COMPLEX8) X(COMPLEX16) X(COMPLEX32) X(2REAL) X(2DOUBLE_PRECISION)         \
+	X(2INTEGER)
+
+static MPI_Datatype named_type(u32 dt, const char **fixed)
+{
+	*fixed = NULL;
+#define X(n) if (dt == (u32)MW_##n) { *fixed = "MPI_" #n; return MPI_##n; }
+	MW_NAMED_TYPES(X)
+	/* Not in every host's mpi.h (Open MPI 4.1 has none of them). */
+#ifdef MPI_INTEGER16
+	X(INTEGER16)
+#endif
+#ifdef MPI_REAL2
+	X(REAL2)
+#endif
+#ifdef MPI_COMPLEX4
+	X(COMPLEX4)
+#endif
+#undef X
+	if (dt == (u32)MW_UINT_T)
+		*fixed = "MPI_UINT_T";
+	if (dt == (u32)MW_INTEGER16)
+		*fixed = "MPI_INTEGER16";
+	if (dt == (u32)MW_REAL2)
+		*fixed = "MPI_REAL2";
+	if (dt == (u32)MW_COMPLEX4)
+		*fixed = "MPI_COMPLEX4";
+	return MPI_DATATYPE_NULL;
+}
+
 u32 mwh_Type_set_name(rt_instance *inst, u32 dt, u32 name)
 {
 	MPI_Datatype d;
 	int rc;
 	TRY(mw_dtype_hget(dt, &d));
-	const char *s = mw_str(inst, name);
+	const char *s = mw_str(inst, name), *fixed;
 	if (!s)
 		TRY(MW_ERR_ARG);
+	if (mw_dtype_predefined(dt)) {
+		d = named_type(dt, &fixed);
+		if (d == MPI_DATATYPE_NULL)   /* no host type to hold it */
+			return mw_fail(inst, MW_ERR_TYPE, MW_NOCOMM, "MPI_Type_set_name");
+	}
 	return mw_ret(inst, MPI_Type_set_name(d, s), MW_NOCOMM, "MPI_Type_set_name");
 fail:
 	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_set_name");
@@ -224,9 +274,14 @@ u32 mwh_Type_get_name(rt_instance *inst, u32 dt, u32 name, u32 lenp)
 	TRY(mw_dtype_hget(dt, &d));
 	if (!mw_ptr(inst, name, MW_MAX_OBJECT_NAME) || !mw_ptr(inst, lenp, 4))
 		TRY(MW_ERR_ARG);
-	rc = MPI_Type_get_name(d, buf, &n);
-	/* Names of predefined types follow the module's view, not the host's
-	 * mapping (MPI_LONG is MPI_INT32_T underneath). */
+	const char *fixed = NULL;
+	if (mw_dtype_predefined(dt) && (d = named_type(dt, &fixed)) == MPI_DATATYPE_NULL) {
+		rc = MPI_SUCCESS;
+		snprintf(buf, sizeof buf, "%s", fixed ? fixed : "");
+	} else if ((rc = MPI_Type_get_name(d, buf, &n)) != MPI_SUCCESS && fixed) {
+		rc = MPI_SUCCESS;   /* the host's type of that name is not usable */
+		snprintf(buf, sizeof buf, "%s", fixed);
+	}
 	if (rc == MPI_SUCCESS)
 		mw_str_out(inst, name, MW_MAX_OBJECT_NAME, lenp, buf);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_get_name");
@@ -281,11 +336,18 @@ fail:
 	return mw_fail(inst, rc, comm, "MPI_Comm_get_errhandler");
 }
 
+/* void fn(MPI_Comm *, int *, ...) has a third wasm32 parameter (the
+ * varargs pointer); void fn(MPI_Comm *, int *), as common, has not. */
+const rt_func *mw_errh_fn(rt_instance *inst, uint32_t fn)
+{
+	const rt_func *f = rt_table_func(inst, 0, fn, "iii:");
+	return f ? f : rt_table_func(inst, 0, fn, "ii:");
+}
+
 u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
 {
 	uint32_t *o = mw_ptr(inst, ehp, 4);
-	/* void fn(MPI_Comm *, int *, ...): wasm32 passes varargs as a pointer. */
-	if (!o || !rt_table_func(inst, 0, fn, "iii:"))
+	if (!o || !mw_errh_fn(inst, fn))
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Comm_create_errhandler");
 	/* The host never sees it: the bridge runs module handlers itself. */
 	uint32_t h = mw_errh_new(MPI_ERRORS_RETURN);
@@ -316,7 +378,7 @@ int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls)
 {
 	if (eh >= eh_cap || !eh_fn[eh])
 		return -1;
-	const rt_func *f = rt_table_func(inst, 0, eh_fn[eh], "iii:");
+	const rt_func *f = mw_errh_fn(inst, eh_fn[eh]);
 	uint32_t s = f ? mw_malloc(inst, 8, "error handler") : 0;
 	if (!s)
 		return -1;
@@ -370,6 +432,24 @@ static const char *class_text(int cls)
 	case MW_ERR_INFO: return "MPI_ERR_INFO: invalid info object";
 	case MW_ERR_KEYVAL: return "MPI_ERR_KEYVAL: invalid keyval";
 	case MW_ERR_NO_MEM: return "MPI_ERR_NO_MEM: out of memory";
+	/* The tool interface's classes: MPICH 4.0 numbers them apart from its
+	 * own strings, so these are the bridge's. */
+	case MW_T_ERR_MEMORY: return "MPI_T_ERR_MEMORY: out of memory";
+	case MW_T_ERR_NOT_INITIALIZED: return "MPI_T_ERR_NOT_INITIALIZED: the tool interface is not initialized";
+	case MW_T_ERR_CANNOT_INIT: return "MPI_T_ERR_CANNOT_INIT: the tool interface cannot be initialized";
+	case MW_T_ERR_INVALID_INDEX: return "MPI_T_ERR_INVALID_INDEX: index out of range";
+	case MW_T_ERR_INVALID_ITEM: return "MPI_T_ERR_INVALID_ITEM: item index out of range";
+	case MW_T_ERR_INVALID_HANDLE: return "MPI_T_ERR_INVALID_HANDLE: invalid handle";
+	case MW_T_ERR_OUT_OF_HANDLES: return "MPI_T_ERR_OUT_OF_HANDLES: no more handles available";
+	case MW_T_ERR_OUT_OF_SESSIONS: return "MPI_T_ERR_OUT_OF_SESSIONS: no more sessions available";
+	case MW_T_ERR_INVALID_SESSION: return "MPI_T_ERR_INVALID_SESSION: invalid session";
+	case MW_T_ERR_CVAR_SET_NOT_NOW: return "MPI_T_ERR_CVAR_SET_NOT_NOW: the variable cannot be set at this moment";
+	case MW_T_ERR_CVAR_SET_NEVER: return "MPI_T_ERR_CVAR_SET_NEVER: the variable cannot be set";
+	case MW_T_ERR_PVAR_NO_STARTSTOP: return "MPI_T_ERR_PVAR_NO_STARTSTOP: the variable cannot be started or stopped";
+	case MW_T_ERR_PVAR_NO_WRITE: return "MPI_T_ERR_PVAR_NO_WRITE: the variable cannot be written or reset";
+	case MW_T_ERR_PVAR_NO_ATOMIC: return "MPI_T_ERR_PVAR_NO_ATOMIC: the variable cannot be read and written atomically";
+	case MW_T_ERR_INVALID_NAME: return "MPI_T_ERR_INVALID_NAME: invalid variable or category name";
+	case MW_T_ERR_INVALID: return "MPI_T_ERR_INVALID: invalid use of the tool interface";
 	default: return "MPI error (see mpi.h for the class)";
 	}
 }
@@ -401,6 +481,13 @@ u32 mwh_Error_string(rt_instance *inst, u32 code, u32 s, u32 lenp)
 		if ((rc = MPI_Error_string(h, buf, &n)))
 			return mw_ret(inst, rc, MW_NOCOMM, "MPI_Error_string");
 		rc = mw_str_out(inst, s, MW_MAX_ERROR_STRING, lenp, buf);
+	} else if ((int32_t)code >= MW_SUCCESS && (int32_t)code <= MW_ERR_WIN) {
+		/* A class both sides have: the host's words, as a native run */
+		char buf[MPI_MAX_ERROR_STRING + 1] = "";
+		int n = 0;
+		const char *t = MPI_Error_string(mw_class_in((int)code), buf, &n) == MPI_SUCCESS &&
+		                buf[0] ? buf : class_text((int)code);
+		rc = mw_str_out(inst, s, MW_MAX_ERROR_STRING, lenp, t);
 	} else {
 		rc = mw_str_out(inst, s, MW_MAX_ERROR_STRING, lenp, class_text((int)code));
 	}

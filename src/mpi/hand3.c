@@ -26,10 +26,22 @@ typedef uint32_t u32;
 
 enum { KV_COMM, KV_TYPE };
 
+/* uses: attributes set with the keyval.  A freed keyval keeps its module
+ * number while any remain (MPI: it stays valid for them), so the number
+ * is not given to a new keyval that a later MPI_Attr_delete would reach. */
 typedef struct kv_rec {
 	u32 copy, del, extra, mkey;
-	int kind;
+	int kind, uses, freed;
 } kv_rec;
+
+static void kv_release(kv_rec *kv);
+
+/* An attribute with kv is gone (deleted, replaced, or its object freed). */
+static void kv_unuse(kv_rec *kv)
+{
+	if (--kv->uses <= 0 && kv->freed)
+		kv_release(kv);
+}
 
 #define KV_DUP 0xFFFFFFFFu
 
@@ -75,6 +87,7 @@ static int kv_copy(u32 obj, kv_rec *kv, void *in, void *out, int *flag)
 	if (kv->copy == KV_DUP) {
 		*(void **)out = in;
 		*flag = 1;
+		kv->uses++;
 		return MPI_SUCCESS;
 	}
 	if (!kv_scratch_get(inst))
@@ -93,20 +106,26 @@ static int kv_copy(u32 obj, kv_rec *kv, void *in, void *out, int *flag)
 	s = mw_ptr(inst, kv_scratch, 8);
 	*(void **)out = (void *)(uintptr_t)(u32)s[0];
 	*flag = s[1] != 0;
+	kv->uses += *flag;
 	return MPI_SUCCESS;
 }
 
+/* A failed delete callback leaves the attribute set (the host returns
+ * the error), so only a success drops a use. */
 static int kv_delete(u32 obj, kv_rec *kv, void *val)
 {
-	if (kv->del == 0 || mw_pending_trap)
-		return MPI_SUCCESS;
-	rt_value a[4] = { { .i32 = obj }, { .i32 = kv->mkey },
-	                  { .i32 = (u32)(uintptr_t)val }, { .i32 = kv->extra } };
-	int32_t r = 0;
-	int rc = kv_call(mw_inst, kv->del, "iiii:i", a, 4, &r);
-	if (rc)
-		return rc;
-	return r == MW_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
+	int32_t r = MW_SUCCESS;
+	if (kv->del != 0 && !mw_pending_trap) {
+		rt_value a[4] = { { .i32 = obj }, { .i32 = kv->mkey },
+		                  { .i32 = (u32)(uintptr_t)val }, { .i32 = kv->extra } };
+		int rc = kv_call(mw_inst, kv->del, "iiii:i", a, 4, &r);
+		if (rc)
+			return rc;
+	}
+	if (r != MW_SUCCESS)
+		return MPI_ERR_OTHER;
+	kv_unuse(kv);
+	return MPI_SUCCESS;
 }
 
 static int comm_copy_tramp(MPI_Comm c, int key, void *extra, void *in, void *out,
@@ -146,6 +165,15 @@ static kv_rec *kv_of(u32 key, int kind)
 	if (key < kv_cap && kv_tab[key] && kv_tab[key]->kind == kind)
 		return kv_tab[key];
 	return NULL;
+}
+
+/* The module number of a freed keyval whose last attribute is gone. */
+static void kv_release(kv_rec *kv)
+{
+	if (kv->mkey < kv_cap && kv_tab[kv->mkey] == kv) {
+		kv_tab[kv->mkey] = NULL;
+		mw_keyval_del(kv->mkey);
+	}
 }
 
 static u32 keyval_create(rt_instance *inst, int kind, u32 copy, u32 del,
@@ -200,11 +228,15 @@ static u32 keyval_free(rt_instance *inst, int kind, u32 keyp, const char *proc)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
 	if (!kv_of(*o, kind) || mw_keyval_get(*o, &key))
 		return mw_fail(inst, MW_ERR_KEYVAL, MW_NOCOMM, proc);
+	kv_rec *kv = kv_tab[*o];
+	if (kv->freed)
+		return mw_fail(inst, MW_ERR_KEYVAL, MW_NOCOMM, proc);
 	rc = kind == KV_COMM ? MPI_Comm_free_keyval(&key) : MPI_Type_free_keyval(&key);
 	if (rc == MPI_SUCCESS) {
 		/* The record stays: attributes still set call its delete fn. */
-		kv_tab[*o] = NULL;
-		mw_keyval_del(*o);
+		kv->freed = 1;
+		if (kv->uses <= 0)
+			kv_release(kv);
 		*o = MW_KEYVAL_INVALID;
 	}
 	return mw_ret(inst, rc, MW_NOCOMM, proc);
@@ -301,7 +333,13 @@ static u32 comm_set_attr(rt_instance *inst, u32 comm, u32 key, u32 val, const ch
 	TRY(mw_comm_get(comm, &c));
 	if (!kv_of(key, KV_COMM) || mw_keyval_get(key, &hkey))
 		TRY(MW_ERR_KEYVAL);
-	return mw_ret(inst, MPI_Comm_set_attr(c, hkey, (void *)(uintptr_t)val), comm, proc);
+	/* Counted first: a value replaced is counted off by kv_delete. */
+	kv_rec *kv = kv_of(key, KV_COMM);
+	kv->uses++;
+	rc = MPI_Comm_set_attr(c, hkey, (void *)(uintptr_t)val);
+	if (rc != MPI_SUCCESS)
+		kv_unuse(kv);
+	return mw_ret(inst, rc, comm, proc);
 fail:
 	return mw_fail(inst, rc, comm, proc);
 }
@@ -335,8 +373,12 @@ u32 mwh_Type_set_attr(rt_instance *inst, u32 dt, u32 key, u32 val)
 	TRY(mw_dtype_hget(dt, &d));
 	if (!kv_of(key, KV_TYPE) || mw_keyval_get(key, &hkey))
 		TRY(MW_ERR_KEYVAL);
-	return mw_ret(inst, MPI_Type_set_attr(d, hkey, (void *)(uintptr_t)val),
-	              MW_NOCOMM, "MPI_Type_set_attr");
+	kv_rec *kv = kv_of(key, KV_TYPE);
+	kv->uses++;
+	rc = MPI_Type_set_attr(d, hkey, (void *)(uintptr_t)val);
+	if (rc != MPI_SUCCESS)
+		kv_unuse(kv);
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_set_attr");
 fail:
 	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_set_attr");
 }
@@ -549,16 +591,9 @@ u32 mwh_Add_error_string(rt_instance *inst, u32 code, u32 str)
 
 /* ---- datatype decoding ----------------------------------------------------------- */
 
-#define MW_COMBINERS(X) X(NAMED) X(DUP) X(CONTIGUOUS) X(VECTOR) X(HVECTOR) \
-	X(INDEXED) X(HINDEXED) X(INDEXED_BLOCK) X(HINDEXED_BLOCK) X(STRUCT) \
-	X(SUBARRAY) X(DARRAY) X(F90_REAL) X(F90_COMPLEX) X(F90_INTEGER) X(RESIZED)
-
 static int combiner_out(int h)
 {
-#define X(n) if (h == MPI_COMBINER_##n) return MW_COMBINER_##n;
-	MW_COMBINERS(X)
-#undef X
-	return MW_COMBINER_NAMED;
+	return mw_enum_out(MW_E_COMBINER, h);
 }
 
 u32 mwh_Type_get_envelope(rt_instance *inst, u32 dt, u32 ni, u32 na, u32 nd, u32 comb)
@@ -591,13 +626,12 @@ fail:
 
 static int32_t order_out(int o)
 {
-	return o == MPI_ORDER_FORTRAN ? MW_ORDER_FORTRAN : MW_ORDER_C;
+	return mw_enum_out(MW_E_ORDER, o);
 }
 
 static int32_t distrib_out(int o)
 {
-	return o == MPI_DISTRIBUTE_BLOCK ? MW_DISTRIBUTE_BLOCK :
-	       o == MPI_DISTRIBUTE_CYCLIC ? MW_DISTRIBUTE_CYCLIC : MW_DISTRIBUTE_NONE;
+	return mw_enum_out(MW_E_DISTRIB, o);
 }
 
 u32 mwh_Type_get_contents(rt_instance *inst, u32 dt, u32 mi, u32 ma, u32 md,

@@ -432,8 +432,10 @@ static char *const *engine_opts(int *n)
 }
 
 /* Info keys a sandboxed module may give the launcher: where to start the
- * children.  Others (wdir, path, prefix, hostfile, preload, MCA
- * parameters, ...) could change what the child runs or reads. */
+ * children.  Others (wdir, prefix, hostfile, preload, MCA parameters,
+ * ...) could change what the child runs or reads.  "path" is the
+ * bridge's own: the directories, beneath the grants, searched for a
+ * command without a '/'. */
 static int info_key_ok(const char *k)
 {
 	return !strcmp(k, "host") || !strcmp(k, "soft") || !strcmp(k, "arch");
@@ -547,9 +549,26 @@ static int spcmd_make(rt_instance *inst, const char *P, u32 cmd, u32 argv, int32
 		return MW_ERR_ARG;
 	}
 	s->maxprocs = maxprocs;
+	MPI_Info mi = MPI_INFO_NULL;
+	if (mw_info_get(info, &mi))
+		return MW_ERR_INFO;
 	/* The file, opened beneath the grants by the sandbox's resolver; the
 	 * child runs a copy of what this descriptor reads. */
-	int fd = wasi_sandbox_open(guest, O_RDONLY, 0, hp, sizeof hp);
+	char dirs[1025], cand[PATH_MAX];
+	int has_path = 0, fd = -1;
+	if (mi != MPI_INFO_NULL && !strchr(guest, '/') &&
+	    MPI_Info_get(mi, "path", (int)sizeof dirs - 1, dirs, &has_path) != MPI_SUCCESS)
+		return MW_ERR_INFO;
+	char *save = NULL;
+	for (char *d = has_path ? strtok_r(dirs, ":", &save) : NULL; d && fd < 0;
+	     d = strtok_r(NULL, ":", &save)) {
+		if (snprintf(cand, sizeof cand, "%s/%s", d, guest) >= (int)sizeof cand)
+			continue;
+		if ((fd = wasi_sandbox_open(cand, O_RDONLY, 0, hp, sizeof hp)) >= 0)
+			guest = cand;
+	}
+	if (fd < 0)
+		fd = wasi_sandbox_open(guest, O_RDONLY, 0, hp, sizeof hp);
 	if (fd < 0) {
 		int e = errno;
 		say(P, guest, e == EACCES ? "outside the directories granted to the module"
@@ -618,9 +637,6 @@ static int spcmd_make(rt_instance *inst, const char *P, u32 cmd, u32 argv, int32
 	s->argv[k] = NULL;
 	/* Info: the allowed keys, and the parent's working directory, so
 	 * relative paths among the options mean what they mean here. */
-	MPI_Info mi = MPI_INFO_NULL;
-	if (mw_info_get(info, &mi))
-		return MW_ERR_INFO;
 	if (MPI_Info_create(&s->info) != MPI_SUCCESS) {
 		s->info = MPI_INFO_NULL;
 		return MW_ERR_NO_MEM;
@@ -633,6 +649,8 @@ static int spcmd_make(rt_instance *inst, const char *P, u32 cmd, u32 argv, int32
 		int flag = 0;
 		if (MPI_Info_get_nthkey(mi, i, key) != MPI_SUCCESS)
 			return MW_ERR_INFO;
+		if (!strcmp(key, "path"))
+			continue;   /* used above */
 		if (!info_key_ok(key)) {
 			say(P, key, "this info key is not passed to the launcher for a sandboxed "
 			    "module (allowed: host, soft, arch)");

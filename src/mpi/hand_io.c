@@ -291,14 +291,16 @@ static int open_parent(const char *path, char **last)
 /* ---- access modes ----------------------------------------------------------- */
 
 /* Module amode -> host amode, without the bits the bridge does itself
- * (EXCL, APPEND, DELETE_ON_CLOSE); 0 or MW_ERR_AMODE. */
+ * (EXCL, APPEND, DELETE_ON_CLOSE, SEQUENTIAL); 0 or MW_ERR_AMODE. */
 static int amode_in(u32 m, int *host, int *oflags)
 {
 	static const struct { u32 m; int h; } bits[] = {
 		{ MW_MODE_RDONLY, MPI_MODE_RDONLY }, { MW_MODE_WRONLY, MPI_MODE_WRONLY },
 		{ MW_MODE_RDWR, MPI_MODE_RDWR }, { MW_MODE_CREATE, MPI_MODE_CREATE },
 		{ MW_MODE_UNIQUE_OPEN, MPI_MODE_UNIQUE_OPEN },
-		{ MW_MODE_SEQUENTIAL, MPI_MODE_SEQUENTIAL },
+		/* The bridge keeps the shared file pointer and accesses at
+		 * explicit offsets, which ROMIO refuses on a sequential file. */
+		{ MW_MODE_SEQUENTIAL, 0 },
 		{ MW_MODE_EXCL, 0 }, { MW_MODE_APPEND, 0 }, { MW_MODE_DELETE_ON_CLOSE, 0 },
 	};
 	u32 known = 0;
@@ -848,6 +850,24 @@ fail:
 
 /* ---- views -------------------------------------------------------------- */
 
+/* MPI_DISPLACEMENT_CURRENT: the byte offset of the shared file pointer,
+ * which is the bridge's, not the library's (rank 0 has it; collective). */
+static int sfp_bytes(mwf *f, MPI_Offset *d)
+{
+	int64_t cur = 0, res[2] = { 0, 0 };   /* host error code, bytes */
+	if (f->rank == 0) {
+		MPI_Offset b = 0;
+		int rc = sfp_op(f, 0, MPI_NO_OP, &cur);
+		if (rc == MPI_SUCCESS)
+			rc = MPI_File_get_byte_offset(f->h, (MPI_Offset)cur, &b);
+		res[0] = rc;
+		res[1] = (int64_t)b;
+	}
+	int rc = MPI_Bcast(res, 2, MPI_INT64_T, 0, f->comm);
+	*d = (MPI_Offset)res[1];
+	return rc ? rc : (int)res[0];
+}
+
 u32 mwh_File_set_view(rt_instance *inst, u32 fh, u64 disp, u32 etype, u32 ftype,
                       u32 rep, u32 info)
 {
@@ -863,8 +883,11 @@ u32 mwh_File_set_view(rt_instance *inst, u32 fh, u64 disp, u32 etype, u32 ftype,
 	TRY(mw_info_get(info, &in));
 	if (!(r = mw_str(inst, rep)))
 		TRY(MW_ERR_ARG);
-	MPI_Offset d = (int64_t)disp == MW_DISPLACEMENT_CURRENT ? MPI_DISPLACEMENT_CURRENT
-	               : (MPI_Offset)(int64_t)disp;
+	MPI_Offset d = (MPI_Offset)(int64_t)disp;
+	if ((int64_t)disp == MW_DISPLACEMENT_CURRENT && !(f->amode & MW_MODE_SEQUENTIAL))
+		TRY(MW_ERR_ARG);   /* MPI: for sequential files only */
+	if ((int64_t)disp == MW_DISPLACEMENT_CURRENT && (rc = sfp_bytes(f, &d)))
+		return f_ret(inst, rc, fh, P);
 	rc = MPI_File_set_view(f->h, d, e->h, t->h, r, in);
 	if (rc == MPI_SUCCESS) {
 		f->etype = etype;
@@ -1217,7 +1240,7 @@ u32 mwh_File_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
 {
 	/* void fn(MPI_File *, int *, ...): the shape of a communicator's
 	 * handler, and the bridge runs both the same way. */
-	if (!mw_ptr(inst, ehp, 4) || !rt_table_func(inst, 0, fn, "iii:"))
+	if (!mw_ptr(inst, ehp, 4) || !mw_errh_fn(inst, fn))
 		return f_fail(inst, MW_ERR_ARG, MW_FILE_NULL, "MPI_File_create_errhandler");
 	return mwh_Comm_create_errhandler(inst, fn, ehp);
 }

@@ -609,6 +609,7 @@ u32 mwh_Ireduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
 		TRY(blocks(inst, rb, count, 1, d, &rp));
 	REQ(r, req);
 	TRY(nbc_op(opv, &op, &k));
+	mw_ld_op(opv, d, &op);
 	rc = MPI_Ireduce(sp, rp, (int)count, d->h, op, hroot, c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce");
 fail:
@@ -637,6 +638,7 @@ static u32 iallred(rt_instance *inst, allred_fn *fn, const char *proc, u32 sb,
 	TRY(blocks(inst, rb, count, 1, d, &rp));
 	REQ(r, req);
 	TRY(nbc_op(opv, &op, &k));
+	mw_ld_op(opv, d, &op);
 	rc = fn(sp, rp, (int)count, d->h, op, c, &hr);
 	return started(inst, rc, hr, r, k, comm, proc);
 fail:
@@ -677,6 +679,7 @@ u32 mwh_Ireduce_scatter_block(rt_instance *inst, u32 sb, u32 rb, u32 count,
 	}
 	REQ(r, req);
 	TRY(nbc_op(opv, &op, &k));
+	mw_ld_op(opv, d, &op);
 	rc = MPI_Ireduce_scatter_block(sp, rp, (int)count, d->h, op, c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce_scatter_block");
 fail:
@@ -716,6 +719,7 @@ u32 mwh_Ireduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
 	}
 	REQ(r, req);
 	TRY(nbc_op(opv, &op, &k));
+	mw_ld_op(opv, d, &op);
 	rc = MPI_Ireduce_scatter(sp, rp, cnt, d->h, op, c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce_scatter");
 fail:

@@ -427,7 +427,8 @@ u32 mwh_Win_shared_query(rt_instance *inst, u32 win, u32 rank, u32 sizep, u32 du
 		off += w->peers[i].size;
 	*(int32_t *)mw_ptr(inst, sizep, 4) = (int32_t)w->peers[r].size;
 	*(int32_t *)mw_ptr(inst, dup, 4) = (int32_t)w->peers[r].disp_unit;
-	*(uint32_t *)mw_ptr(inst, basep, 4) = w->shm_at + (u32)off;
+	/* An empty segment has no base (MPICH: NULL; it is never accessed). */
+	*(uint32_t *)mw_ptr(inst, basep, 4) = w->peers[r].size ? w->shm_at + (u32)off : 0;
 	return 0;
 fail:
 	return WFAIL(w, win, proc);
@@ -669,10 +670,14 @@ static int target_in(const rma_win *w, int rank, u32 disp, int count,
 	return 0;
 }
 
-/* Only predefined operations may accumulate (MPI 3.1, 11.3.4). */
-static int acc_op(u32 opv, MPI_Op *op)
+/* Only predefined operations may accumulate (MPI 3.1, 11.3.4).  On the
+ * module's long double types the host can only replace or fetch: its
+ * arithmetic would be on bytes, so the rest is refused, not wrong. */
+static int acc_op(u32 opv, const mw_dtype *d, MPI_Op *op)
 {
 	if (opv >= 32 || opv == MW_OP_NULL || mw_op_get(opv, op))
+		return MW_ERR_OP;
+	if (mw_dtype_ld(d) && opv != MW_REPLACE && opv != MW_NO_OP)
 		return MW_ERR_OP;
 	return 0;
 }
@@ -696,7 +701,7 @@ static u32 rma_op(rt_instance *inst, int kind, const char *proc, u32 ob, u32 oc,
 	TRY(mw_dtype_get(odt, &od));
 	TRY(mw_dtype_get(tdt, &td));
 	if (kind == K_ACC || kind == K_GACC)
-		TRY(acc_op(opv, &op));
+		TRY(acc_op(opv, td, &op));
 	/* With MPI_NO_OP the origin buffer is not used. */
 	rc = mw_buf(inst, ob, (int)oc, od, &op_);
 	if (rc && opv == MW_NO_OP && kind == K_GACC)
@@ -776,7 +781,7 @@ u32 mwh_Fetch_and_op(rt_instance *inst, u32 ob, u32 rb, u32 dt, u32 trank,
 	int rc, rank = mw_rank_in(trank);
 	WIN(w, win, proc);
 	TRY(mw_dtype_get(dt, &d));
-	TRY(acc_op(opv, &op));
+	TRY(acc_op(opv, d, &op));
 	rc = mw_buf(inst, ob, 1, d, &op_);
 	if (rc && opv == MW_NO_OP)
 		op_ = NULL;
@@ -908,7 +913,7 @@ u32 mwh_Win_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
 {
 	/* void fn(MPI_Win *, int *, ...): the same wasm type as a
 	 * communicator's handler, run by the same machinery. */
-	if (!mw_ptr(inst, ehp, 4) || !rt_table_func(inst, 0, fn, "iii:"))
+	if (!mw_ptr(inst, ehp, 4) || !mw_errh_fn(inst, fn))
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Win_create_errhandler");
 	return mwh_Comm_create_errhandler(inst, fn, ehp);
 }
@@ -960,8 +965,11 @@ u32 mwh_Win_call_errhandler(rt_instance *inst, u32 win, u32 code)
  * process ends (the host may call the delete function of a freed keyval
  * for attributes still set). */
 
+/* uses: attributes set with the keyval; a freed keyval keeps its module
+ * number until the last is gone (as hand3.c's keyvals). */
 typedef struct wkv {
 	u32 copy, del, extra, mkey;
+	int uses, freed;
 } wkv;
 
 #define WKV_DUP 0xFFFFFFFFu
@@ -972,6 +980,15 @@ static u32 wkv_cap;
 static wkv *wkv_of(u32 key)
 {
 	return key < wkv_cap ? wkv_tab[key] : NULL;
+}
+
+static void wkv_unuse(wkv *kv)
+{
+	if (--kv->uses <= 0 && kv->freed && kv->mkey < wkv_cap &&
+	    wkv_tab[kv->mkey] == kv) {
+		wkv_tab[kv->mkey] = NULL;
+		mw_keyval_del(kv->mkey);
+	}
 }
 
 static int win_copy_tramp(MPI_Win hw, int key, void *extra, void *in, void *out,
@@ -996,8 +1013,10 @@ static int win_del_tramp(MPI_Win hw, int key, void *val, void *extra)
 	(void)key;
 	wkv *kv = extra;
 	rt_instance *inst = mw_inst;
-	if (kv->del == 0 || mw_pending_trap)
+	if (kv->del == 0 || mw_pending_trap) {
+		wkv_unuse(kv);
 		return MPI_SUCCESS;
+	}
 	const rt_func *f = rt_table_func(inst, 0, kv->del, "iiii:i");
 	if (!f) {
 		fprintf(stderr, "mpiwasm: rank %d: window attribute delete callback: table "
@@ -1014,7 +1033,10 @@ static int win_del_tramp(MPI_Win hw, int key, void *val, void *extra)
 		mw_pending_trap = k;
 		return MPI_ERR_OTHER;
 	}
-	return r.i32 == MW_SUCCESS ? MPI_SUCCESS : MPI_ERR_OTHER;
+	if (r.i32 != MW_SUCCESS)
+		return MPI_ERR_OTHER;   /* the attribute stays */
+	wkv_unuse(kv);
+	return MPI_SUCCESS;
 }
 
 u32 mwh_Win_create_keyval(rt_instance *inst, u32 copy, u32 del, u32 keyp, u32 extra)
@@ -1067,12 +1089,14 @@ u32 mwh_Win_free_keyval(rt_instance *inst, u32 keyp)
 	int key;
 	if (!o)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
-	if (!wkv_of(*o) || mw_keyval_get(*o, &key))
+	if (!wkv_of(*o) || wkv_of(*o)->freed || mw_keyval_get(*o, &key))
 		return mw_fail(inst, MW_ERR_KEYVAL, MW_NOCOMM, proc);
 	int rc = MPI_Win_free_keyval(&key);
 	if (rc == MPI_SUCCESS) {
-		wkv_tab[*o] = NULL;
-		mw_keyval_del(*o);
+		wkv *kv = wkv_tab[*o];
+		kv->freed = 1;
+		kv->uses++;
+		wkv_unuse(kv);   /* released now if no attribute uses it */
 		*o = MW_KEYVAL_INVALID;
 	}
 	return mw_ret(inst, rc, MW_NOCOMM, proc);
@@ -1085,8 +1109,12 @@ u32 mwh_Win_set_attr(rt_instance *inst, u32 win, u32 key, u32 val)
 	WIN(w, win, "MPI_Win_set_attr");
 	if (!wkv_of(key) || mw_keyval_get(key, &hkey))
 		TRY(MW_ERR_KEYVAL);
-	return WRET(w, win, MPI_Win_set_attr(w->h, hkey, (void *)(uintptr_t)val),
-	            "MPI_Win_set_attr");
+	wkv *kv = wkv_of(key);
+	kv->uses++;   /* first: a value replaced is counted off by the delete */
+	rc = MPI_Win_set_attr(w->h, hkey, (void *)(uintptr_t)val);
+	if (rc != MPI_SUCCESS)
+		wkv_unuse(kv);
+	return WRET(w, win, rc, "MPI_Win_set_attr");
 fail:
 	return WFAIL(w, win, "MPI_Win_set_attr");
 }

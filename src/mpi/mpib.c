@@ -367,6 +367,11 @@ static MPI_Datatype own_type(MPI_Datatype t)
 	return t;
 }
 
+/* The host types of the module's long double, long double complex and
+ * {long double; int}. */
+static MPI_Datatype ld_type = MPI_DATATYPE_NULL, ldc_type = MPI_DATATYPE_NULL,
+                    ldi_type = MPI_DATATYPE_NULL;
+
 /* Module types are mapped by their wasm32 representation. */
 static MPI_Datatype contig_bytes(int n)
 {
@@ -420,11 +425,18 @@ static void dt_init(void)
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
 		dt_set((uint32_t)map[i].m, map[i].h);
 	/* No host type has these representations (wasm32 long double is IEEE
-	 * binary128): transfer as opaque bytes; reductions on them fail. */
-	dt_set(MW_LONG_DOUBLE, contig_bytes(16));
-	dt_set(MW_C_LONG_DOUBLE_COMPLEX, contig_bytes(32));
-	dt_set(MW_CXX_LONG_DOUBLE_COMPLEX, contig_bytes(32));
-	dt_set(MW_LONG_DOUBLE_INT, contig_bytes(32));
+	 * binary128): bytes to the host; the bridge's own ops reduce them
+	 * (mw_ld_op).  {long double; int} is 20 bytes of data in 32. */
+	dt_set(MW_LONG_DOUBLE, ld_type = contig_bytes(16));
+	dt_set(MW_C_LONG_DOUBLE_COMPLEX, ldc_type = contig_bytes(32));
+	dt_set(MW_CXX_LONG_DOUBLE_COMPLEX, ldc_type);
+	{
+		MPI_Datatype t, r;
+		MPI_Type_contiguous(20, MPI_BYTE, &t);
+		MPI_Type_create_resized(t, 0, 32, &r);
+		MPI_Type_free(&t);
+		dt_set(MW_LONG_DOUBLE_INT, ldi_type = own_type(r));
+	}
 	dt_set(MW_INTEGER16, contig_bytes(16));
 	dt_set(MW_REAL2, contig_bytes(2));
 	dt_set(MW_REAL16, contig_bytes(16));
@@ -437,6 +449,103 @@ static void dt_init(void)
 		MPI_Type_contiguous(2, MPI_DOUBLE, &t);
 		dt_set(MW_2DOUBLE_PRECISION, own_type(t));
 	}
+}
+
+/* ---- long double reductions ------------------------------------------------
+ * wasm32 long double is IEEE binary128, which is gcc's __float128 on the
+ * host (same bytes, little-endian): the predefined ops the module may use
+ * on it are host user ops running here.  Buffers may be unaligned. */
+
+typedef __float128 mw_f128;
+enum { LD_MAX, LD_MIN, LD_SUM, LD_PROD, LD_MAXLOC, LD_MINLOC, LD_NOPS };
+static MPI_Op ld_ops[LD_NOPS];
+static int ld_made[LD_NOPS];
+
+static mw_f128 ld_get(const unsigned char *p)
+{
+	mw_f128 v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+static void ld_put(unsigned char *p, mw_f128 v)
+{
+	memcpy(p, &v, sizeof v);
+}
+
+static void ld_apply(int k, void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+	unsigned char *a = in, *b = inout;
+	for (int i = 0; i < *len; i++) {
+		if (*dt == ld_type && k <= LD_PROD) {
+			mw_f128 x = ld_get(a + 16 * i), y = ld_get(b + 16 * i);
+			y = k == LD_MAX ? (x > y ? x : y) : k == LD_MIN ? (x < y ? x : y)
+			  : k == LD_SUM ? x + y : x * y;
+			ld_put(b + 16 * i, y);
+		} else if (*dt == ldc_type && (k == LD_SUM || k == LD_PROD)) {
+			unsigned char *pa = a + 32 * i, *pb = b + 32 * i;
+			mw_f128 xr = ld_get(pa), xi = ld_get(pa + 16);
+			mw_f128 yr = ld_get(pb), yi = ld_get(pb + 16);
+			if (k == LD_SUM) {
+				yr += xr;
+				yi += xi;
+			} else {
+				mw_f128 r = xr * yr - xi * yi;
+				yi = xr * yi + xi * yr;
+				yr = r;
+			}
+			ld_put(pb, yr);
+			ld_put(pb + 16, yi);
+		} else if (*dt == ldi_type && (k == LD_MAXLOC || k == LD_MINLOC)) {
+			unsigned char *pa = a + 32 * i, *pb = b + 32 * i;
+			mw_f128 x = ld_get(pa), y = ld_get(pb);
+			int32_t xi, yi;
+			memcpy(&xi, pa + 16, 4);
+			memcpy(&yi, pb + 16, 4);
+			/* MPI: the larger (smaller) value, ties to the lower index */
+			if ((k == LD_MAXLOC ? x > y : x < y) || (x == y && xi < yi)) {
+				ld_put(pb, x);
+				memcpy(pb + 16, &xi, 4);
+			}
+		} else {
+			return;   /* mw_ld_op gives these ops no other type */
+		}
+	}
+}
+
+#define LD_FN(n, k) static void n(void *a, void *b, int *l, MPI_Datatype *t) \
+	{ ld_apply(k, a, b, l, t); }
+LD_FN(ld_max, LD_MAX) LD_FN(ld_min, LD_MIN) LD_FN(ld_sum, LD_SUM)
+LD_FN(ld_prod, LD_PROD) LD_FN(ld_maxloc, LD_MAXLOC) LD_FN(ld_minloc, LD_MINLOC)
+
+int mw_dtype_ld(const mw_dtype *d)
+{
+	return d && (d->h == ld_type || d->h == ldc_type || d->h == ldi_type);
+}
+
+void mw_ld_op(uint32_t opv, const mw_dtype *d, MPI_Op *op)
+{
+	static MPI_User_function *const fns[LD_NOPS] = { ld_max, ld_min, ld_sum,
+		ld_prod, ld_maxloc, ld_minloc };
+	int k;
+	if (!d || (d->h != ld_type && d->h != ldc_type && d->h != ldi_type))
+		return;
+	switch (opv) {
+	case MW_MAX: k = LD_MAX; break;
+	case MW_MIN: k = LD_MIN; break;
+	case MW_SUM: k = LD_SUM; break;
+	case MW_PROD: k = LD_PROD; break;
+	case MW_MAXLOC: k = LD_MAXLOC; break;
+	case MW_MINLOC: k = LD_MINLOC; break;
+	default: return;
+	}
+	if ((d->h == ld_type && k > LD_PROD) || (d->h == ldi_type && k < LD_MAXLOC) ||
+	    (d->h == ldc_type && k != LD_SUM && k != LD_PROD))
+		return;   /* not defined by MPI: the host refuses it (MPI_ERR_OP) */
+	if (!ld_made[k])
+		ld_made[k] = MPI_Op_create(fns[k], 1, &ld_ops[k]) == MPI_SUCCESS;
+	if (ld_made[k])
+		*op = ld_ops[k];
 }
 
 /* ---- wildcards ---------------------------------------------------------- */
@@ -639,6 +748,51 @@ void mw_snap_free(mw_snap *s)
 	s->v = NULL;
 }
 
+/* ---- enumerated constants ----------------------------------------------------
+ * The host's numbers differ from the module's and between libraries
+ * (Open MPI's MPI_CART is 1, MPICH's and the module's 2). */
+
+static const struct { uint8_t kind; int host, mod; } mw_enums[] = {
+#define E(k, n) { MW_E_##k, MPI_##n, MW_##n },
+	E(TOPOLOGY_TYPE, GRAPH) E(TOPOLOGY_TYPE, CART) E(TOPOLOGY_TYPE, DIST_GRAPH)
+	E(TOPOLOGY_TYPE, UNDEFINED)
+	E(COMPARISON, IDENT) E(COMPARISON, CONGRUENT) E(COMPARISON, SIMILAR)
+	E(COMPARISON, UNEQUAL)
+	E(TYPECLASS, TYPECLASS_INTEGER) E(TYPECLASS, TYPECLASS_REAL)
+	E(TYPECLASS, TYPECLASS_COMPLEX)
+	E(THREAD_LEVEL, THREAD_SINGLE) E(THREAD_LEVEL, THREAD_FUNNELED)
+	E(THREAD_LEVEL, THREAD_SERIALIZED) E(THREAD_LEVEL, THREAD_MULTIPLE)
+	E(COMBINER, COMBINER_NAMED) E(COMBINER, COMBINER_DUP)
+	E(COMBINER, COMBINER_CONTIGUOUS) E(COMBINER, COMBINER_VECTOR)
+	E(COMBINER, COMBINER_HVECTOR) E(COMBINER, COMBINER_INDEXED)
+	E(COMBINER, COMBINER_HINDEXED) E(COMBINER, COMBINER_INDEXED_BLOCK)
+	E(COMBINER, COMBINER_HINDEXED_BLOCK) E(COMBINER, COMBINER_STRUCT)
+	E(COMBINER, COMBINER_SUBARRAY) E(COMBINER, COMBINER_DARRAY)
+	E(COMBINER, COMBINER_F90_REAL) E(COMBINER, COMBINER_F90_COMPLEX)
+	E(COMBINER, COMBINER_F90_INTEGER) E(COMBINER, COMBINER_RESIZED)
+	E(ORDER, ORDER_C) E(ORDER, ORDER_FORTRAN)
+	E(DISTRIB, DISTRIBUTE_BLOCK) E(DISTRIB, DISTRIBUTE_CYCLIC)
+	E(DISTRIB, DISTRIBUTE_NONE) E(DISTRIB, DISTRIBUTE_DFLT_DARG)
+	E(LOCK_TYPE, LOCK_EXCLUSIVE) E(LOCK_TYPE, LOCK_SHARED)
+#undef E
+};
+
+int mw_enum_out(enum mw_enum kind, int host)
+{
+	for (size_t i = 0; i < sizeof mw_enums / sizeof mw_enums[0]; i++)
+		if (mw_enums[i].kind == kind && mw_enums[i].host == host)
+			return mw_enums[i].mod;
+	return host;
+}
+
+int mw_enum_in(enum mw_enum kind, int32_t mod)
+{
+	for (size_t i = 0; i < sizeof mw_enums / sizeof mw_enums[0]; i++)
+		if (mw_enums[i].kind == kind && mw_enums[i].mod == mod)
+			return mw_enums[i].host;
+	return mod;
+}
+
 /* ---- statuses ------------------------------------------------------------- */
 
 struct mw_status {            /* ABI.md: 24 bytes */
@@ -646,7 +800,11 @@ struct mw_status {            /* ABI.md: 24 bytes */
 	int64_t ucount;
 };
 
-void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s)
+/* MPI_ERROR is the module's own unless err: only a multiple-completion
+ * call that returns MPI_ERR_IN_STATUS sets it (MPI 3.2.5); the host
+ * leaves it unset otherwise, so it is not read then. */
+static void status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s,
+                       int err)
 {
 	if (addr == 0)
 		return;
@@ -659,9 +817,20 @@ void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s)
 	MPI_Test_cancelled(s, &c);
 	m->source = (int32_t)mw_rank_out(s->MPI_SOURCE);
 	m->tag = (int32_t)mw_tag_out(s->MPI_TAG);
-	m->error = s->MPI_ERROR == MPI_SUCCESS ? 0 : mw_code_out(s->MPI_ERROR);
+	if (err)
+		m->error = s->MPI_ERROR == MPI_SUCCESS ? 0 : mw_code_out(s->MPI_ERROR);
 	m->cancelled = c;
 	m->ucount = n == MPI_UNDEFINED ? 0 : n;
+}
+
+void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s)
+{
+	status_out(inst, addr, s, 0);
+}
+
+void mw_status_out_err(rt_instance *inst, uint32_t addr, const MPI_Status *s)
+{
+	status_out(inst, addr, s, 1);
 }
 
 int mw_status_in(rt_instance *inst, uint32_t addr, MPI_Status *s)
@@ -1183,6 +1352,11 @@ void mw_tables_fini(void)
 	for (int i = 0; i < own_n; i++)
 		MPI_Type_free(&own_types[i]);
 	own_n = 0;
+	for (int k = 0; k < LD_NOPS; k++)
+		if (ld_made[k]) {
+			MPI_Op_free(&ld_ops[k]);
+			ld_made[k] = 0;
+		}
 	if (env_view != MPI_INFO_NULL)
 		MPI_Info_free(&env_view);
 }

@@ -95,6 +95,24 @@ uint32_t mw_rank_out(int r);
 int mw_tag_in(uint32_t t);
 uint32_t mw_tag_out(int t);
 
+/* Enumerated constants that cross as plain ints (one table, mpib.c), by
+ * the apis.json kind of the argument.  out: host value -> module value;
+ * in: module value -> host value.  A value not in the table is passed
+ * unchanged (the host then refuses it, or it was a number, not a name). */
+enum mw_enum {
+	MW_E_TOPOLOGY_TYPE, MW_E_COMPARISON, MW_E_TYPECLASS, MW_E_THREAD_LEVEL,
+	MW_E_COMBINER, MW_E_ORDER, MW_E_DISTRIB, MW_E_LOCK_TYPE
+};
+int mw_enum_out(enum mw_enum kind, int host);
+int mw_enum_in(enum mw_enum kind, int32_t mod);
+
+/* A reduction with module op opv on d: if d is one of the module's long
+ * double types (IEEE binary128) and opv a predefined op MPI defines on
+ * it, *op becomes the bridge's host op doing it; else *op is unchanged. */
+void mw_ld_op(uint32_t opv, const mw_dtype *d, MPI_Op *op);
+/* Whether d is one of those types (which the host only moves as bytes). */
+int mw_dtype_ld(const mw_dtype *d);
+
 /* Memory.  mw_ptr: host pointer of [addr, addr+len) or NULL. */
 void *mw_ptr(rt_instance *inst, uint32_t addr, uint64_t len);
 void *mw_arr(rt_instance *inst, uint32_t addr, uint64_t n, uint64_t sz);
@@ -175,8 +193,11 @@ void mw_snap_free(mw_snap *s);
 	for (size_t mw_i_ = 0; mw_i_ < sizeof mw_s_ / sizeof mw_s_[0]; mw_i_++) \
 		mw_snap_free(mw_s_[mw_i_]); } while (0)
 
-/* Status: host -> module (addr 0 = MPI_STATUS_IGNORE). */
+/* Status: host -> module (addr 0 = MPI_STATUS_IGNORE); MPI_ERROR is left
+ * as the module had it.  _err also converts MPI_ERROR: for the statuses of
+ * a multiple-completion call that returned MPI_ERR_IN_STATUS. */
 void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s);
+void mw_status_out_err(rt_instance *inst, uint32_t addr, const MPI_Status *s);
 /* Module status -> host status with the same byte count, source, tag. */
 int mw_status_in(rt_instance *inst, uint32_t addr, MPI_Status *s);
 
@@ -210,6 +231,11 @@ uint32_t mw_fail_eh(rt_instance *inst, int cls, uint32_t eh, uint32_t obj,
                     const char *proc);
 void mw_call_errh_eh(rt_instance *inst, int code, uint32_t eh, uint32_t obj,
                      const char *proc);
+
+/* A module error handler function: table entry fn of type (i32, i32, i32)
+ * (declared with the trailing ...) or (i32, i32) (without); NULL if
+ * neither.  hand2.c. */
+const rt_func *mw_errh_fn(rt_instance *inst, uint32_t fn);
 
 /* Callbacks: a trap inside a module callback is kept here and raised
  * when the MPI call returns (mw_after). */

@@ -21,6 +21,50 @@ static int cmp_int(const void *a, const void *b)
 	return *(const int *)a - *(const int *)b;
 }
 
+/* MPI_DISPLACEMENT_CURRENT on a sequential file: the new view starts where
+ * the shared file pointer is, and the pointer restarts there. */
+static void setview_current(int rank, int size)
+{
+	static const char *seq = "fam_io.d/seq.dat";
+	MPI_File fh;
+	MPI_Offset disp = -1;
+	MPI_Datatype et, ft;
+	MPI_Request req;
+	char rep[MPI_MAX_DATAREP_STRING];
+	int v[2] = { rank, rank }, i, bad = 0, *all;
+
+	if (rank == 0)
+		MPI_File_delete(seq, MPI_INFO_NULL);
+	MPI_Barrier(MPI_COMM_WORLD);
+	OK(MPI_File_open(MPI_COMM_WORLD, seq, MPI_MODE_CREATE | MPI_MODE_WRONLY |
+	                 MPI_MODE_SEQUENTIAL, MPI_INFO_NULL, &fh));
+	/* the default view (bytes): ROMIO takes no other displacement than
+	 * MPI_DISPLACEMENT_CURRENT on a sequential file */
+	OK(MPI_File_write_ordered(fh, v, 2, MPI_INT, MPI_STATUS_IGNORE));
+	v[0] = 50 + rank;
+	OK(MPI_File_iwrite_shared(fh, v, 1, MPI_INT, &req));
+	OK(MPI_Wait(&req, MPI_STATUS_IGNORE));
+	MPI_Barrier(MPI_COMM_WORLD);
+	OK(MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INT, MPI_INT, "native",
+	                     MPI_INFO_NULL));
+	OK(MPI_File_get_view(fh, &disp, &et, &ft, rep));
+	tm_out("set_view(MPI_DISPLACEMENT_CURRENT) after 3 ints a rank: displacement %s",
+	       disp == (MPI_Offset)(12 * size) ? "12 bytes a rank" : "WRONG");
+	v[0] = 100 + rank;
+	OK(MPI_File_write_ordered(fh, v, 1, MPI_INT, MPI_STATUS_IGNORE));
+	OK(MPI_File_close(&fh));
+	all = malloc(sizeof(int) * 4 * (size_t)size);
+	OK(MPI_File_open(MPI_COMM_WORLD, seq, MPI_MODE_RDONLY | MPI_MODE_DELETE_ON_CLOSE,
+	                 MPI_INFO_NULL, &fh));
+	OK(MPI_File_read_at_all(fh, 0, all, 4 * size, MPI_INT, MPI_STATUS_IGNORE));
+	for (i = 0; i < size; i++)
+		bad += all[2 * i] != i || all[2 * i + 1] != i || all[3 * size + i] != 100 + i;
+	CHECK(bad == 0);
+	tm_out("after the new view, the data went %s", bad ? "to the WRONG place" : "after the old");
+	free(all);
+	OK(MPI_File_close(&fh));
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
@@ -336,6 +380,8 @@ int main(int argc, char **argv)
 	MPI_Barrier(MPI_COMM_WORLD);
 	/* DELETE_ON_CLOSE removed it. */
 	CHECK(MPI_File_open(MPI_COMM_WORLD, shared, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh2) != MPI_SUCCESS);
+
+	setview_current(rank, size);
 
 	int rc = tm_finish("fam_io");
 	MPI_Finalize();

@@ -248,6 +248,15 @@ Info_free Group_free Op_commutative
 Type_create_darray Type_create_subarray
 '''.split())
 
+# Arguments holding a named constant whose number differs between the
+# module and the host: translated through mw_enum_in/out (mpib.c's table).
+ENUM_KINDS = {'TOPOLOGY_TYPE': 'MW_E_TOPOLOGY_TYPE',
+              'COMM_COMPARISON': 'MW_E_COMPARISON',
+              'GROUP_COMPARISON': 'MW_E_COMPARISON',
+              'TYPECLASS': 'MW_E_TYPECLASS', 'THREAD_LEVEL': 'MW_E_THREAD_LEVEL',
+              'COMBINER': 'MW_E_COMBINER', 'ORDER': 'MW_E_ORDER',
+              'DISTRIB_ENUM': 'MW_E_DISTRIB', 'LOCK_TYPE': 'MW_E_LOCK_TYPE'}
+
 H_KINDS = {'COMMUNICATOR': ('comm', 'MPI_Comm'), 'GROUP': ('group', 'MPI_Group'),
            'OPERATION': ('op', 'MPI_Op'), 'INFO': ('info', 'MPI_Info'),
            'ERRHANDLER': ('errh', 'MPI_Errhandler'),
@@ -348,6 +357,8 @@ def gen_simple(e):
         base = BASE.get(k)
         if base == 'int' and arr is None and not (ptr or is_out):
             conv = {'RANK': 'mw_rank_in(%s)', 'TAG': 'mw_tag_in(%s)'}.get(k, '(int)%s')
+            if k in ENUM_KINDS:
+                conv = 'mw_enum_in(%s, (int32_t)%%s)' % ENUM_KINDS[k]
             call.append(conv % a)
             continue
         if base == 'int' and arr is None and is_out:
@@ -357,6 +368,9 @@ def gen_simple(e):
             call.append('p%d' % i)
             if k in ('RANK', 'RANK_NNI'):
                 post.append('if (rc == MPI_SUCCESS) *p%d = (int)mw_rank_out(*p%d);' % (i, i))
+            elif k in ENUM_KINDS:
+                post.append('if (rc == MPI_SUCCESS) *p%d = mw_enum_out(%s, *p%d);'
+                            % (i, ENUM_KINDS[k], i))
             continue
         if base == 'int' and arr is not None and arr in names:
             li = [q['name'] for q in ps].index(arr)
