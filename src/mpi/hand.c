@@ -13,7 +13,7 @@
 typedef uint32_t u32;
 
 #define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
-#define COMM(c, a) TRY(mw_comm_get((a), &(c)))
+#define COMM(c, a) TRY(mw_comm_live((a), &(c)))
 #define DTYPE(d, a) TRY(mw_dtype_get((a), &(d)))
 #define OUT(p, a, n) do { if (!((p) = mw_ptr(inst, (a), (n)))) { rc = MW_ERR_ARG; goto fail; } } while (0)
 #define BUF(p, a, n, d) TRY(mw_buf(inst, (a), (int)(n), (d), &(p)))

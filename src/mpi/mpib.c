@@ -94,6 +94,11 @@ int mw_pending_trap;
 	}
 
 MW_TABLE(comm, MPI_Comm, MPI_COMM_NULL, MW_COMM_NULL, MW_ERR_COMM)
+int mw_comm_live(uint32_t h, MPI_Comm *out)
+{
+	int rc = mw_comm_get(h, out);
+	return rc ? rc : *out == MPI_COMM_NULL ? MW_ERR_COMM : 0;
+}
 void mw_comm_set(uint32_t h, MPI_Comm c)
 {
 	if (h >= comm_t.first)

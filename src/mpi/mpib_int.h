@@ -21,6 +21,11 @@ typedef struct mw_dtype {
  * handle for a host handle (predefined handles map back to their fixed
  * numbers).  del: frees a module handle's slot. */
 int mw_comm_get(uint32_t h, MPI_Comm *out);
+/* mw_comm_get for an argument that must be a communicator: MW_COMM_NULL
+ * is MW_ERR_COMM here, never given to the host library (Open MPI 4.1's
+ * MPI_Allgather dereferences MPI_COMM_NULL, its MPI_Mprobe raises
+ * MPI_ERRORS_ARE_FATAL on it). */
+int mw_comm_live(uint32_t h, MPI_Comm *out);
 uint32_t mw_comm_put(MPI_Comm c);
 void mw_comm_del(uint32_t h);
 int mw_group_get(uint32_t h, MPI_Group *out);
