@@ -27,10 +27,10 @@ typedef struct fz_shared {
 	volatile int64_t oob_off;     /* its offset from the memory base */
 	volatile uint64_t callbacks;  /* module functions called */
 	volatile int cur_proc;
-	char cur_desc[8192];          /* the running call, as a reproducer */
-	volatile uint32_t exec[FZ_MAXPROC];
 	volatile uint64_t executions;
 	volatile uint64_t traps;
+	char cur_desc[8192];          /* the running call, as a reproducer */
+	volatile uint32_t exec[FZ_MAXPROC];
 } fz_shared;
 
 extern uint8_t *fz_mem;

@@ -7,13 +7,14 @@
 #                            run with fixed seeds
 # Not checked: alignment (wasm lets a module pass any address for an int
 # or a status; the bridge and the host library access them in place, which
-# x86-64 allows).  kinds.h is generated (tests/fuzz-bridge/gen_kinds.py, run by hand).
+# x86-64 allows).  malloc/calloc of an impossible size returns NULL, as
+# glibc's does (the host library checks for it).  kinds.h is generated (tests/fuzz-bridge/gen_kinds.py, run by hand).
 FUZZ_TIME  ?= 60
 FUZZ_SEED  ?= 1
 FZB_DIR    := $(B)/$(MPI)/fuzz-bridge
 FZB_SRC    := tests/fuzz-bridge/fuzz_bridge.c tests/fuzz-bridge/fz_rt.c
 FZB_CORPUS := $(wildcard tests/fuzz-bridge/corpus/*.txt)
-FZB_ENV    := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:allow_user_segv_handler=1 \
+FZB_ENV    := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:allow_user_segv_handler=1:allocator_may_return_null=1 \
               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 $(FZB_DIR)/fuzz_bridge: $(FZB_SRC) tests/fuzz-bridge/fz.h tests/fuzz-bridge/kinds.h $(MPI_SRC) src/mpi/*.h
