@@ -477,8 +477,8 @@ int mw_code_in(int32_t m, int *host, int32_t *cls)
 		*host = -1;
 		return 0;
 	}
-	uint32_t i = (uint32_t)(m - MW_ERR_LASTCODE - 1);
-	if (m <= MW_ERR_LASTCODE || i >= n_ucode)
+	int64_t i = (int64_t)m - MW_ERR_LASTCODE - 1;   /* no overflow at INT_MIN */
+	if (m <= MW_ERR_LASTCODE || i >= (int64_t)n_ucode)
 		return MW_ERR_ARG;
 	*host = ucode[i].host;
 	*cls = ucode[i].cls;
