@@ -25,15 +25,16 @@ $(FZB_DIR)/fuzz_bridge: $(FZB_SRC) tests/fuzz-bridge/fz.h tests/fuzz-bridge/kind
 
 fuzz-bridge: $(FZB_DIR)/fuzz_bridge
 	@env $(FZB_ENV) nice timeout $$(($(FUZZ_TIME) + 120)) $< -seed $(FUZZ_SEED) -time $(FUZZ_TIME) \
+	  -known tests/fuzz-bridge/known.txt \
 	  -out $(FZB_DIR)/findings -log $(FZB_DIR)/child.log
 
 check-fuzz-bridge: $(FZB_DIR)/fuzz_bridge
 	@out=$$( { env $(FZB_ENV) timeout 120 $< -log $(FZB_DIR)/child.log -replay $(FZB_CORPUS); \
-	  env $(FZB_ENV) timeout 120 $< -seed 1 -time 15 -log $(FZB_DIR)/child.log -out $(FZB_DIR)/findings; \
-	  env $(FZB_ENV) timeout 120 $< -seed 2 -time 15 -log $(FZB_DIR)/child.log -out $(FZB_DIR)/findings; } 2>&1 ); \
-	echo "$$out" | grep -v ' passed, .* failed$$'; \
+	  for s in 1 2; do env $(FZB_ENV) timeout 120 $< -seed $$s -time 15 -hang 5 -known tests/fuzz-bridge/known.txt \
+	    -log $(FZB_DIR)/child.log -out $(FZB_DIR)/findings; done; } 2>&1 ); \
+	echo "$$out" | grep -v '^fuzz-bridge: [0-9]* passed'; \
 	p=$$(echo "$$out" | sed -n 's/^fuzz-bridge: \([0-9]*\) passed.*/\1/p' | sort -n | head -1); \
-	f=$$(echo "$$out" | sed -n 's/^fuzz-bridge: .* passed, \([0-9]*\) failed/\1/p' | paste -sd+ | bc); \
+	f=$$(echo "$$out" | sed -n 's/^fuzz-bridge: .*[0-9]* passed, \([0-9]*\) failed/\1/p' | paste -sd+ | bc); \
 	test -n "$$p" -a -n "$$f" || { p=0; f=1; }; echo "fuzz-bridge: $$p passed, $$f failed"; test "$$f" = 0
 
 CHECKS += check-fuzz-bridge
