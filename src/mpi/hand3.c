@@ -905,6 +905,16 @@ u32 mwh_Dist_graph_create(rt_instance *inst, u32 comm, u32 n, u32 srcs, u32 degs
 	int32_t *pd = int_arr(inst, dsts, (int)ne);
 	if (!pd)
 		TRY(MW_ERR_ARG);
+	/* Every node a rank of comm: Open MPI 4.1 sends the edges to their
+	 * nodes' owners and, for MPI_PROC_NULL or a bad rank, received them
+	 * past a buffer of its own (heap overflow; found by fuzz-bridge). */
+	int size = 0;
+	if (c == MPI_COMM_NULL || MPI_Comm_size(c, &size))
+		TRY(MW_ERR_COMM);
+	for (int64_t i = 0; i < ne || i < (int)n; i++)
+		if ((i < ne && (pd[i] < 0 || pd[i] >= size)) ||
+		    (i < (int)n && (ps[i] < 0 || ps[i] >= size)))
+			TRY(MW_ERR_RANK);
 	TRY(weights_in(inst, w, (int)ne, &pw));
 	OUT(o, newp, 4);
 	rc = MPI_Dist_graph_create(c, (int)n, ps, pg, pd, pw, in, (int)reorder, &nc);
