@@ -150,19 +150,22 @@ int rt_signals_install(void)
  * (traps), FZ_FN_HOSTILE (writes a hostile value through every argument
  * that is an address in memory, returns it); FZ_FN_BADSIG is there with
  * another type (so NULL here), the rest is empty. */
-static rt_func fns[FZ_FN_N] = {
-	[FZ_FN_GOOD] = { .index = FZ_FN_GOOD }, [FZ_FN_TRAP] = { .index = FZ_FN_TRAP },
-	[FZ_FN_HOSTILE] = { .index = FZ_FN_HOSTILE },
-};
+static rt_func fns[FZ_FN_N][16];   /* by number of parameters (in ctx) */
 static rt_func fn_malloc = { .index = 100 }, fn_free = { .index = 101 };
 
 const rt_func *rt_table_func(rt_instance *inst, uint32_t tableidx, uint32_t idx,
                              const char *sig)
 {
-	(void)inst; (void)sig;
+	(void)inst;
 	if (tableidx != 0 || idx == 0 || idx >= FZ_FN_BADSIG)
 		return NULL;
-	return &fns[idx];
+	size_t np = strcspn(sig, ":");
+	if (np >= 16)
+		return NULL;
+	rt_func *f = &fns[idx][np];
+	f->index = idx;
+	f->ctx = (void *)(uintptr_t)np;
+	return f;
 }
 
 const rt_func *rt_export_func(rt_instance *inst, const char *name, const char *sig)
@@ -219,7 +222,7 @@ int rt_call(rt_instance *inst, const rt_func *f, const rt_value *args, rt_value 
 	case FZ_FN_HOSTILE:
 		/* Module code reaches memory only through bounds-checked loads
 		 * and stores; args are i32 (none of the callbacks take i64). */
-		for (int i = 0; i < 6; i++) {
+		for (int i = 0; i < (int)(uintptr_t)f->ctx; i++) {
 			uint32_t a = args[i].i32;
 			if (a >= 16 && (uint64_t)a + 4 <= FZ_MEM)
 				memcpy(fz_mem + a, &fz_hostile_val, 4);
