@@ -655,12 +655,14 @@ static u32 wait_many(rt_instance *inst, int kind, const char *proc, u32 n,
 	case W_SOME: case T_SOME: outc = a2; idxs = a3; stat = a4; break;
 	}
 	int nst = (kind == W_ALL || kind == T_ALL || kind == W_SOME || kind == T_SOME) ? cnt : 1;
-	int32_t *pc = outc ? mw_ptr(inst, outc, 4) : NULL;
-	/* The tests always write a flag (address 0 is memory, not "ignore"). */
-	int tests = kind == T_ALL || kind == T_ANY;
+	/* Every output but the statuses is always written: address 0 is
+	 * memory, not "ignore" (only a status has an IGNORE, 0). */
+	int tests = kind == T_ALL || kind == T_ANY, one = kind != W_ALL && kind != T_ALL;
+	int some = kind == W_SOME || kind == T_SOME;
+	int32_t *pc = one ? mw_ptr(inst, outc, 4) : NULL;
 	int32_t *pf = tests ? mw_ptr(inst, flag, 4) : NULL;
-	int32_t *pi = idxs ? mw_arr(inst, idxs, (uint64_t)cnt, 4) : NULL;
-	if ((outc && !pc) || (tests && !pf) || (idxs && !pi && cnt > 0) ||
+	int32_t *pi = some ? mw_arr(inst, idxs, (uint64_t)cnt, 4) : NULL;
+	if ((one && !pc) || (tests && !pf) || (some && !pi && cnt > 0) ||
 	    (stat && !mw_arr(inst, stat, (uint64_t)nst, 24) && nst > 0)) {
 		rc = MW_ERR_ARG;
 		goto fail;
