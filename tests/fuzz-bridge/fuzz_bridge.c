@@ -312,8 +312,8 @@ void fz_scribble(void)
 {
 	if (!cur)
 		return;
-	for (int j = 0; j < cur->npoke; j++) {
-		int32_t v = PICK(hostile_ints);
+	for (int j = 0; j < cur->npoke; j++) {   /* replayable: no randomness */
+		int32_t v = hostile_ints[(u32)(j + cur->hval) % NELEM(hostile_ints)];
 		memcpy(fz_mem + cur->pa[j], &v, 4);
 	}
 }
@@ -571,6 +571,8 @@ static uint64_t call_seed(uint64_t seed, uint64_t batch, uint64_t k)
 	return rnd();
 }
 
+static int trace;
+
 /* Runs one call; 1 if it trapped (the batch ends). */
 static int run_call(fz_call *c)
 {
@@ -581,6 +583,8 @@ static int run_call(fz_call *c)
 	fz_hostile_val = c->hval;
 	cur = c;
 	describe(c, fz_sh->cur_desc, sizeof fz_sh->cur_desc);
+	if (trace)   /* FZ_TRACE=1: every call of the batch in the log */
+		fprintf(stderr, "%s", fz_sh->cur_desc);
 	fz_sh->cur_proc = c->proc;
 	fz_sh->in_call = 1;
 	jmp_buf jb;
@@ -604,6 +608,9 @@ static int run_call(fz_call *c)
 static void child_start(uint64_t seed, uint64_t batch)
 {
 	fz_mem_init();
+	trace = getenv("FZ_TRACE") != NULL;
+	if (trace)
+		fprintf(stderr, "# start %llu %llu\n", (unsigned long long)seed, (unsigned long long)batch);
 	mem_reset_fixed();
 	mpib_register();
 	/* MPI_Init_thread with fuzzed arguments, else MPI_Init. */
@@ -673,13 +680,14 @@ static _Noreturn void child_batch(uint64_t seed, uint64_t batch, const int *perm
 	child_end(trapped);
 }
 
-/* A reproducer: one call ("proc ..." lines, replayed after the fixtures
- * of a fresh batch), or "batch SEED BATCH START CALLS" (a whole batch). */
+/* A reproducer: calls ("proc ..." blocks, replayed in order after the
+ * fixtures of a fresh batch; FZ_TRACE=1 logs a batch in this form), or
+ * "batch SEED BATCH START CALLS" (a whole batch). */
 static _Noreturn void child_replay(const char *text)
 {
 	fz_call c;
 	unsigned long long seed, batch, start;
-	int n;
+	int n, trapped = 0;
 	const char *b = !strncmp(text, "batch ", 6) ? text : strstr(text, "\nbatch ");
 	if (!strstr(text, "proc ") && b && sscanf(b + (*b == '\n'), "batch %llu %llu %llu %d",
 	                                          &seed, &batch, &start, &n) == 4) {
@@ -688,12 +696,32 @@ static _Noreturn void child_replay(const char *text)
 		fz_perm(seed, perm);
 		child_batch(seed, batch, perm, start, n, &done);
 	}
-	if (parse_call(text, &c)) {
+	/* The same start as the batch that was traced ("# start SEED BATCH"). */
+	const char *st = strstr(text, "# start ");
+	if (!st || sscanf(st, "# start %llu %llu", &seed, &batch) != 2)
+		seed = 1, batch = 0;
+	child_start(seed, batch);
+	const char *p = !strncmp(text, "proc ", 5) ? text : strstr(text, "\nproc ");
+	if (!p) {
 		fprintf(stderr, "fuzz-bridge: unreadable reproducer\n");
 		_exit(FZ_EXIT_SETUP);
 	}
-	child_start(1, 0);
-	child_end(run_call(&c));
+	while (p && !trapped) {
+		p += *p == '\n';
+		const char *next = strstr(p, "\nproc ");
+		size_t len = next ? (size_t)(next - p) : strlen(p);
+		char *one = strndup(p, len);
+		if (!one || parse_call(one, &c)) {
+			fprintf(stderr, "fuzz-bridge: unreadable call in reproducer\n");
+			_exit(FZ_EXIT_SETUP);
+		}
+		free(one);
+		trapped = run_call(&c);
+		if (!trapped)
+			errors_return();
+		p = next;
+	}
+	child_end(trapped);
 }
 
 /* ---- the parent ---------------------------------------------------------- */
