@@ -462,20 +462,34 @@ u32 mwh_Group_translate_ranks(rt_instance *inst, u32 g1, u32 n, u32 r1, u32 g2,
                               u32 r2)
 {
 	MPI_Group a, b;
+	mw_snap in = { 0 };
 	int rc;
 	TRY(mw_group_get(g1, &a));
 	TRY(mw_group_get(g2, &b));
 	if ((int)n < 0)
 		TRY(MW_ERR_ARG);
-	int *in = mw_arr(inst, r1, n, 4), *out = mw_arr(inst, r2, n, 4);
-	if ((!in || !out) && n)
-		TRY(MW_ERR_ARG);
-	rc = MPI_Group_translate_ranks(a, (int)n, in, b, out);
+	/* ranks1 read once, each a rank of group1 or MPI_PROC_NULL (Open MPI
+	 * 4.1 reads group1's process table at any rank it is given: a crash
+	 * found by fuzz-bridge), in the host's numbering. */
+	int *out = mw_arr(inst, r2, n, 4), size = 0;
+	if ((rc = mw_snap_in(inst, &in, r1, (int)n)) || (!out && n))
+		TRY(rc ? rc : MW_ERR_ARG);
+	if (a == MPI_GROUP_NULL || b == MPI_GROUP_NULL)
+		TRY(MW_ERR_GROUP);
+	MPI_Group_size(a, &size);
+	for (u32 i = 0; i < n; i++) {
+		in.v[i] = mw_rank_in((uint32_t)in.v[i]);
+		if (in.v[i] != MPI_PROC_NULL && (in.v[i] < 0 || in.v[i] >= size))
+			TRY(MW_ERR_RANK);
+	}
+	rc = MPI_Group_translate_ranks(a, (int)n, in.v, b, out);
+	mw_snap_free(&in);
 	if (rc == MPI_SUCCESS)
 		for (u32 i = 0; i < n; i++)
 			out[i] = (int)mw_rank_out(out[i]);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_translate_ranks");
 fail:
+	mw_snap_free(&in);
 	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Group_translate_ranks");
 }
 
