@@ -398,7 +398,13 @@ u32 mwh_Mrecv(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 msg,
 	OUT(mp, msg, 4);
 	STATUS_OK(status);
 	TRY(mw_msg_get(*mp, &m));
-	rc = MPI_Mrecv(p, (int)count, d->h, &m, status ? &st : MPI_STATUS_IGNORE);
+	if (m == MPI_MESSAGE_NULL)   /* as in MPI_Imrecv */
+		TRY(MW_ERR_REQUEST);
+	if (*mp == MW_MESSAGE_NO_PROC)
+		rc = MPI_Recv(p, (int)count, d->h, MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_SELF,
+		              status ? &st : MPI_STATUS_IGNORE);
+	else
+		rc = MPI_Mrecv(p, (int)count, d->h, &m, status ? &st : MPI_STATUS_IGNORE);
 	if (rc == MPI_SUCCESS) {
 		if (*mp != MW_MESSAGE_NO_PROC)
 			mw_msg_del(*mp);
@@ -424,7 +430,17 @@ u32 mwh_Imrecv(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 msg,
 	OUT(mp, msg, 4);
 	OUT(r, req, 4);
 	TRY(mw_msg_get(*mp, &m));
-	rc = MPI_Imrecv(p, (int)count, d->h, &m, &hr);
+	/* Open MPI raises an error about MPI_MESSAGE_NULL on MPI_COMM_NULL,
+	 * whose handler is fatal: refused here (found by fuzz-bridge). */
+	if (m == MPI_MESSAGE_NULL)
+		TRY(MW_ERR_REQUEST);
+	/* MPI_MESSAGE_NO_PROC is a receive from MPI_PROC_NULL: done as one,
+	 * since Open MPI's error path for it (an uncommitted datatype, say)
+	 * dereferenced its null communicator (found by fuzz-bridge). */
+	if (*mp == MW_MESSAGE_NO_PROC)
+		rc = MPI_Irecv(p, (int)count, d->h, MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_SELF, &hr);
+	else
+		rc = MPI_Imrecv(p, (int)count, d->h, &m, &hr);
 	if (rc == MPI_SUCCESS) {
 		if (*mp != MW_MESSAGE_NO_PROC)
 			mw_msg_del(*mp);
