@@ -14,6 +14,10 @@ typedef struct mw_dtype {
 	MPI_Datatype h;
 	MPI_Aint lb, extent, tlb, textent;
 	MPI_Count size;
+	/* Committed (predefined, MPI_Type_commit, or a dup of a committed
+	 * type): buffers of any other type are refused (mw_buf), since Open
+	 * MPI's collectives do not check and its convertor crashes on one. */
+	int committed;
 } mw_dtype;
 
 /* Handle tables.  get: module handle -> host handle (the module's *_NULL
@@ -35,7 +39,7 @@ int mw_dtype_get(uint32_t h, mw_dtype **out);
 int mw_dtype_hget(uint32_t h, MPI_Datatype *out);
 uint32_t mw_dtype_put(MPI_Datatype d);
 void mw_dtype_del(uint32_t h);
-int mw_dtype_refresh(uint32_t h);
+int mw_dtype_refresh(uint32_t h);   /* after MPI_Type_commit */
 int mw_op_get(uint32_t h, MPI_Op *out);
 uint32_t mw_op_put(MPI_Op o);
 void mw_op_del(uint32_t h);
