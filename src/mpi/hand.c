@@ -27,18 +27,6 @@ typedef uint32_t u32;
 
 /* ---- environment ----------------------------------------------------------- */
 
-/* Open MPI 4.1's transport to oneself, with RDMA get/put, copies a long
- * message in full even into a shorter receive buffer (no MPI_ERR_TRUNCATE):
- * a module's large send to itself was written past the end of linear
- * memory (found by fuzz-bridge).  Its send protocol truncates.  Set before
- * the host MPI_Init, over any setting: the module cannot change it. */
-static void host_params(void)
-{
-#ifdef OPEN_MPI
-	setenv("OMPI_MCA_btl_self_flags", "send,inplace", 1);
-#endif
-}
-
 static u32 init_done(rt_instance *inst, int rc, const char *proc)
 {
 	mw_inst = inst;
@@ -49,7 +37,6 @@ static u32 init_done(rt_instance *inst, int rc, const char *proc)
 
 u32 mwh_Init(rt_instance *inst, u32 argc, u32 argv)
 {
-	host_params();
 	return init_done(inst, MPI_Init(NULL, NULL), "MPI_Init");
 }
 
@@ -58,7 +45,6 @@ u32 mwh_Init_thread(rt_instance *inst, u32 argc, u32 argv, u32 req, u32 prov)
 	int *p = mw_ptr(inst, prov, 4), rc;
 	if (!p)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Init_thread");
-	host_params();
 	rc = MPI_Init_thread(NULL, NULL, (int)req, p);
 	return init_done(inst, rc, "MPI_Init_thread");
 }
