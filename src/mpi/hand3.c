@@ -433,6 +433,10 @@ u32 mwh_Comm_idup(rt_instance *inst, u32 comm, u32 newp, u32 reqp)
 	}
 	idups[n_idup] = d;
 	d->slot = mw_comm_reserve();
+	/* The module has the handle now: an error on it before the request
+	 * completes (erroneous, but it happens) goes to the handler it will
+	 * have, not to MPI_ERRORS_ARE_FATAL (found by fuzz-bridge). */
+	mw_comm_inherit(d->slot, comm);
 	d->parent = comm;
 	d->req = mw_req_put(r);
 	n_idup++;
