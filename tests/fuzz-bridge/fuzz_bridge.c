@@ -905,15 +905,12 @@ int main(int argc, char **argv)
 		if (r != V_OK && r != V_SETUP) {
 			int p = fz_sh->cur_proc;
 			const char *name = p >= 0 ? fz_procs[p].name : "(setup)";
-			/* MPI_Abort is what MPI_ERRORS_ARE_FATAL does: the batch may
-			 * have put an object it made in it (not tracked yet), so an
-			 * abort is reported and counted, not failed. */
-			if (p >= 0 && r != V_ABORT)
+			if (p >= 0)
 				finding_fail[p]++;
 			if (p >= 0 && known[p])
 				nknown++;
 			fprintf(stderr, "fuzz-bridge: %s: %s in %s (seed %llu, batch %llu)\n",
-			        r == V_ABORT ? "ABORT" : p >= 0 && known[p] ? "KNOWN" : "FINDING", rname[r],
+			        p >= 0 && known[p] ? "KNOWN" : "FINDING", rname[r],
 			        name, (unsigned long long)seed, (unsigned long long)batch);
 			if (r == V_OOB)
 				fprintf(stderr, "  at memory base %+lld\n", (long long)fz_sh->oob_off);
