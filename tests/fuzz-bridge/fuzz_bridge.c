@@ -13,7 +13,7 @@
  * with MPI_Finalize.  The parent reports what ended a child otherwise: a
  * fault in the guard pages around linear memory (a host access outside
  * it), any other crash, an ASan/UBSan report, a hang (no exit within
- * -hang seconds), MPI_Abort from the bridge; it prints the call and
+ * -hang seconds for one call), MPI_Abort from the bridge; it prints the call and
  * writes it as a reproducer (replayable with -replay).
  *
  * A trap (a module function that traps, rethrown by the bridge) ends the
@@ -573,6 +573,14 @@ static uint64_t call_seed(uint64_t seed, uint64_t batch, uint64_t k)
 
 static int trace;
 
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+
 /* Runs one call; 1 if it trapped (the batch ends). */
 static int run_call(fz_call *c)
 {
@@ -586,6 +594,7 @@ static int run_call(fz_call *c)
 	if (trace)   /* FZ_TRACE=1: every call of the batch in the log */
 		fprintf(stderr, "%s", fz_sh->cur_desc);
 	fz_sh->cur_proc = c->proc;
+	fz_sh->call_t0 = now();
 	fz_sh->in_call = 1;
 	jmp_buf jb;
 	fz_trap_jmp = &jb;
@@ -726,13 +735,6 @@ static _Noreturn void child_replay(const char *text)
 
 /* ---- the parent ---------------------------------------------------------- */
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 enum { V_OK, V_OOB, V_CRASH, V_SANITIZER, V_HANG, V_ABORT, V_EXIT, V_SETUP, V_N };
 static const char *rname[] = { "ok", "host access outside linear memory", "crash",
 	"sanitizer report", "hang", "MPI_Abort by the bridge", "unexpected exit", "setup failed" };
@@ -761,7 +763,10 @@ static int run_child(void (*fn)(void *), void *arg)
 		pid_t w = waitpid(pid, &st, WNOHANG);
 		if (w == pid)
 			break;
-		if (now() - t0 > hang_s) {
+		/* A hang: one call running for hang_s, or the batch (set-up,
+		 * calls, MPI_Finalize) for 30 times that. */
+		double t = now();
+		if ((fz_sh->in_call && t - fz_sh->call_t0 > hang_s) || t - t0 > 30 * hang_s) {
 			kill(-pid, SIGKILL);
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);

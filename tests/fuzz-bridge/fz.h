@@ -27,6 +27,7 @@ typedef struct fz_shared {
 	volatile int64_t oob_off;     /* its offset from the memory base */
 	volatile uint64_t callbacks;  /* module functions called */
 	volatile int cur_proc;
+	volatile double call_t0;      /* when the running call started */
 	volatile uint64_t executions;
 	volatile uint64_t traps;
 	char cur_desc[8192];          /* the running call, as a reproducer */
