@@ -856,8 +856,8 @@ u32 mwh_Pack_size(rt_instance *inst, u32 count, u32 dt, u32 comm, u32 sizep)
 	MPI_Comm c;
 	MPI_Datatype d;
 	int rc, *s;
-	TRY(mw_comm_get(comm, &c));
-	TRY(mw_dtype_hget(dt, &d));
+	TRY(mw_comm_live(comm, &c));
+	TRY(mw_dtype_cget(dt, &d));
 	OUT(s, sizep, 4);
 	return mw_ret(inst, MPI_Pack_size((int)count, d, c, s), comm, "MPI_Pack_size");
 fail:

@@ -680,7 +680,7 @@ u32 mwh_Pack_external_size(rt_instance *inst, u32 rep, u32 count, u32 dt, u32 si
 	const char *s = mw_str(inst, rep);
 	if (!s)
 		TRY(MW_ERR_ARG);
-	TRY(mw_dtype_hget(dt, &d));
+	TRY(mw_dtype_cget(dt, &d));
 	OUT(o, sizep, 4);
 	rc = MPI_Pack_external_size(s, (int)count, d, &sz);
 	if (rc == MPI_SUCCESS) {

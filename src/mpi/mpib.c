@@ -325,6 +325,17 @@ int mw_dtype_hget(uint32_t h, MPI_Datatype *out)
 	return rc;
 }
 
+int mw_dtype_cget(uint32_t h, MPI_Datatype *out)
+{
+	mw_dtype *d;
+	int rc = mw_dtype_get(h, &d);
+	if (rc == 0 && !d->committed)
+		rc = MW_ERR_TYPE;
+	if (rc == 0)
+		*out = d->h;
+	return rc;
+}
+
 uint32_t mw_dtype_put(MPI_Datatype x)
 {
 	if (x == MPI_DATATYPE_NULL)

@@ -37,6 +37,10 @@ uint32_t mw_group_put(MPI_Group g);
 void mw_group_del(uint32_t h);
 int mw_dtype_get(uint32_t h, mw_dtype **out);
 int mw_dtype_hget(uint32_t h, MPI_Datatype *out);
+/* mw_dtype_hget for a type the host will lay data out by without a buffer
+ * (MPI_Pack_size): MW_ERR_TYPE unless committed (Open MPI's convertor
+ * crashes on an uncommitted one; buffers are checked by mw_buf). */
+int mw_dtype_cget(uint32_t h, MPI_Datatype *out);
 uint32_t mw_dtype_put(MPI_Datatype d);
 void mw_dtype_del(uint32_t h);
 int mw_dtype_refresh(uint32_t h);   /* after MPI_Type_commit */
