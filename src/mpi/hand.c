@@ -486,6 +486,31 @@ u32 mwh_Start(rt_instance *inst, u32 req)
  * of its handles: module code can run during the wait (a user op, a
  * generalized request's callbacks) and rewrite the array, and the slots
  * released afterwards must be those that were waited for. */
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* No live request twice: the host completes and frees it at the first and
+ * reads the freed one at the second (Open MPI's MPI_Waitany: a use after
+ * free, found by fuzz-bridge).  MPI forbids it.  0 or MW_ERR_REQUEST. */
+static int reqs_distinct(const int32_t *v, int n)
+{
+	int32_t small[64], *s = n <= 64 ? small : malloc((size_t)n * sizeof *s);
+	int rc = 0;
+	if (!s)
+		return MW_ERR_NO_MEM;
+	memcpy(s, v, (size_t)n * sizeof *s);
+	qsort(s, (size_t)n, sizeof *s, cmp_i32);
+	for (int i = 1; i < n && !rc; i++)
+		if (s[i] == s[i - 1] && s[i] != MW_REQUEST_NULL)
+			rc = MW_ERR_REQUEST;
+	if (s != small)
+		free(s);
+	return rc;
+}
+
 static MPI_Request *reqs_in(rt_instance *inst, u32 arr, int n, uint32_t **mod,
                             mw_snap *was, MPI_Request *small, int nsmall, int *err)
 {
@@ -496,6 +521,10 @@ static MPI_Request *reqs_in(rt_instance *inst, u32 arr, int n, uint32_t **mod,
 	}
 	if ((*err = mw_snap_in(inst, was, arr, n)))
 		return NULL;
+	if ((*err = reqs_distinct(was->v, n))) {
+		mw_snap_free(was);
+		return NULL;
+	}
 	*mod = mw_arr(inst, arr, (uint64_t)n, 4);
 	MPI_Request *h = n <= nsmall ? small : malloc((size_t)n * sizeof *h);
 	if (!h) {
