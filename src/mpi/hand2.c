@@ -522,6 +522,7 @@ u32 mwh_Info_get(rt_instance *inst, u32 info, u32 key, u32 vlen, u32 value, u32 
 	if (!buf)
 		TRY(MW_ERR_NO_MEM);
 	rc = MPI_Info_get(i, k, (int)vlen, buf, f);
+	buf[vlen] = 0;   /* Open MPI left it unterminated for valuelen 0 (found by fuzz-bridge) */
 	if (rc == MPI_SUCCESS && *f)
 		rc = mw_str_out(inst, value, vlen + 1, 0, buf) ? MPI_ERR_ARG : MPI_SUCCESS;
 	free(buf);
