@@ -855,6 +855,10 @@ static int weights_in(rt_instance *inst, u32 a, int n, int **out)
 		return 0;
 	}
 	if (a == MW_WEIGHTS_EMPTY_ADDR) {
+		/* only for no edges: Open MPI reads n weights at the sentinel
+		 * (found by fuzz-bridge) */
+		if (n != 0)
+			return MW_ERR_ARG;
 		*out = MPI_WEIGHTS_EMPTY;
 		return 0;
 	}
