@@ -103,6 +103,8 @@ typedef struct fz_call {
 	u32 pa[MAXPOKE], pv[MAXPOKE];
 	int malloc_mode;
 	int32_t hval;
+	int has_expect;   /* a regression's "expect RC": the result it must give */
+	u32 expect;
 } fz_call;
 static fz_call *cur;
 
@@ -346,7 +348,10 @@ static int parse_call(const char *text, fz_call *c)
 			c->proc = proc_index(name);
 		else if (sscanf(l, "malloc %d", &c->malloc_mode) == 1 || sscanf(l, "hostile %d", &c->hval) == 1)
 			;
-		else if (sscanf(l, "poke %x %x", &a, &v) == 2 && c->npoke < MAXPOKE) {
+		else if (sscanf(l, "expect %x", &v) == 1) {
+			c->has_expect = 1;
+			c->expect = v;
+		} else if (sscanf(l, "poke %x %x", &a, &v) == 2 && c->npoke < MAXPOKE) {
 			c->pa[c->npoke] = a;
 			c->pv[c->npoke++] = v;
 		} else if (!strncmp(l, "args", 4)) {
@@ -572,6 +577,7 @@ static uint64_t call_seed(uint64_t seed, uint64_t batch, uint64_t k)
 }
 
 static int trace;
+static u32 last_ret;   /* what the last call returned */
 
 static double now(void)
 {
@@ -602,7 +608,8 @@ static int run_call(fz_call *c)
 	if (setjmp(jb))
 		trapped = 1;
 	else
-		fz_dispatch(INST, fz_procs[c->proc].sig, rt_host_find("env", fz_procs[c->proc].name)->fn, c->a);
+		last_ret = (u32)fz_dispatch(INST, fz_procs[c->proc].sig,
+		                            rt_host_find("env", fz_procs[c->proc].name)->fn, c->a);
 	fz_trap_jmp = NULL;
 	fz_sh->in_call = 0;
 	fz_sh->exec[c->proc]++;
@@ -726,6 +733,11 @@ static _Noreturn void child_replay(const char *text)
 		}
 		free(one);
 		trapped = run_call(&c);
+		if (!trapped && c.has_expect && last_ret != c.expect) {
+			fprintf(stderr, "fuzz-bridge: %s returned %u, the regression expects %u\n",
+			        fz_procs[c.proc].name, last_ret, c.expect);
+			_exit(FZ_EXIT_EXPECT);
+		}
 		if (!trapped)
 			errors_return();
 		p = next;
@@ -735,9 +747,10 @@ static _Noreturn void child_replay(const char *text)
 
 /* ---- the parent ---------------------------------------------------------- */
 
-enum { V_OK, V_OOB, V_CRASH, V_SANITIZER, V_HANG, V_ABORT, V_EXIT, V_SETUP, V_N };
+enum { V_OK, V_OOB, V_CRASH, V_SANITIZER, V_HANG, V_ABORT, V_EXIT, V_SETUP, V_EXPECT, V_N };
 static const char *rname[] = { "ok", "host access outside linear memory", "crash",
-	"sanitizer report", "hang", "MPI_Abort by the bridge", "unexpected exit", "setup failed" };
+	"sanitizer report", "hang", "MPI_Abort by the bridge", "unexpected exit", "setup failed",
+	"result other than expected" };
 
 static const char *log_path = "/tmp/fuzz-bridge.log";
 static double hang_s = 10;
@@ -788,6 +801,8 @@ static int run_child(void (*fn)(void *), void *arg)
 		return V_ABORT;
 	if (code == FZ_EXIT_SETUP)
 		return V_SETUP;
+	if (code == FZ_EXIT_EXPECT)
+		return V_EXPECT;
 	FILE *f = fopen(log_path, "r");
 	char line[512];
 	int san = 0;

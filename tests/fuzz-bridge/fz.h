@@ -11,6 +11,7 @@
 /* Child exit statuses the parent tells apart from a report's status. */
 #define FZ_EXIT_SETUP 70              /* could not set up: not a finding */
 #define FZ_EXIT_ABORT 73              /* the bridge called MPI_Abort */
+#define FZ_EXIT_EXPECT 74             /* a regression's call gave another result */
 
 /* Module functions in table 0. */
 enum { FZ_FN_GOOD = 1, FZ_FN_TRAP, FZ_FN_HOSTILE, FZ_FN_BADSIG, FZ_FN_N };
