@@ -561,10 +561,13 @@ static u32 type_out(rt_instance *inst, int rc, const MPI_Datatype *nt, uint32_t 
 static MPI_Aint *aints(rt_instance *inst, u32 a, int n, int *rc)
 {
 	int32_t *m = mw_arr(inst, a, n < 0 ? 0 : (uint64_t)n, 4);
+	if (!m && n > 0) {   /* checked before allocating n of them */
+		*rc = MW_ERR_ARG;
+		return NULL;
+	}
 	MPI_Aint *h = malloc(((size_t)(n < 0 ? 0 : n) + 1) * sizeof *h);
-	if ((!m && n > 0) || !h) {
-		free(h);
-		*rc = h ? MW_ERR_ARG : MW_ERR_NO_MEM;
+	if (!h) {
+		*rc = MW_ERR_NO_MEM;
 		return NULL;
 	}
 	for (int i = 0; i < n; i++)
