@@ -19,7 +19,7 @@ blocks = [b for b in blocks if not re.match(r'proc MPI_(Init|Init_thread|Finaliz
 def verdict(bs):
     with tempfile.NamedTemporaryFile('w', suffix='.txt', delete=False) as f:
         f.write(start + ''.join(bs))
-    r = subprocess.run([exe, '-log', '/tmp/fz-min.log', '-hang', '5', '-replay', f.name],
+    r = subprocess.run([exe, '-log', os.environ.get('FZ_MINLOG', '/tmp/fz-min.log'), '-hang', '5', '-replay', f.name],
                        capture_output=True, text=True)
     os.unlink(f.name)
     m = re.search(r'regression \S+: (.*)', r.stdout + r.stderr)
