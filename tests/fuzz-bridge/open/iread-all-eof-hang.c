@@ -2,7 +2,8 @@
  * the end of a file never completes, so any wait on it blocks for ever
  * (found by fuzz-bridge as hangs in MPI_Wait/MPI_Waitany).  Native, no
  * bridge: mpicc iread-all-eof-hang.c && ./a.out   (stops after "iread 0")
- * MPI_File_iread_all and MPI_File_iread_at_all are excluded from fuzzing. */
+ * MPI_File_read_at_all_begin + _end hangs the same way.  MPI_File_iread_all,
+ * MPI_File_iread_at_all and the split collective reads are excluded from fuzzing. */
 #include <mpi.h>
 #include <stdio.h>
 int main(void)
