@@ -30,7 +30,7 @@ fuzz-bridge: $(FZB_DIR)/fuzz_bridge
 
 check-fuzz-bridge: $(FZB_DIR)/fuzz_bridge
 	@out=$$( { env $(FZB_ENV) timeout 120 $< -hang 3 -log $(FZB_DIR)/child.log -replay $(FZB_CORPUS); \
-	  for s in 1 2; do env $(FZB_ENV) timeout 120 $< -seed $$s -time 15 -hang 5 -known tests/fuzz-bridge/known.txt \
+	  for s in 1 2; do env $(FZB_ENV) timeout 120 $< -seed $$s -time 12 -hang 5 -known tests/fuzz-bridge/known.txt \
 	    -log $(FZB_DIR)/child.log -out $(FZB_DIR)/findings; done; } 2>&1 ); \
 	echo "$$out" | grep -v '^fuzz-bridge: [0-9]* passed'; \
 	p=$$(echo "$$out" | sed -n 's/^fuzz-bridge: \([0-9]*\) passed.*/\1/p' | sort -n | head -1); \
