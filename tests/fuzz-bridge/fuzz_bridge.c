@@ -571,6 +571,7 @@ int __real_MPI_Abort(MPI_Comm c, int code);
 int __wrap_MPI_Abort(MPI_Comm c, int code)
 {
 	(void)c;
+	fz_sh->abort_malloc = fz_malloc_mode + 1;
 	fprintf(stderr, "fuzz-bridge: the bridge called MPI_Abort (errorcode %d)\n", code);
 	fflush(NULL);
 	_exit(FZ_EXIT_ABORT);
@@ -774,10 +775,11 @@ static _Noreturn void child_replay(const char *text)
 
 /* ---- the parent ---------------------------------------------------------- */
 
-enum { V_OK, V_OOB, V_CRASH, V_SANITIZER, V_HANG, V_ABORT, V_EXIT, V_SETUP, V_EXPECT, V_N };
+enum { V_OK, V_OOB, V_CRASH, V_SANITIZER, V_HANG, V_ABORT, V_EXIT, V_SETUP, V_EXPECT,
+       V_ABORT_MALLOC, V_N };
 static const char *rname[] = { "ok", "host access outside linear memory", "crash",
 	"sanitizer report", "hang", "MPI_Abort by the bridge", "unexpected exit", "setup failed",
-	"result other than expected" };
+	"result other than expected", "job ended after the module's malloc failed (by design)" };
 
 static const char *log_path = "/tmp/fuzz-bridge.log";
 static double hang_s = 10;
@@ -824,8 +826,10 @@ static int run_child(void (*fn)(void *), void *arg)
 	int code = WEXITSTATUS(st);
 	if (code == 0)
 		return V_OK;
+	/* The bridge ends the job when it cannot run a user error handler
+	 * because the module's malloc failed or lied: by design. */
 	if (code == FZ_EXIT_ABORT)
-		return V_ABORT;
+		return fz_sh->abort_malloc > 1 ? V_ABORT_MALLOC : V_ABORT;
 	if (code == FZ_EXIT_SETUP)
 		return V_SETUP;
 	if (code == FZ_EXIT_EXPECT)
@@ -949,7 +953,7 @@ int main(int argc, char **argv)
 		for (i = 0; i < NPROC; i++)
 			exec[i] += fz_sh->exec[i];
 		counts[r]++;
-		if (r != V_OK && r != V_SETUP) {
+		if (r != V_OK && r != V_SETUP && r != V_ABORT_MALLOC) {
 			int p = fz_sh->cur_proc;
 			const char *name = p >= 0 ? fz_procs[p].name : "(setup)";
 			if (p >= 0)
@@ -1008,9 +1012,10 @@ int main(int argc, char **argv)
 	       (unsigned long long)seed, now() - t0, (unsigned long long)batch, covered, NPROC, nexcl,
 	       (unsigned long long)execs, (unsigned long long)cbs, (unsigned long long)traps);
 	printf("fuzz-bridge: findings: host accesses outside linear memory %d, crashes %d, "
-	       "sanitizer reports %d, hangs %d, aborts %d, other exits %d (%d of them known)\n",
+	       "sanitizer reports %d, hangs %d, aborts %d, other exits %d (%d of them known); "
+	       "jobs ended by design after a bad module malloc %d\n",
 	       counts[V_OOB], counts[V_CRASH], counts[V_SANITIZER], counts[V_HANG], counts[V_ABORT],
-	       counts[V_EXIT], nknown);
+	       counts[V_EXIT], nknown, counts[V_ABORT_MALLOC]);
 	for (i = 0; i < NPROC; i++)
 		if (!exec[i] && !(is_excluded(fz_procs[i].name) && !always_run(fz_procs[i].name)))
 			printf("fuzz-bridge: not reached: %s\n", fz_procs[i].name);

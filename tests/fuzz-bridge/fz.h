@@ -25,6 +25,7 @@ typedef struct fz_shared {
 	volatile int in_call;         /* 1 while a bridge call runs */
 	volatile int trapped;         /* trap kind of the last unwinding */
 	volatile int oob;             /* a fault in the guard pages */
+	volatile int abort_malloc;    /* malloc mode (+1) when the bridge aborted */
 	volatile int64_t oob_off;     /* its offset from the memory base */
 	volatile uint64_t callbacks;  /* module functions called */
 	volatile int cur_proc;
