@@ -13,7 +13,7 @@
 typedef uint32_t u32;
 
 #define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
-#define COMM(c, a) TRY(mw_comm_get((a), &(c)))
+#define COMM(c, a) TRY(mw_comm_live((a), &(c)))
 #define DTYPE(d, a) TRY(mw_dtype_get((a), &(d)))
 #define OUT(p, a, n) do { if (!((p) = mw_ptr(inst, (a), (n)))) { rc = MW_ERR_ARG; goto fail; } } while (0)
 #define BUF(p, a, n, d) TRY(mw_buf(inst, (a), (int)(n), (d), &(p)))
@@ -389,7 +389,13 @@ u32 mwh_Mrecv(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 msg,
 	OUT(mp, msg, 4);
 	STATUS_OK(status);
 	TRY(mw_msg_get(*mp, &m));
-	rc = MPI_Mrecv(p, (int)count, d->h, &m, status ? &st : MPI_STATUS_IGNORE);
+	if (m == MPI_MESSAGE_NULL)   /* as in MPI_Imrecv */
+		TRY(MW_ERR_REQUEST);
+	if (*mp == MW_MESSAGE_NO_PROC)
+		rc = MPI_Recv(p, (int)count, d->h, MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_SELF,
+		              status ? &st : MPI_STATUS_IGNORE);
+	else
+		rc = MPI_Mrecv(p, (int)count, d->h, &m, status ? &st : MPI_STATUS_IGNORE);
 	if (rc == MPI_SUCCESS) {
 		if (*mp != MW_MESSAGE_NO_PROC)
 			mw_msg_del(*mp);
@@ -415,7 +421,17 @@ u32 mwh_Imrecv(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 msg,
 	OUT(mp, msg, 4);
 	OUT(r, req, 4);
 	TRY(mw_msg_get(*mp, &m));
-	rc = MPI_Imrecv(p, (int)count, d->h, &m, &hr);
+	/* Open MPI raises an error about MPI_MESSAGE_NULL on MPI_COMM_NULL,
+	 * whose handler is fatal: refused here (found by fuzz-bridge). */
+	if (m == MPI_MESSAGE_NULL)
+		TRY(MW_ERR_REQUEST);
+	/* MPI_MESSAGE_NO_PROC is a receive from MPI_PROC_NULL: done as one,
+	 * since Open MPI's error path for it (an uncommitted datatype, say)
+	 * dereferenced its null communicator (found by fuzz-bridge). */
+	if (*mp == MW_MESSAGE_NO_PROC)
+		rc = MPI_Irecv(p, (int)count, d->h, MPI_PROC_NULL, MPI_ANY_TAG, MPI_COMM_SELF, &hr);
+	else
+		rc = MPI_Imrecv(p, (int)count, d->h, &m, &hr);
 	if (rc == MPI_SUCCESS) {
 		if (*mp != MW_MESSAGE_NO_PROC)
 			mw_msg_del(*mp);
@@ -475,6 +491,31 @@ u32 mwh_Start(rt_instance *inst, u32 req)
  * of its handles: module code can run during the wait (a user op, a
  * generalized request's callbacks) and rewrite the array, and the slots
  * released afterwards must be those that were waited for. */
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* No live request twice: the host completes and frees it at the first and
+ * reads the freed one at the second (Open MPI's MPI_Waitany: a use after
+ * free, found by fuzz-bridge).  MPI forbids it.  0 or MW_ERR_REQUEST. */
+static int reqs_distinct(const int32_t *v, int n)
+{
+	int32_t small[64], *s = n <= 64 ? small : malloc((size_t)n * sizeof *s);
+	int rc = 0;
+	if (!s)
+		return MW_ERR_NO_MEM;
+	memcpy(s, v, (size_t)n * sizeof *s);
+	qsort(s, (size_t)n, sizeof *s, cmp_i32);
+	for (int i = 1; i < n && !rc; i++)
+		if (s[i] == s[i - 1] && s[i] != MW_REQUEST_NULL)
+			rc = MW_ERR_REQUEST;
+	if (s != small)
+		free(s);
+	return rc;
+}
+
 static MPI_Request *reqs_in(rt_instance *inst, u32 arr, int n, uint32_t **mod,
                             mw_snap *was, MPI_Request *small, int nsmall, int *err)
 {
@@ -485,6 +526,10 @@ static MPI_Request *reqs_in(rt_instance *inst, u32 arr, int n, uint32_t **mod,
 	}
 	if ((*err = mw_snap_in(inst, was, arr, n)))
 		return NULL;
+	if ((*err = reqs_distinct(was->v, n))) {
+		mw_snap_free(was);
+		return NULL;
+	}
 	*mod = mw_arr(inst, arr, (uint64_t)n, 4);
 	MPI_Request *h = n <= nsmall ? small : malloc((size_t)n * sizeof *h);
 	if (!h) {
@@ -646,10 +691,14 @@ static u32 wait_many(rt_instance *inst, int kind, const char *proc, u32 n,
 	case W_SOME: case T_SOME: outc = a2; idxs = a3; stat = a4; break;
 	}
 	int nst = (kind == W_ALL || kind == T_ALL || kind == W_SOME || kind == T_SOME) ? cnt : 1;
-	int32_t *pc = outc ? mw_ptr(inst, outc, 4) : NULL;
-	int32_t *pf = flag ? mw_ptr(inst, flag, 4) : NULL;
-	int32_t *pi = idxs ? mw_arr(inst, idxs, (uint64_t)cnt, 4) : NULL;
-	if ((outc && !pc) || (flag && !pf) || (idxs && !pi && cnt > 0) ||
+	/* Every output but the statuses is always written: address 0 is
+	 * memory, not "ignore" (only a status has an IGNORE, 0). */
+	int tests = kind == T_ALL || kind == T_ANY, one = kind != W_ALL && kind != T_ALL;
+	int some = kind == W_SOME || kind == T_SOME;
+	int32_t *pc = one ? mw_ptr(inst, outc, 4) : NULL;
+	int32_t *pf = tests ? mw_ptr(inst, flag, 4) : NULL;
+	int32_t *pi = some ? mw_arr(inst, idxs, (uint64_t)cnt, 4) : NULL;
+	if ((one && !pc) || (tests && !pf) || (some && !pi && cnt > 0) ||
 	    (stat && !mw_arr(inst, stat, (uint64_t)nst, 24) && nst > 0)) {
 		rc = MW_ERR_ARG;
 		goto fail;

@@ -549,20 +549,34 @@ u32 mwh_Group_translate_ranks(rt_instance *inst, u32 g1, u32 n, u32 r1, u32 g2,
                               u32 r2)
 {
 	MPI_Group a, b;
+	mw_snap in = { 0 };
 	int rc;
 	TRY(mw_group_get(g1, &a));
 	TRY(mw_group_get(g2, &b));
 	if ((int)n < 0)
 		TRY(MW_ERR_ARG);
-	int *in = mw_arr(inst, r1, n, 4), *out = mw_arr(inst, r2, n, 4);
-	if ((!in || !out) && n)
-		TRY(MW_ERR_ARG);
-	rc = MPI_Group_translate_ranks(a, (int)n, in, b, out);
+	/* ranks1 read once, each a rank of group1 or MPI_PROC_NULL (Open MPI
+	 * 4.1 reads group1's process table at any rank it is given: a crash
+	 * found by fuzz-bridge), in the host's numbering. */
+	int *out = mw_arr(inst, r2, n, 4), size = 0;
+	if ((rc = mw_snap_in(inst, &in, r1, (int)n)) || (!out && n))
+		TRY(rc ? rc : MW_ERR_ARG);
+	if (a == MPI_GROUP_NULL || b == MPI_GROUP_NULL)
+		TRY(MW_ERR_GROUP);
+	MPI_Group_size(a, &size);
+	for (u32 i = 0; i < n; i++) {
+		in.v[i] = mw_rank_in((uint32_t)in.v[i]);
+		if (in.v[i] != MPI_PROC_NULL && (in.v[i] < 0 || in.v[i] >= size))
+			TRY(MW_ERR_RANK);
+	}
+	rc = MPI_Group_translate_ranks(a, (int)n, in.v, b, out);
+	mw_snap_free(&in);
 	if (rc == MPI_SUCCESS)
 		for (u32 i = 0; i < n; i++)
 			out[i] = (int)mw_rank_out(out[i]);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_translate_ranks");
 fail:
+	mw_snap_free(&in);
 	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Group_translate_ranks");
 }
 
@@ -595,6 +609,7 @@ u32 mwh_Info_get(rt_instance *inst, u32 info, u32 key, u32 vlen, u32 value, u32 
 	if (!buf)
 		TRY(MW_ERR_NO_MEM);
 	rc = MPI_Info_get(i, k, (int)vlen, buf, f);
+	buf[vlen] = 0;   /* Open MPI left it unterminated for valuelen 0 (found by fuzz-bridge) */
 	if (rc == MPI_SUCCESS && *f)
 		rc = mw_str_out(inst, value, vlen + 1, 0, buf) ? MPI_ERR_ARG : MPI_SUCCESS;
 	free(buf);
@@ -633,10 +648,13 @@ static u32 type_out(rt_instance *inst, int rc, const MPI_Datatype *nt, uint32_t 
 static MPI_Aint *aints(rt_instance *inst, u32 a, int n, int *rc)
 {
 	int32_t *m = mw_arr(inst, a, n < 0 ? 0 : (uint64_t)n, 4);
+	if (!m && n > 0) {   /* checked before allocating n of them */
+		*rc = MW_ERR_ARG;
+		return NULL;
+	}
 	MPI_Aint *h = malloc(((size_t)(n < 0 ? 0 : n) + 1) * sizeof *h);
-	if ((!m && n > 0) || !h) {
-		free(h);
-		*rc = h ? MW_ERR_ARG : MW_ERR_NO_MEM;
+	if (!h) {
+		*rc = MW_ERR_NO_MEM;
 		return NULL;
 	}
 	for (int i = 0; i < n; i++)
@@ -929,8 +947,8 @@ u32 mwh_Pack_size(rt_instance *inst, u32 count, u32 dt, u32 comm, u32 sizep)
 	MPI_Comm c;
 	MPI_Datatype d;
 	int rc, *s;
-	TRY(mw_comm_get(comm, &c));
-	TRY(mw_dtype_hget(dt, &d));
+	TRY(mw_comm_live(comm, &c));
+	TRY(mw_dtype_cget(dt, &d));
 	OUT(s, sizep, 4);
 	return mw_ret(inst, MPI_Pack_size((int)count, d, c, s), comm, "MPI_Pack_size");
 fail:

@@ -475,6 +475,10 @@ u32 mwh_Comm_idup(rt_instance *inst, u32 comm, u32 newp, u32 reqp)
 	}
 	idups[n_idup] = d;
 	d->slot = mw_comm_reserve();
+	/* The module has the handle now: an error on it before the request
+	 * completes (erroneous, but it happens) goes to the handler it will
+	 * have, not to MPI_ERRORS_ARE_FATAL (found by fuzz-bridge). */
+	mw_comm_inherit(d->slot, comm);
 	d->parent = comm;
 	d->req = mw_req_put(r);
 	n_idup++;
@@ -519,8 +523,8 @@ int mw_code_in(int32_t m, int *host, int32_t *cls)
 		*host = -1;
 		return 0;
 	}
-	uint32_t i = (uint32_t)(m - MW_ERR_LASTCODE - 1);
-	if (m <= MW_ERR_LASTCODE || i >= n_ucode)
+	int64_t i = (int64_t)m - MW_ERR_LASTCODE - 1;   /* no overflow at INT_MIN */
+	if (m <= MW_ERR_LASTCODE || i >= (int64_t)n_ucode)
 		return MW_ERR_ARG;
 	*host = ucode[i].host;
 	*cls = ucode[i].cls;
@@ -710,7 +714,7 @@ u32 mwh_Pack_external_size(rt_instance *inst, u32 rep, u32 count, u32 dt, u32 si
 	const char *s = mw_str(inst, rep);
 	if (!s)
 		TRY(MW_ERR_ARG);
-	TRY(mw_dtype_hget(dt, &d));
+	TRY(mw_dtype_cget(dt, &d));
 	OUT(o, sizep, 4);
 	rc = MPI_Pack_external_size(s, (int)count, d, &sz);
 	if (rc == MPI_SUCCESS) {
@@ -885,6 +889,10 @@ static int weights_in(rt_instance *inst, u32 a, int n, int **out)
 		return 0;
 	}
 	if (a == MW_WEIGHTS_EMPTY_ADDR) {
+		/* only for no edges: Open MPI reads n weights at the sentinel
+		 * (found by fuzz-bridge) */
+		if (n != 0)
+			return MW_ERR_ARG;
 		*out = MPI_WEIGHTS_EMPTY;
 		return 0;
 	}
@@ -939,6 +947,16 @@ u32 mwh_Dist_graph_create(rt_instance *inst, u32 comm, u32 n, u32 srcs, u32 degs
 	int32_t *pd = int_arr(inst, dsts, (int)ne);
 	if (!pd)
 		TRY(MW_ERR_ARG);
+	/* Every node a rank of comm: Open MPI 4.1 sends the edges to their
+	 * nodes' owners and, for MPI_PROC_NULL or a bad rank, received them
+	 * past a buffer of its own (heap overflow; found by fuzz-bridge). */
+	int size = 0;
+	if (c == MPI_COMM_NULL || MPI_Comm_size(c, &size))
+		TRY(MW_ERR_COMM);
+	for (int64_t i = 0; i < ne || i < (int)n; i++)
+		if ((i < ne && (pd[i] < 0 || pd[i] >= size)) ||
+		    (i < (int)n && (ps[i] < 0 || ps[i] >= size)))
+			TRY(MW_ERR_RANK);
 	TRY(weights_in(inst, w, (int)ne, &pw));
 	OUT(o, newp, 4);
 	rc = MPI_Dist_graph_create(c, (int)n, ps, pg, pd, pw, in, (int)reorder, &nc);

@@ -709,6 +709,10 @@ static u32 spawn(rt_instance *inst, int multi, u32 count, u32 cmds, u32 argvs,
 			lc = MW_ERR_ARG;
 		else if (!(sc = calloc((size_t)n, sizeof *sc)))
 			lc = MW_ERR_NO_MEM;
+		/* spcmd_free runs on every command, also those after a bad one
+		 * that were never made (MPI_INFO_NULL is not 0 in Open MPI). */
+		for (int i = 0; sc && i < n; i++)
+			sc[i].info = MPI_INFO_NULL;
 		total = 0;
 		for (int i = 0; i < n && !lc; i++) {
 			if (multi)

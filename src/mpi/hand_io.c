@@ -58,12 +58,31 @@ typedef struct mwf {
 	char *last;            /* ... and the name in it */
 	int split;             /* split collective under way */
 	u32 split_buf;
+	int pending;           /* its nonblocking requests not released yet */
 } mwf;
 
 static mwf *ft;
 static u32 ft_n, ft_cap;
 static u32 file_null_eh = MW_ERRORS_RETURN;   /* MPI_FILE_NULL's handler */
 static int host_eh_set;
+
+/* A file's nonblocking requests are counted until their slots go (the
+ * wait, test or free that ends them): MPI_File_close refuses while any is
+ * left, since Open MPI frees the file and a later wait on one of them used
+ * it (found by fuzz-bridge). */
+static void io_done(void *arg)
+{
+	uintptr_t i = (uintptr_t)arg;
+	if (i < ft_n && ft[i].pending > 0)
+		ft[i].pending--;
+}
+
+static void io_req(mwf *f, uint32_t *r, MPI_Request hr)
+{
+	*r = mw_req_put(hr);
+	f->pending++;
+	mw_req_attach(*r, io_done, (void *)(uintptr_t)(f - ft));
+}
 
 static mwf *f_get(u32 h)
 {
@@ -539,6 +558,8 @@ u32 mwh_File_close(rt_instance *inst, u32 fhp)
 		return f_fail(inst, MW_ERR_ARG, MW_FILE_NULL, P);
 	u32 fh = *o;
 	FILE_(f, fh);
+	if (f->pending)
+		TRY(MW_ERR_PENDING);
 	rc = MPI_File_close(&f->h);
 	int rc2 = MPI_Win_free(&f->win);
 	int rc3 = MPI_Comm_free(&f->comm);
@@ -1017,7 +1038,7 @@ u32 mwh_File_##NAME(rt_instance *inst, u32 fh, u32 buf, u32 count, u32 dt,      
 	OUT(r, req, 4);                                                       \
 	rc = MPI_File_##NAME(f->h, p, (int)count, d->h, &hr);                 \
 	if (rc == MPI_SUCCESS)                                                \
-		*r = mw_req_put(hr);                                          \
+		io_req(f, r, hr);                                             \
 	return f_ret(inst, rc, fh, "MPI_File_" #NAME);                        \
 fail:                                                                         \
 	return f_fail(inst, rc, fh, "MPI_File_" #NAME);                       \
@@ -1044,7 +1065,7 @@ u32 mwh_File_##NAME(rt_instance *inst, u32 fh, u64 off, u32 buf, u32 count,     
 	rc = MPI_File_##NAME(f->h, (MPI_Offset)(int64_t)off, p, (int)count,   \
 	                     d->h, &hr);                                      \
 	if (rc == MPI_SUCCESS)                                                \
-		*r = mw_req_put(hr);                                          \
+		io_req(f, r, hr);                                             \
 	return f_ret(inst, rc, fh, "MPI_File_" #NAME);                        \
 fail:                                                                         \
 	return f_fail(inst, rc, fh, "MPI_File_" #NAME);                       \
@@ -1104,7 +1125,7 @@ u32 mwh_File_##NAME(rt_instance *inst, u32 fh, u32 buf, u32 count, u32 dt,      
 	if (rc == MPI_SUCCESS)                                                \
 		rc = AT(f->h, (MPI_Offset)off, p, (int)count, d->h, &hr);     \
 	if (rc == MPI_SUCCESS)                                                \
-		*r = mw_req_put(hr);                                          \
+		io_req(f, r, hr);                                             \
 	return f_ret(inst, rc, fh, "MPI_File_" #NAME);                        \
 fail:                                                                         \
 	return f_fail(inst, rc, fh, "MPI_File_" #NAME);                       \

@@ -298,7 +298,7 @@ static int wblocks(rt_instance *inst, keep *k, u32 a, int n, int cap, u32 counts
 
 /* The request argument, checked before anything starts. */
 #define REQ(r, a) do { if (!((r) = mw_ptr(inst, (a), 4))) { rc = MW_ERR_ARG; goto fail; } } while (0)
-#define COMM(c, a) TRY(mw_comm_get((a), &(c)))
+#define COMM(c, a) TRY(mw_comm_live((a), &(c)))
 
 /* ---- nonblocking collectives ----------------------------------------------- */
 

@@ -329,21 +329,38 @@ static int opt(rt_instance *inst, u32 a, uint64_t n, void *out)
 /* A string output and its length (MPI-3.1 14.3.3): *len is the size of
  * name on input (0: name untouched), the characters with the NUL on
  * output.  Without len, name is not returned. */
-static int str_out(rt_instance *inst, u32 name, u32 len, char **hn, int **hl)
+/* A string the host library writes, with its in/out length: the length is
+ * read once into host memory, checked, given to the library and written
+ * back after the call.  In place, the library read it after writing the
+ * string, which may lie over it (a name over its own length: Open MPI took
+ * the name's characters for the length and wrote a byte that far away,
+ * outside linear memory; found by fuzz-bridge). */
+typedef struct t_str { char *buf; int32_t *mlen; int len; } t_str;
+#define SLEN(s) ((s).mlen ? &(s).len : NULL)
+
+static int str_out(rt_instance *inst, u32 name, u32 len, t_str *s)
 {
-	*hn = NULL;
-	*hl = NULL;
+	s->buf = NULL;
+	s->mlen = NULL;
+	s->len = 0;
 	if (!len)
 		return 0;
-	if (!(*hl = mw_ptr(inst, len, 4)))
+	if (!(s->mlen = mw_ptr(inst, len, 4)))
 		return MW_ERR_ARG;
-	if (name && **hl != 0) {
-		if (**hl < 0)
+	s->len = *s->mlen;
+	if (name && s->len != 0) {
+		if (s->len < 0)
 			return MW_T_ERR_INVALID;
-		if (!(*hn = mw_ptr(inst, name, (uint64_t)**hl)))
+		if (!(s->buf = mw_ptr(inst, name, (uint64_t)s->len)))
 			return MW_ERR_BUFFER;
 	}
 	return 0;
+}
+
+static void str_back(const t_str *s)
+{
+	if (s->mlen)
+		*s->mlen = s->len;
 }
 
 /* index within [0, the host's current number of variables). */
@@ -510,15 +527,18 @@ u32 mwh_T_finalize(rt_instance *inst)
 u32 mwh_T_enum_get_info(rt_instance *inst, u32 et, u32 num, u32 name, u32 name_len)
 {
 	static const char proc[] = "MPI_T_enum_get_info";
-	int *pn, *hl, rc;
-	char *hn;
+	int *pn, rc;
+	t_str sn;
 	T_INIT();
 	TRY(opt(inst, num, 4, &pn));
-	TRY(str_out(inst, name, name_len, &hn, &hl));
+	TRY(str_out(inst, name, name_len, &sn));
 	t_enum *e = t_get(&enums, et);
 	if (!e)
 		return MW_T_ERR_INVALID_HANDLE;
-	return t_ret(MPI_T_enum_get_info(e->h, pn, hn, hl));
+	rc = MPI_T_enum_get_info(e->h, pn, sn.buf, SLEN(sn));
+	if (rc == MPI_SUCCESS)
+		str_back(&sn);
+	return t_ret(rc);
 fail:
 	return t_fail(inst, rc, proc);
 }
@@ -527,11 +547,11 @@ u32 mwh_T_enum_get_item(rt_instance *inst, u32 et, u32 index, u32 value, u32 nam
                         u32 name_len)
 {
 	static const char proc[] = "MPI_T_enum_get_item";
-	int *pv, *hl, rc, n = 0;
-	char *hn;
+	int *pv, rc, n = 0;
+	t_str sn;
 	T_INIT();
 	TRY(opt(inst, value, 4, &pv));
-	TRY(str_out(inst, name, name_len, &hn, &hl));
+	TRY(str_out(inst, name, name_len, &sn));
 	t_enum *e = t_get(&enums, et);
 	if (!e)
 		return MW_T_ERR_INVALID_HANDLE;
@@ -539,7 +559,10 @@ u32 mwh_T_enum_get_item(rt_instance *inst, u32 et, u32 index, u32 value, u32 nam
 		return t_ret(rc);
 	if ((int32_t)index < 0 || (int32_t)index >= n)
 		return MW_T_ERR_INVALID_ITEM;
-	return t_ret(MPI_T_enum_get_item(e->h, (int)index, pv, hn, hl));
+	rc = MPI_T_enum_get_item(e->h, (int)index, pv, sn.buf, SLEN(sn));
+	if (rc == MPI_SUCCESS)
+		str_back(&sn);
+	return t_ret(rc);
 fail:
 	return t_fail(inst, rc, proc);
 }
@@ -561,13 +584,13 @@ u32 mwh_T_cvar_get_info(rt_instance *inst, u32 index, u32 name, u32 name_len,
 {
 	static const char proc[] = "MPI_T_cvar_get_info";
 	int32_t *pverb, *pdt, *pet, *pbind, *pscope;
-	int *nl, *dl, rc, hverb = 0, hbind = 0, hscope = 0;
-	char *hn, *hd;
+	int rc, hverb = 0, hbind = 0, hscope = 0;
+	t_str sn, sd;
 	MPI_Datatype hdt = MPI_DATATYPE_NULL;
 	MPI_T_enum het = MPI_T_ENUM_NULL;
 	T_INIT();
-	TRY(str_out(inst, name, name_len, &hn, &nl));
-	TRY(str_out(inst, desc, desc_len, &hd, &dl));
+	TRY(str_out(inst, name, name_len, &sn));
+	TRY(str_out(inst, desc, desc_len, &sd));
 	TRY(opt(inst, verbosity, 4, &pverb));
 	TRY(opt(inst, datatype, 4, &pdt));
 	TRY(opt(inst, enumtype, 4, &pet));
@@ -575,10 +598,12 @@ u32 mwh_T_cvar_get_info(rt_instance *inst, u32 index, u32 name, u32 name_len,
 	TRY(opt(inst, scope, 4, &pscope));
 	if ((rc = index_ok(MPI_T_cvar_get_num, (int32_t)index)))
 		return (u32)rc;
-	rc = MPI_T_cvar_get_info((int)index, hn, nl, &hverb, &hdt, &het, hd, dl,
-	                         &hbind, &hscope);
+	rc = MPI_T_cvar_get_info((int)index, sn.buf, SLEN(sn), &hverb, &hdt, &het, sd.buf,
+	                         SLEN(sd), &hbind, &hscope);
 	if (rc != MPI_SUCCESS)
 		return t_ret(rc);
+	str_back(&sn);
+	str_back(&sd);
 	int32_t mverb, mdt, mbind, mscope;
 	u32 met = enum_out(het);
 	if (!t_map(t_verbs, N(t_verbs), 1, hverb, &mverb) ||
@@ -735,13 +760,13 @@ u32 mwh_T_pvar_get_info(rt_instance *inst, u32 index, u32 name, u32 name_len,
 {
 	static const char proc[] = "MPI_T_pvar_get_info";
 	int32_t *pverb, *pcls, *pdt, *pet, *pbind;
-	int *nl, *dl, *pro, *pco, *pat, rc, hverb = 0, hcls = 0, hbind = 0;
-	char *hn, *hd;
+	int *pro, *pco, *pat, rc, hverb = 0, hcls = 0, hbind = 0;
+	t_str sn, sd;
 	MPI_Datatype hdt = MPI_DATATYPE_NULL;
 	MPI_T_enum het = MPI_T_ENUM_NULL;
 	T_INIT();
-	TRY(str_out(inst, name, name_len, &hn, &nl));
-	TRY(str_out(inst, desc, desc_len, &hd, &dl));
+	TRY(str_out(inst, name, name_len, &sn));
+	TRY(str_out(inst, desc, desc_len, &sd));
 	TRY(opt(inst, verbosity, 4, &pverb));
 	TRY(opt(inst, var_class, 4, &pcls));
 	TRY(opt(inst, datatype, 4, &pdt));
@@ -752,10 +777,12 @@ u32 mwh_T_pvar_get_info(rt_instance *inst, u32 index, u32 name, u32 name_len,
 	TRY(opt(inst, atomic, 4, &pat));
 	if ((rc = index_ok(MPI_T_pvar_get_num, (int32_t)index)))
 		return (u32)rc;
-	rc = MPI_T_pvar_get_info((int)index, hn, nl, &hverb, &hcls, &hdt, &het, hd, dl,
-	                         &hbind, pro, pco, pat);
+	rc = MPI_T_pvar_get_info((int)index, sn.buf, SLEN(sn), &hverb, &hcls, &hdt, &het,
+	                         sd.buf, SLEN(sd), &hbind, pro, pco, pat);
 	if (rc != MPI_SUCCESS)
 		return t_ret(rc);
+	str_back(&sn);
+	str_back(&sd);
 	int32_t mverb, mcls, mdt, mbind;
 	u32 met = enum_out(het);
 	if (!t_map(t_verbs, N(t_verbs), 1, hverb, &mverb) ||
@@ -1012,17 +1039,22 @@ u32 mwh_T_category_get_info(rt_instance *inst, u32 index, u32 name, u32 name_len
                             u32 num_cats)
 {
 	static const char proc[] = "MPI_T_category_get_info";
-	int *nl, *dl, *pc, *pp, *pk, rc;
-	char *hn, *hd;
+	int *pc, *pp, *pk, rc;
+	t_str sn, sd;
 	T_INIT();
-	TRY(str_out(inst, name, name_len, &hn, &nl));
-	TRY(str_out(inst, desc, desc_len, &hd, &dl));
+	TRY(str_out(inst, name, name_len, &sn));
+	TRY(str_out(inst, desc, desc_len, &sd));
 	TRY(opt(inst, num_cvars, 4, &pc));
 	TRY(opt(inst, num_pvars, 4, &pp));
 	TRY(opt(inst, num_cats, 4, &pk));
 	if ((rc = index_ok(MPI_T_category_get_num, (int32_t)index)))
 		return (u32)rc;
-	return t_ret(MPI_T_category_get_info((int)index, hn, nl, hd, dl, pc, pp, pk));
+	rc = MPI_T_category_get_info((int)index, sn.buf, SLEN(sn), sd.buf, SLEN(sd), pc, pp, pk);
+	if (rc == MPI_SUCCESS) {
+		str_back(&sn);
+		str_back(&sd);
+	}
+	return t_ret(rc);
 fail:
 	return t_fail(inst, rc, proc);
 }

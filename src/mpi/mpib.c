@@ -94,6 +94,11 @@ int mw_pending_trap;
 	}
 
 MW_TABLE(comm, MPI_Comm, MPI_COMM_NULL, MW_COMM_NULL, MW_ERR_COMM)
+int mw_comm_live(uint32_t h, MPI_Comm *out)
+{
+	int rc = mw_comm_get(h, out);
+	return rc ? rc : *out == MPI_COMM_NULL ? MW_ERR_COMM : 0;
+}
 void mw_comm_set(uint32_t h, MPI_Comm c)
 {
 	if (h >= comm_t.first)
@@ -261,6 +266,8 @@ void mw_req_set(uint32_t h, MPI_Request r)
 #define MW_DT_FIRST 128
 static struct { mw_dtype *v; uint32_t n, cap; } dt_t;
 
+static int dt_committed(MPI_Datatype h);
+
 static void dt_fill(mw_dtype *d, MPI_Datatype h)
 {
 	memset(d, 0, sizeof *d);
@@ -270,6 +277,7 @@ static void dt_fill(mw_dtype *d, MPI_Datatype h)
 	MPI_Type_get_extent(h, &d->lb, &d->extent);
 	MPI_Type_get_true_extent(h, &d->tlb, &d->textent);
 	MPI_Type_size_x(h, &d->size);
+	d->committed = dt_committed(h);
 }
 
 static void dt_set(uint32_t i, MPI_Datatype h)
@@ -289,6 +297,8 @@ static void dt_set(uint32_t i, MPI_Datatype h)
 		dt_t.cap = cap;
 	}
 	dt_fill(&dt_t.v[i], h);
+	if (i < MW_DT_FIRST)   /* predefined, some made (and committed) here */
+		dt_t.v[i].committed = 1;
 	if (i >= dt_t.n)
 		dt_t.n = i + 1;
 }
@@ -310,6 +320,17 @@ int mw_dtype_hget(uint32_t h, MPI_Datatype *out)
 {
 	mw_dtype *d;
 	int rc = mw_dtype_get(h, &d);
+	if (rc == 0)
+		*out = d->h;
+	return rc;
+}
+
+int mw_dtype_cget(uint32_t h, MPI_Datatype *out)
+{
+	mw_dtype *d;
+	int rc = mw_dtype_get(h, &d);
+	if (rc == 0 && !d->committed)
+		rc = MW_ERR_TYPE;
 	if (rc == 0)
 		*out = d->h;
 	return rc;
@@ -348,7 +369,32 @@ int mw_dtype_refresh(uint32_t h)
 	if (h >= dt_t.n || dt_t.v[h].h == MPI_DATATYPE_NULL)
 		return MW_ERR_TYPE;
 	dt_fill(&dt_t.v[h], dt_t.v[h].h);
+	dt_t.v[h].committed = 1;
 	return 0;
+}
+
+/* Predefined (named, Fortran 90 parameterized) types are committed, a dup
+ * is as its original is; every other new type is not. */
+static int dt_committed(MPI_Datatype h)
+{
+	int ni, na, nd, comb, c = 0;
+	if (MPI_Type_get_envelope(h, &ni, &na, &nd, &comb) != MPI_SUCCESS)
+		return 0;
+	if (comb == MPI_COMBINER_NAMED || comb == MPI_COMBINER_F90_REAL ||
+	    comb == MPI_COMBINER_F90_COMPLEX || comb == MPI_COMBINER_F90_INTEGER)
+		return 1;
+	if (comb != MPI_COMBINER_DUP || nd != 1)
+		return 0;
+	MPI_Datatype old;
+	if (MPI_Type_get_contents(h, 0, 0, 1, NULL, NULL, &old) != MPI_SUCCESS)
+		return 0;
+	uint32_t m = mw_dtype_find(old);
+	if (m < dt_t.n && dt_t.v[m].h != MPI_DATATYPE_NULL)
+		c = dt_t.v[m].committed;
+	if (MPI_Type_get_envelope(old, &ni, &na, &nd, &comb) == MPI_SUCCESS &&
+	    comb != MPI_COMBINER_NAMED)
+		MPI_Type_free(&old);   /* get_contents gave a new reference */
+	return c;
 }
 
 /* Host types the bridge made for itself (freed before MPI_Finalize, so
@@ -637,6 +683,8 @@ int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp, int64_t count,
 	uint8_t *base = rt_mem(inst, 0, 0);
 	if (count < 0)
 		return MW_ERR_COUNT;
+	if (dt->h != MPI_DATATYPE_NULL && !dt->committed)
+		return MW_ERR_TYPE;
 	if (!base)
 		return MW_ERR_BUFFER;
 	int64_t start = (int64_t)addr + disp;

@@ -14,6 +14,10 @@ typedef struct mw_dtype {
 	MPI_Datatype h;
 	MPI_Aint lb, extent, tlb, textent;
 	MPI_Count size;
+	/* Committed (predefined, MPI_Type_commit, or a dup of a committed
+	 * type): buffers of any other type are refused (mw_buf), since Open
+	 * MPI's collectives do not check and its convertor crashes on one. */
+	int committed;
 } mw_dtype;
 
 /* Handle tables.  get: module handle -> host handle (the module's *_NULL
@@ -21,6 +25,11 @@ typedef struct mw_dtype {
  * handle for a host handle (predefined handles map back to their fixed
  * numbers).  del: frees a module handle's slot. */
 int mw_comm_get(uint32_t h, MPI_Comm *out);
+/* mw_comm_get for an argument that must be a communicator: MW_COMM_NULL
+ * is MW_ERR_COMM here, never given to the host library (Open MPI 4.1's
+ * MPI_Allgather dereferences MPI_COMM_NULL, its MPI_Mprobe raises
+ * MPI_ERRORS_ARE_FATAL on it). */
+int mw_comm_live(uint32_t h, MPI_Comm *out);
 uint32_t mw_comm_put(MPI_Comm c);
 void mw_comm_del(uint32_t h);
 int mw_group_get(uint32_t h, MPI_Group *out);
@@ -28,9 +37,13 @@ uint32_t mw_group_put(MPI_Group g);
 void mw_group_del(uint32_t h);
 int mw_dtype_get(uint32_t h, mw_dtype **out);
 int mw_dtype_hget(uint32_t h, MPI_Datatype *out);
+/* mw_dtype_hget for a type the host will lay data out by without a buffer
+ * (MPI_Pack_size): MW_ERR_TYPE unless committed (Open MPI's convertor
+ * crashes on an uncommitted one; buffers are checked by mw_buf). */
+int mw_dtype_cget(uint32_t h, MPI_Datatype *out);
 uint32_t mw_dtype_put(MPI_Datatype d);
 void mw_dtype_del(uint32_t h);
-int mw_dtype_refresh(uint32_t h);
+int mw_dtype_refresh(uint32_t h);   /* after MPI_Type_commit */
 int mw_op_get(uint32_t h, MPI_Op *out);
 uint32_t mw_op_put(MPI_Op o);
 void mw_op_del(uint32_t h);
