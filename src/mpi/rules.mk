@@ -20,17 +20,19 @@ check-mpi-h:
 CHECKS += check-mpi-h
 
 # The committed outputs of gen.py (toolchain/mpi.h's prototypes,
-# src/mpi/abi.h, src/mpi/glue.c) are what gen.py makes now: it runs on a
-# copy of src/mpi and toolchain and every output must be byte-identical.
+# src/mpi/abi.h, src/mpi/glue.c) and of the bridge fuzzer's gen_kinds.py
+# (tests/fuzz-bridge/kinds.h, from glue.c) are what they make now: they
+# run on a copy and every output must be byte-identical.
 MPI_APIS_JSON ?= $(SHARED)/mpi-standard/apis.json
-GEN_OUT := toolchain/mpi.h src/mpi/abi.h src/mpi/glue.c
+GEN_OUT := toolchain/mpi.h src/mpi/abi.h src/mpi/glue.c tests/fuzz-bridge/kinds.h
 check-gen:
 	@if [ ! -f "$(MPI_APIS_JSON)" ]; then \
 	  echo "check-gen: no $(MPI_APIS_JSON) (the MPI Forum's apis.json; set MPI_APIS_JSON)"; \
 	  echo "check-gen: 0 passed, 1 failed"; exit 1; fi; \
 	t=$$(mktemp -d) && trap 'rm -rf "$$t"' EXIT && mkdir -p $$t/src && \
-	cp -r src/mpi $$t/src/ && cp -r toolchain $$t/ && \
-	(cd $$t && MPI_APIS_JSON="$(abspath $(MPI_APIS_JSON))" python3 src/mpi/gen/gen.py) || \
+	cp -r src/mpi $$t/src/ && cp -r toolchain $$t/ && mkdir -p $$t/tests && cp -r tests/fuzz-bridge $$t/tests/ && \
+	(cd $$t && MPI_APIS_JSON="$(abspath $(MPI_APIS_JSON))" python3 src/mpi/gen/gen.py && \
+	 MPI_APIS_JSON="$(abspath $(MPI_APIS_JSON))" python3 tests/fuzz-bridge/gen_kinds.py) || \
 	  { echo "check-gen: gen.py failed"; echo "check-gen: 0 passed, 1 failed"; exit 1; }; \
 	pass=0; fail=0; for f in $(GEN_OUT); do \
 	  if cmp -s $$f $$t/$$f; then pass=$$((pass+1)); else fail=$$((fail+1)); \

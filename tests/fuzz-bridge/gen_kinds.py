@@ -13,8 +13,6 @@ import json, os, re
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 APIS = os.environ.get('MPI_APIS_JSON', os.path.join(ROOT, '..', 'shared',
                                                     'mpi-standard', 'apis.json'))
-if not os.path.exists(APIS):
-    APIS = '/work/shared/mpi-standard/apis.json'
 
 # Argument classes (fuzz_bridge.c draws each from its own pool):
 #   b buffer address   p out pointer   s in string   S array of strings
