@@ -89,6 +89,20 @@ snapshot() {
 		-printf '%p %y %m %s %n %T@ %C@ %l\n' | sort
 	  find . -path ./grant -prune -o -type f -print | sort | xargs md5sum )
 }
+
+# run_grant RESOLVER DIR MODULE OUT: the module run in DIR with DIR granted
+# as ., under one path resolver (openat2, or the walker); stdout and
+# stderr in OUT.out and OUT.err, status in $rc.
+run_grant() {
+	if [ "$1" = walker ]; then export MPIWASM_WASI_NO_OPENAT2=1; fi
+	if [ $have_engine = 1 ]; then
+		(cd "$2" && timeout 300 "$MPIWASM" -q --dir . "$3" > "$4.out" 2> "$4.err"); rc=$?
+	else
+		rc=255; : > "$4.out"; : > "$4.err"
+	fi
+	unset MPIWASM_WASI_NO_OPENAT2
+}
+
 for resolver in openat2 walker; do
 	r=$(mktemp -d /tmp/wasi-escape.XXXXXX)
 	mkdir -p "$r/grant/sub" "$r/outside/dir"
@@ -103,14 +117,7 @@ for resolver in openat2 walker; do
 	ln -s /proc/self/root "$r/grant/proc_root"
 	ln -s ../outside/created "$r/grant/dangle"
 	before=$(snapshot "$r")
-	if [ $resolver = walker ]; then export MPIWASM_WASI_NO_OPENAT2=1; fi
-	if [ $have_engine = 1 ]; then
-		(cd "$r/grant" && timeout 300 "$MPIWASM" -q --dir . "$T/e_escape.wasm" \
-			> "$r.out" 2> "$r.err"); rc=$?
-	else
-		rc=255; : > "$r.out"; : > "$r.err"
-	fi
-	unset MPIWASM_WASI_NO_OPENAT2
+	run_grant $resolver "$r/grant" "$T/e_escape.wasm" "$r"
 	after=$(snapshot "$r")
 	n=$(grep -c '^denied' "$r.out")
 	if [ "$rc" != 0 ] || grep -q '^LEAK' "$r.out" || [ "$n" -lt 20 ]; then
@@ -128,14 +135,7 @@ done
 # as fewer passes (tests/expected-counts.txt).
 for resolver in openat2 walker; do
 	c=$(mktemp -d /tmp/wasi-conf.XXXXXX)
-	if [ $resolver = walker ]; then export MPIWASM_WASI_NO_OPENAT2=1; fi
-	if [ $have_engine = 1 ]; then
-		(cd "$c" && timeout 300 "$MPIWASM" -q --dir . "$T/c_preview1.wasm" \
-			> "$c.out" 2> "$c.err"); rc=$?
-	else
-		rc=255; : > "$c.out"; : > "$c.err"
-	fi
-	unset MPIWASM_WASI_NO_OPENAT2
+	run_grant $resolver "$c" "$T/c_preview1.wasm" "$c"
 	pass=$((pass + $(grep -c '^ok' "$c.out")))
 	grep '^FAIL' "$c.out" | while read -r l; do echo "FAIL: c_preview1 ($resolver): $l"; done
 	fail=$((fail + $(grep -c '^FAIL' "$c.out")))
