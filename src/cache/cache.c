@@ -1356,13 +1356,18 @@ static int check_imports(const char *filename, const cache_options *opt,
 	return 0;
 }
 
-/* Decodes without bodies and loads the checked entry open as sofd (which
- * it takes): 0, or -1 with out->mod freed again if the object does not
- * load (the caller then rebuilds); -2 on a module error (err set). */
-static int load_cached(const uint8_t *bytes, size_t size, const char *filename,
-                       const cache_options *opt, int sofd, double tkey, cache_module *out,
+/* Checks the entry (entry_check's result in *checked) and, when it holds,
+ * decodes the module without bodies and loads the checked object: 0, or
+ * -1 when there is no usable entry or its object does not load (out->mod
+ * freed again; the caller then rebuilds); -2 on a module error (err set). */
+static int load_cached(const entry *e, const uint8_t *bytes, size_t size, const char *filename,
+                       const cache_options *opt, double tkey, cache_module *out, int *checked,
                        char *why, size_t whylen, char *err, size_t errlen)
 {
+	int sofd = -1;
+	*checked = entry_check(e, &sofd, &out->t, why, whylen);
+	if (*checked != 1)
+		return -1;
 	if (decode(bytes, size, filename, WASM_DECODE_NO_BODIES, out, err, errlen) ||
 	    check_imports(filename, opt, out, err, errlen)) {
 		close(sofd);
@@ -1387,7 +1392,7 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 	entry e;
 	char ccpath[PATH_MAX], why[PATH_MAX + 64] = "";
 	char *ccid = NULL;
-	int lockfd = -1, rc = -1, sofd = -1;
+	int lockfd = -1, rc = -1;
 	double t0 = now();
 
 	if (!opt)
@@ -1462,14 +1467,11 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 	 * i.e. a dir we can write: else the next dir, where the ranks of this
 	 * node meet (one builds, the others wait on the lock). */
 	while (e.dfd >= 0) {
-		if (entry_check(&e, &sofd, &out->t, why, sizeof why) == 1) {
-			int l = load_cached(bytes, size, filename, opt, sofd, tkey, out,
-			                    why, sizeof why, err, errlen);
-			sofd = -1;
-			if (l != -1) {
-				rc = l ? -1 : 0;
-				goto out;
-			}
+		int c, l = load_cached(&e, bytes, size, filename, opt, tkey, out, &c,
+		                       why, sizeof why, err, errlen);
+		if (l != -1) {
+			rc = l ? -1 : 0;
+			goto out;
 		}
 		if (faccessat(e.dfd, ".", W_OK | X_OK, AT_EACCESS))
 			snprintf(why, sizeof why, "%s", strerror(errno));
@@ -1498,18 +1500,13 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 				goto out;
 			}
 		/* Someone else may have built it while we waited. */
-		int c = entry_check(&e, &sofd, &out->t, why, sizeof why);
-		if (c == 1) {
-			int l = load_cached(bytes, size, filename, opt, sofd, tkey, out,
-			                    why, sizeof why, err, errlen);
-			sofd = -1;
-			if (l != -1) {
-				rc = l ? -1 : 0;
-				goto out;
-			}
-			c = -1;
+		int c, l = load_cached(&e, bytes, size, filename, opt, tkey, out, &c,
+		                       why, sizeof why, err, errlen);
+		if (l != -1) {
+			rc = l ? -1 : 0;
+			goto out;
 		}
-		if (c < 0) {
+		if (c != 0) {   /* damaged, not ours, or its object did not load */
 			if (!opt->quiet)
 				fprintf(stderr, "mpiwasm: cache entry %.16s for %s is damaged "
 				        "(%s); rebuilding it\n", e.key, base_name(filename), why);
