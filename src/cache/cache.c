@@ -1,4 +1,5 @@
-/* cache.c - key, compiler driver, atomic install under a lock.
+/* cache.c - the key, the store of entries (trust, lock, atomic install)
+ * and the compiler driver; src/load drives them (cache.h).
  *
  * Entry layout in the cache directory:
  *   KEY.so     the shared object
@@ -19,7 +20,6 @@
  * ctime cannot be set back); otherwise the SHA-256 of the whole file.
  * Trust: see cache.h; every file is 0600, every dir mpiwasm makes 0700. */
 #include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "load/load.h"
 
@@ -42,6 +43,29 @@ static const uint8_t mod_invalid[] = {
 	10, 7, 1, 5, 0, 0x41, 1, 0x6a, 0x0b,
 };
 
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* load_wasm, checking that its stages (what --timings prints) add up to
+ * the whole time of the call. */
+static int timed_load(const uint8_t *bytes, size_t size, const char *name,
+                      const load_options *opt, load_module *cm, char *err, size_t errlen)
+{
+	double t0 = now();
+	int rc = load_wasm(bytes, size, name, opt, cm, err, errlen);
+	double wall = now() - t0;
+	const load_timings *t = &cm->t;
+	double sum = t->decode + t->validate + t->translate + t->compile + t->verify +
+	             t->wait + t->load;
+	CHECK(sum <= wall + 1e-9 && wall - sum < 0.001 + wall / 100,
+	      "%s: the stages add up to %.6f s of %.6f s", name, sum, wall);
+	return rc;
+}
+
 static void count_entry(void *ud, const cache_entry_info *e)
 {
 	(*(int *)ud)++;
@@ -63,7 +87,7 @@ int main(void)
 	                     .check_host_imports = true };
 
 	/* Miss, then hit with the same key. */
-	int rc = load_wasm(mod_a, sizeof mod_a, "a.wasm", &opt, &cm, err, sizeof err);
+	int rc = timed_load(mod_a, sizeof mod_a, "a.wasm", &opt, &cm, err, sizeof err);
 	CHECK(rc == 0, "first load failed: %s", err);
 	char key[65];
 	memcpy(key, cm.key, sizeof key);
@@ -72,7 +96,7 @@ int main(void)
 	CHECK(rc || cm.t.compile > 0, "no compile time on a miss");
 	load_module_free(&cm);
 
-	rc = load_wasm(mod_a, sizeof mod_a, "a.wasm", &opt, &cm, err, sizeof err);
+	rc = timed_load(mod_a, sizeof mod_a, "a.wasm", &opt, &cm, err, sizeof err);
 	CHECK(rc == 0, "second load failed: %s", err);
 	CHECK(rc || cm.was_cached, "second load was not a hit");
 	CHECK(rc || !cm.mod.bodies_decoded, "a hit decoded the bodies");
