@@ -815,6 +815,11 @@ struct cache {
 	int ndirs, d;
 	entry e;
 	int lockfd;
+	/* The key's hash before the module bytes (compiler, flags, CPU,
+	 * translator): continued with a unit's C text, the key of its
+	 * compiled object (unit_key). */
+	cache_sha256 unit_base;
+	size_t units_reused, units_total;   /* of the last cache_store */
 	enum lookup_phase phase;
 	char why[PATH_MAX + 64];  /* why the last entry checked is not usable */
 	bool armed;               /* cache_store armed the cleanup list */
@@ -1029,11 +1034,75 @@ static void private_dir_template(const entry *e, const xlate_output *xo,
 	}
 }
 
+/* ---- compiled units --------------------------------------------------------
+ *
+ * Besides the modules' objects, the cache keeps each compiled unit, as
+ * u-KEY.o with KEY a SHA-256 over the unit's C text and everything else
+ * the module key covers but the module (compiler, flags, CPU, translator).
+ * The translator cuts units where the functions' own text says
+ * (xlate_options.stable_units), so a module rebuilt with a few functions
+ * changed, or with only its data changed, translates to mostly the same
+ * units: those are linked from the cache, and only the others compiled.
+ * Installed like entries (a temp name, then rename), opened like them
+ * (beneath the checked dir, no symlinks, ours and not writable by others),
+ * and if a link with reused units fails, every unit is compiled again. */
+
+static void unit_key(const cache *c, const xlate_unit *u, char hex[65])
+{
+	cache_sha256 s = c->unit_base;
+	uint8_t dg[32];
+	uint64_t n = u->len;
+	cache_sha256_update(&s, "unit", 5);
+	cache_sha256_update(&s, &n, sizeof n);
+	cache_sha256_update(&s, u->text, u->len);
+	cache_sha256_final(&s, dg);
+	cache_sha256_hex(dg, hex);
+}
+
+/* Copies the cached object of a unit to `dst`: 1 if there was one, 0 if
+ * not (or it cannot be used: then it is simply compiled again). */
+static int unit_fetch(const entry *e, const char *key, const char *dst)
+{
+	char name[80], why[PATH_MAX];
+	snprintf(name, sizeof name, "u-%s.o", key);
+	int fd = open_checked(e->dfd, name, why, sizeof why);
+	if (fd < 0)
+		return 0;
+	size_t len = 0;
+	char *p = read_fd(fd, &len);   /* closes fd */
+	int ok = p && len && write_file(dst, p, len) == 0;
+	free(p);
+	return ok;
+}
+
+/* Keeps a freshly compiled unit's object in the cache dir (best effort:
+ * a unit that cannot be kept is compiled again next time). */
+static void unit_keep(const entry *e, const char *key, const char *obj)
+{
+	size_t len = 0;
+	char *p = read_text(obj, &len);
+	if (!p || !len) {
+		free(p);
+		return;
+	}
+	char tmp[128], name[80];
+	snprintf(tmp, sizeof tmp, ".tmp-u-%s-%ld.o", key, (long)getpid());
+	snprintf(name, sizeof name, "u-%s.o", key);
+	int fd = openat(e->dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		int bad = write_all(fd, p, len) || fsync(fd);
+		bad |= close(fd);
+		if (bad || renameat(e->dfd, tmp, e->dfd, name))
+			unlinkat(e->dfd, tmp, 0);
+	}
+	free(p);
+}
+
 /* Compiles the translated units in parallel and links them into `built`
  * in a private temp dir: 0, -1 (system: I/O, processes, memory) or -2
  * (the compiler failed) with one line in err.  The caller has armed the
  * cleanup list; everything created is on it. */
-static int build(const cache *c, const xlate_output *xo, char *built, size_t builtlen,
+static int build(cache *c, const xlate_output *xo, char *built, size_t builtlen,
                  char *err, size_t errlen)
 {
 	const entry *e = &c->e;
@@ -1043,6 +1112,9 @@ static int build(const cache *c, const xlate_output *xo, char *built, size_t bui
 	unsigned jobs = c->jobs;
 	strvec av = { 0 }, envp = { 0 };
 	int rc = -1;
+	char (*ukeys)[65] = NULL;
+	bool *reused = NULL;
+	size_t nreused = 0;
 
 	if (!xo->nunits) {
 		setf(err, errlen, "%s: cache: the translator produced no C units", filename);
@@ -1081,8 +1153,22 @@ static int build(const cache *c, const xlate_output *xo, char *built, size_t bui
 		goto nomem;
 	snprintf(built, builtlen, "%s/out.so", tdir);
 
+	/* Units compiled before (by this module or another) come from the
+	 * cache; the others are written out to be compiled. */
+	bool keep_units = e->dfd >= 0 && !e->private_dir;
+	ukeys = calloc(xo->nunits, sizeof *ukeys);
+	reused = calloc(xo->nunits, sizeof *reused);
+	if (!ukeys || !reused)
+		goto nomem;
 	for (size_t i = 0; i < xo->nunits; i++) {
 		char p[PATH_MAX + 32];
+		unit_key(c, &xo->units[i], ukeys[i]);
+		snprintf(p, sizeof p, "%s/u%zu.o", tdir, i);
+		if (keep_units && unit_fetch(e, ukeys[i], p)) {
+			reused[i] = true;
+			nreused++;
+			continue;
+		}
 		snprintf(p, sizeof p, "%s/u%zu.c", tdir, i);
 		if (write_file(p, xo->units[i].text, xo->units[i].len)) {
 			setf(err, errlen, "%s: cache: cannot write %s: %s",
@@ -1091,10 +1177,13 @@ static int build(const cache *c, const xlate_output *xo, char *built, size_t bui
 		}
 	}
 
+compile:;
 	/* Compile: at most `jobs` compilers at a time. */
 	size_t next = 0, running = 0, failed_unit = SIZE_MAX;
 	int failed_status = 0;
 	while (next < xo->nunits || running) {
+		while (next < xo->nunits && reused[next])
+			next++;
 		while (next < xo->nunits && running < jobs && failed_unit == SIZE_MAX) {
 			char src[PATH_MAX + 32], obj[PATH_MAX + 32], logp[PATH_MAX + 32];
 			snprintf(src, sizeof src, "%s/u%zu.c", tdir, next);
@@ -1119,6 +1208,8 @@ static int build(const cache *c, const xlate_output *xo, char *built, size_t bui
 			}
 			cl.pids[next++] = pid;
 			running++;
+			while (next < xo->nunits && reused[next])
+				next++;
 		}
 		if (!running)
 			break;
@@ -1135,6 +1226,10 @@ static int build(const cache *c, const xlate_output *xo, char *built, size_t bui
 			if ((!WIFEXITED(st) || WEXITSTATUS(st)) && failed_unit == SIZE_MAX) {
 				failed_unit = i;
 				failed_status = st;
+			} else if (keep_units && WIFEXITED(st) && !WEXITSTATUS(st)) {
+				char obj[PATH_MAX + 32];
+				snprintf(obj, sizeof obj, "%s/u%zu.o", tdir, i);
+				unit_keep(e, ukeys[i], obj);
 			}
 		}
 		if (!reaped)
@@ -1173,6 +1268,22 @@ static int build(const cache *c, const xlate_output *xo, char *built, size_t bui
 		     filename, cc, strerror(errno));
 		goto done;
 	}
+	if ((!WIFEXITED(st) || WEXITSTATUS(st)) && nreused) {
+		/* A kept unit that does not link (damaged, say): compile them
+		 * all from their C and link again. */
+		for (size_t i = 0; i < xo->nunits; i++) {
+			char p[PATH_MAX + 32];
+			snprintf(p, sizeof p, "%s/u%zu.c", tdir, i);
+			if (reused[i] && write_file(p, xo->units[i].text, xo->units[i].len)) {
+				setf(err, errlen, "%s: cache: cannot write %s: %s",
+				     filename, p, strerror(errno));
+				goto done;
+			}
+			reused[i] = false;
+		}
+		nreused = 0;
+		goto compile;
+	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		char how[64], what[PATH_MAX + 400];
 		snprintf(what, sizeof what, "%s -shared (link of %.200s)", cc, name);
@@ -1188,8 +1299,14 @@ static int build(const cache *c, const xlate_output *xo, char *built, size_t bui
 nomem:
 	setf(err, errlen, "%s: cache: out of memory", filename);
 done:
+	if (rc == 0) {
+		c->units_reused = nreused;
+		c->units_total = xo->nunits;
+	}
 	sv_free(&av);
 	sv_free(&envp);
+	free(ukeys);
+	free(reused);
 	return rc;
 }
 
@@ -1309,11 +1426,6 @@ const char *cache_key(const cache *c)
 	return c->e.key;
 }
 
-unsigned cache_jobs(const cache *c)
-{
-	return c->jobs;
-}
-
 int cache_begin(cache **cp, const uint8_t *bytes, size_t size, const char *filename,
                 const cache_options *opt, char *err, size_t errlen)
 {
@@ -1382,6 +1494,7 @@ int cache_begin(cache **cp, const uint8_t *bytes, size_t size, const char *filen
 	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
 		cache_sha256_update(&s, parts[i], strlen(parts[i]) + 1);
 	hash_cpu(&s);
+	c->unit_base = s;
 	cache_sha256_update(&s, &sz, sizeof sz);
 	cache_sha256_update(&s, bytes, size);
 	cache_sha256_final(&s, dg);
@@ -1536,6 +1649,12 @@ int cache_store(cache *c, const xlate_output *xo, int *fd, char *err, size_t err
 	return 0;
 }
 
+void cache_units(const cache *c, size_t *reused, size_t *total)
+{
+	*reused = c->units_reused;
+	*total = c->units_total;
+}
+
 void cache_end(cache *c)
 {
 	if (!c)
@@ -1669,6 +1788,8 @@ int cache_clean(const cache_options *opt, char *err, size_t errlen)
 		bool ours = (has_suffix(n, ".so", &stem) && is_key(n, stem)) ||
 		            (has_suffix(n, ".meta", &stem) && is_key(n, stem)) ||
 		            (has_suffix(n, ".lock", &stem) && is_key(n, stem)) ||
+		            (!strncmp(n, "u-", 2) && has_suffix(n, ".o", &stem) &&
+		             is_key(n + 2, stem - 2)) ||
 		            (!strncmp(n, "cc-", 3) && strstr(n, ".id")) ||
 		            !strncmp(n, ".tmp-", 5);
 		if (!ours)

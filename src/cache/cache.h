@@ -60,10 +60,6 @@ int cache_begin(cache **c, const uint8_t *bytes, size_t size, const char *filena
 /* The key, 64 hex digits. */
 const char *cache_key(const cache *c);
 
-/* Compiler processes to run at once (cache_options.jobs resolved); the
- * translator makes as many units. */
-unsigned cache_jobs(const cache *c);
-
 /* 1: *fd is the entry's object, open and checked (the caller owns it);
  * the caller loads it, and if that fails calls cache_lookup again with the
  * reason in `rejected` (NULL otherwise).  0: a miss: the caller builds,
@@ -84,6 +80,11 @@ void cache_miss(const cache *c);
  * (I/O, processes, memory) or -2 (the C compiler or linker failed, or the
  * built object cannot be opened). */
 int cache_store(cache *c, const xlate_output *xo, int *fd, char *err, size_t errlen);
+
+/* After cache_store: how many of the translated units were linked from
+ * objects the cache kept (compiled for this or another module; see
+ * "compiled units" in cache.c), and how many there were. */
+void cache_units(const cache *c, size_t *reused, size_t *total);
 
 /* Ends the session: the build's temp files removed (unless
  * MPIWASM_KEEP_TEMP), the lock released, c freed; NULL is fine. */

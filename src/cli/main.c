@@ -338,11 +338,14 @@ static void print_timings(const load_module *cm, double run)
 {
 	fprintf(stderr, "mpiwasm: timings: decode %.3f ms, validate %.3f ms, "
 	        "translate %.3f ms, compile %.3f ms, verify %.3f ms, wait %.3f ms, "
-	        "load %.3f ms, run %.3f ms (cache %s)\n",
+	        "load %.3f ms, run %.3f ms (cache %s",
 	        cm->t.decode * 1e3, cm->t.validate * 1e3, cm->t.translate * 1e3,
 	        cm->t.compile * 1e3, cm->t.verify * 1e3, cm->t.wait * 1e3, cm->t.load * 1e3,
 	        run * 1e3,
 	        cm->was_cached ? "hit" : "miss");
+	if (!cm->was_cached)
+		fprintf(stderr, "; %zu of %zu units compiled before", cm->units_reused, cm->units);
+	fputs(")\n", stderr);
 }
 
 /* Ends the process after the module ended; with MPI still initialized the

@@ -130,7 +130,7 @@ static int load_miss(cache *c, const uint8_t *bytes, size_t size, const char *fi
 	cache_miss(c);
 	werr = (wasm_error){ .func = UINT32_MAX };
 	xlate_output xo = { 0 };
-	xlate_options xopt = { .unit_target_bytes = 0, .max_units = cache_jobs(c),
+	xlate_options xopt = { .stable_units = true,
 	                       .no_loop_versioning = opt->cache.no_loop_versioning };
 	rc = xlate_module(&out->mod, &xopt, &xo, &werr);
 	out->t.translate += lap(mark);
@@ -142,6 +142,8 @@ static int load_miss(cache *c, const uint8_t *bytes, size_t size, const char *fi
 	int fd;
 	rc = cache_store(c, &xo, &fd, err, errlen);
 	xlate_output_free(&xo);
+	if (!rc)
+		cache_units(c, &out->units_reused, &out->units);
 	out->t.compile += lap(mark);
 	if (rc) {
 		out->failure = rc == -2 ? LOAD_FAIL_COMPILE : LOAD_FAIL_SYSTEM;

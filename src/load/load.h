@@ -48,6 +48,9 @@ typedef struct load_module {
 	                             none), open while dl is: dlopen named it */
 	char key[65];             /* the cache key, hex SHA-256 */
 	bool was_cached;
+	/* On a miss: units of generated C, and how many of them the cache had
+	 * compiled before (cache_units). */
+	size_t units, units_reused;
 	load_timings t;
 	int failure;              /* enum load_failure after load_wasm */
 } load_module;

@@ -1815,8 +1815,13 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 		nunits = (size_t)u + 1;
 	}
 	/* The unit with the module-wide tables: the first, or (stable units)
-	 * one of its own after the functions' units. */
-	size_t tables = stable ? nunits++ : 0;
+	 * one of its own after the functions' units, unless the functions fit
+	 * in one (a small module: one compiler run, not two). */
+	size_t tables = 0;
+	if (stable && nunits > 1)
+		tables = nunits++;
+	else if (stable && nunits == 0)
+		nunits = 1;
 
 	put_prelude(&common);
 	if (m->uses_simd || m->uses_threads) {

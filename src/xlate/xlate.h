@@ -52,7 +52,8 @@ typedef struct xlate_options {
 	 * chunking, as rsync cuts files): a function whose C changes changes
 	 * its own unit's text and no other, so a cache of compiled units can
 	 * reuse the rest.  The units hold the functions only; a last, small
-	 * unit holds the module-wide tables (mpiwasm_code).  Ignores
+	 * unit holds the module-wide tables (mpiwasm_code), unless the
+	 * functions fit in one unit (then it has the tables too).  Ignores
 	 * unit_target_bytes and max_units. */
 	bool stable_units;
 } xlate_options;

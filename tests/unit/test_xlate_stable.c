@@ -4,8 +4,9 @@
  * function's must come out byte for byte the same (a cache of compiled
  * units reuses them), the module-wide tables sit in one unit of their own
  * (the last), and every function lands in exactly one unit.  Also: the
- * same module translated twice gives identical units, and a module with
- * no functions gives the tables unit alone.  Silent on success. */
+ * same module translated twice gives identical units, a module with no
+ * functions gives the tables unit alone, and a small one a single unit
+ * with the tables.  Silent on success. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,11 +144,21 @@ int main(void)
 		}
 	}
 	CHECK(differ >= 1 && differ <= 2);
-	/* no functions: the tables unit alone */
+	/* no functions: the tables unit alone; a few small functions: one
+	 * unit with the tables */
 	xlate_output e = {0};
 	if (translate(dir, "e", "(module (memory 1))", &e) == 0) {
 		CHECK(e.nunits == 1);
 		CHECK(e.nunits && strstr(e.units[0].text, "mpiwasm_code =") != NULL);
+		xlate_output_free(&e);
+	} else {
+		failures++;
+	}
+	if (translate(dir, "s", "(module (func $a (result i32) (i32.const 1))"
+	              " (func $b (export \"b\") (result i32) (call $a)))", &e) == 0) {
+		CHECK(e.nunits == 1);
+		CHECK(e.nunits && strstr(e.units[0].text, "mpiwasm_code =") != NULL &&
+		      strstr(e.units[0].text, " mw_f1(void *ctx_) {") != NULL);
 		xlate_output_free(&e);
 	} else {
 		failures++;
