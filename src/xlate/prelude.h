@@ -222,4 +222,14 @@ static const char xlate_prelude[] =
 "MW_TRUNC_SAT(mw_i64_trunc_sat_f64_s, double, uint64_t, int64_t, x >= -9223372036854775808.0, 9223372036854775808.0, 0x8000000000000000ull, 0x7fffffffffffffffull)\n"
 "MW_TRUNC_SAT(mw_i64_trunc_sat_f64_u, double, uint64_t, uint64_t, x > -1.0, 18446744073709551616.0, 0ull, ~0ull)\n";
 
+/* Exception handling (rt.h: rt_exn, rt_ehframe, rt_eh), only in the units
+ * of a module that uses it; MW_EH_MAXVALS is written between the parts. */
+static const char xlate_eh_prelude_head[] = "#include <setjmp.h>\n";
+static const char xlate_eh_prelude[] =
+"struct mw_exn { const void *inst; uint32_t tag, func; mw_value vals[MW_EH_MAXVALS]; };\n"
+"struct mw_ehframe { struct mw_ehframe *prev; jmp_buf jb; };\n"
+"struct mw_eh { struct mw_ehframe *top; struct mw_exn exn; };\n"
+"extern struct mw_eh *rt_eh_get(void);\n"
+"extern _Noreturn void rt_eh_throw(struct mw_eh *);\n";
+
 #endif
