@@ -11,7 +11,6 @@
 #ifndef MPIWASM_RT_H
 #define MPIWASM_RT_H
 
-#include <setjmp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -318,21 +317,25 @@ struct rt_instance {
 };
 
 /* Exception handling (the legacy proposal's try/catch/throw, what clang
- * emits with -fwasm-exceptions).  Each thread has one rt_eh.  A function
- * that holds a `try` pushes an rt_ehframe (on its C stack) on `top` when
- * it enters the try body and _setjmp()s it; it pops it again whenever
- * control leaves the body (normally, by a branch, by return).  `throw`
- * writes the exception into `exn` and calls rt_eh_throw, which
- * _longjmp()s to `top`; the landing code pops that frame and compares
- * (inst, tag) with each catch clause, and without a match throws again to
- * the next frame.  Wasm locals a try body writes are volatile in the
- * generated C, so their values survive the longjmp; functions without a
- * try are translated exactly as without exception handling.  Every call
- * into the module (rt_call_ex) starts with an empty chain and restores
- * the caller's afterwards, so an exception never unwinds host frames:
- * one that reaches the call's bottom becomes the trap RT_TRAP_EXCEPTION
- * ("uncaught wasm exception (tag N)") in the function that threw.  Traps
- * longjmp to the call directly, so catch clauses never see them. */
+ * emits with -fwasm-exceptions).  Each thread has one rt_eh, rt_eh_tls,
+ * which generated code reads with the initial-exec TLS model (it lives in
+ * the executable).  A function that holds a `try` pushes an rt_ehframe
+ * (on its C stack) on `top` when it enters the try body, with
+ * __builtin_setjmp (a few stores, where setjmp saves every register), and
+ * pops it again whenever control leaves the body (normally, by a branch,
+ * by return).  `throw` writes the exception into `exn` and
+ * __builtin_longjmp()s to `top` (generated code only: mw_eh_throw in the
+ * prelude, so one compiler makes both ends); the landing code pops that
+ * frame and compares (inst, tag) with each catch clause, and without a
+ * match throws again to the next frame.  Wasm locals a try writes are
+ * volatile in the generated C, so their values survive the jump;
+ * functions without a try are translated exactly as without exception
+ * handling.  Every call into the module (rt_call_ex) starts with an empty
+ * chain and restores the caller's afterwards, so an exception never
+ * unwinds host frames: one that reaches the call's bottom becomes the
+ * trap RT_TRAP_EXCEPTION ("uncaught wasm exception (tag N)") in the
+ * function that threw.  Traps longjmp to the call directly, so catch
+ * clauses never see them. */
 #define RT_EH_MAXVALS 16u      /* values one exception carries, at most */
 
 typedef struct rt_exn {
@@ -344,7 +347,7 @@ typedef struct rt_exn {
 
 typedef struct rt_ehframe {
 	struct rt_ehframe *prev;
-	jmp_buf jb;
+	void *jb[5];               /* a __builtin_setjmp buffer */
 } rt_ehframe;
 
 typedef struct rt_eh {
@@ -352,11 +355,9 @@ typedef struct rt_eh {
 	rt_exn exn;                /* the exception in flight or just caught */
 } rt_eh;
 
-/* This thread's exception state. */
-RT_ABI rt_eh *rt_eh_get(void);
-/* Transfers eh->exn to the innermost handler (eh->top, which it pops), or
- * traps RT_TRAP_EXCEPTION when there is none. */
-RT_ABI noreturn void rt_eh_throw(rt_eh *eh);
+RT_ABI extern __thread rt_eh rt_eh_tls;
+/* A throw found no handler (eh->top is NULL): traps RT_TRAP_EXCEPTION. */
+RT_ABI noreturn void rt_eh_uncaught(rt_eh *eh);
 
 /* Raises a trap; `func` is the function index for the message. */
 RT_ABI noreturn void rt_trap(int kind, uint32_t func);

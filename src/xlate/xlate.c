@@ -524,7 +524,7 @@ static const wasm_functype *tag_type(fx *x, const wasm_instr *in)
 
 /* The body of try c ends here (at its first catch clause, its delegate or
  * its end): the normal exit pops the frame and goes to the end; the
- * landing pad H<id>, entered from rt_eh_throw, pops it too. */
+ * landing pad H<id>, entered from mw_eh_throw, pops it too. */
 static void emit_try_body_end(fx *x, ctl *c)
 {
 	if (!c->unreachable) {
@@ -589,7 +589,7 @@ static void emit_dispatch(fx *x, ctl *c, uint32_t first)
 		}
 		break;
 	}
-	xb_puts(x->o, "\n  rt_eh_throw(eh);");
+	xb_puts(x->o, "\n  mw_eh_throw(eh);");
 }
 
 /* A catch clause starts: its values (catch x) on the try's stack base. */
@@ -619,7 +619,7 @@ static void emit_delegate(fx *x, ctl *c, uint32_t label)
 		}
 	xb_puts(x->o, " ");
 	emit_try_leave(x, 0);
-	xb_puts(x->o, "rt_eh_throw(eh);");
+	xb_puts(x->o, "mw_eh_throw(eh);");
 }
 
 static void emit_throw(fx *x, const wasm_instr *in)
@@ -629,7 +629,7 @@ static void emit_throw(fx *x, const wasm_instr *in)
 		return;
 	uint32_t b = x->h - tt->nparams;
 	xb_printf(x->o, "{ struct mw_eh *e_ = %s; e_->exn.inst = inst; e_->exn.tag = %uu;"
-	          " e_->exn.func = %uu; ", x->has_try ? "eh" : "rt_eh_get()",
+	          " e_->exn.func = %uu; ", x->has_try ? "eh" : "&rt_eh_tls",
 	          in->u.index, x->fi);
 	for (uint32_t k = 0; k < tt->nparams; k++) {
 		uint8_t t = tt->params[k];
@@ -638,7 +638,7 @@ static void emit_throw(fx *x, const wasm_instr *in)
 		else
 			xb_printf(x->o, "e_->exn.vals[%u].%s = %s; ", k, vmember(t), S(x, b + k));
 	}
-	xb_puts(x->o, "rt_eh_throw(e_); }");
+	xb_puts(x->o, "mw_eh_throw(e_); }");
 	x->h = b;
 }
 
@@ -1321,7 +1321,7 @@ static int emit_instr(fx *x, uint32_t *pi)
 		l->in_body = true;
 		l->tryno = x->ntries++;
 		xb_printf(o, "eh%u.prev = eh->top; eh->top = &eh%u; "
-		          "if (MW_UNLIKELY(_setjmp(eh%u.jb))) goto H%u;",
+		          "if (MW_UNLIKELY(__builtin_setjmp(eh%u.jb))) goto H%u;",
 		          l->tryno, l->tryno, l->tryno, l->id);
 		break;
 	}
@@ -1352,7 +1352,7 @@ static int emit_instr(fx *x, uint32_t *pi)
 		c->unreachable = true;
 		break;
 	case WASM_OP_RETHROW:
-		xb_printf(o, "eh->exn = ex%u; rt_eh_throw(eh);",
+		xb_printf(o, "eh->exn = ex%u; mw_eh_throw(eh);",
 		          x->cs[x->ncs - 1 - in->u.index].tryno);
 		c->unreachable = true;
 		break;
@@ -1373,7 +1373,7 @@ static int emit_instr(fx *x, uint32_t *pi)
 		if (c->op == WASM_OP_TRY && c->in_body) {
 			/* a try without catch clauses: exceptions pass through */
 			emit_try_body_end(x, c);
-			xb_puts(o, " rt_eh_throw(eh);\n  ");
+			xb_puts(o, " mw_eh_throw(eh);\n  ");
 		}
 		if (c->op == WASM_OP_LOOP) {
 			after = !c->unreachable;
@@ -1766,7 +1766,7 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xb
 	put_proto(out, m, fi, vol);
 	xb_puts(out, " {\n  struct mw_inst *const inst = (struct mw_inst *)ctx_;\n");
 	if (x.has_try) {
-		xb_puts(out, "  struct mw_eh *const eh = rt_eh_get();\n");
+		xb_puts(out, "  struct mw_eh *const eh = &rt_eh_tls;\n");
 		for (uint32_t k = 0; k < x.ntries; k++)
 			xb_printf(out, "  struct mw_ehframe eh%u;\n", k);
 		for (uint32_t k = 0; x.has_rethrow && k < x.ntries; k++)
@@ -2023,8 +2023,8 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 		free(ext);
 	}
 	if (m->uses_eh)
-		xb_printf(&common, "%s#define MW_EH_MAXVALS %uu\n%s", xlate_eh_prelude_head,
-		          RT_EH_MAXVALS, xlate_eh_prelude);
+		xb_printf(&common, "#define MW_EH_MAXVALS %uu\n%s", RT_EH_MAXVALS,
+		          xlate_eh_prelude);
 	put_result_structs(&common, m);
 	out->units = calloc(nunits, sizeof *out->units);
 	if (!out->units || common.oom) {

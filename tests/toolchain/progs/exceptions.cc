@@ -3,6 +3,7 @@
 // With an argument "escape" it lets an exception leave main instead.
 #include <cstdio>
 #include <cstring>
+#include <cstddef>
 #include <exception>
 #include <memory>
 #include <new>
@@ -103,7 +104,13 @@ int main(int argc, char **argv)
 	  catch (const std::runtime_error &e) { check(!strcmp(e.what(), "runtime boom"), "catch (...) rethrow to a typed handler"); }
 	try { std::vector<int> v(3); (void)v.at(5); check(false, "vector::at did not throw"); }
 	catch (const std::out_of_range &) { check(true, "std::vector::at throws std::out_of_range"); }
-	try { throw std::bad_alloc(); } catch (const std::exception &e) { check(!strcmp(e.what(), "std::bad_alloc"), "std::bad_alloc what()"); }
+	try {
+		volatile size_t huge = ~static_cast<size_t>(0) - 64;
+		char *p = new char[huge];
+		printf("FAILED new of %zu bytes returned %p\n", static_cast<size_t>(huge), static_cast<void *>(p));
+	} catch (const std::bad_alloc &e) {
+		check(!strcmp(e.what(), "std::bad_alloc"), "a failed new throws std::bad_alloc");
+	}
 	{
 		std::exception_ptr p;
 		try { thrower(1); } catch (...) { p = std::current_exception(); }
