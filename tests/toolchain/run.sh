@@ -277,6 +277,14 @@ if [ -f "$t/exceptions.wasm" ]; then
 	else
 		bad "exceptions: escaping main: status $rc"; excerpt "$t/escape.err"
 	fi
+	run_w "$t/exceptions.wasm" noexcept > "$t/noexcept.out" 2> "$t/noexcept.err"
+	rc=$?
+	if [ $rc = 134 ] &&
+		grep -q "terminating due to uncaught exception of type std::runtime_error: runtime boom" "$t/noexcept.err"; then
+		ok "exceptions: throwing out of a noexcept function calls std::terminate, which names the exception"
+	else
+		bad "exceptions: noexcept violation: status $rc"; excerpt "$t/noexcept.err"
+	fi
 fi
 # -fno-exceptions is as before: throw is a compile error, and a program
 # without exceptions still builds and runs.

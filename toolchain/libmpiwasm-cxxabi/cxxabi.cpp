@@ -60,6 +60,7 @@ struct alignas(16) header {
 
 header *caught;            // innermost caught exception
 unsigned uncaught;         // thrown and not yet caught
+header *thrown;            // the last one thrown (std::terminate's message)
 
 header *hdr(void *obj) { return static_cast<header *>(obj) - 1; }
 void *obj(header *h) { return h->primary ? static_cast<void *>(h->primary + 1) : h + 1; }
@@ -88,6 +89,7 @@ void release(header *h)
 [[noreturn]] void raise(header *h)
 {
 	++uncaught;
+	thrown = h;
 	__builtin_wasm_throw(0, h);
 }
 
@@ -448,30 +450,48 @@ void __cxa_rethrow_primary_exception(void *o)
 	std::terminate();
 }
 
+// std::terminate's message: libc++abi's own handler, built without
+// exceptions, aborts silently.  Like native, it names the exception being
+// handled, or the one in flight (a noexcept function's terminate pad
+// catches it without __cxa_begin_catch).
+[[noreturn]] static void terminate_handler()
+{
+	header *h = caught ? caught : uncaught ? thrown : nullptr;
+	fflush(stdout);
+	if (!h) {
+		fprintf(stderr, "libc++abi: terminating\n");
+		abort();
+	}
+	char buf[256];
+	const char *shown = type_name(h->type, buf, sizeof buf);
+	void *e;
+	if (catches(static_cast<const __shim_type_info *>(&typeid(std::exception)), h, e))
+		fprintf(stderr, "libc++abi: terminating due to uncaught exception of type %s: %s\n",
+		        shown, static_cast<std::exception *>(e)->what());
+	else
+		fprintf(stderr, "libc++abi: terminating due to uncaught exception of type %s\n",
+		        shown);
+	abort();
+}
+
+// Before the program's own constructors, so that one of them may still
+// install a handler of its own.
+__attribute__((constructor(101))) static void install_terminate_handler()
+{
+	std::set_terminate(terminate_handler);
+}
+
 // crt1-mpiwasm.o calls main through this when the program links it (it
 // is beside __cxa_throw, so every program that throws does): an exception
-// that leaves main ends the program with its type and what(), as
-// libc++abi's terminate handler says it natively, instead of the engine's
-// bare "uncaught wasm exception".  The stack is unwound first (the
-// standard leaves that to the implementation).
+// that leaves main goes to std::terminate, which names it, instead of
+// ending as the engine's bare "uncaught wasm exception".  The stack is
+// unwound first (the standard leaves that to the implementation).
 int __mpiwasm_main(int (*main_fn)(void))
 {
 	try {
 		return main_fn();
 	} catch (...) {
-		char buf[256];
-		const char *shown = type_name(__cxa_current_exception_type(), buf, sizeof buf);
-		fflush(stdout);
-		try {
-			throw;
-		} catch (const std::exception &e) {
-			fprintf(stderr, "libc++abi: terminating due to uncaught exception of type %s: %s\n",
-			        shown, e.what());
-		} catch (...) {
-			fprintf(stderr, "libc++abi: terminating due to uncaught exception of type %s\n",
-			        shown);
-		}
-		abort();
+		std::terminate();
 	}
 }
 

@@ -1,6 +1,7 @@
 // C++ exceptions as mpiwasm-c++ builds them (-fwasm-exceptions by default):
 // built natively with c++ too, and the two outputs must be equal.
-// With an argument "escape" it lets an exception leave main instead.
+// With an argument "escape" it lets an exception leave main instead, with
+// "noexcept" it throws out of a noexcept function.
 #include <cstdio>
 #include <cstring>
 #include <cstddef>
@@ -76,9 +77,14 @@ static int nested()
 }
 
 struct Noexcept { static int f() noexcept { return 3; } };
+static void violate() noexcept { through_pointer(2); }
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "noexcept")) {
+		violate();
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "escape")) {
 		printf("about to escape\n");
 		fflush(stdout);
