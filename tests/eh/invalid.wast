@@ -44,3 +44,10 @@
   (func (try (do) (catch_all (block (rethrow 1)))))
   (func (try (do) (delegate 0)))
   (export "e" (tag $e)))
+;; tags are not imported (an exception's identity is its instance and
+;; tag index); the link fails with a message instead
+(module $T (tag (export "t") (param i32)))
+(register "T" $T)
+(assert_unlinkable
+  (module (import "T" "t" (tag (param i32))))
+  "incompatible import type")
