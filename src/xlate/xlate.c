@@ -209,8 +209,12 @@ typedef struct ctl {
 	uint8_t single;       /* WASM_BLOCK_VAL result type */
 	bool unreachable, has_else, used;
 	bool versioned;       /* LOOP: a fast copy precedes it (X label after) */
-	bool in_body;         /* TRY: in the try body, frame eh<tryno> pushed */
-	uint32_t tryno;       /* TRY: its frame eh<n> and caught copy ex<n> */
+	bool in_body;         /* TRY: in the try body, frame eh<frame> pushed */
+	/* TRY: its handler frame eh<frame> and the copy ex<exn> of what its
+	 * catch clause caught (for rethrow), numbered by nesting: tries in
+	 * bodies at once need frames of their own, tries in catch clauses at
+	 * once copies of their own, and no more */
+	uint32_t frame, exn;
 } ctl;
 
 typedef struct fx {
@@ -237,7 +241,7 @@ typedef struct fx {
 	bool vec;                  /* a fast copy was emitted: MW_VEC */
 	bool fastcheck;            /* a fast copy's check reads mm<k> */
 	bool versioning;           /* make fast copies (xlate_options) */
-	uint32_t ntries;           /* try instructions seen so far */
+	uint32_t nframes, nexns;   /* eh<k> and ex<k> used (ctl.frame, ctl.exn) */
 	bool has_try, has_rethrow; /* in this function (translate_func's scan) */
 } fx;
 
@@ -360,7 +364,7 @@ static void emit_try_leave(fx *x, uint32_t from)
 		return;
 	for (uint32_t k = from; k < x->ncs; k++)
 		if (x->cs[k].op == WASM_OP_TRY && x->cs[k].in_body) {
-			xb_printf(x->o, "eh->top = eh%u.prev; ", x->cs[k].tryno);
+			xb_printf(x->o, "eh->top = eh%u.prev; ", x->cs[k].frame);
 			return;
 		}
 }
@@ -528,10 +532,10 @@ static const wasm_functype *tag_type(fx *x, const wasm_instr *in)
 static void emit_try_body_end(fx *x, ctl *c)
 {
 	if (!c->unreachable) {
-		xb_printf(x->o, "eh->top = eh%u.prev; goto L%u;", c->tryno, c->id);
+		xb_printf(x->o, "eh->top = eh%u.prev; goto L%u;", c->frame, c->id);
 		c->used = true;
 	}
-	xb_printf(x->o, "\n H%u: eh->top = eh%u.prev;", c->id, c->tryno);
+	xb_printf(x->o, "\n H%u: eh->top = eh%u.prev;", c->id, c->frame);
 	c->in_body = false;
 	c->unreachable = true;
 }
@@ -544,7 +548,7 @@ static void emit_dispatch(fx *x, ctl *c, uint32_t first)
 {
 	const wasm_func *f = x->f;
 	if (x->has_rethrow)
-		xb_printf(x->o, " ex%u = eh->exn;", c->tryno);
+		xb_printf(x->o, " ex%u = eh->exn;", c->exn);
 	uint32_t depth = 0;
 	for (uint32_t j = first; j < f->ncode; j++) {
 		const wasm_instr *in = &f->code[j];
@@ -1319,10 +1323,21 @@ static int emit_instr(fx *x, uint32_t *pi)
 		if (!l)
 			break;
 		l->in_body = true;
-		l->tryno = x->ntries++;
+		l->frame = l->exn = 0;
+		for (uint32_t k = 0; k + 1 < x->ncs; k++)
+			if (x->cs[k].op == WASM_OP_TRY) {
+				if (x->cs[k].in_body)
+					l->frame++;
+				else
+					l->exn++;
+			}
+		if (l->frame >= x->nframes)
+			x->nframes = l->frame + 1;
+		if (l->exn >= x->nexns)
+			x->nexns = l->exn + 1;
 		xb_printf(o, "eh%u.prev = eh->top; eh->top = &eh%u; "
 		          "if (MW_UNLIKELY(__builtin_setjmp(eh%u.jb))) goto H%u;",
-		          l->tryno, l->tryno, l->tryno, l->id);
+		          l->frame, l->frame, l->frame, l->id);
 		break;
 	}
 	case WASM_OP_CATCH: case WASM_OP_CATCH_ALL:
@@ -1353,7 +1368,7 @@ static int emit_instr(fx *x, uint32_t *pi)
 		break;
 	case WASM_OP_RETHROW:
 		xb_printf(o, "eh->exn = ex%u; mw_eh_throw(eh);",
-		          x->cs[x->ncs - 1 - in->u.index].tryno);
+		          x->cs[x->ncs - 1 - in->u.index].exn);
 		c->unreachable = true;
 		break;
 	case WASM_OP_ELSE:
@@ -1767,9 +1782,9 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xb
 	xb_puts(out, " {\n  struct mw_inst *const inst = (struct mw_inst *)ctx_;\n");
 	if (x.has_try) {
 		xb_puts(out, "  struct mw_eh *const eh = &rt_eh_tls;\n");
-		for (uint32_t k = 0; k < x.ntries; k++)
+		for (uint32_t k = 0; k < x.nframes; k++)
 			xb_printf(out, "  struct mw_ehframe eh%u;\n", k);
-		for (uint32_t k = 0; x.has_rethrow && k < x.ntries; k++)
+		for (uint32_t k = 0; x.has_rethrow && k < x.nexns; k++)
 			xb_printf(out, "  struct mw_exn ex%u;\n", k);
 	}
 	/* memory bases: one const local per memory the body touches */
