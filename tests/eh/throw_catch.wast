@@ -110,6 +110,15 @@
   (func (export "div-not-caught") (param i32) (result i32)
     (try (result i32) (do (i32.div_u (i32.const 1) (local.get 0))) (catch_all (i32.const 1))))
 
+  (memory 1)
+  (func (export "oob-not-caught") (param i32) (result i32)
+    (try (result i32) (do (i32.load (local.get 0))) (catch_all (i32.const 1))))
+  (func $recurse (param i32) (result i32)
+    (try (result i32)
+      (do (i32.add (call $recurse (i32.add (local.get 0) (i32.const 1))) (i32.const 1)))
+      (catch_all (i32.const 1))))
+  (func (export "exhaustion-not-caught") (result i32) (call $recurse (i32.const 0)))
+
   ;; the module still works after a trap inside a try
   (func (export "after-trap") (result i32)
     (try (result i32) (do (call $thrower) (i32.const 0)) (catch $ei)))
@@ -144,6 +153,9 @@
 (assert_trap (invoke "trap-not-caught") "unreachable")
 (assert_trap (invoke "div-not-caught" (i32.const 0)) "integer divide by zero")
 (assert_return (invoke "div-not-caught" (i32.const 1)) (i32.const 1))
+(assert_trap (invoke "oob-not-caught" (i32.const 65536)) "out of bounds memory access")
+(assert_return (invoke "oob-not-caught" (i32.const 0)) (i32.const 0))
+(assert_exhaustion (invoke "exhaustion-not-caught") "call stack exhausted")
 (assert_return (invoke "after-trap") (i32.const 42))
 ;; across modules: an exception of another instance's tag passes through
 ;; its import call, is caught by catch_all and rethrown, but no catch of
