@@ -151,7 +151,8 @@ bool catches(const __shim_type_info *c, header *h, void *&adjusted)
 	adjusted = obj(h);
 	if (!c)   // catch (...)
 		return true;
-	return c->can_catch(static_cast<const __shim_type_info *>(h->type), adjusted);
+	// (__cxa_throw given no type: only catch (...) takes it)
+	return h->type && c->can_catch(static_cast<const __shim_type_info *>(h->type), adjusted);
 }
 
 // ---- type names ---------------------------------------------------------
