@@ -157,11 +157,32 @@ bool catches(const __shim_type_info *c, header *h, void *&adjusted)
 
 // ---- type names ---------------------------------------------------------
 
-// Appends the C++ spelling of the mangled type at *p (builtin types,
-// pointers, const, std:: and nested class names: what programs throw);
-// false for anything else, which is then shown mangled.  libc++abi's
-// __cxa_demangle would do all of it, but adds 130 KB to every module
-// that throws.
+void append(char *out, size_t len, const char *what, int n = -1)
+{
+	size_t have = strlen(out);
+	snprintf(out + have, len - have, "%.*s", n < 0 ? static_cast<int>(strlen(what)) : n, what);
+}
+
+// A <source-name> (a length, then that many characters), after `sep`.
+bool source_name(const char *&p, char *out, size_t len, const char *sep)
+{
+	if (*p < '1' || *p > '9')
+		return false;
+	char *end;
+	unsigned long k = strtoul(p, &end, 10);
+	if (strnlen(end, k) < k)
+		return false;
+	append(out, len, sep);
+	append(out, len, end, static_cast<int>(k));
+	p = end + k;
+	return true;
+}
+
+// Appends the C++ spelling of the mangled type at p (built-in types,
+// pointers, pointers to const, class names plain, in std:: or nested:
+// what programs throw); false for anything else (templates...), which is
+// then shown mangled.  libc++abi's __cxa_demangle would do all of it, but
+// adds 130 KB to every module that throws.
 bool spell(const char *&p, char *out, size_t len)
 {
 	static const char codes[] = "vbcahstijlmxyfde";
@@ -170,62 +191,42 @@ bool spell(const char *&p, char *out, size_t len)
 		"unsigned short", "int", "unsigned int", "long", "unsigned long",
 		"long long", "unsigned long long", "float", "double", "long double",
 	};
-	size_t n = strlen(out);
-	if (*p == 'P' || (*p == 'K' && p[1] != 'P')) {
-		bool ptr = *p++ == 'P';
-		bool konst = *p == 'K';
-		if (ptr && konst)
+	if (*p == 'P') {
+		p++;
+		if (*p == 'K') {
 			p++;
-		if (!ptr || konst)
-			snprintf(out + n, len - n, "const ");
+			append(out, len, "const ");
+		}
 		if (!spell(p, out, len))
 			return false;
-		n = strlen(out);
-		if (ptr)
-			snprintf(out + n, len - n, "*");
+		append(out, len, "*");
 		return true;
 	}
 	if (*p && strchr(codes, *p)) {
-		snprintf(out + n, len - n, "%s", names[strchr(codes, *p) - codes]);
-		p++;
+		append(out, len, names[strchr(codes, *p++) - codes]);
 		return true;
 	}
-	bool nested = *p == 'N';
-	if (nested)
-		p++;
-	for (bool first = true;; first = false) {
-		n = strlen(out);
-		if (p[0] == 'S' && p[1] == 't') {
-			snprintf(out + n, len - n, "std");
-			p += 2;
-		} else if (*p >= '1' && *p <= '9') {
-			char *end;
-			unsigned long k = strtoul(p, &end, 10);
-			if (strlen(end) < k)
-				return false;
-			snprintf(out + n, len - n, "%s%.*s", first ? "" : "::", static_cast<int>(k), end);
-			p = end + k;
-			if (!nested)
-				return true;
-		} else {
-			return nested && *p++ == 'E' && !first;
-		}
-		if (!nested && !first)
-			return true;
-		if (!nested) {   // St<source-name>
-			n = strlen(out);
-			if (!(*p >= '1' && *p <= '9'))
-				return false;
-			first = false;
-			char *end;
-			unsigned long k = strtoul(p, &end, 10);
-			if (strlen(end) < k)
-				return false;
-			snprintf(out + n, len - n, "::%.*s", static_cast<int>(k), end);
-			p = end + k;
-			return true;
-		}
+	if (p[0] == 'S' && p[1] == 't') {
+		p += 2;
+		append(out, len, "std");
+		return source_name(p, out, len, "::");
 	}
+	if (*p != 'N')
+		return source_name(p, out, len, "");
+	p++;   // N [St] <source-name>+ E
+	const char *sep = "";
+	if (p[0] == 'S' && p[1] == 't') {
+		p += 2;
+		append(out, len, "std");
+		sep = "::";
+	}
+	do {
+		if (!source_name(p, out, len, sep))
+			return false;
+		sep = "::";
+	} while (*p != 'E');
+	p++;
+	return true;
 }
 
 const char *type_name(const std::type_info *t, char *buf, size_t len)
