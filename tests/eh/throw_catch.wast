@@ -97,6 +97,22 @@
       (try (do (br_table $a $b (local.get 0))) (catch_all))))
     (try (result i32) (do (call $thrower) (i32.const 0)) (catch $ei)))
 
+  ;; leaving an outer try body from an inner catch clause pops the
+  ;; outer frame too (a later throw must not land in it)
+  (func (export "br-from-catch") (result i32)
+    (block $out
+      (try
+        (do (try (do (throw $e0)) (catch $e0 (br $out))))
+        (catch_all)))
+    (try (result i32) (do (call $thrower) (i32.const 0)) (catch $ei)))
+  (func $ret-from-catch (result i32)
+    (try (result i32)
+      (do (try (result i32) (do (throw $e0)) (catch $e0 (return (i32.const 5)))))
+      (catch_all (i32.const 6))))
+  (func (export "return-from-catch") (result i32)
+    (drop (call $ret-from-catch))
+    (try (result i32) (do (call $thrower) (i32.const 0)) (catch $ei (i32.const 2) (i32.add))))
+
   ;; a try with block parameters
   (func (export "try-params") (result i32)
     (i32.const 3)
@@ -149,6 +165,8 @@
 (assert_return (invoke "br-table-out" (i32.const 0)) (i32.const 42))
 (assert_return (invoke "br-table-out" (i32.const 1)) (i32.const 42))
 (assert_return (invoke "br-table-out" (i32.const 7)) (i32.const 42))
+(assert_return (invoke "br-from-catch") (i32.const 42))
+(assert_return (invoke "return-from-catch") (i32.const 44))
 (assert_return (invoke "try-params") (i32.const 4))
 (assert_trap (invoke "trap-not-caught") "unreachable")
 (assert_trap (invoke "div-not-caught" (i32.const 0)) "integer divide by zero")
