@@ -86,13 +86,16 @@ elif grep -q "undefined symbol: MPI_Sendd" "$t/typo.err"; then
 else
 	bad "driver: misspelled MPI name failed for another reason"; excerpt "$t/typo.err"
 fi
-printf 'int main() { return 0; }\n' > "$t/ex.cc"
-if "$CXX_W" -fexceptions "$t/ex.cc" -o "$t/ex.wasm" > "$t/ex.err" 2>&1; then
-	bad "driver: mpiwasm-c++ accepted -fexceptions"
-elif grep -q "exceptions are not supported" "$t/ex.err"; then
-	ok "driver: -fexceptions refused with a message"
+# C++ exceptions are on by default (-fwasm-exceptions); -fexceptions is
+# accepted, -fno-exceptions turns them off (tests/toolchain runs them).
+printf 'int main() { try { throw 1; } catch (int i) { return i - 1; } }\n' > "$t/ex.cc"
+if ! "$CXX_W" -fexceptions "$t/ex.cc" -o "$t/ex.wasm" > "$t/ex.err" 2>&1; then
+	bad "driver: mpiwasm-c++ -fexceptions does not build a throw"; excerpt "$t/ex.err"
+elif ! case $("$CXX_W" -show -c x.cc) in *-fwasm-exceptions*) true ;; *) false ;; esac ||
+	case $("$CXX_W" -show -fno-exceptions -c x.cc) in *-fwasm-exceptions*) true ;; *) false ;; esac; then
+	bad "driver: -show does not give -fwasm-exceptions by default and only then"
 else
-	bad "driver: -fexceptions failed without the message"; excerpt "$t/ex.err"
+	ok "driver: -fexceptions accepted, -fwasm-exceptions by default, not with -fno-exceptions"
 fi
 s=$("$CC_W" -show -O2 -c x.c 2>&1)
 case $s in
