@@ -81,37 +81,46 @@
     (local.get 1))
 
   ;; branches and return out of a try body pop its handler: a later
-  ;; throw must not land in it
+  ;; throw, inside a try body entered before, must land in that try, not
+  ;; in the frame of a function that has returned
   (func $thrower (throw $ei (i32.const 42)))
-  (func (export "br-out") (result i32)
+  (func $br-out
     (block $b
-      (try (do (br $b)) (catch_all)))
-    (try (result i32) (do (call $thrower) (i32.const 0)) (catch $ei)))
+      (try (do (br $b)) (catch_all))))
   (func $ret-from-try (result i32)
     (try (result i32) (do (return (i32.const 1))) (catch_all (i32.const 2))))
-  (func (export "return-out") (result i32)
-    (drop (call $ret-from-try))
-    (try (result i32) (do (call $thrower) (i32.const 0)) (catch $ei (i32.const 1) (i32.add))))
-  (func (export "br-table-out") (param i32) (result i32)
+  (func $br-table-out (param i32)
     (block $a (block $b
-      (try (do (br_table $a $b (local.get 0))) (catch_all))))
-    (try (result i32) (do (call $thrower) (i32.const 0)) (catch $ei)))
-
-  ;; leaving an outer try body from an inner catch clause pops the
-  ;; outer frame too (a later throw must not land in it)
-  (func (export "br-from-catch") (result i32)
+      (try (do (br_table $a $b (local.get 0))) (catch_all)))))
+  (func $br-if-out (param i32)
+    (block $a
+      (try (do (br_if $a (local.get 0))) (catch_all))))
+  ;; leaving an outer try body from an inner catch clause pops the outer
+  ;; frame too
+  (func $br-from-catch
     (block $out
       (try
         (do (try (do (throw $e0)) (catch $e0 (br $out))))
-        (catch_all)))
-    (try (result i32) (do (call $thrower) (i32.const 0)) (catch $ei)))
+        (catch_all))))
   (func $ret-from-catch (result i32)
     (try (result i32)
       (do (try (result i32) (do (throw $e0)) (catch $e0 (return (i32.const 5)))))
       (catch_all (i32.const 6))))
-  (func (export "return-from-catch") (result i32)
-    (drop (call $ret-from-catch))
-    (try (result i32) (do (call $thrower) (i32.const 0)) (catch $ei (i32.const 2) (i32.add))))
+  (func (export "leave") (param i32) (result i32)
+    (try (result i32)
+      (do
+        (block $done
+          (block $5 (block $4 (block $3 (block $2 (block $1 (block $0
+            (br_table $0 $1 $2 $3 $4 $5 (local.get 0)))
+            (call $br-out) (br $done))
+            (drop (call $ret-from-try)) (br $done))
+            (call $br-table-out (i32.const 1)) (br $done))
+            (call $br-if-out (i32.const 1)) (br $done))
+            (call $br-from-catch) (br $done))
+            (drop (call $ret-from-catch)))
+        (call $thrower)
+        (i32.const 0))
+      (catch $ei (local.get 0) (i32.add))))
 
   ;; a try with block parameters
   (func (export "try-params") (result i32)
@@ -160,13 +169,12 @@
 (assert_return (invoke "pass-through" (i32.const 1)) (i32.const 105))
 (assert_exception (invoke "uncaught"))
 (assert_return (invoke "local-after-throw" (i32.const 4)) (i32.const 21))
-(assert_return (invoke "br-out") (i32.const 42))
-(assert_return (invoke "return-out") (i32.const 43))
-(assert_return (invoke "br-table-out" (i32.const 0)) (i32.const 42))
-(assert_return (invoke "br-table-out" (i32.const 1)) (i32.const 42))
-(assert_return (invoke "br-table-out" (i32.const 7)) (i32.const 42))
-(assert_return (invoke "br-from-catch") (i32.const 42))
-(assert_return (invoke "return-from-catch") (i32.const 44))
+(assert_return (invoke "leave" (i32.const 0)) (i32.const 42))
+(assert_return (invoke "leave" (i32.const 1)) (i32.const 43))
+(assert_return (invoke "leave" (i32.const 2)) (i32.const 44))
+(assert_return (invoke "leave" (i32.const 3)) (i32.const 45))
+(assert_return (invoke "leave" (i32.const 4)) (i32.const 46))
+(assert_return (invoke "leave" (i32.const 5)) (i32.const 47))
 (assert_return (invoke "try-params") (i32.const 4))
 (assert_trap (invoke "trap-not-caught") "unreachable")
 (assert_trap (invoke "div-not-caught" (i32.const 0)) "integer divide by zero")
