@@ -26,6 +26,10 @@ TC_PX_INC := $(patsubst toolchain/libmpiwasm-posix/include/%,%,\
   $(wildcard toolchain/libmpiwasm-posix/include/*.h toolchain/libmpiwasm-posix/include/sys/*.h))
 TC_LIBCHDR := $(TC_PX_INC:%=$(TC_SHARE)/include/libc/%)
 TC_DATA   += $(TC_CXXHDR) $(TC_LIBCHDR) $(TC_SHARE)/lib/libmpiwasm-posix.a
+# libmpiwasm-cxxabi: the C++ exception runtime (mpiwasm-c++ links it).
+TC_EH_SRC := $(wildcard toolchain/libmpiwasm-cxxabi/*.cpp)
+TC_EH_OBJ := $(TC_EH_SRC:%.cpp=$(B)/%.wasm.o)
+TC_DATA   += $(TC_SHARE)/lib/libmpiwasm-cxxabi.a
 
 toolchain: $(TC_DRIVERS) $(TC_DATA) $(TC_HDR)
 	@$(if $(TC_HDR),:,echo "toolchain: warning: toolchain/mpi.h missing; mpiwasm-cc will not work" >&2)
@@ -42,6 +46,7 @@ $(B)/mpiwasm-c++: toolchain/mpiwasm-cc.in
 	chmod +x $@.tmp && mv $@.tmp $@
 
 MPIWASM_CLANG ?= clang-19
+MPIWASM_CLANGXX ?= clang++-19
 $(TC_SHARE)/lib/crt1-mpiwasm.o: toolchain/crt1.c
 	@mkdir -p $(@D)
 	$(MPIWASM_CLANG) --target=wasm32-wasi --sysroot=/usr -O2 -Wall -Wextra -c $< -o $@
@@ -58,6 +63,15 @@ $(B)/toolchain/libmpiwasm-posix/%.wasm.o: toolchain/libmpiwasm-posix/%.c \
 	  -O2 -Wall -Wextra -Wshadow -Wconversion -c $< -o $@
 
 $(TC_SHARE)/lib/libmpiwasm-posix.a: $(TC_PX_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && llvm-ar-19 rcs $@ $^
+
+$(B)/toolchain/libmpiwasm-cxxabi/%.wasm.o: toolchain/libmpiwasm-cxxabi/%.cpp
+	@mkdir -p $(@D)
+	$(MPIWASM_CLANGXX) --target=wasm32-wasi --sysroot=/usr -fwasm-exceptions \
+	  -O2 -Wall -Wextra -Wshadow -c $< -o $@
+
+$(TC_SHARE)/lib/libmpiwasm-cxxabi.a: $(TC_EH_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && llvm-ar-19 rcs $@ $^
 
@@ -96,7 +110,8 @@ install-toolchain: toolchain $(B)/mpiwasm
 	install -m 644 $(TC_CXXHDR) $(DESTDIR)$(PREFIX)/share/mpiwasm/include/c++/
 	for h in $(TC_PX_INC); do install -m 644 $(TC_SHARE)/include/libc/$$h \
 	  $(DESTDIR)$(PREFIX)/share/mpiwasm/include/libc/$$h || exit 1; done
-	install -m 644 $(TC_SHARE)/lib/libmpiwasm-posix.a $(DESTDIR)$(PREFIX)/share/mpiwasm/lib/
+	install -m 644 $(TC_SHARE)/lib/libmpiwasm-posix.a $(TC_SHARE)/lib/libmpiwasm-cxxabi.a \
+	  $(DESTDIR)$(PREFIX)/share/mpiwasm/lib/
 	install -m 644 $(TC_SHARE)/mpi-undefined.txt $(TC_SHARE)/mpiwasm.cmake \
 	  $(TC_SHARE)/engine-mpi.txt $(DESTDIR)$(PREFIX)/share/mpiwasm/
 	install -m 644 $(TC_SHARE)/Platform/WASI.cmake $(DESTDIR)$(PREFIX)/share/mpiwasm/Platform/

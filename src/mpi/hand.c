@@ -1521,7 +1521,15 @@ static void env_cxa_throw(rt_instance *inst, u32 obj, u32 tinfo, u32 dtor)
 		        "errorcode 1)\n", mw_world_rank);
 		mw_abort_job(MPI_COMM_WORLD, 1);
 	}
-	rt_trap_host(inst, "C++ exception thrown in rank %d", mw_world_rank);
+	/* (MPIWasm's published binaries throw through this import, IMB's
+	 * `-help` before MPI_Init) */
+	if (mw_world_rank < 0)
+		rt_trap_host(inst, "C++ exception thrown before MPI was initialized "
+		             "(the module throws through env.__cxa_throw, which cannot "
+		             "be caught; mpiwasm-c++ builds modules whose exceptions work)");
+	rt_trap_host(inst, "C++ exception thrown in rank %d (through env.__cxa_throw, "
+	             "which cannot be caught; mpiwasm-c++ builds modules whose "
+	             "exceptions work)", mw_world_rank);
 }
 
 extern const rt_hostfn mw_glue[];

@@ -188,7 +188,9 @@ static int rt_link(rt_instance *inst, rt_resolver resolve, void *ud,
 			         imp->module, imp->name,
 			         imp->kind == WASM_EXTERN_FUNC ? inst->types[imp->u.func_type]->sig
 			         : imp->kind == WASM_EXTERN_TABLE ? "table"
-			         : imp->kind == WASM_EXTERN_MEMORY ? "memory" : "global");
+			         : imp->kind == WASM_EXTERN_MEMORY ? "memory"
+			         : imp->kind == WASM_EXTERN_TAG ? "tag: tags cannot be imported"
+			         : "global");
 			return -1;
 		}
 	}

@@ -53,6 +53,7 @@ const char *rt_trap_name(int kind)
 	case RT_TRAP_UNALIGNED: return "unaligned atomic";
 	case RT_TRAP_HOST: return "host error";
 	case RT_EXIT: return "exit";
+	case RT_TRAP_EXCEPTION: return "uncaught wasm exception";
 	default: return "unknown trap";
 	}
 }
@@ -60,8 +61,8 @@ const char *rt_trap_name(int kind)
 void rt_trap_format(const rt_instance *inst, const rt_trapinfo *t,
                     char *buf, size_t len)
 {
-	const char *what = t->kind == RT_TRAP_HOST && t->msg[0] ? t->msg
-	                                                       : rt_trap_name(t->kind);
+	const char *what = (t->kind == RT_TRAP_HOST || t->kind == RT_TRAP_EXCEPTION) &&
+	                   t->msg[0] ? t->msg : rt_trap_name(t->kind);
 	if (t->kind == RT_EXIT) {
 		snprintf(buf, len, "exit with status %d", t->exit_status);
 		return;
@@ -120,6 +121,20 @@ noreturn void rt_trap_host(rt_instance *inst, const char *fmt, ...)
 	vsnprintf(fr->info.msg, sizeof fr->info.msg, fmt, ap);
 	va_end(ap);
 	fr->info.kind = RT_TRAP_HOST;
+	rt_unwind(fr);
+}
+
+noreturn void rt_trap_msg(int kind, uint32_t func, const char *fmt, ...)
+{
+	rt_frame *fr = rt_cur;
+	if (!fr)
+		rt_no_frame(rt_trap_name(kind));
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(fr->info.msg, sizeof fr->info.msg, fmt, ap);
+	va_end(ap);
+	fr->info.kind = kind;
+	fr->info.func = func;
 	rt_unwind(fr);
 }
 
@@ -256,12 +271,14 @@ static void rt_guarded(rt_callreq *rq)
 	fr.inst = rq->inst;
 	fr.prev = rt_cur;
 	rt_cur = &fr;
+	rt_ehframe *eh = rt_eh_enter();
 	if (sigsetjmp(fr.jb, 0) == 0) {
 		rq->f->invoke(rq->f, rq->args, rq->results);
 		rq->rc = 0;
 	} else {
 		rq->rc = fr.info.kind;
 	}
+	rt_eh_leave(eh);
 	rt_cur = fr.prev;
 	rq->info = fr.info;
 	rt_last = fr.info;

@@ -52,6 +52,8 @@ $WASM_CC -O1 "$here/trap.c" -o "$W/trap.wasm" || build_ok=0
 wat2wasm "$here/unknown_import.wat" -o "$W/unknown_import.wasm" || build_ok=0
 wat2wasm "$here/nostart.wat" -o "$W/nostart.wasm" || build_ok=0
 wat2wasm --debug-names "$here/trap.wat" -o "$W/trap_named.wasm" || build_ok=0
+wat2wasm --debug-names "$here/cxa_throw.wat" -o "$W/cxa_throw.wasm" || build_ok=0
+wat2wasm --enable-exceptions --debug-names "$here/uncaught.wat" -o "$W/uncaught.wasm" || build_ok=0
 # A second module with other bytes, for tests that need a cold cache.
 cp "$W/hello.wasm" "$W/hello2.wasm" && printf '\0\x09\x08mpiwasm2' >> "$W/hello2.wasm"
 printf '\0asm\1\0\0\0\x01\xff\xff\xff\xff\x0f' > "$W/malformed.wasm"
@@ -294,6 +296,23 @@ t_errors() {
 t_exit_status() {
 	run "$W/c-exit" -q "$W/exit3.wasm"
 	[ $rc = 3 ] && grep -q 'leaving with 3' "$W/out" && ok proc-exit-3 || bad proc-exit-3 "rc=$rc"
+}
+
+t_exceptions() {
+	run "$W/c-exc" -q "$W/uncaught.wasm"
+	if [ $rc = 134 ] && [ "$(lines "$W/err")" = 1 ] &&
+	   grep -Eq '^mpiwasm: trap: uncaught wasm exception \(tag 0\) in thrower \(function 0\)$' "$W/err"; then
+		ok uncaught-exception-message
+	else
+		bad uncaught-exception-message "rc=$rc (want 134)"
+	fi
+	run "$W/c-exc" -q "$W/cxa_throw.wasm"
+	if [ $rc = 134 ] && grep -q 'C++ exception thrown before MPI was initialized' "$W/err" &&
+	   ! grep -q 'rank -1' "$W/err"; then
+		ok cxa-throw-before-mpi-init-message
+	else
+		bad cxa-throw-before-mpi-init-message "rc=$rc (want 134)"
+	fi
 }
 
 t_trap() {
@@ -879,7 +898,7 @@ t_install() {
 }
 
 all="t_version t_hello t_mpiwasm_flags t_quiet_miss t_concurrent t_damaged t_unwritable t_readonly_dir t_full_disk t_errors
-     t_exit_status t_trap t_wasi t_wasi_more t_key_has_compiler t_cache_cmds t_units t_cc_identity_cached
+     t_exit_status t_trap t_exceptions t_wasi t_wasi_more t_key_has_compiler t_cache_cmds t_units t_cc_identity_cached
      t_compiler_failure t_signal_cleanup t_interrupt_compile t_mpi t_trust t_cache_modes t_no_home
      t_unusable_mpi t_install"
 sel=${*:-$all}

@@ -1093,6 +1093,32 @@ static bool sr_cmd_trap(const jv *c, int line, const char *cmd)
 	return sr_trap_ok(line, cmd, text, rc, &trap, inst);
 }
 
+/* assert_exception (exception handling): the call ends with an exception
+ * that no handler caught, which the runtime reports as its own trap. */
+static bool sr_cmd_exception(const jv *c, int line, const char *cmd)
+{
+	rt_value res[64];
+	uint8_t types[64];
+	uint32_t nres = 0;
+	rt_trapinfo trap;
+	rt_instance *inst = NULL;
+	memset(&trap, 0, sizeof trap);
+	int rc = sr_action(c, cmd, line, res, types, &nres, &trap, &inst);
+	if (rc < 0)
+		return false;
+	const char *field = sj_str(sj_get(c, "action"), "field");
+	if (rc != RT_TRAP_EXCEPTION) {
+		char got[300] = "no results";
+		if (rc)
+			rt_trap_format(inst, &trap, got, sizeof got);
+		else if (nres)
+			sr_fmt(got, sizeof got, types[0], &res[0]);
+		sr_report(line, cmd, "\"%s\": expected an uncaught exception, got %s", field, got);
+		return false;
+	}
+	return true;
+}
+
 static bool sr_cmd_reject(const jv *c, int line, const char *cmd, bool malformed)
 {
 	const char *fn = sj_str(c, "filename");
@@ -1225,6 +1251,8 @@ static int sr_exec(size_t i)
 		ok = sr_cmd_return(c, line, type);
 	else if (!strcmp(type, "assert_trap"))
 		ok = sr_cmd_trap(c, line, type);
+	else if (!strcmp(type, "assert_exception"))
+		ok = sr_cmd_exception(c, line, type);
 	else if (!strcmp(type, "assert_exhaustion"))
 		ok = sr_cmd_exhaustion(c, line, type);
 	else if (!strcmp(type, "assert_invalid"))
