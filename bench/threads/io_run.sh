@@ -53,9 +53,11 @@ section=$(cat <<SECTION
 ## File I/O from threads
 
 \`make bench-threads-io\` (bench/threads/io.c, io_run.sh): each case runs
-$REPS times on the main thread and $REPS times on a freshly created
-worker thread, alternating, in one process; the median of each side is
-taken, over $ROUNDS runs native (\`gcc -O2 -pthread\`) and wasm
+$REPS times on the main thread and $REPS times on one worker thread
+(created once, handed each run through a condition variable),
+alternating, in one process; the best time of each side
+is taken (the machine is shared: the minimum is the least disturbed
+figure), over $ROUNDS runs native (\`gcc -O2 -pthread\`) and wasm
 (\`mpiwasm-cc -O2 -pthread\`, under mpiwasm) alternating, and the median
 of those is shown.  Cases: 64 MiB written and read back with 1 MiB
 \`write\`/\`read\`; 200000 \`fprintf\` lines written and read back with
