@@ -5,8 +5,10 @@
 
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
-static int main_gone;
+static int main_gone, turn;
 
+/* Each worker waits for main's pthread_exit (plus a while, so main is
+ * really gone), then for its turn: the output order is fixed. */
 static void *worker(void *arg)
 {
 	long me = (long)arg;
@@ -14,10 +16,14 @@ static void *worker(void *arg)
 	while (!main_gone)
 		pthread_cond_wait(&cv, &m);
 	pthread_mutex_unlock(&m);
-	usleep(20000 * (me + 1));
+	usleep(20000);
 	pthread_mutex_lock(&m);
+	while (turn != me)
+		pthread_cond_wait(&cv, &m);
 	printf("worker %ld finishes after main\n", me);
 	fflush(stdout);
+	turn++;
+	pthread_cond_broadcast(&cv);
 	pthread_mutex_unlock(&m);
 	return NULL;
 }
