@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cache/cache.h"
+#include "load/load.h"
 #include "coll/coll.h"
 #include "mpi/mpib.h"
 #include "rt/rt.h"
@@ -315,33 +316,37 @@ static double now(void)
 
 static int load_status(int failure)
 {
-	return failure == CACHE_FAIL_MODULE || failure == CACHE_FAIL_IMPORTS ?
+	return failure == LOAD_FAIL_MODULE || failure == LOAD_FAIL_IMPORTS ?
 	       EXIT_USAGE : EXIT_FAILURE_RT;
 }
 
-static void load(const char *file, const cli *c, cache_module *cm)
+static void load(const char *file, const cli *c, load_module *cm)
 {
 	static char err[8192];
 	const uint8_t *bytes;
 	size_t size;
-	cache_options opt = { .dir = c->cache_dir, .quiet = c->quiet,
-	                      .check_host_imports = true,
-	                      .no_loop_versioning = c->no_loopver };
+	load_options opt = { .cache = { .dir = c->cache_dir, .quiet = c->quiet,
+	                                .no_loop_versioning = c->no_loopver },
+	                     .check_host_imports = true };
 	bytes = map_module(file, &size);
-	if (cache_load(bytes, size, file, &opt, cm, err, sizeof err)) {
-		print_lines("", *err ? err : "cache_load failed without a message");
+	if (load_wasm(bytes, size, file, &opt, cm, err, sizeof err)) {
+		print_lines("", *err ? err : "load_wasm failed without a message");
 		exit(load_status(cm->failure));
 	}
 }
 
-static void print_timings(const cache_module *cm, double run)
+static void print_timings(const load_module *cm, double run)
 {
 	fprintf(stderr, "mpiwasm: timings: decode %.3f ms, validate %.3f ms, "
-	        "translate %.3f ms, compile %.3f ms, verify %.3f ms, load %.3f ms, "
-	        "run %.3f ms (cache %s)\n",
+	        "translate %.3f ms, compile %.3f ms, verify %.3f ms, wait %.3f ms, "
+	        "load %.3f ms, run %.3f ms (cache %s",
 	        cm->t.decode * 1e3, cm->t.validate * 1e3, cm->t.translate * 1e3,
-	        cm->t.compile * 1e3, cm->t.verify * 1e3, cm->t.load * 1e3, run * 1e3,
+	        cm->t.compile * 1e3, cm->t.verify * 1e3, cm->t.wait * 1e3, cm->t.load * 1e3,
+	        run * 1e3,
 	        cm->was_cached ? "hit" : "miss");
+	if (!cm->was_cached)
+		fprintf(stderr, "; %zu of %zu units compiled before", cm->units_reused, cm->units);
+	fputs(")\n", stderr);
 }
 
 /* Ends the process after the module ended; with MPI still initialized the
@@ -432,7 +437,7 @@ static int cmd_run(int argc, char **argv, int i)
 	else if (c.timings || getenv("MPIWASM_COLL_LOG"))
 		fprintf(stderr, "mpiwasm: coll tuning: not applied: --no-coll-tuning\n");
 
-	cache_module cm;
+	load_module cm;
 	load(file, &c, &cm);
 	/* Before instantiation, which would already run the start function. */
 	bool has_start = false;
@@ -488,7 +493,7 @@ static int cmd_compile(int argc, char **argv, int i)
 	wasi_register();
 	wasi_threads_register();
 	mpib_register();
-	cache_module cm;
+	load_module cm;
 	double t0 = now();
 	/* One line is enough: the result below, not also "compiling ...". */
 	bool quiet = c.quiet;
@@ -501,7 +506,7 @@ static int cmd_compile(int argc, char **argv, int i)
 		printf("mpiwasm: %s: %s %s in %s (%.2f s)\n", file,
 		       cm.was_cached ? "already cached as" : "compiled and cached as",
 		       cm.key, cache_dir(&(cache_options){ .dir = c.cache_dir }), now() - t0);
-	cache_module_free(&cm);
+	load_module_free(&cm);
 	return 0;
 }
 

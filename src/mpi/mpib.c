@@ -746,6 +746,14 @@ int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp, int64_t count,
 	 * below that (count-1)*extent cannot overflow. */
 	if (count > ((int64_t)1 << 33))
 		return MW_ERR_BUFFER;
+	/* No message of more than 4 GiB fits a receive buffer in a wasm32
+	 * memory (receive types must not overlap), but a send type may read
+	 * the same bytes many times (a stride-0 vector).  Refused: Open MPI's
+	 * self transport copies a message to oneself in full whatever the
+	 * receive buffer's size, and a message this long would run past the
+	 * memory's 8 GiB reservation. */
+	if (dt->size > ((int64_t)1 << 32) / count)
+		return MW_ERR_COUNT;
 	/* Bytes touched: [start + tlb + min(0, (count-1)*extent),
 	 *                 start + tlb + max(0, (count-1)*extent) + textent). */
 	int64_t span = (count - 1) * (int64_t)dt->extent;

@@ -1721,6 +1721,40 @@ static int check_supported(const wasm_module *m, wasm_error *err)
 	return WASM_ERR_UNSUPPORTED;
 }
 
+/* Content-defined units (xlate_options.stable_units): a unit ends after a
+ * function whose C text hashes to 0 modulo STABLE_PICK once the unit holds
+ * STABLE_MIN bytes, or wherever it reaches STABLE_MAX.  A cut depends only
+ * on the text of the functions just before it, so a change to one
+ * function moves no cut outside its own neighbourhood (functions named by
+ * index: inserting or removing a function renames the ones after it, and
+ * their units change anyway).  Averages about STABLE_MIN + 32 functions'
+ * worth of text: units of a few hundred KB, enough of them to keep every
+ * core busy and each cheap to recompile.  Returns the number of units. */
+#define STABLE_MIN (256u * 1024)
+#define STABLE_MAX (1024u * 1024)
+#define STABLE_PICK 32u
+
+static size_t split_stable(const xbuf *fb, uint32_t ndef, uint32_t *unit_of)
+{
+	uint32_t u = 0;
+	size_t acc = 0;
+	if (!ndef)
+		return 0;
+	for (uint32_t i = 0; i < ndef; i++) {
+		unit_of[i] = u;
+		acc += fb[i].len;
+		uint64_t h = 0xcbf29ce484222325ull;   /* FNV-1a */
+		for (size_t k = 0; k < fb[i].len; k++)
+			h = (h ^ (uint8_t)fb[i].p[k]) * 0x100000001b3ull;
+		if (i + 1 < ndef && ((acc >= STABLE_MIN && h % STABLE_PICK == 0) ||
+		                     acc >= STABLE_MAX)) {
+			u++;
+			acc = 0;
+		}
+	}
+	return (size_t)u + 1;
+}
+
 int xlate_module(const wasm_module *m, const xlate_options *opt,
                  xlate_output *out, wasm_error *err)
 {
@@ -1749,31 +1783,45 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 		total += fb[i].len;
 	}
 
-	/* split into units of about the target size, at most max_units */
-	size_t target = opt && opt->unit_target_bytes ? opt->unit_target_bytes : 256 * 1024;
-	unsigned maxu = opt && opt->max_units ? opt->max_units : 0;
-	if (!maxu) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		maxu = n > 0 ? (unsigned)n : 1;
-	}
-	size_t nunits = (total + target - 1) / target;
-	if (nunits < 1)
-		nunits = 1;
-	if (nunits > maxu)
-		nunits = maxu;
-	if (nunits > ndef && ndef > 0)
-		nunits = ndef;
-	size_t per = (total + nunits - 1) / nunits, acc = 0;
+	bool stable = opt && opt->stable_units;
+	size_t nunits;
 	uint32_t u = 0;
-	for (uint32_t i = 0; i < ndef; i++) {
-		if (acc >= per && u + 1 < nunits) {
-			u++;
-			acc = 0;
+	if (stable) {
+		nunits = split_stable(fb, ndef, unit_of);
+	} else {
+		/* split into units of about the target size, at most max_units */
+		size_t target = opt && opt->unit_target_bytes ? opt->unit_target_bytes : 256 * 1024;
+		unsigned maxu = opt && opt->max_units ? opt->max_units : 0;
+		if (!maxu) {
+			long n = sysconf(_SC_NPROCESSORS_ONLN);
+			maxu = n > 0 ? (unsigned)n : 1;
 		}
-		unit_of[i] = u;
-		acc += fb[i].len;
+		nunits = (total + target - 1) / target;
+		if (nunits < 1)
+			nunits = 1;
+		if (nunits > maxu)
+			nunits = maxu;
+		if (nunits > ndef && ndef > 0)
+			nunits = ndef;
+		size_t per = (total + nunits - 1) / nunits, acc = 0;
+		for (uint32_t i = 0; i < ndef; i++) {
+			if (acc >= per && u + 1 < nunits) {
+				u++;
+				acc = 0;
+			}
+			unit_of[i] = u;
+			acc += fb[i].len;
+		}
+		nunits = (size_t)u + 1;
 	}
-	nunits = (size_t)u + 1;
+	/* The unit with the module-wide tables: the first, or (stable units)
+	 * one of its own after the functions' units, unless the functions fit
+	 * in one (a small module: one compiler run, not two). */
+	size_t tables = 0;
+	if (stable && nunits > 1)
+		tables = nunits++;
+	else if (stable && nunits == 0)
+		nunits = 1;
 
 	put_prelude(&common);
 	if (m->uses_simd || m->uses_threads) {
@@ -1797,7 +1845,7 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 		xb_put(&o, common.p, common.len);
 		memset(declared, 0, ndef + 1);
 		for (uint32_t i = 0; i < ndef; i++) {
-			if (u == 0)
+			if (u == tables)
 				declared[i] = 1;  /* the descriptor lists them all */
 			if (unit_of[i] != u)
 				continue;
@@ -1814,7 +1862,7 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 		for (uint32_t i = 0; i < ndef; i++)
 			if (unit_of[i] == u)
 				xb_put(&o, fb[i].p, fb[i].len);
-		if (u == 0) {
+		if (u == tables) {
 			xb_puts(&o, "\n/* generic entry points, one per type */\n");
 			for (uint32_t t = 0; t < m->ntypes; t++)
 				put_invoke(&o, m, t);
