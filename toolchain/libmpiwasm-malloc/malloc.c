@@ -521,9 +521,16 @@ void *calloc(size_t m, size_t n)
 		errno = ENOMEM;
 		return NULL;
 	}
-	void *p = malloc(t);
-	if (p)
-		memset(p, 0, t);
+	/* alloc, not malloc: compilers turn malloc + memset into a call to
+	 * calloc, which here would be this function. */
+	ONE_LOCK();
+	void *p = alloc(t);
+	ONE_UNLOCK();
+	if (!p) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memset(p, 0, t);
 	return p;
 }
 

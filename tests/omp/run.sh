@@ -1,0 +1,161 @@
+#!/bin/sh
+# tests/omp/run.sh - check-omp: libmpiwasm-malloc and libmpiwasm-omp.
+#  1. natively: the allocator stress test (both builds: per-thread heaps
+#     and one lock) with the project's malloc replacing glibc's; OpenMP
+#     programs built with gcc -fopenmp (libgomp) and with clang over
+#     libmpiwasm-omp give identical output at OMP_NUM_THREADS=1,2,4; an
+#     unsupported construct fails to link naming its entry point; a bad
+#     OMP_NUM_THREADS is refused.
+#  2. in wasm, when mpiwasm-cc -pthread works: the same programs built with
+#     mpiwasm-cc -pthread / -fopenmp under build/mpiwasm, compared with the
+#     libgomp outputs; the unsupported construct; the hybrid MPI+OpenMP
+#     program at 1, 2 and 4 ranks x 2 threads.  When it does not, one line
+#     says so and those tests count as skipped.
+# Last line: `omp: N passed, M failed[, K skipped]`.
+#
+# Environment: B (build dir, default build), OUT (scratch, default
+# $B/tests/omp), CC (native C compiler for the libgomp reference, gcc).
+set -u
+{
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+B=${B:-build}
+B=$(cd "$B" && pwd) || { echo "tests/omp/run.sh: no build dir $B"; exit 1; }
+OUT=${OUT:-$B/tests/omp}
+rm -rf "$OUT" && mkdir -p "$OUT" || exit 1
+OUT=$(cd "$OUT" && pwd)
+GCC=${GCC:-gcc}
+CLANG=${MPIWASM_CLANG:-clang-19}
+NATIVE=$B/toolchain/native
+OMPINC=$root/toolchain/libmpiwasm-omp/include
+pass=0
+fail=0
+skip=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+excerpt() { [ -f "$1" ] && sed -n '1,12s/^/     | /p' "$1"; }
+OMP_PROGS="omp_constructs omp_kernels"
+
+# ---- 1. native -------------------------------------------------------------
+for v in malloc malloc-onelock; do
+	exe=$OUT/malloc_stress.$v
+	if ! $GCC -std=gnu11 -O2 -pthread -DEXPECT_MPIWASM_MALLOC -o "$exe" \
+		"$here/malloc_stress.c" "$NATIVE/libmpiwasm-$v.a" > "$OUT/$v.build" 2>&1; then
+		bad "native: malloc_stress ($v) does not build"
+		excerpt "$OUT/$v.build"
+	elif timeout 300 "$exe" > "$OUT/$v.out" 2>&1 && tail -n 1 "$OUT/$v.out" | grep -qx 'malloc_stress ok'; then
+		ok "native: malloc_stress with libmpiwasm-$v (8 threads, cross-thread frees, ended threads, realloc, alignment, calloc)"
+	else
+		bad "native: malloc_stress with libmpiwasm-$v"
+		excerpt "$OUT/$v.out"
+	fi
+done
+
+for p in $OMP_PROGS; do
+	ref=$OUT/$p.gomp
+	own=$OUT/$p.native
+	if ! $GCC -std=gnu11 -O2 -fopenmp -o "$ref" "$here/$p.c" > "$OUT/$p.gomp.build" 2>&1; then
+		bad "native: $p does not build with gcc -fopenmp"
+		excerpt "$OUT/$p.gomp.build"
+		continue
+	fi
+	# clang's OpenMP code generation, our runtime instead of libomp.
+	if ! { $CLANG -std=gnu11 -O2 -fopenmp=libomp -isystem "$OMPINC" -c -o "$own.o" "$here/$p.c" &&
+		$CLANG -o "$own" "$own.o" "$NATIVE/libmpiwasm-omp.a" -pthread; } > "$OUT/$p.native.build" 2>&1; then
+		bad "native: $p does not build with clang over libmpiwasm-omp"
+		excerpt "$OUT/$p.native.build"
+		continue
+	fi
+	for n in 1 2 4; do
+		OMP_NUM_THREADS=$n timeout 120 "$ref" > "$OUT/$p.$n.gomp" 2>&1
+		OMP_NUM_THREADS=$n timeout 120 "$own" > "$OUT/$p.$n.native" 2>&1
+		rc=$?
+		if [ "$rc" = 0 ] && [ -s "$OUT/$p.$n.gomp" ] && cmp -s "$OUT/$p.$n.gomp" "$OUT/$p.$n.native"; then
+			ok "native: $p at $n threads, same output as libgomp"
+		else
+			bad "native: $p at $n threads (exit $rc), differs from libgomp"
+			diff "$OUT/$p.$n.gomp" "$OUT/$p.$n.native" | sed -n '1,12s/^/     | /p'
+		fi
+	done
+done
+
+# An unsupported construct is a link error naming the entry point.
+if $CLANG -fopenmp=libomp -c -o "$OUT/unsup.o" "$here/omp_unsupported.c" > /dev/null 2>&1 &&
+	! $CLANG -o "$OUT/unsup" "$OUT/unsup.o" "$NATIVE/libmpiwasm-omp.a" -pthread > "$OUT/unsup.err" 2>&1 &&
+	grep -q '__kmpc_omp_task_alloc' "$OUT/unsup.err"; then
+	ok "native: tasks fail to link, naming __kmpc_omp_task_alloc"
+else
+	bad "native: a program with tasks linked, or the error does not name __kmpc_omp_task_alloc"
+	excerpt "$OUT/unsup.err"
+fi
+
+# A bad OMP_NUM_THREADS is an error saying what was wrong.
+if [ -x "$OUT/omp_constructs.native" ]; then
+	if OMP_NUM_THREADS=four timeout 60 "$OUT/omp_constructs.native" > "$OUT/badenv.out" 2>&1; then
+		bad "native: OMP_NUM_THREADS=four was accepted"
+	elif grep -q 'OMP_NUM_THREADS=four: expected a positive number' "$OUT/badenv.out"; then
+		ok "native: OMP_NUM_THREADS=four refused with a message"
+	else
+		bad "native: OMP_NUM_THREADS=four: no message naming it"
+		excerpt "$OUT/badenv.out"
+	fi
+fi
+
+# ---- 2. wasm ---------------------------------------------------------------
+CC_W=$B/mpiwasm-cc
+MPIWASM=$B/mpiwasm
+run_w() { timeout 300 "$MPIWASM" -q "$@"; }
+printf '#include <pthread.h>\nstatic void *f(void *a) { return a; }\nint main(void) { pthread_t t; void *r; pthread_create(&t, 0, f, &t); pthread_join(t, &r); return r != &t; }\n' > "$OUT/probe.c"
+why=""
+if [ ! -x "$CC_W" ] || [ ! -x "$MPIWASM" ]; then
+	why="no $CC_W or $MPIWASM (make)"
+elif ! "$CC_W" -pthread -O2 -o "$OUT/probe.wasm" "$OUT/probe.c" > "$OUT/probe.err" 2>&1; then
+	why="mpiwasm-cc -pthread cannot build a pthread program: $(head -n 1 "$OUT/probe.err")"
+elif ! run_w "$OUT/probe.wasm" > "$OUT/probe.out" 2>&1; then
+	why="build/mpiwasm cannot run a pthread program: $(head -n 1 "$OUT/probe.out")"
+fi
+if [ -n "$why" ]; then
+	echo "skip wasm: $why"
+	skip=$((skip + 7))
+else
+	if "$CC_W" -pthread -O2 -DEXPECT_MPIWASM_MALLOC -o "$OUT/malloc_stress.wasm" "$here/malloc_stress.c" > "$OUT/ms.build" 2>&1 &&
+		run_w "$OUT/malloc_stress.wasm" > "$OUT/ms.out" 2>&1 && tail -n 1 "$OUT/ms.out" | grep -qx 'malloc_stress ok'; then
+		ok "wasm: malloc_stress with libmpiwasm-malloc (mpiwasm-cc -pthread)"
+	else
+		bad "wasm: malloc_stress"
+		excerpt "$OUT/ms.build"
+		excerpt "$OUT/ms.out"
+	fi
+	for p in $OMP_PROGS; do
+		if ! "$CC_W" -fopenmp -O2 -o "$OUT/$p.wasm" "$here/$p.c" > "$OUT/$p.wasm.build" 2>&1; then
+			bad "wasm: $p does not build with mpiwasm-cc -fopenmp"
+			excerpt "$OUT/$p.wasm.build"
+			continue
+		fi
+		for n in 1 2 4; do
+			run_w --env OMP_NUM_THREADS=$n "$OUT/$p.wasm" > "$OUT/$p.$n.wasm" 2>&1
+			rc=$?
+			if [ "$rc" = 0 ] && [ -s "$OUT/$p.$n.gomp" ] && cmp -s "$OUT/$p.$n.gomp" "$OUT/$p.$n.wasm"; then
+				ok "wasm: $p at $n threads, same output as libgomp natively"
+			else
+				bad "wasm: $p at $n threads (exit $rc), differs from libgomp"
+				diff "$OUT/$p.$n.gomp" "$OUT/$p.$n.wasm" | sed -n '1,12s/^/     | /p'
+			fi
+		done
+	done
+	if ! "$CC_W" -fopenmp -o "$OUT/unsup.wasm" "$here/omp_unsupported.c" > "$OUT/unsup.wasm.err" 2>&1 &&
+		grep -q '__kmpc_omp_task_alloc' "$OUT/unsup.wasm.err"; then
+		ok "wasm: tasks fail to link with mpiwasm-cc -fopenmp, naming __kmpc_omp_task_alloc"
+	else
+		bad "wasm: a program with tasks linked, or the error does not name __kmpc_omp_task_alloc"
+		excerpt "$OUT/unsup.wasm.err"
+	fi
+fi
+
+if [ "$skip" -gt 0 ]; then
+	echo "omp: $pass passed, $fail failed, $skip skipped"
+else
+	echo "omp: $pass passed, $fail failed"
+fi
+[ "$fail" = 0 ] && [ "$pass" -gt 0 ]
+} 2>&1
