@@ -10,6 +10,7 @@
  * mpiwasm does not provide; 1 for other failures (C compiler, cache,
  * instantiation); 134 when the module traps (as an abort would). */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -345,8 +346,13 @@ static void print_timings(const cache_module *cm, double run)
 
 /* Ends the process after the module ended; with MPI still initialized the
  * whole job is aborted, since the other ranks would wait for this one. */
+static pthread_mutex_t end_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static noreturn void finish(int status, const char *why)
 {
+	/* The first thread to end the module ends the process; another one
+	 * arriving meanwhile waits here for the exit. */
+	pthread_mutex_lock(&end_lock);
 	if (mpib_active()) {
 		/* Ending without MPI_Finalize is an error even with status 0. */
 		if (!status)
@@ -358,17 +364,35 @@ static noreturn void finish(int status, const char *why)
 		mpib_abort(status);
 	}
 	fflush(NULL);
+	/* With module threads still running, exit's atexit handlers and
+	 * library destructors would run under them. */
+	if (wasi_threads_started())
+		_exit(status);
 	exit(status);
 }
 
 static void report_trap(rt_instance *inst, const rt_trapinfo *t)
 {
-	char buf[512];
+	char buf[512], thr[32] = "";
 	rt_trap_format(inst, t, buf, sizeof buf);
+	if (wasi_thread_id())
+		snprintf(thr, sizeof thr, "thread %u: ", wasi_thread_id());
 	if (mpib_rank() >= 0)
-		fprintf(stderr, "mpiwasm: rank %d: %s\n", mpib_rank(), buf);
+		fprintf(stderr, "mpiwasm: rank %d: %s%s\n", mpib_rank(), thr, buf);
 	else
-		fprintf(stderr, "mpiwasm: %s\n", buf);
+		fprintf(stderr, "mpiwasm: %s%s\n", thr, buf);
+}
+
+/* A module thread (wasi-threads) trapped or called proc_exit. */
+static void thread_end(rt_instance *inst, const rt_trapinfo *t, uint32_t tid)
+{
+	(void)tid;
+	if (t->kind == RT_EXIT)
+		finish(t->exit_status & 0xff, "a thread of the module exited");
+	pthread_mutex_lock(&end_lock);
+	report_trap(inst, t);
+	pthread_mutex_unlock(&end_lock);
+	finish(EXIT_TRAP, NULL);
 }
 
 static int cmd_run(int argc, char **argv, int i)
@@ -386,6 +410,7 @@ static int cmd_run(int argc, char **argv, int i)
 		    "mpiwasm %s [OPTIONS] ...)", file, file);
 
 	wasi_register();
+	wasi_threads_register();
 	mpib_register();
 	/* argv[0], an optional "run", then the options up to the module */
 	int o = 1 + (argc > 1 && !strcmp(argv[1], "run"));
@@ -397,6 +422,7 @@ static int cmd_run(int argc, char **argv, int i)
 	err[0] = 0;
 	if (wasi_setup(&cfg, err, sizeof err))
 		die(EXIT_USAGE, "%s", *err ? err : "wasi_setup failed without a message");
+	wasi_threads_on_end(thread_end);
 
 	/* Collective rules of `mpiwasm tune`: MCA parameters in the
 	 * environment, read by the host MPI_Init (which the module calls). */
@@ -460,6 +486,7 @@ static int cmd_compile(int argc, char **argv, int i)
 	if (extra < argc)
 		die(EXIT_USAGE, "compile: one module at a time ('%s' is extra)", argv[extra]);
 	wasi_register();
+	wasi_threads_register();
 	mpib_register();
 	cache_module cm;
 	double t0 = now();

@@ -45,7 +45,7 @@ static void kv_unuse(kv_rec *kv)
 
 #define KV_DUP 0xFFFFFFFFu
 
-static uint32_t kv_scratch;   /* 8 module bytes: attribute_val_out, flag */
+static __thread uint32_t kv_scratch;   /* 8 module bytes: attribute_val_out, flag */
 
 static int kv_scratch_get(rt_instance *inst)
 {

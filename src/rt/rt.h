@@ -179,6 +179,23 @@ int rt_instantiate(const wasm_module *m, const rt_code *code,
                    rt_resolver resolve, void *ud, rt_instance **out,
                    rt_trapinfo *trap, char *err, size_t errlen);
 
+/* An instance for another thread of the same program (wasi-threads):
+ * the module and code of `parent`, imports linked by the same resolver,
+ * its host data slots copied, and every memory the module defines being
+ * parent's (each must be shared, else -1 with a message).  Globals and
+ * tables are the new instance's own, so a funcref in its table runs with
+ * its own __stack_pointer; active data segments are not applied again
+ * (wasm-ld makes a shared memory's segments passive and initializes
+ * them once, in the start function, which runs again here).  Returns as
+ * rt_instantiate. */
+int rt_instantiate_thread(rt_instance *parent, rt_instance **out,
+                          rt_trapinfo *trap, char *err, size_t errlen);
+
+/* Releases what rt_call_ex mapped for the calling thread (its module
+ * stack and alternate signal stack); call it on a thread that will run
+ * no more module code, just before it ends. */
+void rt_thread_release(void);
+
 /* Export by name: 0 and *out filled, or -1. */
 int rt_get_export(rt_instance *inst, const char *name, rt_extern *out);
 /* The same for a name of len bytes that may contain NUL. */
@@ -313,6 +330,9 @@ struct rt_instance {
 	uint8_t *owned_mem, *owned_table, *owned_global;  /* which to free */
 	void *hostdata[RT_HOST_NSLOTS];
 	uintptr_t *fnaddr_sorted;  /* (entry point, function index) pairs, sorted */
+	rt_resolver resolve;       /* how the imports were linked (threads */
+	void *resolve_ud;          /* link theirs the same way) */
+	bool is_thread;            /* made by rt_instantiate_thread */
 };
 
 /* Raises a trap; `func` is the function index for the message. */

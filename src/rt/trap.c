@@ -33,6 +33,7 @@ static __thread rt_frame *rt_cur;         /* innermost guarded call */
 static __thread rt_trapinfo rt_last;      /* of the last guarded call */
 static __thread uint8_t *rt_stack_lo;     /* module stack mapping */
 static __thread bool rt_altstack_done;
+static __thread void *rt_altstack_own;    /* the one rt_altstack mapped */
 
 static struct sigaction rt_prev[NSIG];
 static const int rt_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
@@ -211,7 +212,26 @@ static int rt_altstack(void)
 		return -1;
 	}
 	rt_altstack_done = true;
+	rt_altstack_own = p;
 	return 0;
+}
+
+void rt_thread_release(void)
+{
+	if (rt_cur)
+		return;   /* still inside a module call: nothing may go */
+	if (rt_altstack_own) {
+		stack_t ss = {.ss_flags = SS_DISABLE};
+		if (sigaltstack(&ss, NULL) == 0) {
+			munmap(rt_altstack_own, RT_ALTSTACK_SIZE);
+			rt_altstack_own = NULL;
+			rt_altstack_done = false;
+		}
+	}
+	if (rt_stack_lo) {
+		munmap(rt_stack_lo, RT_STACK_SIZE + RT_STACK_GUARD);
+		rt_stack_lo = NULL;
+	}
 }
 
 int rt_signals_install(void)
@@ -347,5 +367,14 @@ int rt_call_ex(rt_instance *inst, const rt_func *f, const rt_value *args,
 int rt_call(rt_instance *inst, const rt_func *f, const rt_value *args,
             rt_value *results)
 {
+	/* A callback the host kept from one thread's instance (a user op,
+	 * an error handler) runs in the instance of the thread calling it
+	 * now: in another one it would use that thread's __stack_pointer. */
+	rt_instance *cur = rt_cur ? rt_cur->inst : NULL;
+	if (cur && cur != inst && cur->mod == inst->mod && f->ctx == inst &&
+	    f->index < cur->mod->nfuncs) {
+		f = &cur->funcs[f->index];
+		inst = cur;
+	}
 	return rt_call_ex(inst, f, args, results, NULL);
 }
