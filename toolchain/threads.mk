@@ -11,17 +11,21 @@ TC_PTHREAD_INC ?= toolchain/libmpiwasm-pthread/include
 TC_THR_WASM := $(if $(wildcard $(TC_PTHREAD_INC)/pthread.h),1)
 TC_THR_NATIVE := $(B)/toolchain/native/libmpiwasm-malloc.a \
   $(B)/toolchain/native/libmpiwasm-malloc-onelock.a $(B)/toolchain/native/libmpiwasm-omp.a
-TC_THR_HDR := toolchain/libmpiwasm-malloc/futex.h toolchain/libmpiwasm-omp/include/omp.h
+TC_THR_HDR := toolchain/libmpiwasm-malloc/futex.h toolchain/libmpiwasm-malloc/libc_errno.h toolchain/libmpiwasm-omp/include/omp.h
 
 ifeq ($(TC_THR_WASM),1)
-TC_DATA += $(TC_SHARE)/lib/libmpiwasm-malloc.a $(TC_SHARE)/lib/libmpiwasm-omp.a \
+TC_THR_DATA := $(TC_SHARE)/lib/libmpiwasm-malloc.a $(TC_SHARE)/lib/libmpiwasm-omp.a \
   $(TC_SHARE)/include/omp/omp.h
+toolchain: $(TC_THR_DATA)
 endif
 
-# -matomics -mbulk-memory: atomics, memory.atomic.wait32/notify, and the
-# thread-local storage _Thread_local needs in a shared memory.
+# As modules are built: libmpiwasm-posix's headers first (a plain errno,
+# as in Debian's libc.a).  -matomics -mbulk-memory: atomics,
+# memory.atomic.wait32/notify, and the thread-local storage _Thread_local
+# needs in a shared memory.
 TC_THR_WASMFLAGS = $(MPIWASM_CLANG) --target=wasm32-wasi --sysroot=/usr -matomics -mbulk-memory \
-  -isystem $(TC_PTHREAD_INC) -Itoolchain/libmpiwasm-omp/include $(TC_THR_CFLAGS)
+  -isystem $(TC_PTHREAD_INC) -isystem toolchain/libmpiwasm-posix/include \
+  -Itoolchain/libmpiwasm-omp/include $(TC_THR_CFLAGS)
 
 $(B)/toolchain/wasm/malloc.o: toolchain/libmpiwasm-malloc/malloc.c $(TC_THR_HDR)
 	@mkdir -p $(@D)

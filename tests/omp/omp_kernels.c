@@ -57,9 +57,9 @@ int main(void)
 
 	/* A 1-D stencil iterated with a barrier between sweeps, and the
 	 * largest value by a max reduction. */
-	long *u = calloc(1024, sizeof *u), *v = calloc(1024, sizeof *v);
-	u[512] = 1L << 40;
-	long big = 0;
+	long long *u = calloc(1024, sizeof *u), *v = calloc(1024, sizeof *v);
+	u[512] = 1LL << 40;
+	long long big = 0;
 #pragma omp parallel
 	{
 		for (int it = 0; it < 50; it++) {
@@ -74,10 +74,10 @@ int main(void)
 		for (int i = 0; i < 1024; i++)
 			big = u[i] > big ? u[i] : big;
 	}
-	long tot = 0;
+	long long tot = 0;
 	for (int i = 0; i < 1024; i++)
 		tot += u[i];
-	printf("stencil max %ld total %ld\n", big, tot);
+	printf("stencil max %lld total %lld\n", big, tot);
 	free(a), free(b), free(c), free(u), free(v);
 	return 0;
 }

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "futex.h"
+#include "libc_errno.h"
 
 #if !defined(__wasm__)
 #include <sys/mman.h>
@@ -501,7 +502,7 @@ void *malloc(size_t n)
 	void *p = alloc(n);
 	ONE_UNLOCK();
 	if (!p)
-		errno = ENOMEM;
+		LIBC_ERRNO = ENOMEM;
 	return p;
 }
 
@@ -518,7 +519,7 @@ void *calloc(size_t m, size_t n)
 {
 	size_t t;
 	if (__builtin_mul_overflow(m, n, &t)) {
-		errno = ENOMEM;
+		LIBC_ERRNO = ENOMEM;
 		return NULL;
 	}
 	/* alloc, not malloc: compilers turn malloc + memset into a call to
@@ -527,7 +528,7 @@ void *calloc(size_t m, size_t n)
 	void *p = alloc(t);
 	ONE_UNLOCK();
 	if (!p) {
-		errno = ENOMEM;
+		LIBC_ERRNO = ENOMEM;
 		return NULL;
 	}
 	memset(p, 0, t);
@@ -576,14 +577,14 @@ int posix_memalign(void **out, size_t align, size_t n)
 void *aligned_alloc(size_t align, size_t n)
 {
 	if (bad_align(align)) {
-		errno = EINVAL;
+		LIBC_ERRNO = EINVAL;
 		return NULL;
 	}
 	ONE_LOCK();
 	void *p = alloc_aligned(align, n);
 	ONE_UNLOCK();
 	if (!p)
-		errno = ENOMEM;
+		LIBC_ERRNO = ENOMEM;
 	return p;
 }
 
