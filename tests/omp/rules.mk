@@ -2,7 +2,7 @@
 # and libmpiwasm-omp natively against glibc/libgomp and, when mpiwasm-cc
 # -pthread works, in wasm.
 check-omp: toolchain-threads-native toolchain $(B)/mpiwasm
-	@B=$(B) timeout 1200 sh tests/omp/run.sh
+	@B=$(B) MPI=$(MPI) timeout 1200 sh tests/omp/run.sh
 
 CHECKS += check-omp
 .PHONY: check-omp

@@ -9,12 +9,14 @@
 #  2. in wasm, when mpiwasm-cc -pthread works: the same programs built with
 #     mpiwasm-cc -pthread / -fopenmp under build/mpiwasm, compared with the
 #     libgomp outputs; the unsupported construct; the hybrid MPI+OpenMP
-#     program at 1, 2 and 4 ranks x 2 threads.  When it does not, one line
+#     program at 1, 2 and 4 ranks x 2 threads against the same built with
+#     the host MPI's wrapper and gcc -fopenmp.  When it does not, one line
 #     says so and those tests count as skipped.
 # Last line: `omp: N passed, M failed[, K skipped]`.
 #
 # Environment: B (build dir, default build), OUT (scratch, default
-# $B/tests/omp), CC (native C compiler for the libgomp reference, gcc).
+# $B/tests/omp), GCC (native compiler for the libgomp reference, gcc),
+# MPI (openmpi or mpich: the host MPI of the hybrid test).
 set -u
 {
 here=$(cd "$(dirname "$0")" && pwd)
@@ -104,6 +106,18 @@ fi
 # ---- 2. wasm ---------------------------------------------------------------
 CC_W=$B/mpiwasm-cc
 MPIWASM=$B/mpiwasm
+MPI=${MPI:-openmpi}
+case $MPI in
+mpich)
+	MPICC=mpicc.mpich
+	LAUNCH="mpirun.mpich -np"
+	XENV="-genv OMP_NUM_THREADS 2" ;;
+*)
+	MPICC=mpicc.openmpi
+	LAUNCH="mpirun.openmpi --oversubscribe -np"
+	XENV="-x OMP_NUM_THREADS"
+	[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ;;
+esac
 run_w() { timeout 300 "$MPIWASM" -q "$@"; }
 printf '#include <pthread.h>\nstatic void *f(void *a) { return a; }\nint main(void) { pthread_t t; void *r; pthread_create(&t, 0, f, &t); pthread_join(t, &r); return r != &t; }\n' > "$OUT/probe.c"
 why=""
@@ -116,7 +130,7 @@ elif ! run_w "$OUT/probe.wasm" > "$OUT/probe.out" 2>&1; then
 fi
 if [ -n "$why" ]; then
 	echo "skip wasm: $why"
-	skip=$((skip + 7))
+	skip=$((skip + 10))
 else
 	if "$CC_W" -pthread -O2 -DEXPECT_MPIWASM_MALLOC -o "$OUT/malloc_stress.wasm" "$here/malloc_stress.c" > "$OUT/ms.build" 2>&1 &&
 		run_w "$OUT/malloc_stress.wasm" > "$OUT/ms.out" 2>&1 && tail -n 1 "$OUT/ms.out" | grep -qx 'malloc_stress ok'; then
@@ -143,6 +157,31 @@ else
 			fi
 		done
 	done
+	# Hybrid: the native reference built with the MPI wrapper and gcc's
+	# -fopenmp, run at the same rank counts, 2 threads each.
+	if ! $MPICC -O2 -fopenmp -o "$OUT/hybrid" "$here/hybrid.c" > "$OUT/hybrid.build" 2>&1; then
+		bad "hybrid: $MPICC -fopenmp cannot build hybrid.c"
+		excerpt "$OUT/hybrid.build"
+	elif ! "$CC_W" -fopenmp -O2 -o "$OUT/hybrid.wasm" "$here/hybrid.c" > "$OUT/hybrid.wasm.build" 2>&1; then
+		bad "hybrid: mpiwasm-cc -fopenmp cannot build hybrid.c"
+		excerpt "$OUT/hybrid.wasm.build"
+	else
+		for np in 1 2 4; do
+			OMP_NUM_THREADS=2 timeout 300 $LAUNCH "$np" $XENV "$OUT/hybrid" > "$OUT/hybrid.$np.n" 2>&1
+			nrc=$?
+			timeout 300 $LAUNCH "$np" "$MPIWASM" -q --env OMP_NUM_THREADS=2 "$OUT/hybrid.wasm" \
+				> "$OUT/hybrid.$np.w" 2>&1
+			wrc=$?
+			if [ "$nrc" = 0 ] && [ "$wrc" = 0 ] && [ -s "$OUT/hybrid.$np.n" ] &&
+				cmp -s "$OUT/hybrid.$np.n" "$OUT/hybrid.$np.w"; then
+				ok "hybrid: $np ranks x 2 OpenMP threads calling MPI at once (MPI_THREAD_MULTIPLE), same as native"
+			else
+				bad "hybrid: $np ranks x 2 threads (native exit $nrc, wasm exit $wrc)"
+				excerpt "$OUT/hybrid.$np.n"
+				excerpt "$OUT/hybrid.$np.w"
+			fi
+		done
+	fi
 	if ! "$CC_W" -fopenmp -o "$OUT/unsup.wasm" "$here/omp_unsupported.c" > "$OUT/unsup.wasm.err" 2>&1 &&
 		grep -q '__kmpc_omp_task_alloc' "$OUT/unsup.wasm.err"; then
 		ok "wasm: tasks fail to link with mpiwasm-cc -fopenmp, naming __kmpc_omp_task_alloc"
