@@ -17,6 +17,7 @@ ifeq ($(TC_THR_WASM),1)
 TC_THR_DATA := $(TC_SHARE)/lib/libmpiwasm-malloc.a $(TC_SHARE)/lib/libmpiwasm-omp.a \
   $(TC_SHARE)/include/omp/omp.h
 toolchain: $(TC_THR_DATA)
+bench-threads: $(B)/toolchain/wasm/malloc-onelock.o
 endif
 
 # As modules are built: libmpiwasm-posix's headers first (a plain errno,

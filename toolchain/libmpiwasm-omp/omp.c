@@ -108,7 +108,13 @@ static _Thread_local int tl_ready;
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static atomic_int g_nthreads;
 static int g_sched = SCH_STATIC, g_sched_chunk;
-static size_t g_stacksize;
+#if defined(__wasm__)
+/* Worker stacks have no guard page in wasm: as large as the main thread's
+ * default (mpiwasm-cc's 8 MiB), not libmpiwasm-pthread's 1 MiB. */
+static size_t g_stacksize = (size_t)8 << 20;
+#else
+static size_t g_stacksize;    /* 0: the system's default */
+#endif
 static atomic_int g_roots = 0;     /* gtids of threads outside the pool */
 
 /* The pool: worker i (1..g_nworkers) takes part in a region when the
