@@ -130,7 +130,7 @@ elif ! run_w "$OUT/probe.wasm" > "$OUT/probe.out" 2>&1; then
 fi
 if [ -n "$why" ]; then
 	echo "skip wasm: $why"
-	skip=$((skip + 10))
+	skip=$((skip + 11))
 else
 	if "$CC_W" -pthread -O2 -DEXPECT_MPIWASM_MALLOC -o "$OUT/malloc_stress.wasm" "$here/malloc_stress.c" > "$OUT/ms.build" 2>&1 &&
 		run_w "$OUT/malloc_stress.wasm" > "$OUT/ms.out" 2>&1 && tail -n 1 "$OUT/ms.out" | grep -qx 'malloc_stress ok'; then
@@ -139,6 +139,17 @@ else
 		bad "wasm: malloc_stress"
 		excerpt "$OUT/ms.build"
 		excerpt "$OUT/ms.out"
+	fi
+	# libc's dlmalloc.o must stay out of the link (all its symbols are
+	# ours), whatever the program calls.
+	printf '#include <malloc.h>\n#include <stdlib.h>\n#include <string.h>\n#include <stdio.h>\nint main(void) { char *s = strdup("x"); void *p; if (posix_memalign(&p, 64, 9)) return 1; printf("%%s %%zu\\n", s, malloc_usable_size(p)); free(s); free(p); return 0; }\n' > "$OUT/nodl.c"
+	if "$CC_W" -pthread -O2 -o "$OUT/nodl.wasm" "$OUT/nodl.c" "-Wl,--Map=$OUT/nodl.map" > "$OUT/nodl.err" 2>&1 &&
+		grep -q 'libmpiwasm-malloc.a(malloc.o)' "$OUT/nodl.map" && ! grep -q 'dlmalloc' "$OUT/nodl.map" &&
+		[ "$(run_w "$OUT/nodl.wasm" 2>&1)" = "x 64" ]; then
+		ok "wasm: -pthread links libmpiwasm-malloc and no dlmalloc.o (link map)"
+	else
+		bad "wasm: -pthread link of the malloc family (dlmalloc.o linked, or a wrong answer)"
+		excerpt "$OUT/nodl.err"
 	fi
 	for p in $OMP_PROGS; do
 		if ! "$CC_W" -fopenmp -O2 -o "$OUT/$p.wasm" "$here/$p.c" > "$OUT/$p.wasm.build" 2>&1; then
