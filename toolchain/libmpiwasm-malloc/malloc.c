@@ -71,8 +71,15 @@ struct heap {
 	struct span *avail[NCLASS]; /* spans with free blocks; head allocates */
 	struct span *full[NCLASS];
 	atomic_int hint[NCLASS];    /* a remote free may wait in a full span */
+	struct span *spare;         /* empty spans kept for reuse */
+	uint32_t nspare;
 	struct heap *next;          /* list of heaps whose thread ended */
 };
+
+/* Empty spans a heap keeps instead of giving them back to the page
+ * source: a thread that frees and allocates in waves does not take the
+ * global lock for every span. */
+#define MAX_SPARE 16
 
 static const uint32_t class_size[NCLASS] = {
 	16, 32, 48, 64, 80, 96, 112, 128,
@@ -333,9 +340,13 @@ static uint32_t span_collect(struct span *s)
 
 static struct span *span_new(struct heap *h, uint32_t c)
 {
-	struct span *s = (struct span *)page_take(SPAN, SPAN);
-	if (!s)
+	struct span *s = h->spare;
+	if (s) {
+		h->spare = s->next;
+		h->nspare--;
+	} else if (!(s = (struct span *)page_take(SPAN, SPAN))) {
 		return NULL;
+	}
 	uint32_t bs = class_size[c];
 	s->heap = h;
 	s->free = NULL;
@@ -451,7 +462,13 @@ static void release(struct heap *h, struct span *s)
 	if (h->avail[s->cls] == s)
 		return;          /* keep the span it allocates from */
 	list_unlink(h, s);
-	page_give((char *)s, SPAN);
+	if (h->nspare < MAX_SPARE) {
+		s->next = h->spare;
+		h->spare = s;
+		h->nspare++;
+	} else {
+		page_give((char *)s, SPAN);
+	}
 }
 
 static void dealloc(void *p)
