@@ -28,7 +28,8 @@ $(THR_T)/%.wasm: tests/threads/wat/%.wat
 	wat2wasm --enable-threads --debug-names $< -o $@
 
 check-threads: toolchain $(B)/mpiwasm $(THR_PROGS:%=$(THR_T)/%) $(THR_PROGS:%=$(THR_T)/%.wasm) \
-		$(THR_T)/t_trap.wasm $(THR_WAT:%=$(THR_T)/%.wasm) $(THR_T)/h_mpi $(THR_T)/h_mpi.wasm
+		$(THR_T)/t_trap.wasm $(THR_WAT:%=$(THR_T)/%.wasm) $(THR_T)/h_mpi $(THR_T)/h_mpi.wasm \
+		$(THR_T)/h_trap.wasm
 	@B=$(B) MPI=$(MPI) timeout 1200 sh tests/threads/run.sh
 
 CHECKS += check-threads

@@ -9,7 +9,8 @@
 #  3. wat/*.wat: the engine's thread-spawn alone (w_spawn), and refusals
 #     of modules that cannot run threads (n_*);
 #  4. progs/h_mpi.c: MPI_THREAD_MULTIPLE, two threads per rank calling
-#     MPI at once, at 1, 2 and 4 ranks, native against wasm.
+#     MPI at once, at 1, 2 and 4 ranks, native against wasm; h_trap.c: a
+#     trap in a worker thread of one rank ends the job, naming both.
 # Last line: `threads: N passed, M failed`.
 #
 # Environment: B (build dir, default build), MPI (openmpi or mpich),
@@ -131,6 +132,22 @@ else
 		if [ -z "$why" ]; then ok "h_mpi: $np ranks x 2 threads agree ($REPEAT runs)"
 		else bad "h_mpi: $np ranks: $why"; fi
 	done
+fi
+
+# A trap in a worker thread of rank 1 ends the whole job, naming both.
+if [ -x "$T/h_mpi" ]; then
+	start=$(date +%s)
+	run_in w $LAUNCH 3 "$MPIWASM" -q "$T/h_trap.wasm"
+	took=$(( $(date +%s) - start ))
+	if [ "$rc" = 0 ] || [ "$rc" = 124 ]; then
+		bad "h_trap: status $rc (0: the job went on; 124: it hung)"; excerpt "$scratch/w.err"
+	elif ! grep -Eq 'rank 1: thread [1-9][0-9]*: trap: integer divide by zero' "$scratch/w.err"; then
+		bad "h_trap: no message naming rank 1 and the thread"; excerpt "$scratch/w.err"
+	elif grep -q 'the job went on' "$scratch/w.out"; then
+		bad "h_trap: a rank went past the barrier"
+	else
+		ok "h_trap: a worker's trap in rank 1 of 3 ended the job in ${took}s (status $rc), naming rank and thread"
+	fi
 fi
 
 echo "threads: $pass passed, $fail failed"

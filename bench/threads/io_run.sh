@@ -1,0 +1,84 @@
+#!/bin/sh
+# bench/threads/io_run.sh BUILD_DIR - file I/O from a worker thread
+# against the main thread (io.c), native (gcc -pthread) and wasm
+# (mpiwasm-cc -pthread), ROUNDS runs of each, alternating native and
+# wasm, in one scratch directory.  Prints the table and rewrites the
+# section "## File I/O from threads" of bench/threads/REPORT.md (the
+# rest of the file is left as it is).
+# Environment: ROUNDS (default 3), REPS (per run and side, default 7).
+set -u
+B=${1:-build}
+B=$(cd "$B" && pwd) || exit 1
+T=$B/bench/threads
+here=$(cd "$(dirname "$0")" && pwd)
+ROUNDS=${ROUNDS:-3}
+REPS=${REPS:-7}
+scratch=$(mktemp -d /tmp/mpiwasm-bench-threads.XXXXXX) || exit 1
+trap 'rm -rf "$scratch"' EXIT INT TERM
+: > "$scratch/native.txt"
+: > "$scratch/wasm.txt"
+r=0
+while [ $r -lt "$ROUNDS" ]; do
+	r=$((r + 1))
+	(cd "$scratch" && "$T/io" "$REPS" >> native.txt) || { echo "native io failed"; exit 1; }
+	(cd "$scratch" && "$B/mpiwasm" -q --dir . "$T/io.wasm" "$REPS" >> wasm.txt) ||
+		{ echo "wasm io failed"; exit 1; }
+done
+# Per case: the median over rounds of each column.
+table=$(awk '
+	FNR == 1 { side = FILENAME ~ /native/ ? "n" : "w" }
+	{ k = side SUBSEP $1; nm[k]++; m[k, nm[k]] = $2; w[k, nm[k]] = $3
+	  if (!(($1) in seen)) { seen[$1] = 1; order[++ncase] = $1 } }
+	function med(a, k, n,   i, j, t, v) {
+		for (i = 1; i <= n; i++) v[i] = a[k, i]
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+			if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+		return v[int((n + 1) / 2)]
+	}
+	END {
+		print "| case | native main ms | native worker ms | worker/main | wasm main ms | wasm worker ms | worker/main | wasm/native (main) |"
+		print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+		for (c = 1; c <= ncase; c++) {
+			n = "n" SUBSEP order[c]; x = "w" SUBSEP order[c]
+			a = med(m, n, nm[n]); b = med(w, n, nm[n])
+			p = med(m, x, nm[x]); q = med(w, x, nm[x])
+			printf "| %s | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %.2f |\n",
+			       order[c], a, b, b / a, p, q, q / p, p / a
+		}
+	}' "$scratch/native.txt" "$scratch/wasm.txt")
+echo "$table"
+report=$here/REPORT.md
+host="$(uname -m), $(nproc) cores"
+section=$(cat <<SECTION
+## File I/O from threads
+
+\`make bench-threads-io\` (bench/threads/io.c, io_run.sh): each case runs
+$REPS times on the main thread and $REPS times on a freshly created
+worker thread, alternating, in one process; the median of each side is
+taken, over $ROUNDS runs native (\`gcc -O2 -pthread\`) and wasm
+(\`mpiwasm-cc -O2 -pthread\`, under mpiwasm) alternating, and the median
+of those is shown.  Cases: 64 MiB written and read back with 1 MiB
+\`write\`/\`read\`; 200000 \`fprintf\` lines written and read back with
+\`fgets\`; 20000 4 KiB \`pwrite\` then 20000 \`pread\` at scattered offsets.
+Host: $host, shared with other jobs.
+
+$table
+
+A worker thread's I/O is done on its own host thread, in the same WASI
+host functions as the main thread's (nothing is proxied to another
+thread), so worker/main should be 1 within the noise; the goal is within
+5% (0.95-1.05).  stdio goes through the one lock of
+toolchain/libmpiwasm-pthread/libc_lock.c, uncontended here.
+SECTION
+)
+if [ -f "$report" ]; then
+	awk -v sec="$section" '
+		/^## File I\/O from threads/ { print sec; skip = 1; done = 1; next }
+		skip && /^## / { skip = 0 }
+		!skip { print }
+		END { if (!done) print "\n" sec }' "$report" > "$scratch/report" &&
+	cp "$scratch/report" "$report"
+else
+	printf '# Threads benchmarks\n\n%s\n' "$section" > "$report"
+fi
+echo "wrote the section of $report"
