@@ -11,7 +11,7 @@ TC_PTHREAD_INC ?= toolchain/libmpiwasm-pthread/include
 TC_THR_WASM := $(if $(wildcard $(TC_PTHREAD_INC)/pthread.h),1)
 TC_THR_NATIVE := $(B)/toolchain/native/libmpiwasm-malloc.a \
   $(B)/toolchain/native/libmpiwasm-malloc-onelock.a $(B)/toolchain/native/libmpiwasm-omp.a
-TC_THR_HDR := toolchain/libmpiwasm-malloc/futex.h toolchain/libmpiwasm-malloc/libc_errno.h toolchain/libmpiwasm-omp/include/omp.h
+TC_THR_HDR := toolchain/libmpiwasm-malloc/futex.h toolchain/libmpiwasm-omp/include/omp.h
 
 ifeq ($(TC_THR_WASM),1)
 TC_THR_DATA := $(TC_SHARE)/lib/libmpiwasm-malloc.a $(TC_SHARE)/lib/libmpiwasm-omp.a \

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#define BLOCKS 4096
+#define BLOCKS 16384
 #define MAXT   64
 
 static int nthreads, rounds;
@@ -71,7 +71,7 @@ static void *work(void *arg)
 int main(int argc, char **argv)
 {
 	nthreads = argc > 1 ? atoi(argv[1]) : 1;
-	rounds = argc > 2 ? atoi(argv[2]) : 400;
+	rounds = argc > 2 ? atoi(argv[2]) : 100;
 	if (nthreads < 1 || nthreads > MAXT || rounds < 1) {
 		fprintf(stderr, "usage: mallocbench THREADS(1-%d) [ROUNDS]\n", MAXT);
 		return 2;

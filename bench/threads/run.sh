@@ -23,7 +23,7 @@ mkdir -p "$OUT" || exit 1
 NAT=$B/toolchain/native
 OMPINC=$root/toolchain/libmpiwasm-omp/include
 CLANG=${MPIWASM_CLANG:-clang-19}
-MB_ROUNDS=${MB_ROUNDS:-400}
+MB_ROUNDS=${MB_ROUNDS:-100}
 TRIAD_N=${TRIAD_N:-4000000}
 SPMV_G=${SPMV_G:-64}
 
@@ -87,3 +87,108 @@ done
 # Best (smallest) time of the runs per config and thread count.
 sort -k1,1 -k2,2n -k3,3g "$raw" | awk '!seen[$1" "$2]++' > "$OUT/results.txt"
 cat "$OUT/results.txt"
+
+# ---- the report table and the plot ----
+# val CONFIG THREADS FIELD (3 seconds, 4 rate)
+val() { awk -v c="$1" -v t="$2" -v f="$3" '$1 == c && $2 == t { print $f }' "$OUT/results.txt"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.2f", a / b }'; }
+table=$OUT/table.md
+{
+	echo "Best of $RUNS runs, native and wasm alternating; this machine has 2 cores"
+	echo "shared with other jobs (load average $(cut -d' ' -f1-3 /proc/loadavg))."
+	[ "$wasm" = 0 ] && echo "No wasm rows: $why."
+	echo
+	echo "| mallocbench | threads | native glibc | native, project allocator | native, one lock | wasm, project allocator | wasm, one lock | wasm / glibc (time) |"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+	for t in $THREADS; do
+		g=$(val mb.glibc "$t" 3) w=$(val mb.wasm "$t" 3)
+		printf '| Mops/s (s) | %s | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s |\n' "$t" \
+			"$(val mb.glibc "$t" 4)" "$g" "$(val mb.mine "$t" 4)" "$(val mb.mine "$t" 3)" \
+			"$(val mb.onelock "$t" 4)" "$(val mb.onelock "$t" 3)" \
+			"$(val mb.wasm "$t" 4)" "$w" "$(val mb.onelock.wasm "$t" 4)" "$(val mb.onelock.wasm "$t" 3)" \
+			"$(ratio "$w" "$g")"
+	done
+	echo
+	echo "| kernel | threads | native gcc + libgomp | native clang + libmpiwasm-omp | wasm + libmpiwasm-omp | wasm / libgomp (time) | clang+ours / libgomp |"
+	echo "| --- | --- | --- | --- | --- | --- | --- |"
+	for k in triad spmv; do
+		u=GB/s
+		[ "$k" = spmv ] && u=GFlop/s
+		for t in $THREADS; do
+			g=$(val $k.gomp "$t" 3) m=$(val $k.mine "$t" 3) w=$(val $k.wasm "$t" 3)
+			printf '| %s %s (ms) | %s | %s (%s) | %s (%s) | %s (%s) | %s | %s |\n' "$k" "$u" "$t" \
+				"$(val $k.gomp "$t" 4)" "$(awk -v x="$g" 'BEGIN { printf "%.2f", x * 1000 }')" \
+				"$(val $k.mine "$t" 4)" "$(awk -v x="$m" 'BEGIN { printf "%.2f", x * 1000 }')" \
+				"$(val $k.wasm "$t" 4)" "$(awk -v x="$w" 'BEGIN { if (x == "") print "-"; else printf "%.2f", x * 1000 }')" \
+				"$(ratio "$w" "$g")" "$(ratio "$m" "$g")"
+		done
+	done
+	echo
+	echo "Scaling, time at 1 thread / time at 2 (the malloc benchmark's work grows"
+	echo "with the threads: there, throughput at 2 / throughput at 1):"
+	echo
+	for c in mb.glibc mb.mine mb.onelock mb.wasm mb.onelock.wasm; do
+		a=$(val $c 1 4) b=$(val $c 2 4)
+		[ -n "$a" ] && [ -n "$b" ] && echo "- $c: $(ratio "$b" "$a")"
+	done
+	for c in triad.gomp triad.mine triad.wasm spmv.gomp spmv.mine spmv.wasm; do
+		a=$(val $c 1 3) b=$(val $c 2 3)
+		[ -n "$a" ] && [ -n "$b" ] && echo "- $c: $(ratio "$a" "$b")"
+	done
+} > "$table"
+cat "$table"
+rep=$here/REPORT.md
+if [ -f "$rep" ] && grep -q '^<!-- bench-threads:begin -->' "$rep"; then
+	awk -v t="$table" '
+		/^<!-- bench-threads:begin -->/ { print; while ((getline l < t) > 0) print l; skip = 1; next }
+		/^<!-- bench-threads:end -->/ { skip = 0 }
+		!skip { print }' "$rep" > "$OUT/REPORT.md.new" && mv "$OUT/REPORT.md.new" "$rep"
+fi
+
+# Plot: malloc throughput, and OpenMP time relative to libgomp.
+awk -v T="$THREADS" 'BEGIN { n = split(T, th, " ") }
+	{ v[$1" "$2] = $4; s[$1" "$2] = $3 }
+	END {
+		for (i = 1; i <= n; i++) {
+			t = th[i]
+			printf "\"%s thr\" %s %s %s %s %s\n", t, v["mb.glibc "t], v["mb.mine "t], v["mb.onelock "t],
+				(("mb.wasm "t) in v) ? v["mb.wasm "t] : 0, (("mb.onelock.wasm "t) in v) ? v["mb.onelock.wasm "t] : 0
+		}
+	}' "$OUT/results.txt" > "$OUT/malloc.dat"
+awk -v T="$THREADS" 'BEGIN { n = split(T, th, " ") }
+	{ s[$1" "$2] = $3 }
+	END {
+		split("triad spmv", ks, " ")
+		for (k = 1; k <= 2; k++) for (i = 1; i <= n; i++) {
+			t = th[i]; g = s[ks[k]".gomp "t]
+			printf "\"%s %s thr\" %.3f %.3f\n", ks[k], t, s[ks[k]".mine "t] / g,
+				((ks[k]".wasm "t) in s) ? s[ks[k]".wasm "t] / g : 0
+		}
+	}' "$OUT/results.txt" > "$OUT/omp.dat"
+if command -v gnuplot > /dev/null; then
+	gnuplot <<GP
+set terminal pngcairo size 1100,460 font "sans,10"
+set output "$here/threads.png"
+set multiplot layout 1,2
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set key top right font ",8"
+set grid ytics
+set title "mallocbench: throughput (higher is better)"
+set ylabel "Mops/s (mallocs+frees, all threads)"
+set yrange [0:*]
+plot "$OUT/malloc.dat" using 2:xtic(1) title "native glibc", \
+     "" using 3 title "native, project allocator", \
+     "" using 4 title "native, one lock", \
+     "" using 5 title "wasm, project allocator", \
+     "" using 6 title "wasm, one lock"
+set title "OpenMP kernels: time / gcc+libgomp native (lower is better)"
+set ylabel "time ratio"
+set yrange [0:*]
+plot "$OUT/omp.dat" using 2:xtic(1) title "native clang + libmpiwasm-omp", \
+     "" using 3 title "wasm + libmpiwasm-omp", \
+     1.10 with lines dt 2 lc rgb "black" title "goal 1.10"
+unset multiplot
+GP
+fi

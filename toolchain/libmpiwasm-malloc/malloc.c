@@ -34,7 +34,6 @@
 #include <string.h>
 
 #include "futex.h"
-#include "libc_errno.h"
 
 #if !defined(__wasm__)
 #include <sys/mman.h>
@@ -519,7 +518,7 @@ void *malloc(size_t n)
 	void *p = alloc(n);
 	ONE_UNLOCK();
 	if (!p)
-		LIBC_ERRNO = ENOMEM;
+		errno = ENOMEM;
 	return p;
 }
 
@@ -536,7 +535,7 @@ void *calloc(size_t m, size_t n)
 {
 	size_t t;
 	if (__builtin_mul_overflow(m, n, &t)) {
-		LIBC_ERRNO = ENOMEM;
+		errno = ENOMEM;
 		return NULL;
 	}
 	/* alloc, not malloc: compilers turn malloc + memset into a call to
@@ -545,7 +544,7 @@ void *calloc(size_t m, size_t n)
 	void *p = alloc(t);
 	ONE_UNLOCK();
 	if (!p) {
-		LIBC_ERRNO = ENOMEM;
+		errno = ENOMEM;
 		return NULL;
 	}
 	memset(p, 0, t);
@@ -594,14 +593,14 @@ int posix_memalign(void **out, size_t align, size_t n)
 void *aligned_alloc(size_t align, size_t n)
 {
 	if (bad_align(align)) {
-		LIBC_ERRNO = EINVAL;
+		errno = EINVAL;
 		return NULL;
 	}
 	ONE_LOCK();
 	void *p = alloc_aligned(align, n);
 	ONE_UNLOCK();
 	if (!p)
-		LIBC_ERRNO = ENOMEM;
+		errno = ENOMEM;
 	return p;
 }
 

@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include "../libmpiwasm-malloc/futex.h"
-#include "../libmpiwasm-malloc/libc_errno.h"
 #include "omp.h"
 
 #define MAX_THREADS 256    /* team size limit; OMP_NUM_THREADS above is cut */
@@ -145,9 +144,9 @@ static void die(const ident_t *loc, const char *fmt, ...)
 
 static long env_number(const char *name, const char *s, char **end)
 {
-	LIBC_ERRNO = 0;
+	errno = 0;
 	long v = strtol(s, end, 10);
-	if (*end == s || LIBC_ERRNO || v < 1)
+	if (*end == s || errno || v < 1)
 		die(NULL, "%s=%s: expected a positive number", name, getenv(name));
 	return v;
 }
