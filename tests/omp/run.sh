@@ -4,8 +4,9 @@
 #     and one lock) with the project's malloc replacing glibc's; OpenMP
 #     programs built with gcc -fopenmp (libgomp) and with clang over
 #     libmpiwasm-omp give identical output at OMP_NUM_THREADS=1,2,4; an
-#     unsupported construct fails to link naming its entry point; a bad
-#     OMP_NUM_THREADS is refused.
+#     unsupported construct fails to link naming its entry point; a region
+#     with more captured variables than supported stops naming the limit;
+#     a bad OMP_NUM_THREADS is refused.
 #  2. in wasm, when mpiwasm-cc -pthread works: the same programs built with
 #     mpiwasm-cc -pthread / -fopenmp under build/mpiwasm, compared with the
 #     libgomp outputs; the unsupported construct; the hybrid MPI+OpenMP
@@ -91,6 +92,27 @@ else
 	excerpt "$OUT/unsup.err"
 fi
 
+# 32 captured variables work, 33 stop with a message naming the limit.
+# check_manyvars LABEL OUTPUT EXIT
+check_manyvars() {
+	if [ "$3" != 0 ] && grep -qx '32 captured: sum 992' "$2" &&
+		grep -q 'capturing 33 variables (at most 32 are supported' "$2" &&
+		! grep -q '33 captured' "$2"; then
+		ok "$1: a region with 32 captured variables runs, with 33 it stops naming the limit"
+	else
+		bad "$1: regions with 32 and 33 captured variables (exit $3)"
+		excerpt "$2"
+	fi
+}
+if $CLANG -O2 -fopenmp=libomp -isystem "$OMPINC" -c -o "$OUT/manyvars.o" "$here/omp_manyvars.c" > "$OUT/manyvars.build" 2>&1 &&
+	$CLANG -o "$OUT/manyvars" "$OUT/manyvars.o" "$NATIVE/libmpiwasm-omp.a" -pthread >> "$OUT/manyvars.build" 2>&1; then
+	OMP_NUM_THREADS=2 timeout 60 "$OUT/manyvars" > "$OUT/manyvars.out" 2>&1
+	check_manyvars native "$OUT/manyvars.out" $?
+else
+	bad "native: omp_manyvars does not build"
+	excerpt "$OUT/manyvars.build"
+fi
+
 # A bad OMP_NUM_THREADS is an error saying what was wrong.
 if [ -x "$OUT/omp_constructs.native" ]; then
 	if OMP_NUM_THREADS=four timeout 60 "$OUT/omp_constructs.native" > "$OUT/badenv.out" 2>&1; then
@@ -130,7 +152,7 @@ elif ! run_w "$OUT/probe.wasm" > "$OUT/probe.out" 2>&1; then
 fi
 if [ -n "$why" ]; then
 	echo "skip wasm: $why"
-	skip=$((skip + 11))
+	skip=$((skip + 12))
 else
 	if "$CC_W" -pthread -O2 -DEXPECT_MPIWASM_MALLOC -o "$OUT/malloc_stress.wasm" "$here/malloc_stress.c" > "$OUT/ms.build" 2>&1 &&
 		run_w "$OUT/malloc_stress.wasm" > "$OUT/ms.out" 2>&1 && tail -n 1 "$OUT/ms.out" | grep -qx 'malloc_stress ok'; then
@@ -168,6 +190,13 @@ else
 			fi
 		done
 	done
+	if "$CC_W" -fopenmp -O2 -o "$OUT/manyvars.wasm" "$here/omp_manyvars.c" > "$OUT/manyvars.wasm.build" 2>&1; then
+		run_w --env OMP_NUM_THREADS=2 "$OUT/manyvars.wasm" > "$OUT/manyvars.wasm.out" 2>&1
+		check_manyvars wasm "$OUT/manyvars.wasm.out" $?
+	else
+		bad "wasm: omp_manyvars does not build"
+		excerpt "$OUT/manyvars.wasm.build"
+	fi
 	# Hybrid: the native reference built with the MPI wrapper and gcc's
 	# -fopenmp, run at the same rank counts, 2 threads each.
 	if ! $MPICC -O2 -fopenmp -o "$OUT/hybrid" "$here/hybrid.c" > "$OUT/hybrid.build" 2>&1; then

@@ -27,7 +27,7 @@
 #include "omp.h"
 
 #define MAX_THREADS 256    /* team size limit; OMP_NUM_THREADS above is cut */
-#define MAX_ARGS    16     /* shared variables one region may capture */
+#define MAX_ARGS    32     /* shared variables one region may capture */
 #define NDISP       8      /* dynamic loops one thread may run ahead by */
 #define SPIN        4000   /* polls before sleeping */
 
@@ -136,7 +136,8 @@ static void die(const ident_t *loc, const char *fmt, ...)
 	fputs("libmpiwasm-omp: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	if (loc && loc->psource)
+	/* ";file;function;line;column;;", all unknown without -g. */
+	if (loc && loc->psource && strncmp(loc->psource, ";unknown;", 9) != 0)
 		fprintf(stderr, " (at %s)", loc->psource);
 	fputc('\n', stderr);
 	abort();
@@ -282,35 +283,95 @@ static void team_reset(struct team *t, int nth)
 
 /* ---- parallel regions ---- */
 
-#define A(i) args[i]
+/* The microtask gets the addresses of the region's shared variables as
+ * separate arguments: call it through a pointer of exactly that type (in
+ * wasm, call_indirect traps on any other).  Tn is n pointer types, An the
+ * first n arguments. */
+#define T1 void *
+#define A1 a[0]
+#define T2 T1, void *
+#define A2 A1, a[1]
+#define T3 T2, void *
+#define A3 A2, a[2]
+#define T4 T3, void *
+#define A4 A3, a[3]
+#define T5 T4, void *
+#define A5 A4, a[4]
+#define T6 T5, void *
+#define A6 A5, a[5]
+#define T7 T6, void *
+#define A7 A6, a[6]
+#define T8 T7, void *
+#define A8 A7, a[7]
+#define T9 T8, void *
+#define A9 A8, a[8]
+#define T10 T9, void *
+#define A10 A9, a[9]
+#define T11 T10, void *
+#define A11 A10, a[10]
+#define T12 T11, void *
+#define A12 A11, a[11]
+#define T13 T12, void *
+#define A13 A12, a[12]
+#define T14 T13, void *
+#define A14 A13, a[13]
+#define T15 T14, void *
+#define A15 A14, a[14]
+#define T16 T15, void *
+#define A16 A15, a[15]
+#define T17 T16, void *
+#define A17 A16, a[16]
+#define T18 T17, void *
+#define A18 A17, a[17]
+#define T19 T18, void *
+#define A19 A18, a[18]
+#define T20 T19, void *
+#define A20 A19, a[19]
+#define T21 T20, void *
+#define A21 A20, a[20]
+#define T22 T21, void *
+#define A22 A21, a[21]
+#define T23 T22, void *
+#define A23 A22, a[22]
+#define T24 T23, void *
+#define A24 A23, a[23]
+#define T25 T24, void *
+#define A25 A24, a[24]
+#define T26 T25, void *
+#define A26 A25, a[25]
+#define T27 T26, void *
+#define A27 A26, a[26]
+#define T28 T27, void *
+#define A28 A27, a[27]
+#define T29 T28, void *
+#define A29 A28, a[28]
+#define T30 T29, void *
+#define A30 A29, a[29]
+#define T31 T30, void *
+#define A31 A30, a[30]
+#define T32 T31, void *
+#define A32 A31, a[31]
+#define CALL(n) case n: ((void (*)(int32_t *, int32_t *, T##n))fn)(gtid, btid, A##n); break
+
 static void invoke(const ident_t *loc, microtask_t fn, int32_t *gtid, int32_t *btid,
-		   int argc, void **args)
+		   int argc, void **a)
 {
-	typedef void *P;
 	switch (argc) {
 	case 0: ((void (*)(int32_t *, int32_t *))fn)(gtid, btid); break;
-	case 1: ((void (*)(int32_t *, int32_t *, P))fn)(gtid, btid, A(0)); break;
-	case 2: ((void (*)(int32_t *, int32_t *, P, P))fn)(gtid, btid, A(0), A(1)); break;
-	case 3: ((void (*)(int32_t *, int32_t *, P, P, P))fn)(gtid, btid, A(0), A(1), A(2)); break;
-	case 4: ((void (*)(int32_t *, int32_t *, P, P, P, P))fn)(gtid, btid, A(0), A(1), A(2), A(3)); break;
-	case 5: ((void (*)(int32_t *, int32_t *, P, P, P, P, P))fn)(gtid, btid, A(0), A(1), A(2), A(3), A(4)); break;
-	case 6: ((void (*)(int32_t *, int32_t *, P, P, P, P, P, P))fn)(gtid, btid, A(0), A(1), A(2), A(3), A(4), A(5)); break;
-	case 7: ((void (*)(int32_t *, int32_t *, P, P, P, P, P, P, P))fn)(gtid, btid, A(0), A(1), A(2), A(3), A(4), A(5), A(6)); break;
-	case 8: ((void (*)(int32_t *, int32_t *, P, P, P, P, P, P, P, P))fn)(gtid, btid, A(0), A(1), A(2), A(3), A(4), A(5), A(6), A(7)); break;
-	case 9: ((void (*)(int32_t *, int32_t *, P, P, P, P, P, P, P, P, P))fn)(gtid, btid, A(0), A(1), A(2), A(3), A(4), A(5), A(6), A(7), A(8)); break;
-	case 10: ((void (*)(int32_t *, int32_t *, P, P, P, P, P, P, P, P, P, P))fn)(gtid, btid, A(0), A(1), A(2), A(3), A(4), A(5), A(6), A(7), A(8), A(9)); break;
-	case 11: ((void (*)(int32_t *, int32_t *, P, P, P, P, P, P, P, P, P, P, P))fn)(gtid, btid, A(0), A(1), A(2), A(3), A(4), A(5), A(6), A(7), A(8), A(9), A(10)); break;
-	case 12: ((void (*)(int32_t *, int32_t *, P, P, P, P, P, P, P, P, P, P, P, P))fn)(gtid, btid, A(0), A(1), A(2), A(3), A(4), A(5), A(6), A(7), A(8), A(9), A(10), A(11)); break;
-	case 13: ((void (*)(int32_t *, int32_t *, P, P, P, P, P, P, P, P, P, P, P, P, P))fn)(gtid, btid, A(0), A(1), A(2), A(3), A(4), A(5), A(6), A(7), A(8), A(9), A(10), A(11), A(12)); break;
-	case 14: ((void (*)(int32_t *, int32_t *, P, P, P, P, P, P, P, P, P, P, P, P, P, P))fn)(gtid, btid, A(0), A(1), A(2), A(3), A(4), A(5), A(6), A(7), A(8), A(9), A(10), A(11), A(12), A(13)); break;
-	case 15: ((void (*)(int32_t *, int32_t *, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P))fn)(gtid, btid, A(0), A(1), A(2), A(3), A(4), A(5), A(6), A(7), A(8), A(9), A(10), A(11), A(12), A(13), A(14)); break;
-	case 16: ((void (*)(int32_t *, int32_t *, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P, P))fn)(gtid, btid, A(0), A(1), A(2), A(3), A(4), A(5), A(6), A(7), A(8), A(9), A(10), A(11), A(12), A(13), A(14), A(15)); break;
+	CALL(1); CALL(2); CALL(3); CALL(4);
+	CALL(5); CALL(6); CALL(7); CALL(8);
+	CALL(9); CALL(10); CALL(11); CALL(12);
+	CALL(13); CALL(14); CALL(15); CALL(16);
+	CALL(17); CALL(18); CALL(19); CALL(20);
+	CALL(21); CALL(22); CALL(23); CALL(24);
+	CALL(25); CALL(26); CALL(27); CALL(28);
+	CALL(29); CALL(30); CALL(31); CALL(32);
 	default:
 		die(loc, "a parallel region capturing %d variables (at most %d are supported;"
 		    " gather them in a struct)", argc, MAX_ARGS);
 	}
 }
-#undef A
+#undef CALL
 
 static void *worker(void *arg)
 {
