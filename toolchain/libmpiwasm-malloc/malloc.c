@@ -55,10 +55,12 @@ struct span {
 	void *free;              /* owner's free list */
 	char *bump, *end;        /* blocks never handed out yet */
 	struct span *next, *prev;
-	_Atomic(void *) remote;  /* blocks freed by other threads */
 	uint32_t used;           /* blocks out, remote frees included */
 	uint32_t bsize, cls;
 	uint32_t list;           /* LIST_AVAIL, LIST_FULL or LIST_NONE */
+	/* Blocks freed by other threads, on a cache line of its own: their
+	 * pushes must not steal the line the owner updates on every call. */
+	_Alignas(64) _Atomic(void *) remote;
 	char *raw;               /* large: the region to give back */
 	size_t raw_len;
 };
