@@ -173,7 +173,7 @@ set multiplot layout 1,2
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
-set key top right font ",8"
+set key below font ",8"
 set grid ytics
 set title "mallocbench: throughput (higher is better)"
 set ylabel "Mops/s (mallocs+frees, all threads)"

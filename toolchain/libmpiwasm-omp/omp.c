@@ -29,7 +29,14 @@
 #define MAX_THREADS 256    /* team size limit; OMP_NUM_THREADS above is cut */
 #define MAX_ARGS    32     /* shared variables one region may capture */
 #define NDISP       8      /* dynamic loops one thread may run ahead by */
-#define SPIN        4000   /* polls before sleeping */
+/* Polls before sleeping, some tens of microseconds: long enough that a
+ * worker is still awake for the next region of a loop of regions.  wasm
+ * has no pause instruction, so a poll there is much shorter. */
+#if defined(__wasm__)
+#define SPIN        50000
+#else
+#define SPIN        4000
+#endif
 
 typedef struct ident {
 	int32_t reserved_1, flags, reserved_2, reserved_3;
