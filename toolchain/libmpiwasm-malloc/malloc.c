@@ -44,25 +44,27 @@
 
 #define SPAN_SHIFT 16
 #define SPAN       ((size_t)1 << SPAN_SHIFT)
-#define HDR        128          /* span header; blocks start here */
+#define HDR        192          /* span header, three cache lines */
 #define SMALL_MAX  8192
 #define NCLASS     32
 
 struct heap;
 
+/* The header's lines are split by who writes them: a remote free reads
+ * the second and writes the third, so it never takes away the first,
+ * which the owner writes on every malloc and free. */
 struct span {
-	struct heap *heap;       /* owner; NULL: a large block */
 	void *free;              /* owner's free list */
 	char *bump, *end;        /* blocks never handed out yet */
 	struct span *next, *prev;
 	uint32_t used;           /* blocks out, remote frees included */
-	uint32_t bsize, cls;
 	uint32_t list;           /* LIST_AVAIL, LIST_FULL or LIST_NONE */
-	/* Blocks freed by other threads, on a cache line of its own: their
-	 * pushes must not steal the line the owner updates on every call. */
-	_Alignas(64) _Atomic(void *) remote;
+	/* Set when the span is made, then only read. */
+	_Alignas(64) struct heap *heap;  /* owner; NULL: a large block */
+	uint32_t bsize, cls;
 	char *raw;               /* large: the region to give back */
 	size_t raw_len;
+	_Alignas(64) _Atomic(void *) remote;  /* blocks other threads freed */
 };
 _Static_assert(sizeof(struct span) <= HDR, "span header too big");
 
@@ -440,14 +442,14 @@ static void *alloc(size_t n)
 	return alloc_large(n, 16);
 }
 
-/* Up to the header's alignment, a class whose size is a multiple of the
- * alignment gives aligned blocks (spans are aligned, HDR is 128); above,
- * a large block. */
+/* Up to 64, a class whose size is a multiple of the alignment gives
+ * aligned blocks (spans are aligned, HDR is a multiple of 64); above, a
+ * large block. */
 static void *alloc_aligned(size_t align, size_t n)
 {
 	if (align <= 16)
 		return alloc(n);
-	if (align <= HDR && n <= SMALL_MAX) {
+	if (align <= 64 && n <= SMALL_MAX) {
 		for (uint32_t c = size_class(n ? n : 1); c < NCLASS; c++) {
 			if (class_size[c] % align == 0) {
 				struct heap *h = heap_get();
