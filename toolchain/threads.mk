@@ -44,7 +44,12 @@ $(TC_SHARE)/lib/libmpiwasm-malloc.a: $(B)/toolchain/wasm/malloc.o
 	@mkdir -p $(@D)
 	rm -f $@ && llvm-ar-19 rcs $@ $^
 
-$(TC_SHARE)/lib/libmpiwasm-omp.a: $(B)/toolchain/wasm/omp.o
+$(B)/toolchain/wasm/atomic.o: toolchain/libmpiwasm-omp/atomic.c $(TC_THR_HDR)
+	@mkdir -p $(@D)
+	$(TC_THR_WASMFLAGS) -c $< -o $@
+
+# atomic.o: the generic __atomic_* calls (natively, libatomic has them).
+$(TC_SHARE)/lib/libmpiwasm-omp.a: $(B)/toolchain/wasm/omp.o $(B)/toolchain/wasm/atomic.o
 	@mkdir -p $(@D)
 	rm -f $@ && llvm-ar-19 rcs $@ $^
 
