@@ -18,7 +18,15 @@ TC_THR_DATA := $(TC_SHARE)/lib/libmpiwasm-malloc.a $(TC_SHARE)/lib/libmpiwasm-om
   $(TC_SHARE)/include/omp/omp.h
 toolchain: $(TC_THR_DATA)
 bench-threads: $(B)/toolchain/wasm/malloc-onelock.o
+install-toolchain: install-toolchain-threads
 endif
+
+install-toolchain-threads: $(TC_THR_DATA)
+	install -d $(DESTDIR)$(PREFIX)/share/mpiwasm/lib $(DESTDIR)$(PREFIX)/share/mpiwasm/include/omp
+	install -m 644 $(TC_SHARE)/lib/libmpiwasm-malloc.a $(TC_SHARE)/lib/libmpiwasm-omp.a \
+	  $(DESTDIR)$(PREFIX)/share/mpiwasm/lib/
+	install -m 644 $(TC_SHARE)/include/omp/omp.h $(DESTDIR)$(PREFIX)/share/mpiwasm/include/omp/
+.PHONY: install-toolchain-threads
 
 # As modules are built: libmpiwasm-posix's headers first (a plain errno,
 # as in Debian's libc.a).  -matomics -mbulk-memory: atomics,
