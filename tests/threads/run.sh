@@ -11,6 +11,7 @@
 #  4. progs/h_mpi.c: MPI_THREAD_MULTIPLE, two threads per rank calling
 #     MPI at once, at 1, 2 and 4 ranks, native against wasm; h_trap.c: a
 #     trap in a worker thread of one rank ends the job, naming both.
+#  0. the driver's -pthread flags (and none without it).
 # Last line: `threads: N passed, M failed`.
 #
 # Environment: B (build dir, default build), MPI (openmpi or mpich),
@@ -54,6 +55,19 @@ run_in() {
 	rc=$?
 	rm -rf "$d"
 }
+
+# ---- 0. the driver ----------------------------------------------------------
+CC_W=$B/mpiwasm-cc
+pl=$("$CC_W" -pthread -showme:link 2>&1) pc=$("$CC_W" -pthread -showme:compile 2>&1)
+l=$("$CC_W" -showme:link 2>&1) c=$("$CC_W" -showme:compile 2>&1)
+case "$pc|$pl" in
+*-matomics*-mbulk-memory*include/pthread*"|"*libmpiwasm-pthread.a*--wrap=fopen*--shared-memory*--max-memory=*--no-check-features*)
+	case "$c|$l" in
+	*atomics*|*pthread*|*shared-memory*|*--wrap*) bad "driver: a build without -pthread gets thread flags: $c | $l" ;;
+	*) ok "driver: -pthread adds atomics, <pthread.h>, the library and a shared memory; a plain build nothing" ;;
+	esac ;;
+*) bad "driver: -pthread flags: $pc | $pl" ;;
+esac
 
 # ---- 1. native against wasm ---------------------------------------------
 for p in $PROGS; do
