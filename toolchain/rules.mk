@@ -151,3 +151,6 @@ install-toolchain: toolchain $(B)/mpiwasm
 install: install-toolchain
 
 .PHONY: toolchain toolchain-regen install-toolchain install
+
+# libmpiwasm-malloc and libmpiwasm-omp (threaded modules).
+include toolchain/threads.mk
