@@ -446,6 +446,12 @@ static int cmd_run(int argc, char **argv, int i)
 		             !strcmp(cm.mod.exports[k].name, "_start");
 	if (!has_start)
 		die(EXIT_USAGE, "%s: no exported function _start (not a WASI command module)", file);
+	bool threads = false;
+	for (uint32_t k = 0; k < cm.mod.nimports; k++)
+		threads |= cm.mod.imports[k].kind == WASM_EXTERN_FUNC &&
+		           !strcmp(cm.mod.imports[k].module, "wasi") &&
+		           !strcmp(cm.mod.imports[k].name, "thread-spawn");
+	mpib_set_threads(threads);
 
 	rt_instance *inst = NULL;
 	rt_trapinfo trap;

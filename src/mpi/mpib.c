@@ -19,15 +19,27 @@ rt_instance *mw_inst;
  * MPI that may block.  Recursive: a request's release function, run
  * with it held, may delete other handles. */
 static pthread_mutex_t mw_mx = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+/* Only a module that can start threads takes it (mpib_set_threads, set
+ * before the module runs and never changed after, so every unlock
+ * matches its lock): a single-threaded module's MPI calls, ping-pong's
+ * included, pay no atomic instruction for it. */
+static int mw_mx_on;
+
+void mpib_set_threads(int on)
+{
+	mw_mx_on = on;
+}
 
 void mw_lock(void)
 {
-	pthread_mutex_lock(&mw_mx);
+	if (mw_mx_on)
+		pthread_mutex_lock(&mw_mx);
 }
 
 void mw_unlock(void)
 {
-	pthread_mutex_unlock(&mw_mx);
+	if (mw_mx_on)
+		pthread_mutex_unlock(&mw_mx);
 }
 int mw_is_active, mw_world_rank = -1;
 __thread int mw_pending_trap;
