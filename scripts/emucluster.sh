@@ -28,7 +28,8 @@ EC_NET=10.213.0
 EC_AGENT=$(cd "$(dirname "${EC_SCRIPTS:-scripts}/netns-agent")" && pwd)/netns-agent
 
 ec_init() {
-	EC_PFX=mwc$$
+	# The x ends the pid: run 123 must not take run 1234's names for its own.
+	EC_PFX=mwc$$x
 	EC_DIR=$(mktemp -d "${TMPDIR:-/tmp}/mpiwasm-cluster.XXXXXX") || return 1
 	EC_N=0
 	: > "$EC_DIR/created"
@@ -90,6 +91,7 @@ ec_up() {
 		echo "$EC_NET.$((i + 1)) $(ec_hostname $i)" >> "$hosts"
 		i=$((i + 1))
 	done
+	[ -d /etc/netns ] || echo "etcroot /etc/netns" >> "$EC_DIR/created"
 	for ns in "${EC_PFX}hd" $(i=0; while [ $i -lt "$n" ]; do ec_hostname $i; i=$((i + 1)); done); do
 		echo "etc /etc/netns/$ns" >> "$EC_DIR/created"
 		mkdir -p "/etc/netns/$ns" && cp "$hosts" "/etc/netns/$ns/hosts" || return 1
@@ -145,7 +147,8 @@ ec_down() {
 	for d in $(sed -n 's/^etc //p' "$EC_DIR/created"); do
 		case $d in /etc/netns/mwc*) rm -rf "$d" ;; esac
 	done
-	rmdir /etc/netns 2> /dev/null
+	# /etc/netns itself only if this run made it, and nobody put more there.
+	grep -q '^etcroot ' "$EC_DIR/created" && rmdir /etc/netns 2> /dev/null
 	rm -rf "$EC_DIR"
 	EC_DIR=
 }

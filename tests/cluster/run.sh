@@ -2,8 +2,8 @@
 # tests/cluster/run.sh - mpiwasm on an emulated cluster (scripts/emucluster.sh:
 # 4 hosts as network namespaces on a private bridge).  Measures the link
 # profiles (unshaped, 10 Gbit/s, 1 Gbit/s) with a native ping-pong; runs
-# MPI test programs and examples on 2 hosts x 2 ranks and 4 hosts x 1
-# rank under Open MPI (mpirun, launch agent scripts/netns-agent, TCP BTL
+# MPI test programs on 2 hosts x 2 ranks and 4 hosts x 1 rank, examples
+# on 4 hosts, under Open MPI (mpirun, launch agent scripts/netns-agent, TCP BTL
 # on the cluster's addresses) and MPICH (hydra's mpiexec, the same agent),
 # output identical to the native build on the same hosts; a trap on one
 # host ends the job on all; each host compiled each module exactly once,
@@ -32,6 +32,9 @@ EC_SCRIPTS=$top/scripts
 . "$top/scripts/emucluster.sh"
 
 pass=0 fail=0
+t_start=$(date +%s) t_last=$t_start
+# How long each part took: the suite is part of make check.
+stamp() { t=$(date +%s); echo "time: $1 $((t - t_last)) s"; t_last=$t; }
 ok() { pass=$((pass + 1)); echo "ok   $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL $*"; }
 excerpt() { [ -f "$1" ] && sed -n '1,10s/^/     | /p' "$1"; }
@@ -79,6 +82,7 @@ for e in $EXAMPLES; do
 		{ bad "$e: wasm build"; excerpt "$OUT/$e.wasm.build"; }
 done
 
+stamp "builds"
 # ---- the cluster ----------------------------------------------------------
 if ! ec_up 4 > "$OUT/up.log" 2>&1; then
 	bad "emulated cluster: setting up 4 hosts failed"; excerpt "$OUT/up.log"
@@ -151,6 +155,7 @@ if [ -n "$bw_1g" ] && [ -n "$bw_none" ] && [ "$bw_none" -le "$bw_1g" ]; then
 	bad "profiles: the unshaped link ($bw_none MB/s) is no faster than the 1 Gbit/s one ($bw_1g MB/s)"
 fi
 ec_shape none > /dev/null 2>&1
+stamp "cluster up, profiles measured"
 
 # ---- programs across hosts ------------------------------------------------
 # usage: compare FLAVOUR NHOSTS NP NAME KIND(mpi|example) ARGS...
@@ -211,15 +216,19 @@ die_test() {
 	fi
 }
 
+# The test programs on 2 hosts x 2 ranks (shared memory and network in
+# one job) and 4 x 1; the examples on 4 x 1 (each launch costs 1-3 s, and
+# the suite is part of make check).
 for fl in openmpi mpich; do
 	for nh in 2 4; do
 		for p in $MPI_PROGS; do compare "$fl" "$nh" 4 "$p" mpi; done
-		for e in $EXAMPLES; do
-			# shellcheck disable=SC2046
-			compare "$fl" "$nh" 4 "$e" example $(ex_args "$e")
-		done
+	done
+	for e in $EXAMPLES; do
+		# shellcheck disable=SC2046
+		compare "$fl" 4 4 "$e" example $(ex_args "$e")
 	done
 	die_test "$fl"
+	stamp "$fl jobs"
 done
 
 # ---- node-local caches ----------------------------------------------------
@@ -243,6 +252,7 @@ done
 if [ "${NO_SLURM:-0}" != 1 ]; then
 	. "$here/slurm.sh"
 	slurm_tests
+	stamp "slurm"
 fi
 
 # ---- cleanup --------------------------------------------------------------
@@ -254,6 +264,7 @@ if [ -z "$left" ] && [ -z "$(ls -d /etc/netns/"$pfx"* 2> /dev/null)" ]; then
 else
 	bad "cleanup: left behind: $left"
 fi
+echo "time: total $(($(date +%s) - t_start)) s"
 echo "cluster: $pass passed, $fail failed"
 [ "$fail" = 0 ]
 }

@@ -187,9 +187,7 @@ slurm_tests() {
 	fi
 	before=$(cat "$EC_DIR"/hosts/*/cache.log 2> /dev/null | grep -c '^compile ')
 	slurm_compare openmpi pmix p2p mpi
-	slurm_compare openmpi pmix jacobi example "$(ex_args jacobi)"
 	slurm_compare mpich pmi2 p2p mpi
-	slurm_compare mpich pmi2 jacobi example "$(ex_args jacobi)"
 	after=$(cat "$EC_DIR"/hosts/*/cache.log 2> /dev/null | grep -c '^compile ')
 	if [ "$before" = "$after" ]; then
 		ok "slurm: the tasks used their hosts' caches (no new compile)"
