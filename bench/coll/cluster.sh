@@ -109,8 +109,10 @@ name_of() {
 				echo "| $s | $d | $(name_of "$op" "$a") ($a) | $bt | $r$mark |"
 			done < "$OUT/best.$prof.$op"
 			echo
-			if command -v gnuplot > /dev/null 2>&1; then
-				awk -v p="$prof" -v o="$op" '$1 == p && $2 == o { print $3, $4, $5 }' "$OUT/raw.txt" | sort -k1,1n -k2,2n > "$OUT/plot.$prof.$op"
+			awk -v p="$prof" -v o="$op" '$1 == p && $2 == o { print $3, $4, $5 }' "$OUT/raw.txt" | sort -k1,1n -k2,2n > "$OUT/plot.$prof.$op"
+			if [ ! -s "$OUT/plot.$prof.$op" ]; then
+				echo "(not measured)"; echo
+			elif command -v gnuplot > /dev/null 2>&1; then
 				png=$here/cluster-$prof-$op.png
 				case $op in allreduce) maxa=6 ;; *) maxa=9 ;; esac
 				gnuplot -e "set terminal png size 900,600; set output '$png'; set logscale xy;
