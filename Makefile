@@ -34,7 +34,7 @@ MPI_CFLAGS = $(shell pkg-config --cflags $(MPI_PC) 2>/dev/null)
 MPI_LIBS   = $(shell pkg-config --libs $(MPI_PC) 2>/dev/null)
 
 # The engine: everything but the MPI bridge and the command line.
-CORE_DIRS := src/wasm src/xlate src/rt src/cache src/wasi src/coll
+CORE_DIRS := src/wasm src/xlate src/rt src/cache src/load src/wasi src/coll
 CORE_SRC  := $(foreach d,$(CORE_DIRS),$(wildcard $(d)/*.c))
 CORE_OBJ  := $(CORE_SRC:%.c=$(B)/%.o)
 MPI_SRC   := $(wildcard src/mpi/*.c)

@@ -64,4 +64,5 @@ CHECKS += check-bench-kernels
 .PHONY: bench bench-kernels bench-kernels-build check-bench-kernels
 .SECONDARY: $(BENCH_DIR)/big.c
 
--include bench/wasi/rules.mk bench/mpi/rules.mk bench/coll/rules.mk
+-include bench/wasi/rules.mk bench/mpi/rules.mk bench/coll/rules.mk bench/threads/rules.mk \
+  bench/threads/io.mk

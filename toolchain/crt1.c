@@ -11,6 +11,10 @@
 extern void __wasm_call_ctors(void);
 extern void __wasm_call_dtors(void);
 extern int __main_void(void);
+/* libmpiwasm-cxxabi's (C++ programs that throw link it): main under a
+ * catch-all that names an exception leaving main.  Weak: without it,
+ * main is called directly. */
+extern int __mpiwasm_main(int (*main_fn)(void)) __attribute__((weak));
 /* wasi-libc's own exit without atexit processing; declaring the WASI
  * import here instead would clash with wasi-libc's declaration of it. */
 extern _Noreturn void _Exit(int status);
@@ -25,7 +29,7 @@ void _start(void)
 		__builtin_trap();
 	entered = 1;
 	__wasm_call_ctors();
-	status = __main_void();
+	status = __mpiwasm_main ? __mpiwasm_main(__main_void) : __main_void();
 	__wasm_call_dtors();  /* atexit handlers, static destructors, stdio flush */
 	if (status != 0)
 		_Exit(status);

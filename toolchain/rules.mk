@@ -26,6 +26,17 @@ TC_PX_INC := $(patsubst toolchain/libmpiwasm-posix/include/%,%,\
   $(wildcard toolchain/libmpiwasm-posix/include/*.h toolchain/libmpiwasm-posix/include/sys/*.h))
 TC_LIBCHDR := $(TC_PX_INC:%=$(TC_SHARE)/include/libc/%)
 TC_DATA   += $(TC_CXXHDR) $(TC_LIBCHDR) $(TC_SHARE)/lib/libmpiwasm-posix.a
+# libmpiwasm-cxxabi: the C++ exception runtime (mpiwasm-c++ links it).
+TC_EH_SRC := $(wildcard toolchain/libmpiwasm-cxxabi/*.cpp)
+TC_EH_OBJ := $(TC_EH_SRC:%.cpp=$(B)/%.wasm.o)
+TC_DATA   += $(TC_SHARE)/lib/libmpiwasm-cxxabi.a
+# libmpiwasm-pthread: POSIX threads over wasi-threads for -pthread
+# builds (README.md), built with atomics; <pthread.h> is found only by
+# -pthread builds (-isystem include/pthread).
+TC_PT_DIR := toolchain/libmpiwasm-pthread
+TC_PT_OBJ := $(patsubst %.c,$(B)/%.wasm.o,$(wildcard $(TC_PT_DIR)/*.c)) \
+  $(B)/$(TC_PT_DIR)/start.wasm.o
+TC_DATA   += $(TC_SHARE)/lib/libmpiwasm-pthread.a $(TC_SHARE)/include/pthread/pthread.h
 
 toolchain: $(TC_DRIVERS) $(TC_DATA) $(TC_HDR)
 	@$(if $(TC_HDR),:,echo "toolchain: warning: toolchain/mpi.h missing; mpiwasm-cc will not work" >&2)
@@ -42,6 +53,7 @@ $(B)/mpiwasm-c++: toolchain/mpiwasm-cc.in
 	chmod +x $@.tmp && mv $@.tmp $@
 
 MPIWASM_CLANG ?= clang-19
+MPIWASM_CLANGXX ?= clang++-19
 $(TC_SHARE)/lib/crt1-mpiwasm.o: toolchain/crt1.c
 	@mkdir -p $(@D)
 	$(MPIWASM_CLANG) --target=wasm32-wasi --sysroot=/usr -O2 -Wall -Wextra -c $< -o $@
@@ -60,6 +72,34 @@ $(B)/toolchain/libmpiwasm-posix/%.wasm.o: toolchain/libmpiwasm-posix/%.c \
 $(TC_SHARE)/lib/libmpiwasm-posix.a: $(TC_PX_OBJ)
 	@mkdir -p $(@D)
 	rm -f $@ && llvm-ar-19 rcs $@ $^
+
+$(B)/toolchain/libmpiwasm-cxxabi/%.wasm.o: toolchain/libmpiwasm-cxxabi/%.cpp
+	@mkdir -p $(@D)
+	$(MPIWASM_CLANGXX) --target=wasm32-wasi --sysroot=/usr -fwasm-exceptions \
+	  -O2 -Wall -Wextra -Wshadow -c $< -o $@
+
+$(TC_SHARE)/lib/libmpiwasm-cxxabi.a: $(TC_EH_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && llvm-ar-19 rcs $@ $^
+
+$(B)/$(TC_PT_DIR)/%.wasm.o: $(TC_PT_DIR)/%.c $(TC_PT_DIR)/internal.h \
+		$(TC_PT_DIR)/include/pthread.h
+	@mkdir -p $(@D)
+	$(MPIWASM_CLANG) --target=wasm32-wasi --sysroot=/usr -I$(TC_PT_DIR)/include \
+	  -isystem toolchain/libmpiwasm-posix/include \
+	  -matomics -mbulk-memory -O2 -Wall -Wextra -Wshadow -c $< -o $@
+
+$(B)/$(TC_PT_DIR)/start.wasm.o: $(TC_PT_DIR)/start.s
+	@mkdir -p $(@D)
+	$(MPIWASM_CLANG) --target=wasm32-wasi -matomics -mbulk-memory -c $< -o $@
+
+$(TC_SHARE)/lib/libmpiwasm-pthread.a: $(TC_PT_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && llvm-ar-19 rcs $@ $^
+
+$(TC_SHARE)/include/pthread/pthread.h: $(TC_PT_DIR)/include/pthread.h
+	@mkdir -p $(@D)
+	cp $< $@
 
 $(TC_SHARE)/include/libc/%: toolchain/libmpiwasm-posix/include/%
 	@mkdir -p $(@D)
@@ -96,7 +136,13 @@ install-toolchain: toolchain $(B)/mpiwasm
 	install -m 644 $(TC_CXXHDR) $(DESTDIR)$(PREFIX)/share/mpiwasm/include/c++/
 	for h in $(TC_PX_INC); do install -m 644 $(TC_SHARE)/include/libc/$$h \
 	  $(DESTDIR)$(PREFIX)/share/mpiwasm/include/libc/$$h || exit 1; done
-	install -m 644 $(TC_SHARE)/lib/libmpiwasm-posix.a $(DESTDIR)$(PREFIX)/share/mpiwasm/lib/
+	install -m 644 $(TC_SHARE)/lib/libmpiwasm-posix.a $(TC_SHARE)/lib/libmpiwasm-pthread.a \
+	  $(TC_SHARE)/lib/libmpiwasm-cxxabi.a \
+	  $(DESTDIR)$(PREFIX)/share/mpiwasm/lib/
+	install -d $(DESTDIR)$(PREFIX)/share/mpiwasm/include/pthread
+	install -m 644 $(TC_SHARE)/include/pthread/pthread.h $(DESTDIR)$(PREFIX)/share/mpiwasm/include/pthread/
+	for l in libmpiwasm-malloc.a libmpiwasm-omp.a; do [ ! -f $(TC_SHARE)/lib/$$l ] || \
+	  install -m 644 $(TC_SHARE)/lib/$$l $(DESTDIR)$(PREFIX)/share/mpiwasm/lib/ || exit 1; done
 	install -m 644 $(TC_SHARE)/mpi-undefined.txt $(TC_SHARE)/mpiwasm.cmake \
 	  $(TC_SHARE)/engine-mpi.txt $(DESTDIR)$(PREFIX)/share/mpiwasm/
 	install -m 644 $(TC_SHARE)/Platform/WASI.cmake $(DESTDIR)$(PREFIX)/share/mpiwasm/Platform/
@@ -105,3 +151,6 @@ install-toolchain: toolchain $(B)/mpiwasm
 install: install-toolchain
 
 .PHONY: toolchain toolchain-regen install-toolchain install
+
+# libmpiwasm-malloc and libmpiwasm-omp (threaded modules).
+include toolchain/threads.mk

@@ -20,7 +20,7 @@ typedef struct hpcg_mat {
 } hpcg_mat;
 
 /* HPCG's GenerateProblem: 26 on the diagonal, -1 off it. */
-static void hpcg_generate(hpcg_mat *A, int nx, int ny, int nz)
+__attribute__((unused)) static void hpcg_generate(hpcg_mat *A, int nx, int ny, int nz)
 {
 	int n = nx * ny * nz;
 	A->nrows = n;

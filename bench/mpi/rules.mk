@@ -8,3 +8,11 @@ bench-mpi: toolchain $(B)/mpiwasm
 
 bench: bench-mpi
 .PHONY: bench-mpi
+
+# The HPCG-shaped CG miniapp on 1 and 2 ranks (bench/mpi/cg-run.sh): writes
+# bench/mpi/CG-REPORT.md.
+bench-cg: toolchain $(B)/mpiwasm
+	@B=$(B) MPI=$(MPI) sh bench/mpi/cg-run.sh
+
+bench: bench-cg
+.PHONY: bench-cg

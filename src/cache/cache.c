@@ -1,4 +1,5 @@
-/* cache.c - key, compiler driver, atomic install under a lock, dlopen.
+/* cache.c - the key, the store of entries (trust, lock, atomic install)
+ * and the compiler driver; src/load drives them (cache.h).
  *
  * Entry layout in the cache directory:
  *   KEY.so     the shared object
@@ -19,7 +20,6 @@
  * ctime cannot be set back); otherwise the SHA-256 of the whole file.
  * Trust: see cache.h; every file is 0600, every dir mpiwasm makes 0700. */
 #include <dirent.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -39,7 +39,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cache.h"
-#include "../xlate/xlate.h"
+#include "../rt/rt.h"
 #include "xlate_source.h"   /* XLATE_SOURCE_HASH, written by the Makefile */
 
 extern char **environ;
@@ -799,6 +799,32 @@ typedef struct entry {
 	bool private_dir;        /* cache unusable: a temp dir removed after load */
 } entry;
 
+/* Where cache_lookup stands: FIRST checks the entry without the lock; a
+ * hit hands out its descriptor (HIT_*), and a call after a hit means that
+ * its object did not load; MISS: the caller builds (under the lock when
+ * a dir could be written). */
+enum lookup_phase { FIRST, HIT_UNLOCKED, HIT_LOCKED, MISS };
+
+struct cache {
+	cache_options opt;
+	const char *filename;
+	char ccpath[PATH_MAX], ccargs[PATH_MAX];
+	char *ccid;
+	unsigned jobs;
+	char dirs[2][PATH_MAX];   /* the cache dir, then the per-user fallback */
+	int ndirs, d;
+	entry e;
+	int lockfd;
+	/* The key's hash before the module bytes (compiler, flags, CPU,
+	 * translator): continued with a unit's C text, the key of its
+	 * compiled object (unit_key). */
+	cache_sha256 unit_base;
+	size_t units_reused, units_total;   /* of the last cache_store */
+	enum lookup_phase phase;
+	char why[PATH_MAX + 64];  /* why the last entry checked is not usable */
+	bool armed;               /* cache_store armed the cleanup list */
+};
+
 /* Full paths for messages and the cleanup list; the files themselves are
  * reached by their base names beneath e->dfd. */
 static void entry_paths(entry *e)
@@ -820,12 +846,10 @@ static int file_identity(const struct stat *st, char *buf, size_t len)
 }
 
 /* 1: KEY.so matches KEY.meta, and *sofd is its descriptor, checked; 0:
- * missing; -1: damaged or not ours (why in `why`).  Adds its time to
- * t->verify. */
-static int entry_check(const entry *e, int *sofd, cache_timings *t, char *why, size_t whylen)
+ * missing; -1: damaged or not ours (why in `why`). */
+static int entry_check(const entry *e, int *sofd, char *why, size_t whylen)
 {
 	struct stat st;
-	double t0 = now();
 	char *meta = NULL;
 	int rc = -1;
 	int mfd = openat(e->dfd, base_name(e->meta), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -879,7 +903,6 @@ out:
 		close(mfd);
 	if (fd >= 0)
 		close(fd);
-	t->verify += now() - t0;
 	return rc;
 }
 
@@ -929,35 +952,6 @@ static void remove_stale_tmp(const entry *e)
 		close(fd);   /* releases it */
 	}
 	closedir(d);
-}
-
-/* dlopen of the file open as fd (checked by the caller), through
- * /proc/self/fd so that no other file can take its place; fd stays open
- * while the object is loaded (the loader knows it by that name) and is
- * closed on failure.  0, or -1 with the reason in why. */
-static int entry_open(int fd, cache_module *out, char *why, size_t whylen)
-{
-	char path[64];
-	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
-	void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!dl) {
-		const char *m = dlerror();
-		snprintf(why, whylen, "dlopen: %s", m ? m : "failed");
-		close(fd);
-		return -1;
-	}
-	char cerr[256] = "";
-	const rt_code *code = rt_code_from_dl(dl, cerr, sizeof cerr);
-	if (!code) {
-		snprintf(why, whylen, "%s", *cerr ? cerr : "no mpiwasm_code descriptor");
-		dlclose(dl);
-		close(fd);
-		return -1;
-	}
-	out->dl = dl;
-	out->code = code;
-	out->fd1 = fd + 1;
-	return 0;
 }
 
 /* Opens path (not a symlink) and checks it as a cache entry: the
@@ -1040,50 +1034,105 @@ static void private_dir_template(const entry *e, const xlate_output *xo,
 	}
 }
 
-/* Translates m, compiles the units in parallel and links them into
- * `built` in a private temp dir.  The caller has armed the cleanup list;
- * everything created is on it. */
-static int build(const wasm_module *m, const char *filename, const char *cc,
-                 const char *ccargs, const cache_options *opt, unsigned jobs,
-                 const entry *e, char *built, size_t builtlen, cache_module *out,
+/* ---- compiled units --------------------------------------------------------
+ *
+ * Besides the modules' objects, the cache keeps each compiled unit, as
+ * u-KEY.o with KEY a SHA-256 over the unit's C text and everything else
+ * the module key covers but the module (compiler, flags, CPU, translator).
+ * The translator cuts units where the functions' own text says
+ * (xlate_options.stable_units), so a module rebuilt with a few functions
+ * changed, or with only its data changed, translates to mostly the same
+ * units: those are linked from the cache, and only the others compiled.
+ * Installed like entries (a temp name, then rename), opened like them
+ * (beneath the checked dir, no symlinks, ours and not writable by others),
+ * and if a link with reused units fails, every unit is compiled again. */
+
+static void unit_key(const cache *c, const xlate_unit *u, char hex[65])
+{
+	cache_sha256 s = c->unit_base;
+	uint8_t dg[32];
+	uint64_t n = u->len;
+	cache_sha256_update(&s, "unit", 5);
+	cache_sha256_update(&s, &n, sizeof n);
+	cache_sha256_update(&s, u->text, u->len);
+	cache_sha256_final(&s, dg);
+	cache_sha256_hex(dg, hex);
+}
+
+/* Copies the cached object of a unit to `dst`: 1 if there was one, 0 if
+ * not (or it cannot be used: then it is simply compiled again). */
+static int unit_fetch(const entry *e, const char *key, const char *dst)
+{
+	char name[80], why[PATH_MAX];
+	snprintf(name, sizeof name, "u-%s.o", key);
+	int fd = open_checked(e->dfd, name, why, sizeof why);
+	if (fd < 0)
+		return 0;
+	size_t len = 0;
+	char *p = read_fd(fd, &len);   /* closes fd */
+	int ok = p && len && write_file(dst, p, len) == 0;
+	free(p);
+	return ok;
+}
+
+/* Keeps a freshly compiled unit's object in the cache dir (best effort:
+ * a unit that cannot be kept is compiled again next time). */
+static void unit_keep(const entry *e, const char *key, const char *obj)
+{
+	size_t len = 0;
+	char *p = read_text(obj, &len);
+	if (!p || !len) {
+		free(p);
+		return;
+	}
+	char tmp[128], name[80];
+	snprintf(tmp, sizeof tmp, ".tmp-u-%s-%ld.o", key, (long)getpid());
+	snprintf(name, sizeof name, "u-%s.o", key);
+	int fd = openat(e->dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		int bad = write_all(fd, p, len) || fsync(fd);
+		bad |= close(fd);
+		if (bad || renameat(e->dfd, tmp, e->dfd, name))
+			unlinkat(e->dfd, tmp, 0);
+	}
+	free(p);
+}
+
+/* Compiles the translated units in parallel and links them into `built`
+ * in a private temp dir: 0, -1 (system: I/O, processes, memory) or -2
+ * (the compiler failed) with one line in err.  The caller has armed the
+ * cleanup list; everything created is on it. */
+static int build(cache *c, const xlate_output *xo, char *built, size_t builtlen,
                  char *err, size_t errlen)
 {
-	const char *name = base_name(filename);
-	xlate_output xo = { 0 };
-	xlate_options xopt = { .unit_target_bytes = 0, .max_units = jobs,
-	                       .no_loop_versioning = opt->no_loop_versioning };
-	wasm_error werr = { 0 };
+	const entry *e = &c->e;
+	const char *filename = c->filename, *name = base_name(filename);
+	const char *cc = c->ccpath, *ccargs = c->ccargs;
+	const cache_options *opt = &c->opt;
+	unsigned jobs = c->jobs;
 	strvec av = { 0 }, envp = { 0 };
 	int rc = -1;
-	double t0 = now();
+	char (*ukeys)[65] = NULL;
+	bool *reused = NULL;
+	size_t nreused = 0;
 
-	werr.func = UINT32_MAX;
-	if (xlate_module(m, &xopt, &xo, &werr)) {
-		wasm_error_format(m, filename, &werr, err, errlen);
-		out->failure = werr.code == WASM_ERR_NOMEM ? CACHE_FAIL_SYSTEM : CACHE_FAIL_COMPILE;
-		return -1;
-	}
-	out->t.translate = now() - t0;
-	t0 = now();
-	if (!xo.nunits) {
+	if (!xo->nunits) {
 		setf(err, errlen, "%s: cache: the translator produced no C units", filename);
-		out->failure = CACHE_FAIL_COMPILE;
-		goto done;
+		return -2;
 	}
 
 	char tdir[PATH_MAX];
-	private_dir_template(e, &xo, tdir, sizeof tdir);
-	out->failure = CACHE_FAIL_SYSTEM;
+	private_dir_template(e, xo, tdir, sizeof tdir);
 	if (!mkdtemp(tdir)) {
 		setf(err, errlen, "%s: cache: cannot create a temp dir %s: %s",
 		     filename, tdir, strerror(errno));
 		goto done;
 	}
 	cl.tmpdir = strdup(tdir);
-	cl.pids = calloc(xo.nunits, sizeof *cl.pids);
+	cl.pids = calloc(xo->nunits, sizeof *cl.pids);
 	if (!cl.tmpdir || !cl.pids)
 		goto nomem;
-	cl.npids = xo.nunits;
+	cl.npids = xo->nunits;
 	/* The compiler's own temp files (gcc's ccXXXX.*, collect2's) go into
 	 * the private dir, so that the cleanup removes them even when the
 	 * compiler is killed; -pipe avoids most of them. */
@@ -1096,7 +1145,7 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 		if (sv_push(&envp, tv))
 			goto nomem;
 	}
-	for (size_t i = 0; i < xo.nunits; i++)
+	for (size_t i = 0; i < xo->nunits; i++)
 		if (cl_add("%s/u%zu.c", tdir, i) || cl_add("%s/u%zu.o", tdir, i) ||
 		    cl_add("%s/u%zu.log", tdir, i))
 			goto nomem;
@@ -1104,21 +1153,38 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 		goto nomem;
 	snprintf(built, builtlen, "%s/out.so", tdir);
 
-	for (size_t i = 0; i < xo.nunits; i++) {
+	/* Units compiled before (by this module or another) come from the
+	 * cache; the others are written out to be compiled. */
+	bool keep_units = e->dfd >= 0 && !e->private_dir;
+	ukeys = calloc(xo->nunits, sizeof *ukeys);
+	reused = calloc(xo->nunits, sizeof *reused);
+	if (!ukeys || !reused)
+		goto nomem;
+	for (size_t i = 0; i < xo->nunits; i++) {
 		char p[PATH_MAX + 32];
+		unit_key(c, &xo->units[i], ukeys[i]);
+		snprintf(p, sizeof p, "%s/u%zu.o", tdir, i);
+		if (keep_units && unit_fetch(e, ukeys[i], p)) {
+			reused[i] = true;
+			nreused++;
+			continue;
+		}
 		snprintf(p, sizeof p, "%s/u%zu.c", tdir, i);
-		if (write_file(p, xo.units[i].text, xo.units[i].len)) {
+		if (write_file(p, xo->units[i].text, xo->units[i].len)) {
 			setf(err, errlen, "%s: cache: cannot write %s: %s",
 			     filename, p, strerror(errno));
 			goto done;
 		}
 	}
 
+compile:;
 	/* Compile: at most `jobs` compilers at a time. */
 	size_t next = 0, running = 0, failed_unit = SIZE_MAX;
 	int failed_status = 0;
-	while (next < xo.nunits || running) {
-		while (next < xo.nunits && running < jobs && failed_unit == SIZE_MAX) {
+	while (next < xo->nunits || running) {
+		while (next < xo->nunits && reused[next])
+			next++;
+		while (next < xo->nunits && running < jobs && failed_unit == SIZE_MAX) {
 			char src[PATH_MAX + 32], obj[PATH_MAX + 32], logp[PATH_MAX + 32];
 			snprintf(src, sizeof src, "%s/u%zu.c", tdir, next);
 			snprintf(obj, sizeof obj, "%s/u%zu.o", tdir, next);
@@ -1142,6 +1208,8 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 			}
 			cl.pids[next++] = pid;
 			running++;
+			while (next < xo->nunits && reused[next])
+				next++;
 		}
 		if (!running)
 			break;
@@ -1158,6 +1226,10 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 			if ((!WIFEXITED(st) || WEXITSTATUS(st)) && failed_unit == SIZE_MAX) {
 				failed_unit = i;
 				failed_status = st;
+			} else if (keep_units && WIFEXITED(st) && !WEXITSTATUS(st)) {
+				char obj[PATH_MAX + 32];
+				snprintf(obj, sizeof obj, "%s/u%zu.o", tdir, i);
+				unit_keep(e, ukeys[i], obj);
 			}
 		}
 		if (!reaped)
@@ -1170,8 +1242,8 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 		show_log(logp, what);
 		describe_status(failed_status, how, sizeof how);
 		setf(err, errlen, "%s: cache: C compiler %s failed on generated unit %zu of %zu (%s)",
-		     filename, cc, failed_unit, xo.nunits, how);
-		out->failure = CACHE_FAIL_COMPILE;
+		     filename, cc, failed_unit, xo->nunits, how);
+		rc = -2;
 		goto done;
 	}
 
@@ -1182,7 +1254,7 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 	    sv_split(&av, opt->extra_cflags) || sv_push(&av, "-pipe") || sv_push(&av, "-o") ||
 	    sv_push(&av, built))
 		goto nomem;
-	for (size_t i = 0; i < xo.nunits; i++) {
+	for (size_t i = 0; i < xo->nunits; i++) {
 		char obj[PATH_MAX + 32];
 		snprintf(obj, sizeof obj, "%s/u%zu.o", tdir, i);
 		if (sv_push(&av, obj))
@@ -1196,6 +1268,22 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 		     filename, cc, strerror(errno));
 		goto done;
 	}
+	if ((!WIFEXITED(st) || WEXITSTATUS(st)) && nreused) {
+		/* A kept unit that does not link (damaged, say): compile them
+		 * all from their C and link again. */
+		for (size_t i = 0; i < xo->nunits; i++) {
+			char p[PATH_MAX + 32];
+			snprintf(p, sizeof p, "%s/u%zu.c", tdir, i);
+			if (reused[i] && write_file(p, xo->units[i].text, xo->units[i].len)) {
+				setf(err, errlen, "%s: cache: cannot write %s: %s",
+				     filename, p, strerror(errno));
+				goto done;
+			}
+			reused[i] = false;
+		}
+		nreused = 0;
+		goto compile;
+	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		char how[64], what[PATH_MAX + 400];
 		snprintf(what, sizeof what, "%s -shared (link of %.200s)", cc, name);
@@ -1203,20 +1291,22 @@ static int build(const wasm_module *m, const char *filename, const char *cc,
 		describe_status(st, how, sizeof how);
 		setf(err, errlen, "%s: cache: linking the shared object failed (%s)",
 		     filename, how);
-		out->failure = CACHE_FAIL_COMPILE;
+		rc = -2;
 		goto done;
 	}
-	out->failure = CACHE_FAIL_NONE;
 	rc = 0;
 	goto done;
 nomem:
 	setf(err, errlen, "%s: cache: out of memory", filename);
-	out->failure = CACHE_FAIL_SYSTEM;
 done:
-	out->t.compile = now() - t0;
+	if (rc == 0) {
+		c->units_reused = nreused;
+		c->units_total = xo->nunits;
+	}
 	sv_free(&av);
 	sv_free(&envp);
-	xlate_output_free(&xo);
+	free(ukeys);
+	free(reused);
 	return rc;
 }
 
@@ -1329,80 +1419,28 @@ static int entry_set_dir(entry *e, const char *dir)
 	return 0;
 }
 
-static int decode(const uint8_t *bytes, size_t size, const char *filename,
-                  unsigned flags, cache_module *out, char *err, size_t errlen)
+/* ---- the loader's session ------------------------------------------------ */
+
+const char *cache_key(const cache *c)
 {
-	wasm_error werr = { 0 };
-	werr.func = UINT32_MAX;
-	double t0 = now();
-	if (wasm_decode(bytes, size, flags, &out->mod, &werr)) {
-		wasm_error_format(&out->mod, filename, &werr, err, errlen);
-		out->failure = werr.code == WASM_ERR_NOMEM ? CACHE_FAIL_SYSTEM : CACHE_FAIL_MODULE;
-		return -1;
-	}
-	out->t.decode += now() - t0;
-	return 0;
+	return c->e.key;
 }
 
-static int check_imports(const char *filename, const cache_options *opt,
-                         cache_module *out, char *err, size_t errlen)
-{
-	if (!opt->check_host_imports)
-		return 0;
-	if (rt_check_host_imports(&out->mod, filename, err, errlen) > 0) {
-		out->failure = CACHE_FAIL_IMPORTS;
-		return -1;
-	}
-	return 0;
-}
-
-/* Checks the entry (entry_check's result in *checked) and, when it holds,
- * decodes the module without bodies and loads the checked object: 0, or
- * -1 when there is no usable entry or its object does not load (out->mod
- * freed again; the caller then rebuilds); -2 on a module error (err set). */
-static int load_cached(const entry *e, const uint8_t *bytes, size_t size, const char *filename,
-                       const cache_options *opt, double tkey, cache_module *out, int *checked,
-                       char *why, size_t whylen, char *err, size_t errlen)
-{
-	int sofd = -1;
-	*checked = entry_check(e, &sofd, &out->t, why, whylen);
-	if (*checked != 1)
-		return -1;
-	if (decode(bytes, size, filename, WASM_DECODE_NO_BODIES, out, err, errlen) ||
-	    check_imports(filename, opt, out, err, errlen)) {
-		close(sofd);
-		return -2;
-	}
-	double t1 = now();
-	if (!entry_open(sofd, out, why, whylen)) {
-		out->was_cached = true;
-		out->t.load = tkey + (now() - t1);
-		return 0;
-	}
-	wasm_module_free(&out->mod);
-	memset(&out->mod, 0, sizeof out->mod);
-	return -1;
-}
-
-int cache_load(const uint8_t *bytes, size_t size, const char *filename,
-               const cache_options *opt, cache_module *out,
-               char *err, size_t errlen)
+int cache_begin(cache **cp, const uint8_t *bytes, size_t size, const char *filename,
+                const cache_options *opt, char *err, size_t errlen)
 {
 	static const cache_options defaults = { 0 };
-	entry e;
-	char ccpath[PATH_MAX], why[PATH_MAX + 64] = "";
-	char *ccid = NULL;
-	int lockfd = -1, rc = -1;
-	double t0 = now();
-
-	if (!opt)
-		opt = &defaults;
-	memset(out, 0, sizeof *out);
-	memset(&e, 0, sizeof e);
-	e.dfd = -1;
-	if (err && errlen)
-		*err = 0;
-	out->failure = CACHE_FAIL_SYSTEM;
+	cache *c = calloc(1, sizeof *c);
+	*cp = NULL;
+	if (!c) {
+		setf(err, errlen, "%s: cache: out of memory", filename);
+		return -1;
+	}
+	c->opt = opt ? *opt : defaults;
+	opt = &c->opt;
+	c->filename = filename;
+	c->e.dfd = -1;
+	c->lockfd = -1;
 
 	const char *ccspec = opt->cc;
 	if (!ccspec || !*ccspec)
@@ -1414,207 +1452,221 @@ int cache_load(const uint8_t *bytes, size_t size, const char *filename,
 	ccspec += strspn(ccspec, " \t");
 	size_t pl = strcspn(ccspec, " \t");
 	snprintf(ccname, sizeof ccname, "%.*s", (int)pl, ccspec);
-	const char *ccargs = ccspec + pl;
-	if (find_program(ccname, ccpath, sizeof ccpath)) {
+	snprintf(c->ccargs, sizeof c->ccargs, "%s", ccspec + pl);
+	if (find_program(ccname, c->ccpath, sizeof c->ccpath)) {
 		setf(err, errlen, "%s: cache: C compiler '%s' not found%s", filename,
 		     ccname, strchr(ccname, '/') ? "" : " in PATH (set MPIWASM_CC)");
+		cache_end(c);
 		return -1;
 	}
-	unsigned jobs = opt->jobs;
-	if (!jobs) {
+	c->jobs = opt->jobs;
+	if (!c->jobs) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		jobs = n > 0 ? (unsigned)n : 1;
+		c->jobs = n > 0 ? (unsigned)n : 1;
 	}
 
 	/* The cache dir if it is safe, else the per-user fallback if that is;
 	 * else no dir (each process compiles for itself). */
-	char dirs[2][PATH_MAX];
-	int ndirs = 2, d = 0;
-	snprintf(dirs[0], sizeof dirs[0], "%s", cache_dir(opt));
-	fallback_dir(dirs[1], sizeof dirs[1]);
-	if (!strcmp(dirs[0], dirs[1]))
-		ndirs = 1;
-	while (d < ndirs && entry_set_dir(&e, dirs[d]))
-		d++;
+	c->ndirs = 2;
+	snprintf(c->dirs[0], sizeof c->dirs[0], "%s", cache_dir(opt));
+	fallback_dir(c->dirs[1], sizeof c->dirs[1]);
+	if (!strcmp(c->dirs[0], c->dirs[1]))
+		c->ndirs = 1;
+	while (c->d < c->ndirs && entry_set_dir(&c->e, c->dirs[c->d]))
+		c->d++;
 
-	/* The key. */
-	if (!(ccid = cc_identity_memo(e.dfd >= 0 ? e.dir : NULL, ccpath, ccargs, err, errlen)))
-		goto out;
-	{
-		cache_sha256 s;
-		uint8_t dg[32];
-		uint64_t sz = size;
-		uint32_t abi = RT_CODE_ABI;
-		const char *parts[] = { CACHE_FORMAT, XLATE_VERSION, XLATE_SOURCE_HASH, XLATE_CFLAGS,
-			CACHE_OPTFLAGS, opt->extra_cflags ? opt->extra_cflags : "",
-			ccpath, ccargs, ccid,
-			opt->no_loop_versioning ? "no-loop-versioning" : "loop-versioning" };
-		cache_sha256_init(&s);
-		cache_sha256_update(&s, &abi, sizeof abi);
-		for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
-			cache_sha256_update(&s, parts[i], strlen(parts[i]) + 1);
-		hash_cpu(&s);
-		cache_sha256_update(&s, &sz, sizeof sz);
-		cache_sha256_update(&s, bytes, size);
-		cache_sha256_final(&s, dg);
-		cache_sha256_hex(dg, e.key);
-		memcpy(out->key, e.key, sizeof out->key);
+	c->ccid = cc_identity_memo(c->e.dfd >= 0 ? c->e.dir : NULL, c->ccpath, c->ccargs,
+	                           err, errlen);
+	if (!c->ccid) {
+		cache_end(c);
+		return -1;
 	}
-	entry_paths(&e);
-	double tkey = now() - t0;
+	cache_sha256 s;
+	uint8_t dg[32];
+	uint64_t sz = size;
+	uint32_t abi = RT_CODE_ABI;
+	const char *parts[] = { CACHE_FORMAT, XLATE_VERSION, XLATE_SOURCE_HASH, XLATE_CFLAGS,
+		CACHE_OPTFLAGS, opt->extra_cflags ? opt->extra_cflags : "",
+		c->ccpath, c->ccargs, c->ccid,
+		opt->no_loop_versioning ? "no-loop-versioning" : "loop-versioning" };
+	cache_sha256_init(&s);
+	cache_sha256_update(&s, &abi, sizeof abi);
+	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+		cache_sha256_update(&s, parts[i], strlen(parts[i]) + 1);
+	hash_cpu(&s);
+	c->unit_base = s;
+	cache_sha256_update(&s, &sz, sizeof sz);
+	cache_sha256_update(&s, bytes, size);
+	cache_sha256_final(&s, dg);
+	cache_sha256_hex(dg, c->e.key);
+	entry_paths(&c->e);
+	*cp = c;
+	return 0;
+}
 
-	/* A verified entry loads without the lock; a build needs the lock,
-	 * i.e. a dir we can write: else the next dir, where the ranks of this
-	 * node meet (one builds, the others wait on the lock). */
-	while (e.dfd >= 0) {
-		int c, l = load_cached(&e, bytes, size, filename, opt, tkey, out, &c,
-		                       why, sizeof why, err, errlen);
-		if (l != -1) {
-			rc = l ? -1 : 0;
-			goto out;
-		}
-		if (faccessat(e.dfd, ".", W_OK | X_OK, AT_EACCESS))
-			snprintf(why, sizeof why, "%s", strerror(errno));
-		else if ((lockfd = openat(e.dfd, base_name(e.lock),
-		                          O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0)
-			snprintf(why, sizeof why, "%.200s: %s", base_name(e.lock), strerror(errno));
-		else if (file_trusted(lockfd, base_name(e.lock), why, sizeof why)) {
-			close(lockfd);
-			lockfd = -1;
-		}
-		if (lockfd >= 0)
-			break;
-		warn_dir(e.dir, false, why);
-		close(e.dfd);
-		e.dfd = -1;
-		while (++d < ndirs && entry_set_dir(&e, dirs[d]))
-			;
+/* Opens the lock file of the current dir, which a build needs: 0, or -1
+ * with the reason in c->why (the dir cannot be written). */
+static int open_lock(cache *c)
+{
+	entry *e = &c->e;
+	if (faccessat(e->dfd, ".", W_OK | X_OK, AT_EACCESS)) {
+		snprintf(c->why, sizeof c->why, "%s", strerror(errno));
+		return -1;
 	}
-	if (lockfd < 0) {
-		e.private_dir = true;
-	} else {
-		while (flock(lockfd, LOCK_EX))
-			if (errno != EINTR) {
-				setf(err, errlen, "%s: cache: flock %s: %s", filename,
-				     e.lock, strerror(errno));
-				goto out;
+	c->lockfd = openat(e->dfd, base_name(e->lock), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+	                   0600);
+	if (c->lockfd < 0) {
+		snprintf(c->why, sizeof c->why, "%.200s: %s", base_name(e->lock), strerror(errno));
+		return -1;
+	}
+	if (file_trusted(c->lockfd, base_name(e->lock), c->why, sizeof c->why)) {
+		close(c->lockfd);
+		c->lockfd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+int cache_lookup(cache *c, const char *rejected, int *fd, double *wait,
+                 char *err, size_t errlen)
+{
+	entry *e = &c->e;
+	int checked = 1;
+	*fd = -1;
+	*wait = 0;
+	if (rejected)
+		snprintf(c->why, sizeof c->why, "%s", rejected);
+	switch (c->phase) {
+	case FIRST:
+	case HIT_UNLOCKED:
+		/* A verified entry loads without the lock; a build needs the
+		 * lock, i.e. a dir we can write: else the next dir, where the
+		 * ranks of this node meet (one builds, the others wait). */
+		while (e->dfd >= 0) {
+			if (c->phase == FIRST && entry_check(e, fd, c->why, sizeof c->why) == 1) {
+				c->phase = HIT_UNLOCKED;
+				return 1;
 			}
+			c->phase = FIRST;
+			if (!open_lock(c))
+				break;
+			warn_dir(e->dir, false, c->why);
+			close(e->dfd);
+			e->dfd = -1;
+			while (++c->d < c->ndirs && entry_set_dir(e, c->dirs[c->d]))
+				;
+		}
+		if (c->lockfd < 0) {
+			e->private_dir = true;
+			c->phase = MISS;
+			return 0;
+		}
+		double t0 = now();
+		while (flock(c->lockfd, LOCK_EX))
+			if (errno != EINTR) {
+				setf(err, errlen, "%s: cache: flock %s: %s", c->filename,
+				     e->lock, strerror(errno));
+				return -1;
+			}
+		*wait = now() - t0;
 		/* Someone else may have built it while we waited. */
-		int c, l = load_cached(&e, bytes, size, filename, opt, tkey, out, &c,
-		                       why, sizeof why, err, errlen);
-		if (l != -1) {
-			rc = l ? -1 : 0;
-			goto out;
+		checked = entry_check(e, fd, c->why, sizeof c->why);
+		if (checked == 1) {
+			c->phase = HIT_LOCKED;
+			return 1;
 		}
-		if (c != 0) {   /* damaged, not ours, or its object did not load */
-			if (!opt->quiet)
-				fprintf(stderr, "mpiwasm: cache entry %.16s for %s is damaged "
-				        "(%s); rebuilding it\n", e.key, base_name(filename), why);
-			cache_log("damaged", e.key, filename);
-			unlinkat(e.dfd, base_name(e.so), 0);
-			unlinkat(e.dfd, base_name(e.meta), 0);
-		}
-		remove_stale_tmp(&e);
+		break;
+	case HIT_LOCKED:   /* its object did not load */
+		break;
+	case MISS:
+		return 0;
 	}
-
-	/* Miss: the full pipeline. */
-	out->failure = CACHE_FAIL_SYSTEM;
-	if (decode(bytes, size, filename, 0, out, err, errlen))
-		goto out;
-	{
-		wasm_error werr = { 0 };
-		werr.func = UINT32_MAX;
-		double t1 = now();
-		if (wasm_validate(&out->mod, &werr)) {
-			wasm_error_format(&out->mod, filename, &werr, err, errlen);
-			out->failure = CACHE_FAIL_MODULE;
-			goto out;
-		}
-		out->t.validate = now() - t1;
+	c->phase = MISS;
+	if (checked != 0) {   /* damaged, not ours, or its object did not load */
+		if (!c->opt.quiet)
+			fprintf(stderr, "mpiwasm: cache entry %.16s for %s is damaged "
+			        "(%s); rebuilding it\n", e->key, base_name(c->filename), c->why);
+		cache_log("damaged", e->key, c->filename);
+		unlinkat(e->dfd, base_name(e->so), 0);
+		unlinkat(e->dfd, base_name(e->meta), 0);
 	}
-	if (check_imports(filename, opt, out, err, errlen))
-		goto out;
+	remove_stale_tmp(e);
+	return 0;
+}
 
-	if (!opt->quiet)
-		fprintf(stderr, e.private_dir ? "mpiwasm: compiling %s\n" :
+void cache_miss(const cache *c)
+{
+	if (!c->opt.quiet)
+		fprintf(stderr, c->e.private_dir ? "mpiwasm: compiling %s\n" :
 		        "mpiwasm: compiling %s (first run; later runs use the cache)\n",
-		        base_name(filename));
-	cache_log("compile", e.key, filename);
-	if (!e.private_dir && (cl_add("%s", e.tmpso) || cl_add("%s", e.tmpmeta))) {
-		setf(err, errlen, "%s: cache: out of memory", filename);
-		cl_disarm(false);
-		goto out;
-	}
-	cl_arm();
+		        base_name(c->filename));
+	cache_log("compile", c->e.key, c->filename);
+}
+
+/* Says where MPIWASM_KEEP_TEMP kept the build's files, then removes them
+ * (unless kept) and restores the signal handlers. */
+static void cache_disarm(cache *c)
+{
 	bool keep = getenv("MPIWASM_KEEP_TEMP") != NULL;
-	char built[PATH_MAX + 32] = "";
-	if (build(&out->mod, filename, ccpath, ccargs, opt, jobs, &e, built, sizeof built,
-	          out, err, errlen)) {
-		if (keep && cl.tmpdir)
-			fprintf(stderr, "mpiwasm: kept the generated C in %s\n", cl.tmpdir);
-		cl_disarm(keep);
-		goto out;
-	}
-	double t1 = now();
-	int lfd = -1;
-	if (!e.private_dir) {
-		if (!install(&e, built, filename, why, sizeof why))
-			lfd = open_checked(e.dfd, base_name(e.so), why, sizeof why);
-		else
-			fprintf(stderr, "mpiwasm: warning: cannot store the compiled %s in the "
-			        "cache %s (%s); running from a private copy\n",
-			        base_name(filename), e.dir, why);
-	}
-	if (lfd < 0)
-		lfd = open_checked(AT_FDCWD, built, why, sizeof why);
-	out->t.compile += now() - t1;
-	t1 = now();
-	/* Loaded before the private copy is removed: the mapping outlives it. */
-	int lrc = lfd < 0 ? -1 : entry_open(lfd, out, why, sizeof why);
 	if (keep && cl.tmpdir)
 		fprintf(stderr, "mpiwasm: kept the generated C in %s\n", cl.tmpdir);
 	cl_disarm(keep);
-	if (lrc) {
-		setf(err, errlen, "%s: cache: the freshly built object does not load: %s",
-		     filename, why);
-		out->failure = CACHE_FAIL_COMPILE;
-		goto out;
-	}
-	out->t.load = tkey + (now() - t1);
-	rc = 0;
-out:
-	if (lockfd >= 0)
-		close(lockfd);   /* releases the flock */
-	if (e.dfd >= 0)
-		close(e.dfd);
-	free(ccid);
-	if (rc) {
-		if (out->dl)
-			dlclose(out->dl);
-		if (out->fd1)
-			close(out->fd1 - 1);
-		wasm_module_free(&out->mod);
-		int failure = out->failure ? out->failure : CACHE_FAIL_SYSTEM;
-		cache_timings t = out->t;
-		memset(out, 0, sizeof *out);
-		out->failure = failure;
-		out->t = t;   /* where the time went, even on failure */
-	} else {
-		out->failure = CACHE_FAIL_NONE;
-	}
-	return rc;
+	c->armed = false;
 }
 
-void cache_module_free(cache_module *cm)
+int cache_store(cache *c, const xlate_output *xo, int *fd, char *err, size_t errlen)
 {
-	if (!cm)
+	entry *e = &c->e;
+	char built[PATH_MAX + 32] = "";
+	*fd = -1;
+	if (!e->private_dir && (cl_add("%s", e->tmpso) || cl_add("%s", e->tmpmeta))) {
+		setf(err, errlen, "%s: cache: out of memory", c->filename);
+		cl_disarm(false);
+		return -1;
+	}
+	cl_arm();
+	c->armed = true;
+	int rc = build(c, xo, built, sizeof built, err, errlen);
+	if (rc) {
+		cache_disarm(c);
+		return rc;
+	}
+	if (!e->private_dir) {
+		if (!install(e, built, c->filename, c->why, sizeof c->why))
+			*fd = open_checked(e->dfd, base_name(e->so), c->why, sizeof c->why);
+		else
+			fprintf(stderr, "mpiwasm: warning: cannot store the compiled %s in the "
+			        "cache %s (%s); running from a private copy\n",
+			        base_name(c->filename), e->dir, c->why);
+	}
+	if (*fd < 0)
+		*fd = open_checked(AT_FDCWD, built, c->why, sizeof c->why);
+	if (*fd < 0) {
+		setf(err, errlen, "%s: cache: the freshly built object does not load: %s",
+		     c->filename, c->why);
+		return -2;
+	}
+	return 0;
+}
+
+void cache_units(const cache *c, size_t *reused, size_t *total)
+{
+	*reused = c->units_reused;
+	*total = c->units_total;
+}
+
+void cache_end(cache *c)
+{
+	if (!c)
 		return;
-	wasm_module_free(&cm->mod);
-	if (cm->dl)
-		dlclose(cm->dl);
-	if (cm->fd1)
-		close(cm->fd1 - 1);
-	memset(cm, 0, sizeof *cm);
+	if (c->armed)
+		cache_disarm(c);
+	if (c->lockfd >= 0)
+		close(c->lockfd);   /* releases the flock */
+	if (c->e.dfd >= 0)
+		close(c->e.dfd);
+	free(c->ccid);
+	free(c);
 }
 
 /* ---- listing and cleaning ------------------------------------------------- */
@@ -1736,6 +1788,8 @@ int cache_clean(const cache_options *opt, char *err, size_t errlen)
 		bool ours = (has_suffix(n, ".so", &stem) && is_key(n, stem)) ||
 		            (has_suffix(n, ".meta", &stem) && is_key(n, stem)) ||
 		            (has_suffix(n, ".lock", &stem) && is_key(n, stem)) ||
+		            (!strncmp(n, "u-", 2) && has_suffix(n, ".o", &stem) &&
+		             is_key(n + 2, stem - 2)) ||
 		            (!strncmp(n, "cc-", 3) && strstr(n, ".id")) ||
 		            !strncmp(n, ".tmp-", 5);
 		if (!ours)

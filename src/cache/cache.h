@@ -1,21 +1,26 @@
-/* cache.h - the production path from .wasm bytes to loaded native code.
+/* cache.h - the compile cache: the key, the store, the compiler driver.
  *
- * cache_load() = key -> (hit: decode without bodies, dlopen) |
- *   (miss: decode, validate, check imports, translate, compile units in
- *    parallel with the system C compiler, link a shared object, install it
- *    atomically under a lock, dlopen).
+ * The loader (src/load) drives it for one module:
+ *   cache_begin   the compiler, the cache dir, the key
+ *   cache_lookup  a verified entry's object (the loader dlopens it), else
+ *                 a miss, with the key's lock held
+ *   cache_miss    says and logs that the module is compiled
+ *   cache_store   the translated units compiled with the system C compiler
+ *                 in parallel, linked, installed atomically; the object
+ *   cache_end     releases the lock, removes the build's temp files
  * The key is SHA-256 over the module bytes, XLATE_VERSION, the generated-
  * code ABI, the C compiler's identity (`cc -v`), the flags and the CPU
  * model.  Location: $MPIWASM_CACHE_DIR, else $XDG_CACHE_HOME/mpiwasm, else
- * ~/.cache/mpiwasm, else the per-user fallback below.  See DESIGN.md "The
- * compile cache".
+ * ~/.cache/mpiwasm, else the per-user fallback below.  See
+ * docs/ARCHITECTURE.md "Compile and cache".
  *
  * Trust (ssh's model for ~/.ssh): a cache dir is used only if it is ours,
  * not a symlink, writable by nobody else, and so are its parents (a sticky
  * parent such as /tmp excepted); mpiwasm creates it and its missing
  * parents 0700, its files 0600.  Entries are opened without following
- * symlinks, beneath the opened dir, checked on their descriptor and
- * dlopen()ed through /proc/self/fd: the file checked is the file loaded.
+ * symlinks, beneath the opened dir, and checked on their descriptor; the
+ * loader dlopen()s that descriptor through /proc/self/fd: the file checked
+ * is the file loaded.
  * A cache dir that is not safe, or cannot be written when a compile is
  * needed, is refused with one warning; the ranks of a node then meet in
  * the per-user fallback $XDG_RUNTIME_DIR/mpiwasm, else
@@ -28,57 +33,62 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "../wasm/wasm.h"
-#include "../rt/rt.h"
+#include "../xlate/xlate.h"
 
 typedef struct cache_options {
 	const char *dir;          /* NULL: the default location above */
 	const char *cc;           /* NULL: $MPIWASM_CC, else cc; words after
 	                             the program go before every flag */
 	const char *extra_cflags; /* appended to the compile flags (part of the key) */
-	bool quiet;               /* no "compiling ..." line on a miss */
-	bool check_host_imports;  /* refuse imports the host registry lacks */
+	bool quiet;               /* no "compiling ..." or "damaged" line */
 	unsigned jobs;            /* parallel compiler processes; 0 = online CPUs */
 	bool no_loop_versioning;  /* xlate_options.no_loop_versioning (in the key) */
 } cache_options;
 
-typedef struct cache_timings {
-	/* seconds; verify: checking a cached entry (owner, mode, identity
-	 * recorded at store time; the full checksum only if that changed) */
-	double decode, validate, translate, compile, verify, load;
-} cache_timings;
+/* One module's way through the cache.  Not thread-safe: one at a time per
+ * process (cache_store installs signal handlers that remove half-written
+ * files). */
+typedef struct cache cache;
 
-/* Why cache_load failed, for the command's exit status. */
-enum cache_failure {
-	CACHE_FAIL_NONE = 0,
-	CACHE_FAIL_MODULE,        /* malformed or invalid module */
-	CACHE_FAIL_IMPORTS,       /* imports the host registry lacks */
-	CACHE_FAIL_COMPILE,       /* translator or C compiler failed */
-	CACHE_FAIL_SYSTEM,        /* I/O, processes, dlopen, ... */
-};
+/* Finds the C compiler, chooses the cache dir and computes the key of the
+ * module `bytes` (which must outlive the session); `filename` names it in
+ * messages and in the entry's record.  0 with *c set, or -1 with one line
+ * in err (no compiler, or its `-v` fails). */
+int cache_begin(cache **c, const uint8_t *bytes, size_t size, const char *filename,
+                const cache_options *opt, char *err, size_t errlen);
 
-typedef struct cache_module {
-	wasm_module mod;          /* bodies decoded only on a miss */
-	const rt_code *code;
-	void *dl;
-	int fd1;                  /* the loaded object's descriptor plus one (0:
-	                             none), open while dl is: dlopen named it */
-	char key[65];             /* hex SHA-256 */
-	bool was_cached;
-	cache_timings t;
-	int failure;              /* enum cache_failure after cache_load */
-} cache_module;
+/* The key, 64 hex digits. */
+const char *cache_key(const cache *c);
 
-/* Not thread-safe: one cache_load at a time per process (it installs
- * signal handlers to remove half-written files while it builds).
- * Returns 0, or -1 with one line in err naming the file and the problem
- * (malformed/invalid module, unknown imports, compiler failure, ...).
- * `bytes` must outlive the cache_module. */
-int cache_load(const uint8_t *bytes, size_t size, const char *filename,
-               const cache_options *opt, cache_module *out,
-               char *err, size_t errlen);
+/* 1: *fd is the entry's object, open and checked (the caller owns it);
+ * the caller loads it, and if that fails calls cache_lookup again with the
+ * reason in `rejected` (NULL otherwise).  0: a miss: the caller builds,
+ * holding the key's lock (waited for in *wait seconds) unless no cache dir
+ * could be written; a damaged entry is removed first.  -1: one line in
+ * err. */
+int cache_lookup(cache *c, const char *rejected, int *fd, double *wait,
+                 char *err, size_t errlen);
 
-void cache_module_free(cache_module *cm);
+/* On a miss, before translating: the "compiling ..." line (unless quiet)
+ * and the MPIWASM_CACHE_LOG record. */
+void cache_miss(const cache *c);
+
+/* On a miss: compiles and links the translated units, installs the object
+ * in the cache dir (or keeps a private copy when it cannot) and opens it
+ * in *fd, checked.  The build's temp files stay until cache_end, so that
+ * the caller loads the object first.  0, or with one line in err -1
+ * (I/O, processes, memory) or -2 (the C compiler or linker failed, or the
+ * built object cannot be opened). */
+int cache_store(cache *c, const xlate_output *xo, int *fd, char *err, size_t errlen);
+
+/* After cache_store: how many of the translated units were linked from
+ * objects the cache kept (compiled for this or another module; see
+ * "compiled units" in cache.c), and how many there were. */
+void cache_units(const cache *c, size_t *reused, size_t *total);
+
+/* Ends the session: the build's temp files removed (unless
+ * MPIWASM_KEEP_TEMP), the lock released, c freed; NULL is fine. */
+void cache_end(cache *c);
 
 /* The cache directory in use (for `mpiwasm cache`). */
 const char *cache_dir(const cache_options *opt);

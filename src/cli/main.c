@@ -10,6 +10,7 @@
  * mpiwasm does not provide; 1 for other failures (C compiler, cache,
  * instantiation); 134 when the module traps (as an abort would). */
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cache/cache.h"
+#include "load/load.h"
 #include "coll/coll.h"
 #include "mpi/mpib.h"
 #include "rt/rt.h"
@@ -314,39 +316,48 @@ static double now(void)
 
 static int load_status(int failure)
 {
-	return failure == CACHE_FAIL_MODULE || failure == CACHE_FAIL_IMPORTS ?
+	return failure == LOAD_FAIL_MODULE || failure == LOAD_FAIL_IMPORTS ?
 	       EXIT_USAGE : EXIT_FAILURE_RT;
 }
 
-static void load(const char *file, const cli *c, cache_module *cm)
+static void load(const char *file, const cli *c, load_module *cm)
 {
 	static char err[8192];
 	const uint8_t *bytes;
 	size_t size;
-	cache_options opt = { .dir = c->cache_dir, .quiet = c->quiet,
-	                      .check_host_imports = true,
-	                      .no_loop_versioning = c->no_loopver };
+	load_options opt = { .cache = { .dir = c->cache_dir, .quiet = c->quiet,
+	                                .no_loop_versioning = c->no_loopver },
+	                     .check_host_imports = true };
 	bytes = map_module(file, &size);
-	if (cache_load(bytes, size, file, &opt, cm, err, sizeof err)) {
-		print_lines("", *err ? err : "cache_load failed without a message");
+	if (load_wasm(bytes, size, file, &opt, cm, err, sizeof err)) {
+		print_lines("", *err ? err : "load_wasm failed without a message");
 		exit(load_status(cm->failure));
 	}
 }
 
-static void print_timings(const cache_module *cm, double run)
+static void print_timings(const load_module *cm, double run)
 {
 	fprintf(stderr, "mpiwasm: timings: decode %.3f ms, validate %.3f ms, "
-	        "translate %.3f ms, compile %.3f ms, verify %.3f ms, load %.3f ms, "
-	        "run %.3f ms (cache %s)\n",
+	        "translate %.3f ms, compile %.3f ms, verify %.3f ms, wait %.3f ms, "
+	        "load %.3f ms, run %.3f ms (cache %s",
 	        cm->t.decode * 1e3, cm->t.validate * 1e3, cm->t.translate * 1e3,
-	        cm->t.compile * 1e3, cm->t.verify * 1e3, cm->t.load * 1e3, run * 1e3,
+	        cm->t.compile * 1e3, cm->t.verify * 1e3, cm->t.wait * 1e3, cm->t.load * 1e3,
+	        run * 1e3,
 	        cm->was_cached ? "hit" : "miss");
+	if (!cm->was_cached)
+		fprintf(stderr, "; %zu of %zu units compiled before", cm->units_reused, cm->units);
+	fputs(")\n", stderr);
 }
 
 /* Ends the process after the module ended; with MPI still initialized the
  * whole job is aborted, since the other ranks would wait for this one. */
+static pthread_mutex_t end_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static noreturn void finish(int status, const char *why)
 {
+	/* The first thread to end the module ends the process; another one
+	 * arriving meanwhile waits here for the exit. */
+	pthread_mutex_lock(&end_lock);
 	if (mpib_active()) {
 		/* Ending without MPI_Finalize is an error even with status 0. */
 		if (!status)
@@ -358,17 +369,35 @@ static noreturn void finish(int status, const char *why)
 		mpib_abort(status);
 	}
 	fflush(NULL);
+	/* With module threads still running, exit's atexit handlers and
+	 * library destructors would run under them. */
+	if (wasi_threads_started())
+		_exit(status);
 	exit(status);
 }
 
 static void report_trap(rt_instance *inst, const rt_trapinfo *t)
 {
-	char buf[512];
+	char buf[512], thr[32] = "";
 	rt_trap_format(inst, t, buf, sizeof buf);
+	if (wasi_thread_id())
+		snprintf(thr, sizeof thr, "thread %u: ", wasi_thread_id());
 	if (mpib_rank() >= 0)
-		fprintf(stderr, "mpiwasm: rank %d: %s\n", mpib_rank(), buf);
+		fprintf(stderr, "mpiwasm: rank %d: %s%s\n", mpib_rank(), thr, buf);
 	else
-		fprintf(stderr, "mpiwasm: %s\n", buf);
+		fprintf(stderr, "mpiwasm: %s%s\n", thr, buf);
+}
+
+/* A module thread (wasi-threads) trapped or called proc_exit. */
+static void thread_end(rt_instance *inst, const rt_trapinfo *t, uint32_t tid)
+{
+	(void)tid;
+	if (t->kind == RT_EXIT)
+		finish(t->exit_status & 0xff, "a thread of the module exited");
+	pthread_mutex_lock(&end_lock);
+	report_trap(inst, t);
+	pthread_mutex_unlock(&end_lock);
+	finish(EXIT_TRAP, NULL);
 }
 
 static int cmd_run(int argc, char **argv, int i)
@@ -386,6 +415,7 @@ static int cmd_run(int argc, char **argv, int i)
 		    "mpiwasm %s [OPTIONS] ...)", file, file);
 
 	wasi_register();
+	wasi_threads_register();
 	mpib_register();
 	/* argv[0], an optional "run", then the options up to the module */
 	int o = 1 + (argc > 1 && !strcmp(argv[1], "run"));
@@ -397,6 +427,7 @@ static int cmd_run(int argc, char **argv, int i)
 	err[0] = 0;
 	if (wasi_setup(&cfg, err, sizeof err))
 		die(EXIT_USAGE, "%s", *err ? err : "wasi_setup failed without a message");
+	wasi_threads_on_end(thread_end);
 
 	/* Collective rules of `mpiwasm tune`: MCA parameters in the
 	 * environment, read by the host MPI_Init (which the module calls). */
@@ -406,7 +437,7 @@ static int cmd_run(int argc, char **argv, int i)
 	else if (c.timings || getenv("MPIWASM_COLL_LOG"))
 		fprintf(stderr, "mpiwasm: coll tuning: not applied: --no-coll-tuning\n");
 
-	cache_module cm;
+	load_module cm;
 	load(file, &c, &cm);
 	/* Before instantiation, which would already run the start function. */
 	bool has_start = false;
@@ -415,6 +446,12 @@ static int cmd_run(int argc, char **argv, int i)
 		             !strcmp(cm.mod.exports[k].name, "_start");
 	if (!has_start)
 		die(EXIT_USAGE, "%s: no exported function _start (not a WASI command module)", file);
+	bool threads = false;
+	for (uint32_t k = 0; k < cm.mod.nimports; k++)
+		threads |= cm.mod.imports[k].kind == WASM_EXTERN_FUNC &&
+		           !strcmp(cm.mod.imports[k].module, "wasi") &&
+		           !strcmp(cm.mod.imports[k].name, "thread-spawn");
+	mpib_set_threads(threads);
 
 	rt_instance *inst = NULL;
 	rt_trapinfo trap;
@@ -460,8 +497,9 @@ static int cmd_compile(int argc, char **argv, int i)
 	if (extra < argc)
 		die(EXIT_USAGE, "compile: one module at a time ('%s' is extra)", argv[extra]);
 	wasi_register();
+	wasi_threads_register();
 	mpib_register();
-	cache_module cm;
+	load_module cm;
 	double t0 = now();
 	/* One line is enough: the result below, not also "compiling ...". */
 	bool quiet = c.quiet;
@@ -474,7 +512,7 @@ static int cmd_compile(int argc, char **argv, int i)
 		printf("mpiwasm: %s: %s %s in %s (%.2f s)\n", file,
 		       cm.was_cached ? "already cached as" : "compiled and cached as",
 		       cm.key, cache_dir(&(cache_options){ .dir = c.cache_dir }), now() - t0);
-	cache_module_free(&cm);
+	load_module_free(&cm);
 	return 0;
 }
 

@@ -852,12 +852,14 @@ u32 mwh_Status_set_cancelled(rt_instance *inst, u32 status, u32 flag)
 
 /* ---- user-defined operations --------------------------------------------------
  * The host calls op_tramp with no user data, so the op being applied is
- * remembered around each reduction (calls are not reentrant). */
+ * remembered around each reduction (calls are not reentrant), per thread,
+ * as is the module scratch the op's arguments are staged in.  The table
+ * of ops changes under mw_lock. */
 
 static struct { u32 fn; int used; } *uop;
 static uint32_t uop_cap;
-static u32 cur_op = (u32)-1;
-static uint32_t scratch, scratch_len;
+static __thread u32 cur_op = (u32)-1;
+static __thread uint32_t scratch, scratch_len;
 
 static uint32_t module_scratch(rt_instance *inst, uint32_t len)
 {
@@ -956,17 +958,25 @@ void mw_uop_apply(u32 fn, void *in, void *inout, int *len, MPI_Datatype *dt)
 
 static void op_tramp(void *in, void *inout, int *len, MPI_Datatype *dt)
 {
-	if (cur_op < uop_cap)
-		mw_uop_apply(uop[cur_op].fn, in, inout, len, dt);
+	mw_lock();
+	int known = cur_op < uop_cap;
+	u32 fn = known ? uop[cur_op].fn : 0;
+	mw_unlock();
+	if (known)
+		mw_uop_apply(fn, in, inout, len, dt);
 }
 
 int mw_uop_fn(u32 op, u32 *fn)
 {
 	MPI_Op h;
-	if (op < 32 || op >= uop_cap || !uop[op].used || mw_op_get(op, &h))
+	if (mw_op_get(op, &h))
 		return 0;
-	*fn = uop[op].fn;
-	return 1;
+	mw_lock();
+	int ok = op >= 32 && op < uop_cap && uop[op].used;
+	if (ok)
+		*fn = uop[op].fn;
+	mw_unlock();
+	return ok;
 }
 
 u32 mwh_Op_create(rt_instance *inst, u32 fn, u32 commute, u32 opp)
@@ -981,18 +991,22 @@ u32 mwh_Op_create(rt_instance *inst, u32 fn, u32 commute, u32 opp)
 	if (rc != MPI_SUCCESS)
 		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Op_create");
 	uint32_t h = mw_op_new(op);
+	mw_lock();
 	if (h >= uop_cap) {
 		uint32_t cap = uop_cap ? uop_cap * 2 : 64;
 		while (cap <= h)
 			cap *= 2;
 		void *v = realloc(uop, cap * sizeof *uop);
-		if (!v)
+		if (!v) {
+			mw_unlock();
 			return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, "MPI_Op_create");
+		}
 		uop = v;
 		uop_cap = cap;
 	}
 	uop[h].fn = fn;
 	uop[h].used = 1;
+	mw_unlock();
 	*o = h;
 	return 0;
 }
@@ -1521,7 +1535,15 @@ static void env_cxa_throw(rt_instance *inst, u32 obj, u32 tinfo, u32 dtor)
 		        "errorcode 1)\n", mw_world_rank);
 		mw_abort_job(MPI_COMM_WORLD, 1);
 	}
-	rt_trap_host(inst, "C++ exception thrown in rank %d", mw_world_rank);
+	/* (MPIWasm's published binaries throw through this import, IMB's
+	 * `-help` before MPI_Init) */
+	if (mw_world_rank < 0)
+		rt_trap_host(inst, "C++ exception thrown before MPI was initialized "
+		             "(the module throws through env.__cxa_throw, which cannot "
+		             "be caught; mpiwasm-c++ builds modules whose exceptions work)");
+	rt_trap_host(inst, "C++ exception thrown in rank %d (through env.__cxa_throw, "
+	             "which cannot be caught; mpiwasm-c++ builds modules whose "
+	             "exceptions work)", mw_world_rank);
 }
 
 extern const rt_hostfn mw_glue[];

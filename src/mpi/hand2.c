@@ -294,18 +294,23 @@ fail:
 static u32 *eh_fn, *eh_ref;
 static uint32_t eh_cap;
 
+/* eh_fn, eh_ref and eh_cap change under mw_lock. */
 void mw_errh_retain(uint32_t eh)
 {
+	mw_lock();
 	if (eh >= 4 && eh < eh_cap && eh_fn[eh])
 		eh_ref[eh]++;
+	mw_unlock();
 }
 
 void mw_errh_release(uint32_t eh)
 {
+	mw_lock();
 	if (eh >= 4 && eh < eh_cap && eh_fn[eh] && --eh_ref[eh] == 0) {
 		mw_errh_del(eh);
 		eh_fn[eh] = 0;
 	}
+	mw_unlock();
 }
 
 u32 mwh_Comm_set_errhandler(rt_instance *inst, u32 comm, u32 eh)
@@ -351,6 +356,7 @@ u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Comm_create_errhandler");
 	/* The host never sees it: the bridge runs module handlers itself. */
 	uint32_t h = mw_errh_new(MPI_ERRORS_RETURN);
+	mw_lock();
 	if (h >= eh_cap) {
 		uint32_t cap = eh_cap ? eh_cap * 2 : 32;
 		while (cap <= h)
@@ -360,6 +366,7 @@ u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
 		if (!r) {
 			if (v)
 				eh_fn = v;
+			mw_unlock();
 			return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, "MPI_Comm_create_errhandler");
 		}
 		eh_fn = v;
@@ -368,6 +375,7 @@ u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
 	}
 	eh_fn[h] = fn;
 	eh_ref[h] = 1;
+	mw_unlock();
 	*o = h;
 	return 0;
 }
@@ -376,9 +384,12 @@ int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls);
 
 int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls)
 {
-	if (eh >= eh_cap || !eh_fn[eh])
+	mw_lock();
+	u32 fn = eh < eh_cap ? eh_fn[eh] : 0;
+	mw_unlock();
+	if (!fn)
 		return -1;
-	const rt_func *f = mw_errh_fn(inst, eh_fn[eh]);
+	const rt_func *f = mw_errh_fn(inst, fn);
 	uint32_t s = f ? mw_malloc(inst, 8, "error handler") : 0;
 	if (!s)
 		return -1;

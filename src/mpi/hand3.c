@@ -45,7 +45,7 @@ static void kv_unuse(kv_rec *kv)
 
 #define KV_DUP 0xFFFFFFFFu
 
-static uint32_t kv_scratch;   /* 8 module bytes: attribute_val_out, flag */
+static __thread uint32_t kv_scratch;   /* 8 module bytes: attribute_val_out, flag */
 
 static int kv_scratch_get(rt_instance *inst)
 {
@@ -160,20 +160,25 @@ static int type_del_tramp(MPI_Datatype t, int key, void *val, void *extra)
 static kv_rec **kv_tab;
 static uint32_t kv_cap;
 
+/* kv_tab and kv_cap change under mw_lock. */
 static kv_rec *kv_of(u32 key, int kind)
 {
-	if (key < kv_cap && kv_tab[key] && kv_tab[key]->kind == kind)
-		return kv_tab[key];
-	return NULL;
+	mw_lock();
+	kv_rec *kv = key < kv_cap && kv_tab[key] && kv_tab[key]->kind == kind ? kv_tab[key]
+	                                                                     : NULL;
+	mw_unlock();
+	return kv;
 }
 
 /* The module number of a freed keyval whose last attribute is gone. */
 static void kv_release(kv_rec *kv)
 {
+	mw_lock();
 	if (kv->mkey < kv_cap && kv_tab[kv->mkey] == kv) {
 		kv_tab[kv->mkey] = NULL;
 		mw_keyval_del(kv->mkey);
 	}
+	mw_unlock();
 }
 
 static u32 keyval_create(rt_instance *inst, int kind, u32 copy, u32 del,
@@ -203,19 +208,23 @@ static u32 keyval_create(rt_instance *inst, int kind, u32 copy, u32 del,
 		return mw_ret(inst, rc, MW_NOCOMM, proc);
 	}
 	u32 h = mw_keyval_new(key);
+	mw_lock();
 	if (h >= kv_cap) {
 		uint32_t cap = kv_cap ? kv_cap * 2 : 64;
 		while (cap <= h)
 			cap *= 2;
 		kv_rec **v = realloc(kv_tab, cap * sizeof *v);
-		if (!v)
+		if (!v) {
+			mw_unlock();
 			return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, proc);
+		}
 		memset(v + kv_cap, 0, (cap - kv_cap) * sizeof *v);
 		kv_tab = v;
 		kv_cap = cap;
 	}
 	kv->mkey = h;
 	kv_tab[h] = kv;
+	mw_unlock();
 	*o = h;
 	return 0;
 }
@@ -226,9 +235,9 @@ static u32 keyval_free(rt_instance *inst, int kind, u32 keyp, const char *proc)
 	int key, rc;
 	if (!o)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
-	if (!kv_of(*o, kind) || mw_keyval_get(*o, &key))
+	kv_rec *kv = kv_of(*o, kind);
+	if (!kv || mw_keyval_get(*o, &key))
 		return mw_fail(inst, MW_ERR_KEYVAL, MW_NOCOMM, proc);
-	kv_rec *kv = kv_tab[*o];
 	if (kv->freed)
 		return mw_fail(inst, MW_ERR_KEYVAL, MW_NOCOMM, proc);
 	rc = kind == KV_COMM ? MPI_Comm_free_keyval(&key) : MPI_Type_free_keyval(&key);
@@ -432,7 +441,7 @@ typedef struct idup_rec {
  * into rec->nc when the request completes, so a record never moves while
  * its request is pending (the array of pointers may). */
 static idup_rec **idups;
-static uint32_t n_idup, idup_cap;
+static uint32_t n_idup, idup_cap;   /* under mw_lock (mw_req_done runs with it held) */
 
 void mw_req_done(uint32_t req)
 {
@@ -457,14 +466,6 @@ u32 mwh_Comm_idup(rt_instance *inst, u32 comm, u32 newp, u32 reqp)
 	TRY(mw_comm_get(comm, &c));
 	OUT(o, newp, 4);
 	OUT(q, reqp, 4);
-	if (n_idup == idup_cap) {
-		uint32_t cap = idup_cap ? idup_cap * 2 : 8;
-		idup_rec **v = realloc(idups, cap * sizeof *v);
-		if (!v)
-			TRY(MW_ERR_NO_MEM);
-		idups = v;
-		idup_cap = cap;
-	}
 	idup_rec *d = malloc(sizeof *d);
 	if (!d)
 		TRY(MW_ERR_NO_MEM);
@@ -472,6 +473,17 @@ u32 mwh_Comm_idup(rt_instance *inst, u32 comm, u32 newp, u32 reqp)
 	if (rc != MPI_SUCCESS) {
 		free(d);
 		return mw_ret(inst, rc, comm, "MPI_Comm_idup");
+	}
+	mw_lock();
+	if (n_idup == idup_cap) {
+		uint32_t cap = idup_cap ? idup_cap * 2 : 8;
+		idup_rec **v = realloc(idups, cap * sizeof *v);
+		if (!v) {
+			fprintf(stderr, "mpiwasm: mpib: out of memory for MPI_Comm_idup records\n");
+			abort();
+		}
+		idups = v;
+		idup_cap = cap;
 	}
 	idups[n_idup] = d;
 	d->slot = mw_comm_reserve();
@@ -483,6 +495,7 @@ u32 mwh_Comm_idup(rt_instance *inst, u32 comm, u32 newp, u32 reqp)
 	d->req = mw_req_put(r);
 	n_idup++;
 	mw_req_watch(1);
+	mw_unlock();
 	*o = d->slot;
 	*q = d->req;
 	return 0;
@@ -508,11 +521,16 @@ fail:
  * maps to the host's code, and remembers its module class. */
 
 
+/* ucode and n_ucode change under mw_lock. */
 int mw_code_out(int host)
 {
+	mw_lock();
 	for (uint32_t i = 0; i < n_ucode; i++)
-		if (ucode[i].host == host)
+		if (ucode[i].host == host) {
+			mw_unlock();
 			return MW_ERR_LASTCODE + 1 + (int)i;
+		}
+	mw_unlock();
 	return mw_class_out(host);
 }
 
@@ -524,14 +542,27 @@ int mw_code_in(int32_t m, int *host, int32_t *cls)
 		return 0;
 	}
 	int64_t i = (int64_t)m - MW_ERR_LASTCODE - 1;   /* no overflow at INT_MIN */
-	if (m <= MW_ERR_LASTCODE || i >= (int64_t)n_ucode)
-		return MW_ERR_ARG;
-	*host = ucode[i].host;
-	*cls = ucode[i].cls;
-	return 0;
+	mw_lock();
+	int bad = m <= MW_ERR_LASTCODE || i >= (int64_t)n_ucode;
+	if (!bad) {
+		*host = ucode[i].host;
+		*cls = ucode[i].cls;
+	}
+	mw_unlock();
+	return bad ? MW_ERR_ARG : 0;
 }
 
+static int32_t ucode_add_(int host, int32_t cls);
+
 static int32_t ucode_add(int host, int32_t cls)
+{
+	mw_lock();
+	int32_t c = ucode_add_(host, cls);
+	mw_unlock();
+	return c;
+}
+
+static int32_t ucode_add_(int host, int32_t cls)
 {
 	if (n_ucode == ucode_cap) {
 		uint32_t cap = ucode_cap ? ucode_cap * 2 : 32;

@@ -100,24 +100,38 @@ int mw_file_hget(u32 h, MPI_File *out)
 	return 0;
 }
 
-static u32 f_new(void)
+/* A free slot, claimed for host file h (under mw_lock: threads may open
+ * files at once).  The table grows into a new array and the old one is
+ * kept, not freed: another thread may hold a pointer from f_get. */
+static u32 f_new(MPI_File h)
 {
-	for (u32 i = 1; i < ft_n; i++)
-		if (ft[i].h == MPI_FILE_NULL)
-			return i;
-	if (ft_n + 1 >= ft_cap || !ft) {
+	u32 i = 0;
+	mw_lock();
+	for (u32 k = 1; k < ft_n && !i; k++)
+		if (ft[k].h == MPI_FILE_NULL)
+			i = k;
+	if (!i && (ft_n + 1 >= ft_cap || !ft)) {
 		u32 cap = ft_cap ? ft_cap * 2 : 16;
-		mwf *v = realloc(ft, cap * sizeof *v);
-		if (!v)
+		mwf *v = malloc(cap * sizeof *v);
+		if (!v) {
+			mw_unlock();
 			return 0;
+		}
+		if (ft_cap)
+			memcpy(v, ft, ft_cap * sizeof *v);
 		for (u32 j = ft_cap; j < cap; j++)
 			v[j].h = MPI_FILE_NULL;
 		ft = v;
 		ft_cap = cap;
 	}
-	if (ft_n == 0)
-		ft_n = 1;   /* 0 is MPI_FILE_NULL */
-	return ft_n++;
+	if (!i) {
+		if (ft_n == 0)
+			ft_n = 1;   /* 0 is MPI_FILE_NULL */
+		i = ft_n++;
+	}
+	ft[i].h = h;
+	mw_unlock();
+	return i;
 }
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -488,7 +502,7 @@ u32 mwh_File_open(rt_instance *inst, u32 comm, u32 name, u32 amode, u32 info,
 		return f_ret(inst, rc, MW_FILE_NULL, P);
 	}
 	MPI_File_set_errhandler(h, MPI_ERRORS_RETURN);
-	u32 m = f_new();
+	u32 m = f_new(h);
 	mwf *f = m ? &ft[m] : NULL;
 	void *base = NULL;
 	if (!f) {

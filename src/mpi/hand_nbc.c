@@ -57,9 +57,11 @@ static MPI_User_function *const tramps[NTRAMP] = {
 static int tramp_get(u32 fn)
 {
 	int free_k = -1;
+	mw_lock();
 	for (int k = 0; k < NTRAMP; k++) {
 		if (tramp_slot[k].refs && tramp_slot[k].fn == fn) {
 			tramp_slot[k].refs++;
+			mw_unlock();
 			return k;
 		}
 		if (!tramp_slot[k].refs && free_k < 0)
@@ -69,6 +71,7 @@ static int tramp_get(u32 fn)
 		tramp_slot[free_k].fn = fn;
 		tramp_slot[free_k].refs = 1;
 	}
+	mw_unlock();
 	return free_k;
 }
 
@@ -93,8 +96,11 @@ static void keep_free(void *arg)
 		return;
 	if (k->op != MPI_OP_NULL)
 		MPI_Op_free(&k->op);
-	if (k->tramp >= 0)
+	if (k->tramp >= 0) {
+		mw_lock();
 		tramp_slot[k->tramp].refs--;
+		mw_unlock();
+	}
 	free(k->stypes);
 	free(k->rtypes);
 	free(k->sdispls);

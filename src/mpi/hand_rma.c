@@ -82,11 +82,16 @@ typedef struct rma_win {
 static rma_win **wins;     /* by module handle; 0 is MPI_WIN_NULL */
 static u32 nwins;
 
+/* wins and nwins change under mw_lock (threads may create windows at
+ * once); an rma_win itself is only freed by MPI_Win_free. */
 static rma_win *win_of(u32 h)
 {
-	if (!mw_is_active || h == MW_WIN_NULL || h >= nwins)
+	if (!mw_is_active || h == MW_WIN_NULL)
 		return NULL;
-	return wins[h];
+	mw_lock();
+	rma_win *w = h < nwins ? wins[h] : NULL;
+	mw_unlock();
+	return w;
 }
 
 int mw_win_hget(u32 h, MPI_Win *out)
@@ -101,13 +106,26 @@ int mw_win_hget(u32 h, MPI_Win *out)
 /* Module handle of a host window (for callbacks), or MPI_WIN_NULL. */
 static u32 win_find(MPI_Win h)
 {
-	for (u32 i = 1; i < nwins; i++)
+	u32 found = MW_WIN_NULL;
+	mw_lock();
+	for (u32 i = 1; i < nwins && found == MW_WIN_NULL; i++)
 		if (wins[i] && wins[i]->h == h)
-			return i;
-	return MW_WIN_NULL;
+			found = i;
+	mw_unlock();
+	return found;
 }
 
+static u32 win_add_(rma_win *w);
+
 static u32 win_add(rma_win *w)
+{
+	mw_lock();
+	u32 i = win_add_(w);
+	mw_unlock();
+	return i;
+}
+
+static u32 win_add_(rma_win *w)
 {
 	for (u32 i = 1; i < nwins; i++)
 		if (!wins[i]) {
@@ -393,7 +411,7 @@ u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 c
 		shm_release(inst, blk, at, len);
 		return mw_ret(inst, rc, comm, proc);
 	}
-	rma_win *w = wins[h];
+	rma_win *w = win_of(h);
 	w->pad = sizes;
 	w->shm_blk = blk;
 	w->shm_at = at;
@@ -507,7 +525,9 @@ u32 mwh_Win_free(rt_instance *inst, u32 winp)
 	free(w->pad);
 	free(w->peers);
 	free(w);
+	mw_lock();
 	wins[win] = NULL;
+	mw_unlock();
 	o = mw_ptr(inst, winp, 4);
 	if (o)
 		*o = MW_WIN_NULL;

@@ -1,5 +1,6 @@
 /* mpib.c - the bridge's core: handle tables, datatype layouts, wildcards,
  * bounds-checked buffers, statuses, error handlers, job abort. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
@@ -11,8 +12,37 @@
 #include "rt/rt.h"
 
 rt_instance *mw_inst;
+
+/* Module threads call MPI concurrently (MPI_THREAD_MULTIPLE): the handle
+ * tables and the other shared state of the bridge change under this one
+ * lock, held only around table operations, never across a call into
+ * MPI that may block.  Recursive: a request's release function, run
+ * with it held, may delete other handles. */
+static pthread_mutex_t mw_mx = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+/* Only a module that can start threads takes it (mpib_set_threads, set
+ * before the module runs and never changed after, so every unlock
+ * matches its lock): a single-threaded module's MPI calls, ping-pong's
+ * included, pay no atomic instruction for it. */
+static int mw_mx_on;
+
+void mpib_set_threads(int on)
+{
+	mw_mx_on = on;
+}
+
+void mw_lock(void)
+{
+	if (mw_mx_on)
+		pthread_mutex_lock(&mw_mx);
+}
+
+void mw_unlock(void)
+{
+	if (mw_mx_on)
+		pthread_mutex_unlock(&mw_mx);
+}
 int mw_is_active, mw_world_rank = -1;
-int mw_pending_trap;
+__thread int mw_pending_trap;
 
 /* ---- handle tables ------------------------------------------------------
  * One growable array per kind; slot i holds the host handle of module
@@ -48,12 +78,16 @@ int mw_pending_trap;
 			*out = HNULL;                                         \
 			return 0;                                             \
 		}                                                             \
+		int rc = 0;                                                   \
+		mw_lock();                                                    \
 		if (h >= K##_t.n || K##_t.v[h] == HNULL)                      \
-			return ERRCLS;                                        \
-		*out = K##_t.v[h];                                            \
-		return 0;                                                     \
+			rc = ERRCLS;                                          \
+		else                                                          \
+			*out = K##_t.v[h];                                    \
+		mw_unlock();                                                  \
+		return rc;                                                    \
 	}                                                                     \
-	uint32_t mw_##K##_put(T x)                                            \
+	static uint32_t K##_put_(T x)                                            \
 	{                                                                     \
 		if (x == HNULL)                                               \
 			return (uint32_t)(MNULL);                             \
@@ -69,14 +103,14 @@ int mw_pending_trap;
 		K##_set(i, x);                                                \
 		return i;                                                     \
 	}                                                                     \
-	uint32_t mw_##K##_find(T x)                                           \
+	static uint32_t K##_find_(T x)                                           \
 	{                                                                     \
 		for (uint32_t i = 0; i < K##_t.n; i++)                        \
 			if (K##_t.v[i] == x && x != HNULL)                    \
 				return i;                                     \
 		return (uint32_t)(MNULL);                                     \
 	}                                                                     \
-	uint32_t mw_##K##_new(T x)                                            \
+	static uint32_t K##_new_(T x)                                            \
 	{                                                                     \
 		for (uint32_t i = K##_t.first; i < K##_t.n; i++)              \
 			if (K##_t.v[i] == HNULL) {                            \
@@ -89,8 +123,31 @@ int mw_pending_trap;
 	}                                                                     \
 	void mw_##K##_del(uint32_t h)                                         \
 	{                                                                     \
+		mw_lock();                                                    \
 		if (h >= K##_t.first && h < K##_t.n)                          \
 			K##_t.v[h] = HNULL;                                   \
+		mw_unlock();                                                  \
+	}                                                                     \
+	uint32_t mw_##K##_put(T x)                                            \
+	{                                                                     \
+		mw_lock();                                                    \
+		uint32_t i = K##_put_(x);                                     \
+		mw_unlock();                                                  \
+		return i;                                                     \
+	}                                                                     \
+	uint32_t mw_##K##_find(T x)                                           \
+	{                                                                     \
+		mw_lock();                                                    \
+		uint32_t i = K##_find_(x);                                    \
+		mw_unlock();                                                  \
+		return i;                                                     \
+	}                                                                     \
+	uint32_t mw_##K##_new(T x)                                            \
+	{                                                                     \
+		mw_lock();                                                    \
+		uint32_t i = K##_new_(x);                                     \
+		mw_unlock();                                                  \
+		return i;                                                     \
 	}
 
 MW_TABLE(comm, MPI_Comm, MPI_COMM_NULL, MW_COMM_NULL, MW_ERR_COMM)
@@ -101,8 +158,10 @@ int mw_comm_live(uint32_t h, MPI_Comm *out)
 }
 void mw_comm_set(uint32_t h, MPI_Comm c)
 {
+	mw_lock();
 	if (h >= comm_t.first)
 		comm_set(h, c);
+	mw_unlock();
 }
 
 /* A placeholder that is never MPI_COMM_NULL and never found by a
@@ -131,7 +190,7 @@ static struct req_own { mw_req_fini *fn; void *arg; } *req_own;
 static struct { MPI_Request h; struct req_own own; } *orphans;
 static uint32_t n_orphans, orphans_cap;
 
-int mw_req_get(uint32_t h, MPI_Request *out)
+static int req_get_(uint32_t h, MPI_Request *out)
 {
 	if (h == MW_REQUEST_NULL) {
 		*out = MPI_REQUEST_NULL;
@@ -143,7 +202,7 @@ int mw_req_get(uint32_t h, MPI_Request *out)
 	return 0;
 }
 
-uint32_t mw_req_put(MPI_Request r)
+static uint32_t req_put_(MPI_Request r)
 {
 	if (r == MPI_REQUEST_NULL)
 		return MW_REQUEST_NULL;
@@ -194,7 +253,7 @@ static struct req_own req_slot_free(uint32_t h)
 	return o;
 }
 
-void mw_req_del(uint32_t h)
+static void req_del_(uint32_t h)
 {
 	if (h == MW_REQUEST_NULL || h >= req_t.n || req_t.v[h] == MPI_REQUEST_NULL)
 		return;
@@ -222,7 +281,7 @@ static void req_reap(int wait)
 	}
 }
 
-void mw_req_attach(uint32_t h, mw_req_fini *fn, void *arg)
+static void req_attach_(uint32_t h, mw_req_fini *fn, void *arg)
 {
 	req_reap(0);
 	if (h != MW_REQUEST_NULL && h < req_t.n && req_t.v[h] != MPI_REQUEST_NULL)
@@ -231,7 +290,7 @@ void mw_req_attach(uint32_t h, mw_req_fini *fn, void *arg)
 		fn(arg);
 }
 
-int mw_req_orphan(uint32_t h)
+static int req_orphan_(uint32_t h)
 {
 	if (h == MW_REQUEST_NULL || h >= req_t.n || req_t.v[h] == MPI_REQUEST_NULL ||
 	    !req_own[h].fn)
@@ -252,7 +311,7 @@ int mw_req_orphan(uint32_t h)
 	return 1;
 }
 
-void mw_req_set(uint32_t h, MPI_Request r)
+static void req_set_(uint32_t h, MPI_Request r)
 {
 	if (r == MPI_REQUEST_NULL)
 		mw_req_del(h);
@@ -286,11 +345,15 @@ static void dt_set(uint32_t i, MPI_Datatype h)
 		uint32_t cap = dt_t.cap ? dt_t.cap : 256;
 		while (cap <= i)
 			cap *= 2;
-		mw_dtype *v = realloc(dt_t.v, cap * sizeof *v);
+		/* The old array is kept, not freed: mw_dtype_get hands out
+		 * pointers into it that another thread may still be reading. */
+		mw_dtype *v = malloc(cap * sizeof *v);
 		if (!v) {
 			fprintf(stderr, "mpiwasm: mpib: out of memory for datatype handles\n");
 			abort();
 		}
+		if (dt_t.cap)
+			memcpy(v, dt_t.v, dt_t.cap * sizeof *v);
 		for (uint32_t j = dt_t.cap; j < cap; j++)
 			v[j].h = MPI_DATATYPE_NULL;
 		dt_t.v = v;
@@ -303,7 +366,7 @@ static void dt_set(uint32_t i, MPI_Datatype h)
 		dt_t.n = i + 1;
 }
 
-int mw_dtype_get(uint32_t h, mw_dtype **out)
+static int dtype_get_(uint32_t h, mw_dtype **out)
 {
 	static mw_dtype null_dt = { .h = MPI_DATATYPE_NULL };
 	if (h == (uint32_t)MW_DATATYPE_NULL) {
@@ -336,7 +399,7 @@ int mw_dtype_cget(uint32_t h, MPI_Datatype *out)
 	return rc;
 }
 
-uint32_t mw_dtype_put(MPI_Datatype x)
+static uint32_t dtype_put_(MPI_Datatype x)
 {
 	if (x == MPI_DATATYPE_NULL)
 		return (uint32_t)MW_DATATYPE_NULL;
@@ -353,18 +416,18 @@ uint32_t mw_dtype_put(MPI_Datatype x)
 	return i;
 }
 
-int mw_dtype_predefined(uint32_t h)
+static int dtype_predefined_(uint32_t h)
 {
 	return h < MW_DT_FIRST && h < dt_t.n && dt_t.v[h].h != MPI_DATATYPE_NULL;
 }
 
-void mw_dtype_del(uint32_t h)
+static void dtype_del_(uint32_t h)
 {
 	if (h >= MW_DT_FIRST && h < dt_t.n)
 		dt_t.v[h].h = MPI_DATATYPE_NULL;
 }
 
-int mw_dtype_refresh(uint32_t h)
+static int dtype_refresh_(uint32_t h)
 {
 	if (h >= dt_t.n || dt_t.v[h].h == MPI_DATATYPE_NULL)
 		return MW_ERR_TYPE;
@@ -695,6 +758,14 @@ int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp, int64_t count,
 	 * below that (count-1)*extent cannot overflow. */
 	if (count > ((int64_t)1 << 33))
 		return MW_ERR_BUFFER;
+	/* No message of more than 4 GiB fits a receive buffer in a wasm32
+	 * memory (receive types must not overlap), but a send type may read
+	 * the same bytes many times (a stride-0 vector).  Refused: Open MPI's
+	 * self transport copies a message to oneself in full whatever the
+	 * receive buffer's size, and a message this long would run past the
+	 * memory's 8 GiB reservation. */
+	if (dt->size > ((int64_t)1 << 32) / count)
+		return MW_ERR_COUNT;
 	/* Bytes touched: [start + tlb + min(0, (count-1)*extent),
 	 *                 start + tlb + max(0, (count-1)*extent) + textent). */
 	int64_t span = (count - 1) * (int64_t)dt->extent;
@@ -947,12 +1018,23 @@ void mw_comm_set_errh(uint32_t comm, uint32_t eh);
 
 uint32_t mw_comm_errh(uint32_t comm)
 {
-	if (comm < comm_eh_cap && comm_eh[comm])
-		return comm_eh[comm];
-	return MW_ERRORS_ARE_FATAL;
+	mw_lock();
+	uint32_t eh = comm < comm_eh_cap && comm_eh[comm] ? comm_eh[comm]
+	                                                  : MW_ERRORS_ARE_FATAL;
+	mw_unlock();
+	return eh;
 }
 
+static void comm_set_errh(uint32_t comm, uint32_t eh);
+
 void mw_comm_set_errh(uint32_t comm, uint32_t eh)
+{
+	mw_lock();
+	comm_set_errh(comm, eh);
+	mw_unlock();
+}
+
+static void comm_set_errh(uint32_t comm, uint32_t eh)
 {
 	if (comm >= comm_eh_cap) {
 		uint32_t cap = comm_eh_cap ? comm_eh_cap * 2 : 64;
@@ -1012,8 +1094,8 @@ static int env_rank(void)
 
 /* A fatal message is built whole and written with one write(2), so the
  * lines of ranks failing at the same moment do not interleave. */
-static char say_buf[1024];
-static size_t say_len;
+static __thread char say_buf[1024];
+static __thread size_t say_len;
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void say(const char *fmt, ...)
@@ -1503,10 +1585,104 @@ static void check_launcher(void)
 	}
 }
 
-uint32_t mw_dtype_find(MPI_Datatype x)
+static uint32_t dtype_find_(MPI_Datatype x)
 {
 	for (uint32_t i = 0; i < dt_t.n; i++)
 		if (dt_t.v[i].h == x && x != MPI_DATATYPE_NULL)
 			return i;
 	return (uint32_t)MW_DATATYPE_NULL;
+}
+
+/* ---- the locked entry points of the request and datatype tables ---- */
+
+int mw_req_get(uint32_t h, MPI_Request *out)
+{
+	mw_lock();
+	int r = req_get_(h, out);
+	mw_unlock();
+	return r;
+}
+
+uint32_t mw_req_put(MPI_Request r)
+{
+	mw_lock();
+	uint32_t h = req_put_(r);
+	mw_unlock();
+	return h;
+}
+
+void mw_req_del(uint32_t h)
+{
+	mw_lock();
+	req_del_(h);
+	mw_unlock();
+}
+
+void mw_req_attach(uint32_t h, mw_req_fini *fn, void *arg)
+{
+	mw_lock();
+	req_attach_(h, fn, arg);
+	mw_unlock();
+}
+
+int mw_req_orphan(uint32_t h)
+{
+	mw_lock();
+	int r = req_orphan_(h);
+	mw_unlock();
+	return r;
+}
+
+void mw_req_set(uint32_t h, MPI_Request r)
+{
+	mw_lock();
+	req_set_(h, r);
+	mw_unlock();
+}
+
+int mw_dtype_get(uint32_t h, mw_dtype **out)
+{
+	mw_lock();
+	int r = dtype_get_(h, out);
+	mw_unlock();
+	return r;
+}
+
+uint32_t mw_dtype_put(MPI_Datatype x)
+{
+	mw_lock();
+	uint32_t r = dtype_put_(x);
+	mw_unlock();
+	return r;
+}
+
+int mw_dtype_predefined(uint32_t h)
+{
+	mw_lock();
+	int r = dtype_predefined_(h);
+	mw_unlock();
+	return r;
+}
+
+void mw_dtype_del(uint32_t h)
+{
+	mw_lock();
+	dtype_del_(h);
+	mw_unlock();
+}
+
+int mw_dtype_refresh(uint32_t h)
+{
+	mw_lock();
+	int r = dtype_refresh_(h);
+	mw_unlock();
+	return r;
+}
+
+uint32_t mw_dtype_find(MPI_Datatype x)
+{
+	mw_lock();
+	uint32_t r = dtype_find_(x);
+	mw_unlock();
+	return r;
 }

@@ -39,6 +39,11 @@ void mpib_set_guest_args(int argc, char *const *argv);
  * hand_t.c, "What a module may see and set"). */
 void mpib_set_mpi_t_unrestricted(int on);
 
+/* Whether the module can start threads (it imports wasi thread-spawn):
+ * only then does the bridge lock its shared tables.  Before the module
+ * runs; never changed after. */
+void mpib_set_threads(int on);
+
 /* The host MPI library this bridge is built against, e.g. "Open MPI
  * 4.1.4" or "MPICH 4.0.2" (from its mpi.h; no MPI_Init needed). */
 const char *mpib_library(void);

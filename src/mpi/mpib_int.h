@@ -20,6 +20,11 @@ typedef struct mw_dtype {
 	int committed;
 } mw_dtype;
 
+/* The bridge's lock (recursive): what module threads share changes
+ * under it; never held across a call into MPI that may block. */
+void mw_lock(void);
+void mw_unlock(void);
+
 /* Handle tables.  get: module handle -> host handle (the module's *_NULL
  * gives the host's); 0 or the module error class.  put: a new module
  * handle for a host handle (predefined handles map back to their fixed
@@ -252,7 +257,7 @@ const rt_func *mw_errh_fn(rt_instance *inst, uint32_t fn);
 
 /* Callbacks: a trap inside a module callback is kept here and raised
  * when the MPI call returns (mw_after). */
-extern int mw_pending_trap;
+extern __thread int mw_pending_trap;
 uint32_t mw_after(rt_instance *inst, uint32_t r);
 
 /* User-defined ops (hand.c): the module function of module op handle op

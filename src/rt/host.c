@@ -60,6 +60,7 @@ static const char *rt_kind_name(uint8_t kind)
 	case WASM_EXTERN_FUNC: return "function";
 	case WASM_EXTERN_TABLE: return "table";
 	case WASM_EXTERN_MEMORY: return "memory";
+	case WASM_EXTERN_TAG: return "tag";
 	default: return "global";
 	}
 }

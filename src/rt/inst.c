@@ -188,7 +188,9 @@ static int rt_link(rt_instance *inst, rt_resolver resolve, void *ud,
 			         imp->module, imp->name,
 			         imp->kind == WASM_EXTERN_FUNC ? inst->types[imp->u.func_type]->sig
 			         : imp->kind == WASM_EXTERN_TABLE ? "table"
-			         : imp->kind == WASM_EXTERN_MEMORY ? "memory" : "global");
+			         : imp->kind == WASM_EXTERN_MEMORY ? "memory"
+			         : imp->kind == WASM_EXTERN_TAG ? "tag: tags cannot be imported"
+			         : "global");
 			return -1;
 		}
 	}
@@ -260,6 +262,9 @@ static void rt_init_segments(rt_instance *inst)
 		const wasm_data *d = &m->datas[i];
 		if (d->mode != WASM_SEG_ACTIVE)
 			continue;
+		/* another thread's instance: the memory is already in use */
+		if (inst->is_thread && inst->mems[d->mem]->shared)
+			continue;
 		rt_value off;
 		char err[128];
 		if (rt_eval_const(inst, &d->offset, &off, err, sizeof err))
@@ -276,9 +281,10 @@ static void rt_init_invoke(const rt_func *f, const rt_value *args, rt_value *res
 	rt_init_segments(f->ctx);
 }
 
-int rt_instantiate(const wasm_module *m, const rt_code *code,
-                   rt_resolver resolve, void *ud, rt_instance **out,
-                   rt_trapinfo *trap, char *err, size_t errlen)
+static int rt_instantiate_in(const wasm_module *m, const rt_code *code,
+                             rt_resolver resolve, void *ud, rt_instance *parent,
+                             rt_instance **out, rt_trapinfo *trap,
+                             char *err, size_t errlen)
 {
 	*out = NULL;
 	if (trap) {
@@ -297,6 +303,11 @@ int rt_instantiate(const wasm_module *m, const rt_code *code,
 	}
 	inst->mod = m;
 	inst->code = code;
+	inst->resolve = resolve ? resolve : rt_resolve_host;
+	inst->resolve_ud = ud;
+	inst->is_thread = parent != NULL;
+	if (parent)
+		memcpy(inst->hostdata, parent->hostdata, sizeof inst->hostdata);
 	if (rt_alloc(inst))
 		goto nomem;
 	for (uint32_t t = 0; t < m->ntypes; t++) {
@@ -304,7 +315,7 @@ int rt_instantiate(const wasm_module *m, const rt_code *code,
 		if (!inst->types[t])
 			goto nomem;
 	}
-	if (rt_link(inst, resolve ? resolve : rt_resolve_host, ud, err, errlen))
+	if (rt_link(inst, inst->resolve, ud, err, errlen))
 		goto fail;
 	for (uint32_t i = m->nfunc_imports; i < m->nfuncs; i++) {
 		rt_func *f = &inst->funcs[i];
@@ -316,6 +327,15 @@ int rt_instantiate(const wasm_module *m, const rt_code *code,
 		f->index = i;
 	}
 	for (uint32_t i = m->nmem_imports; i < m->nmems; i++) {
+		if (parent) {
+			if (!parent->mems[i]->shared) {
+				snprintf(err, errlen, "rt_instantiate_thread: memory %u is not shared "
+				         "(link the module with --shared-memory)", i);
+				goto fail;
+			}
+			inst->mems[i] = parent->mems[i];
+			continue;
+		}
 		inst->mems[i] = rt_memory_new(&m->mems[i].lim, err, errlen);
 		if (!inst->mems[i])
 			goto fail;
@@ -387,6 +407,20 @@ nomem:
 fail:
 	rt_instance_free(inst);
 	return -1;
+}
+
+int rt_instantiate(const wasm_module *m, const rt_code *code,
+                   rt_resolver resolve, void *ud, rt_instance **out,
+                   rt_trapinfo *trap, char *err, size_t errlen)
+{
+	return rt_instantiate_in(m, code, resolve, ud, NULL, out, trap, err, errlen);
+}
+
+int rt_instantiate_thread(rt_instance *parent, rt_instance **out,
+                          rt_trapinfo *trap, char *err, size_t errlen)
+{
+	return rt_instantiate_in(parent->mod, parent->code, parent->resolve,
+	                         parent->resolve_ud, parent, out, trap, err, errlen);
 }
 
 int rt_get_export(rt_instance *inst, const char *name, rt_extern *out)

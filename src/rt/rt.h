@@ -66,6 +66,7 @@ enum rt_trapkind {
 	RT_TRAP_UNALIGNED,      /* unaligned atomic */
 	RT_TRAP_HOST,           /* raised by a host function, with a message */
 	RT_EXIT,                /* proc_exit: not an error, status in exit_status */
+	RT_TRAP_EXCEPTION,      /* a wasm exception no handler caught (message) */
 };
 
 const char *rt_trap_name(int kind);   /* "integer divide by zero", ... */
@@ -74,7 +75,7 @@ typedef struct rt_trapinfo {
 	int kind;              /* enum rt_trapkind */
 	int exit_status;       /* RT_EXIT */
 	uint32_t func;         /* function index where it happened, or UINT32_MAX */
-	char msg[256];         /* RT_TRAP_HOST message, else empty */
+	char msg[256];         /* RT_TRAP_HOST/_EXCEPTION message, else empty */
 } rt_trapinfo;
 
 /* ---- objects ------------------------------------------------------------- */
@@ -179,6 +180,23 @@ int rt_instantiate(const wasm_module *m, const rt_code *code,
                    rt_resolver resolve, void *ud, rt_instance **out,
                    rt_trapinfo *trap, char *err, size_t errlen);
 
+/* An instance for another thread of the same program (wasi-threads):
+ * the module and code of `parent`, imports linked by the same resolver,
+ * its host data slots copied, and every memory the module defines being
+ * parent's (each must be shared, else -1 with a message).  Globals and
+ * tables are the new instance's own, so a funcref in its table runs with
+ * its own __stack_pointer; active data segments are not applied again
+ * (wasm-ld makes a shared memory's segments passive and initializes
+ * them once, in the start function, which runs again here).  Returns as
+ * rt_instantiate. */
+int rt_instantiate_thread(rt_instance *parent, rt_instance **out,
+                          rt_trapinfo *trap, char *err, size_t errlen);
+
+/* Releases what rt_call_ex mapped for the calling thread (its module
+ * stack and alternate signal stack); call it on a thread that will run
+ * no more module code, just before it ends. */
+void rt_thread_release(void);
+
 /* Export by name: 0 and *out filled, or -1. */
 int rt_get_export(rt_instance *inst, const char *name, rt_extern *out);
 /* The same for a name of len bytes that may contain NUL. */
@@ -259,7 +277,7 @@ const rt_func *rt_instance_func(rt_instance *inst, uint32_t idx);
  * returns (it longjmps to the rt_call_ex/rt_call that entered the module).
  */
 
-#define RT_CODE_ABI 3u
+#define RT_CODE_ABI 4u
 
 /* 4 GiB of index space + 4 GiB of static offset + slack for the access
  * width. */
@@ -313,7 +331,53 @@ struct rt_instance {
 	uint8_t *owned_mem, *owned_table, *owned_global;  /* which to free */
 	void *hostdata[RT_HOST_NSLOTS];
 	uintptr_t *fnaddr_sorted;  /* (entry point, function index) pairs, sorted */
+	rt_resolver resolve;       /* how the imports were linked (threads */
+	void *resolve_ud;          /* link theirs the same way) */
+	bool is_thread;            /* made by rt_instantiate_thread */
 };
+
+/* Exception handling (the legacy proposal's try/catch/throw, what clang
+ * emits with -fwasm-exceptions).  Each thread has one rt_eh, rt_eh_tls,
+ * which generated code reads with the initial-exec TLS model (it lives in
+ * the executable).  A function that holds a `try` pushes an rt_ehframe
+ * (on its C stack) on `top` when it enters the try body, with
+ * __builtin_setjmp (a few stores, where setjmp saves every register), and
+ * pops it again whenever control leaves the body (normally, by a branch,
+ * by return).  `throw` writes the exception into `exn` and
+ * __builtin_longjmp()s to `top` (generated code only: mw_eh_throw in the
+ * prelude, so one compiler makes both ends); the landing code pops that
+ * frame and compares (inst, tag) with each catch clause, and without a
+ * match throws again to the next frame.  Wasm locals a try writes are
+ * volatile in the generated C, so their values survive the jump;
+ * functions without a try are translated exactly as without exception
+ * handling.  Every call into the module (rt_call_ex) starts with an empty
+ * chain and restores the caller's afterwards, so an exception never
+ * unwinds host frames: one that reaches the call's bottom becomes the
+ * trap RT_TRAP_EXCEPTION ("uncaught wasm exception (tag N)") in the
+ * function that threw.  Traps longjmp to the call directly, so catch
+ * clauses never see them. */
+#define RT_EH_MAXVALS 16u      /* values one exception carries, at most */
+
+typedef struct rt_exn {
+	const void *inst;          /* the instance that defines the tag */
+	uint32_t tag;              /* tag index in that instance */
+	uint32_t func;             /* function that threw (the uncaught message) */
+	rt_value vals[RT_EH_MAXVALS];   /* the tag's params, in order */
+} rt_exn;
+
+typedef struct rt_ehframe {
+	struct rt_ehframe *prev;
+	void *jb[5];               /* a __builtin_setjmp buffer */
+} rt_ehframe;
+
+typedef struct rt_eh {
+	rt_ehframe *top;           /* innermost try body; NULL: none in this call */
+	rt_exn exn;                /* the exception in flight or just caught */
+} rt_eh;
+
+RT_ABI extern __thread rt_eh rt_eh_tls;
+/* A throw found no handler (eh->top is NULL): traps RT_TRAP_EXCEPTION. */
+RT_ABI noreturn void rt_eh_uncaught(rt_eh *eh);
 
 /* Raises a trap; `func` is the function index for the message. */
 RT_ABI noreturn void rt_trap(int kind, uint32_t func);

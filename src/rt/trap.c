@@ -33,6 +33,7 @@ static __thread rt_frame *rt_cur;         /* innermost guarded call */
 static __thread rt_trapinfo rt_last;      /* of the last guarded call */
 static __thread uint8_t *rt_stack_lo;     /* module stack mapping */
 static __thread bool rt_altstack_done;
+static __thread void *rt_altstack_own;    /* the one rt_altstack mapped */
 
 static struct sigaction rt_prev[NSIG];
 static const int rt_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
@@ -53,6 +54,7 @@ const char *rt_trap_name(int kind)
 	case RT_TRAP_UNALIGNED: return "unaligned atomic";
 	case RT_TRAP_HOST: return "host error";
 	case RT_EXIT: return "exit";
+	case RT_TRAP_EXCEPTION: return "uncaught wasm exception";
 	default: return "unknown trap";
 	}
 }
@@ -60,8 +62,8 @@ const char *rt_trap_name(int kind)
 void rt_trap_format(const rt_instance *inst, const rt_trapinfo *t,
                     char *buf, size_t len)
 {
-	const char *what = t->kind == RT_TRAP_HOST && t->msg[0] ? t->msg
-	                                                       : rt_trap_name(t->kind);
+	const char *what = (t->kind == RT_TRAP_HOST || t->kind == RT_TRAP_EXCEPTION) &&
+	                   t->msg[0] ? t->msg : rt_trap_name(t->kind);
 	if (t->kind == RT_EXIT) {
 		snprintf(buf, len, "exit with status %d", t->exit_status);
 		return;
@@ -120,6 +122,20 @@ noreturn void rt_trap_host(rt_instance *inst, const char *fmt, ...)
 	vsnprintf(fr->info.msg, sizeof fr->info.msg, fmt, ap);
 	va_end(ap);
 	fr->info.kind = RT_TRAP_HOST;
+	rt_unwind(fr);
+}
+
+noreturn void rt_trap_msg(int kind, uint32_t func, const char *fmt, ...)
+{
+	rt_frame *fr = rt_cur;
+	if (!fr)
+		rt_no_frame(rt_trap_name(kind));
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(fr->info.msg, sizeof fr->info.msg, fmt, ap);
+	va_end(ap);
+	fr->info.kind = kind;
+	fr->info.func = func;
 	rt_unwind(fr);
 }
 
@@ -211,7 +227,26 @@ static int rt_altstack(void)
 		return -1;
 	}
 	rt_altstack_done = true;
+	rt_altstack_own = p;
 	return 0;
+}
+
+void rt_thread_release(void)
+{
+	if (rt_cur)
+		return;   /* still inside a module call: nothing may go */
+	if (rt_altstack_own) {
+		stack_t ss = {.ss_flags = SS_DISABLE};
+		if (sigaltstack(&ss, NULL) == 0) {
+			munmap(rt_altstack_own, RT_ALTSTACK_SIZE);
+			rt_altstack_own = NULL;
+			rt_altstack_done = false;
+		}
+	}
+	if (rt_stack_lo) {
+		munmap(rt_stack_lo, RT_STACK_SIZE + RT_STACK_GUARD);
+		rt_stack_lo = NULL;
+	}
 }
 
 int rt_signals_install(void)
@@ -256,12 +291,14 @@ static void rt_guarded(rt_callreq *rq)
 	fr.inst = rq->inst;
 	fr.prev = rt_cur;
 	rt_cur = &fr;
+	rt_ehframe *eh = rt_eh_enter();
 	if (sigsetjmp(fr.jb, 0) == 0) {
 		rq->f->invoke(rq->f, rq->args, rq->results);
 		rq->rc = 0;
 	} else {
 		rq->rc = fr.info.kind;
 	}
+	rt_eh_leave(eh);
 	rt_cur = fr.prev;
 	rq->info = fr.info;
 	rt_last = fr.info;
@@ -347,5 +384,14 @@ int rt_call_ex(rt_instance *inst, const rt_func *f, const rt_value *args,
 int rt_call(rt_instance *inst, const rt_func *f, const rt_value *args,
             rt_value *results)
 {
+	/* A callback the host kept from one thread's instance (a user op,
+	 * an error handler) runs in the instance of the thread calling it
+	 * now: in another one it would use that thread's __stack_pointer. */
+	rt_instance *cur = rt_cur ? rt_cur->inst : NULL;
+	if (cur && cur != inst && cur->mod == inst->mod && f->ctx == inst &&
+	    f->index < cur->mod->nfuncs) {
+		f = &cur->funcs[f->index];
+		inst = cur;
+	}
 	return rt_call_ex(inst, f, args, results, NULL);
 }

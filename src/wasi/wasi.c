@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -146,8 +147,16 @@ static uint8_t sock_type(int host)
 	return FT_STREAM;
 }
 
+/* The table is allocated at its largest (untouched pages cost nothing)
+ * and never moves, so a thread may use its descriptor while another
+ * opens one; W.nfds is how much of it is in use.  Opening, closing and
+ * renumbering hold fd_lock (module threads call them concurrently). */
+#define FD_CAP (1u << 20)
+static pthread_mutex_t fd_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* The lowest free number, as POSIX open() gives; W.free_hint is at or
- * below it (every descriptor under the hint is in use). */
+ * below it (every descriptor under the hint is in use).  With fd_lock
+ * held, until the caller has marked the slot open. */
 static uint32_t fd_alloc(void)
 {
 	for (uint32_t i = W.free_hint < 3 ? 3 : W.free_hint; i < W.nfds; i++)
@@ -156,14 +165,9 @@ static uint32_t fd_alloc(void)
 			return i;
 		}
 	uint32_t n = W.nfds < 16 ? 16 : W.nfds * 2;
-	if (n > (1u << 20))
+	if (n > FD_CAP)
 		return UINT32_MAX;
-	wfd *p = realloc(W.fds, n * sizeof *p);
-	if (!p)
-		return UINT32_MAX;
-	memset(p + W.nfds, 0, (n - W.nfds) * sizeof *p);
 	uint32_t first = W.nfds < 3 ? 3 : W.nfds;
-	W.fds = p;
 	W.nfds = n;
 	W.free_hint = first + 1;
 	return first;
@@ -430,14 +434,26 @@ static uint32_t w_sched_yield(rt_instance *inst)
 static uint32_t w_fd_close(rt_instance *inst, uint32_t fd)
 {
 	uint16_t err;
+	pthread_mutex_lock(&fd_lock);
 	wfd *f = fd_get(fd, 0, &err);
-	if (!f)
-		return err;
-	fd_release(f);
-	return WE_SUCCESS;
+	if (f)
+		fd_release(f);
+	pthread_mutex_unlock(&fd_lock);
+	return f ? WE_SUCCESS : err;
 }
 
+static uint32_t fd_renumber(uint32_t from, uint32_t to);
+
 static uint32_t w_fd_renumber(rt_instance *inst, uint32_t from, uint32_t to)
+{
+	(void)inst;
+	pthread_mutex_lock(&fd_lock);
+	uint32_t e = fd_renumber(from, to);
+	pthread_mutex_unlock(&fd_lock);
+	return e;
+}
+
+static uint32_t fd_renumber(uint32_t from, uint32_t to)
 {
 	uint16_t err;
 	wfd *f = fd_get(from, 0, &err);
@@ -1023,13 +1039,14 @@ static uint32_t w_path_open(rt_instance *inst, uint32_t dirfd,
 		close(h);
 		return err;
 	}
+	pthread_mutex_lock(&fd_lock);
 	uint32_t nfd = fd_alloc();
 	if (nfd == UINT32_MAX) {
+		pthread_mutex_unlock(&fd_lock);
 		close(h);
 		return WE_MFILE;
 	}
 	wfd *f = &W.fds[nfd];
-	d = &W.fds[dirfd];   /* fd_alloc may have moved the table */
 	memset(f, 0, sizeof *f);
 	f->open = true;
 	f->ro = d->ro;
@@ -1042,6 +1059,7 @@ static uint32_t w_path_open(rt_instance *inst, uint32_t dirfd,
 	if (!wr)
 		f->base &= ~(RT_FD_WRITE | RT_FD_ALLOCATE | RT_FD_FILESTAT_SET_SIZE);
 	f->inh = f->type == FT_DIR ? inh : 0;
+	pthread_mutex_unlock(&fd_lock);
 	put32(out, nfd);
 	return WE_SUCCESS;
 }
@@ -1547,8 +1565,10 @@ static uint32_t w_sock_accept(rt_instance *inst, uint32_t fd, uint32_t fl,
 	while (h < 0 && errno == EINTR);
 	if (h < 0)
 		return wasi_errno(errno);
+	pthread_mutex_lock(&fd_lock);
 	uint32_t nfd = fd_alloc();
 	if (nfd == UINT32_MAX) {
+		pthread_mutex_unlock(&fd_lock);
 		close(h);
 		return WE_MFILE;
 	}
@@ -1559,6 +1579,7 @@ static uint32_t w_sock_accept(rt_instance *inst, uint32_t fd, uint32_t fl,
 	n->type = sock_type(h);
 	n->fdflags = (uint16_t)fl;
 	n->base = rights_for(n->type) & ~(uint64_t)RT_SOCK_ACCEPT;
+	pthread_mutex_unlock(&fd_lock);
 	put32(out, nfd);
 	return WE_SUCCESS;
 }
@@ -1772,7 +1793,7 @@ int wasi_setup(const wasi_config *cfg, char *err, size_t errlen)
 	W.nfds = (uint32_t)(3 + cfg->npreopens);
 	if (W.nfds < 16)
 		W.nfds = 16;
-	W.fds = calloc(W.nfds, sizeof *W.fds);
+	W.fds = calloc(FD_CAP, sizeof *W.fds);
 	if (!W.fds) {
 		snprintf(err, errlen, "wasi_setup: out of memory");
 		return -1;

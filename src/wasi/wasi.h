@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 typedef struct wasi_preopen {
@@ -29,6 +30,21 @@ typedef struct wasi_config {
 } wasi_config;
 
 void wasi_register(void);
+
+/* wasi-threads (threads.c): the `wasi` `thread-spawn` import, registered
+ * by wasi_threads_register().  A thread that traps or calls proc_exit ends the
+ * process: the handler the command sets here reports it (thread `tid`,
+ * 1 and up) and must not return. */
+struct rt_instance;
+struct rt_trapinfo;
+typedef void wasi_thread_end(struct rt_instance *inst, const struct rt_trapinfo *t,
+                             uint32_t tid);
+void wasi_threads_register(void);
+void wasi_threads_on_end(wasi_thread_end *fn);
+/* Threads started so far by thread-spawn. */
+int wasi_threads_started(void);
+/* The calling thread's wasi-threads id; 0 on the thread that runs _start. */
+uint32_t wasi_thread_id(void);
 
 /* 0, or -1 with one line in err naming the bad option. */
 int wasi_setup(const wasi_config *cfg, char *err, size_t errlen);

@@ -410,6 +410,19 @@ static int sec_type(rd *r)
 	return 0;
 }
 
+/* A tag type: attribute 0 (an exception), then a function type index. */
+static int rd_tagtype(rd *r, uint32_t *type)
+{
+	const uint8_t *at = r->p;
+	uint8_t attr;
+	int rc;
+	if ((rc = rd_byte(r, &attr, "tag attribute")))
+		return rc;
+	if (attr != 0)
+		return dfail(r, WASM_ERR_MALFORMED, at, "malformed tag attribute 0x%02x", attr);
+	return rd_u32(r, type, "tag type index");
+}
+
 static int sec_import(rd *r)
 {
 	wasm_module *m = r->m;
@@ -447,6 +460,11 @@ static int sec_import(rd *r)
 			rc = rd_globaltype(r, &im->u.global);
 			m->nglobal_imports++;
 			break;
+		case WASM_EXTERN_TAG:
+			rc = rd_tagtype(r, &im->u.tag_type);
+			m->ntag_imports++;
+			m->uses_eh = true;
+			break;
 		default:
 			return dfail(r, WASM_ERR_MALFORMED, at, "malformed import kind 0x%02x", im->kind);
 		}
@@ -462,9 +480,11 @@ static int sec_import(rd *r)
 	m->tables = calloc(m->ntables ? m->ntables : 1, sizeof *m->tables);
 	m->mems = calloc(m->nmems ? m->nmems : 1, sizeof *m->mems);
 	m->globals = calloc(m->nglobals ? m->nglobals : 1, sizeof *m->globals);
-	if (!m->func_types || !m->tables || !m->mems || !m->globals)
+	m->ntags = m->ntag_imports;
+	m->tags = calloc(m->ntags ? m->ntags : 1, sizeof *m->tags);
+	if (!m->func_types || !m->tables || !m->mems || !m->globals || !m->tags)
 		return dfail(r, WASM_ERR_NOMEM, r->p, "out of memory for imports");
-	uint32_t f = 0, t = 0, me = 0, g = 0;
+	uint32_t f = 0, t = 0, me = 0, g = 0, tg = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		wasm_import *im = &m->imports[i];
 		switch (im->kind) {
@@ -476,6 +496,7 @@ static int sec_import(rd *r)
 			m->globals[g].imported = true;
 			g++;
 			break;
+		case WASM_EXTERN_TAG: m->tags[tg++] = im->u.tag_type; break;
 		}
 	}
 	return 0;
@@ -567,6 +588,26 @@ static int sec_global(rd *r)
 	return 0;
 }
 
+static int sec_tag(rd *r)
+{
+	wasm_module *m = r->m;
+	uint32_t n;
+	int rc;
+	if ((rc = rd_count(r, &n, 2, "tag")))
+		return rc;
+	void *q = grow(m->tags, m->ntags, n, sizeof *m->tags);
+	if (!q)
+		return dfail(r, WASM_ERR_NOMEM, r->p, "out of memory for tags");
+	m->tags = q;
+	m->uses_eh = true;
+	for (uint32_t i = 0; i < n; i++) {
+		if ((rc = rd_tagtype(r, &m->tags[m->ntags])))
+			return rc;
+		m->ntags++;
+	}
+	return 0;
+}
+
 static int sec_export(rd *r)
 {
 	wasm_module *m = r->m;
@@ -585,7 +626,7 @@ static int sec_export(rd *r)
 		at = r->p;
 		if ((rc = rd_byte(r, &e->kind, "export kind")))
 			return rc;
-		if (e->kind > WASM_EXTERN_GLOBAL)
+		if (e->kind > WASM_EXTERN_TAG)
 			return dfail(r, WASM_ERR_MALFORMED, at, "malformed export kind 0x%02x", e->kind);
 		if ((rc = rd_u32(r, &e->index, "export index")))
 			return rc;
@@ -784,7 +825,7 @@ static int rd_immediates(rd *r, const wasm_opinfo *oi, wasm_instr *in,
 	case IMM_BLOCK:
 		return rd_blocktype(r, in);
 	case IMM_LABEL: case IMM_FUNC: case IMM_LOCAL: case IMM_GLOBAL:
-	case IMM_TABLE: case IMM_DATA: case IMM_ELEM:
+	case IMM_TABLE: case IMM_DATA: case IMM_ELEM: case IMM_TAG:
 		return rd_u32(r, &in->u.index, oi->name);
 	case IMM_BRTABLE: {
 		uint32_t n;
@@ -970,7 +1011,7 @@ static int rd_body(rd *r, uint32_t fidx, wasm_func *f)
 		wasm_instr *ins = code.p;
 		uint32_t *stack = ctl.p;
 		switch (op) {
-		case WASM_OP_BLOCK: case WASM_OP_LOOP: case WASM_OP_IF: {
+		case WASM_OP_BLOCK: case WASM_OP_LOOP: case WASM_OP_IF: case WASM_OP_TRY: {
 			uint32_t *slot = vec_push(&ctl, sizeof *slot);
 			if (!slot) {
 				rc = dfail(r, WASM_ERR_NOMEM, ip, "out of memory for blocks");
@@ -987,6 +1028,20 @@ static int rd_body(rd *r, uint32_t fidx, wasm_func *f)
 			open->u.block.else_ = idx;
 			break;
 		}
+		case WASM_OP_CATCH: case WASM_OP_CATCH_ALL:
+			if (ctl.n == 0 || ins[stack[ctl.n - 1]].op != WASM_OP_TRY)
+				MALFORMED(ip, "%s without a matching try", oi->name);
+			m->uses_eh = true;
+			break;
+		case WASM_OP_DELEGATE: {
+			if (ctl.n == 0 || ins[stack[ctl.n - 1]].op != WASM_OP_TRY)
+				MALFORMED(ip, "delegate without a matching try");
+			ins[stack[--ctl.n]].u.block.end = idx;
+			break;
+		}
+		case WASM_OP_THROW: case WASM_OP_RETHROW:
+			m->uses_eh = true;
+			break;
 		case WASM_OP_END:
 			if (ctl.n == 0) {
 				in->u.block.kind = WASM_BLOCK_TYPEIDX;
@@ -1116,14 +1171,15 @@ bad:
 	return 0;
 }
 
-/* Section ids in their required order (data count sits before code). */
+/* Section ids in their required order (data count sits before code, the
+ * exception handling proposal's tags between memory and global). */
 static int sec_rank(uint8_t id)
 {
-	static const int rank[13] = {
-		[1] = 1, [2] = 2, [3] = 3, [4] = 4, [5] = 5, [6] = 6, [7] = 7,
-		[8] = 8, [9] = 9, [12] = 10, [10] = 11, [11] = 12,
+	static const int rank[14] = {
+		[1] = 1, [2] = 2, [3] = 3, [4] = 4, [5] = 5, [13] = 6, [6] = 7,
+		[7] = 8, [8] = 9, [9] = 10, [12] = 11, [10] = 12, [11] = 13,
 	};
-	return id < 13 ? rank[id] : -1;
+	return id < 14 ? rank[id] : -1;
 }
 
 int wasm_decode(const uint8_t *bytes, size_t size, unsigned flags,
@@ -1196,6 +1252,7 @@ int wasm_decode(const uint8_t *bytes, size_t size, unsigned flags,
 		case 9: TRY(sec_elem(&s)); break;
 		case 10: TRY(sec_code(&s)); have_code = true; break;
 		case 11: TRY(sec_data(&s)); break;
+		case 13: TRY(sec_tag(&s)); break;
 		case 12:
 			TRY(rd_u32(&s, &out->datacount, "data count"));
 			out->has_datacount = true;

@@ -122,6 +122,7 @@ void wasm_module_free(wasm_module *m)
 	free(m->tables);
 	free(m->mems);
 	free(m->globals);
+	free(m->tags);
 	for (uint32_t i = 0; i < m->nexports; i++)
 		free(m->exports[i].name);
 	free(m->exports);

@@ -17,7 +17,8 @@
 #define WASM_MAX_ARITY 1000u    /* the decoder's limit on params/results */
 
 typedef struct vframe {
-	uint32_t op;                 /* BLOCK, LOOP, IF, ELSE, or END for the function */
+	uint32_t op;                 /* BLOCK, LOOP, IF, ELSE, TRY, CATCH, CATCH_ALL,
+	                                or END for the function */
 	const uint8_t *params, *results;
 	uint32_t nparams, nresults;
 	uint32_t height;             /* operand stack height at entry */
@@ -355,6 +356,16 @@ static int need_elem(vctx *c, uint32_t x)
 
 /* ---- one instruction ---------------------------------------------------- */
 
+/* The function type of tag x, or NULL after reporting it unknown. */
+static const wasm_functype *tag_at(vctx *c, uint32_t x)
+{
+	if (x >= c->m->ntags) {
+		vfail(c, c->in->offset, "unknown tag %u", x);
+		return NULL;
+	}
+	return &c->m->types[c->m->tags[x]];
+}
+
 static int check_instr(vctx *c, const wasm_func *fn, const wasm_instr *in)
 {
 	const wasm_module *m = c->m;
@@ -424,7 +435,7 @@ static int check_instr(vctx *c, const wasm_func *fn, const wasm_instr *in)
 	case WASM_OP_UNREACHABLE:
 		unreachable(c);
 		return 0;
-	case WASM_OP_BLOCK: case WASM_OP_LOOP: case WASM_OP_IF:
+	case WASM_OP_BLOCK: case WASM_OP_LOOP: case WASM_OP_IF: case WASM_OP_TRY:
 		if ((rc = block_type(c, in, &p, &np, &r, &nr)))
 			return rc;
 		if (in->op == WASM_OP_IF && (rc = pop(c, WASM_I32, NULL)))
@@ -438,6 +449,49 @@ static int check_instr(vctx *c, const wasm_func *fn, const wasm_instr *in)
 		if ((rc = pop_ctl(c, &fr)))
 			return rc;
 		return push_ctl(c, WASM_OP_ELSE, fr.params, fr.nparams, fr.results, fr.nresults);
+	case WASM_OP_CATCH: case WASM_OP_CATCH_ALL: {
+		/* the legacy exception handling proposal: a catch clause is a
+		 * new frame with the try's results, starting with the values
+		 * of the exception (catch x) or nothing (catch_all) */
+		uint32_t top = c->ctl[c->nctl - 1].op;
+		if (top != WASM_OP_TRY && top != WASM_OP_CATCH)
+			return vfail(c, in->offset, "%s after %s", oi->name,
+			             top == WASM_OP_CATCH_ALL ? "catch_all" : "no try");
+		const wasm_functype *tt = NULL;
+		if (in->op == WASM_OP_CATCH && !(tt = tag_at(c, in->u.index)))
+			return WASM_ERR_INVALID;
+		if ((rc = pop_ctl(c, &fr)))
+			return rc;
+		return push_ctl(c, in->op, tt ? tt->params : NULL, tt ? tt->nparams : 0,
+		                fr.results, fr.nresults);
+	}
+	case WASM_OP_DELEGATE:
+		if (c->ctl[c->nctl - 1].op != WASM_OP_TRY)
+			return vfail(c, in->offset, "delegate after a catch clause");
+		if ((rc = pop_ctl(c, &fr)))
+			return rc;
+		if (in->u.index >= c->nctl)
+			return vfail(c, in->offset, "unknown label %u in delegate", in->u.index);
+		return pushes(c, fr.results, fr.nresults);
+	case WASM_OP_THROW: {
+		const wasm_functype *tt = tag_at(c, in->u.index);
+		if (!tt)
+			return WASM_ERR_INVALID;
+		if ((rc = pops(c, tt->params, tt->nparams)))
+			return rc;
+		unreachable(c);
+		return 0;
+	}
+	case WASM_OP_RETHROW: {
+		uint32_t l = in->u.index;
+		if (l >= c->nctl)
+			return vfail(c, in->offset, "unknown label %u in rethrow", l);
+		uint32_t op = c->ctl[c->nctl - 1 - l].op;
+		if (op != WASM_OP_CATCH && op != WASM_OP_CATCH_ALL)
+			return vfail(c, in->offset, "invalid rethrow label %u: not a catch clause", l);
+		unreachable(c);
+		return 0;
+	}
 	case WASM_OP_END:
 		if ((rc = pop_ctl(c, &fr)))
 			return rc;
@@ -778,6 +832,12 @@ static int check_module(const wasm_module *m, bool *refs, wasm_error *e)
 			return rc;
 	if (m->nmems > 1)
 		return mfail(e, 0, "multiple memories are not allowed in WebAssembly 2.0 (%u)", m->nmems);
+	for (uint32_t i = 0; i < m->ntags; i++) {
+		if (m->tags[i] >= m->ntypes)
+			return mfail(e, 0, "unknown type %u of tag %u", m->tags[i], i);
+		if (m->types[m->tags[i]].nresults)
+			return mfail(e, 0, "non-empty tag result type (tag %u)", i);
+	}
 
 	/* C.refs: functions named in globals, element segments and exports. */
 	for (uint32_t i = m->nglobal_imports; i < m->nglobals; i++)
@@ -832,14 +892,15 @@ static int check_module(const wasm_module *m, bool *refs, wasm_error *e)
 			return mfail(e, 0, "start function %u must have type [] -> []", m->start);
 	}
 
-	static const char *const kinds[] = { "function", "table", "memory", "global" };
+	static const char *const kinds[] = { "function", "table", "memory", "global", "tag" };
 	for (uint32_t i = 0; i < m->nexports; i++) {
 		const wasm_export *x = &m->exports[i];
 		uint32_t n = x->kind == WASM_EXTERN_FUNC ? m->nfuncs :
 		             x->kind == WASM_EXTERN_TABLE ? m->ntables :
-		             x->kind == WASM_EXTERN_MEMORY ? m->nmems : m->nglobals;
+		             x->kind == WASM_EXTERN_MEMORY ? m->nmems :
+		             x->kind == WASM_EXTERN_TAG ? m->ntags : m->nglobals;
 		if (x->index >= n)
-			return mfail(e, 0, "unknown %s %u in export \"%s\"", kinds[x->kind & 3], x->index, x->name);
+			return mfail(e, 0, "unknown %s %u in export \"%s\"", kinds[x->kind % 5], x->index, x->name);
 	}
 	if (m->nexports > 1) {
 		const wasm_export **v = malloc(m->nexports * sizeof *v);

@@ -83,6 +83,7 @@ enum wasm_externkind {
 	WASM_EXTERN_TABLE = 1,
 	WASM_EXTERN_MEMORY = 2,
 	WASM_EXTERN_GLOBAL = 3,
+	WASM_EXTERN_TAG = 4,     /* exception handling */
 };
 
 /* ---- constant expressions -------------------------------------------- */
@@ -111,7 +112,7 @@ enum wasm_immkind {
 	IMM_SELECT_T, IMM_LOCAL, IMM_GLOBAL, IMM_TABLE, IMM_MEM, IMM_MEMIDX,
 	IMM_I32, IMM_I64, IMM_F32, IMM_F64, IMM_REFTYPE, IMM_DATA_MEM, IMM_DATA,
 	IMM_MEM_MEM, IMM_ELEM_TABLE, IMM_ELEM, IMM_TABLE_TABLE,
-	IMM_V128, IMM_LANE, IMM_MEMLANE, IMM_SHUFFLE,
+	IMM_V128, IMM_LANE, IMM_MEMLANE, IMM_SHUFFLE, IMM_TAG,
 };
 
 enum wasm_opcode {
@@ -148,7 +149,11 @@ enum wasm_blockkind {
  * function's final `end` has kind WASM_BLOCK_TYPEIDX with the function's
  * type index, else_ 0 and end its own index.
  * select t: u.two.a = the value type, u.two.b = how many types the binary
- * listed (the validator requires exactly 1). */
+ * listed (the validator requires exactly 1).
+ * try: u.block as for block, `end` is the index of its `end` or of the
+ * `delegate` that closes it; catch, throw: u.index = the tag; rethrow,
+ * delegate: u.index = the label depth (delegate's counted after the try
+ * it closes). */
 typedef struct wasm_instr {
 	uint32_t op;        /* enum wasm_opcode */
 	uint32_t offset;    /* byte offset in the file */
@@ -212,6 +217,7 @@ typedef struct wasm_import {
 		wasm_tabletype table;
 		wasm_memtype mem;
 		wasm_globaltype global;
+		uint32_t tag_type;   /* type index of an exception tag */
 	} u;
 } wasm_import;
 
@@ -267,6 +273,10 @@ typedef struct wasm_module {
 	wasm_memtype *mems;
 	uint32_t nglobals, nglobal_imports;
 	wasm_global *globals;
+	/* Exception tags (section 13): the function type of each, whose
+	 * params are the values an exception carries. */
+	uint32_t ntags, ntag_imports;
+	uint32_t *tags;
 
 	wasm_export *exports;   uint32_t nexports;
 	bool has_start;         uint32_t start;
@@ -279,7 +289,7 @@ typedef struct wasm_module {
 	char **func_names;      /* nfuncs entries, each possibly NULL */
 
 	/* Features seen while decoding, so a refusal can be precise. */
-	bool uses_simd, uses_threads;
+	bool uses_simd, uses_threads, uses_eh;
 	bool bodies_decoded;    /* false with WASM_DECODE_NO_BODIES */
 } wasm_module;
 

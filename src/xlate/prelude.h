@@ -222,4 +222,19 @@ static const char xlate_prelude[] =
 "MW_TRUNC_SAT(mw_i64_trunc_sat_f64_s, double, uint64_t, int64_t, x >= -9223372036854775808.0, 9223372036854775808.0, 0x8000000000000000ull, 0x7fffffffffffffffull)\n"
 "MW_TRUNC_SAT(mw_i64_trunc_sat_f64_u, double, uint64_t, uint64_t, x > -1.0, 18446744073709551616.0, 0ull, ~0ull)\n";
 
+/* Exception handling (rt.h: rt_exn, rt_ehframe, rt_eh), only in the units
+ * of a module that uses it, after a #define of MW_EH_MAXVALS.
+ * mw_eh_throw may not be inlined: __builtin_longjmp must not be in the
+ * function that holds the __builtin_setjmp. */
+static const char xlate_eh_prelude[] =
+"struct mw_exn { const void *inst; uint32_t tag, func; mw_value vals[MW_EH_MAXVALS]; };\n"
+"struct mw_ehframe { struct mw_ehframe *prev; void *jb[5]; };\n"
+"struct mw_eh { struct mw_ehframe *top; struct mw_exn exn; };\n"
+"extern __thread struct mw_eh rt_eh_tls __attribute__((tls_model(\"initial-exec\")));\n"
+"extern _Noreturn void rt_eh_uncaught(struct mw_eh *);\n"
+"__attribute__((noinline)) static _Noreturn void mw_eh_throw(struct mw_eh *eh) {\n"
+"  if (MW_UNLIKELY(!eh->top)) rt_eh_uncaught(eh);\n"
+"  __builtin_longjmp(eh->top->jb, 1);\n"
+"}\n";
+
 #endif

@@ -184,14 +184,17 @@ static void put_comment_name(xbuf *b, const char *name)
 	}
 }
 
-static void put_proto(xbuf *b, const wasm_module *m, uint32_t fi)
+/* vol: NULL, or which locals are volatile (the definition of a function
+ * with a try; the qualifier does not change the function's type). */
+static void put_proto(xbuf *b, const wasm_module *m, uint32_t fi, const bool *vol)
 {
 	const wasm_functype *ft = &m->types[m->func_types[fi]];
 	xb_puts(b, "MW_HIDDEN ");
 	put_ret_type(b, ft);
 	xb_printf(b, " mw_f%u(void *ctx_", fi);
 	for (uint32_t i = 0; i < ft->nparams; i++)
-		xb_printf(b, ", %s l%u", ctype(ft->params[i]), i);
+		xb_printf(b, ", %s%s l%u", vol && vol[i] ? "volatile " : "",
+		          ctype(ft->params[i]), i);
 	xb_puts(b, ")");
 }
 
@@ -206,6 +209,12 @@ typedef struct ctl {
 	uint8_t single;       /* WASM_BLOCK_VAL result type */
 	bool unreachable, has_else, used;
 	bool versioned;       /* LOOP: a fast copy precedes it (X label after) */
+	bool in_body;         /* TRY: in the try body, frame eh<frame> pushed */
+	/* TRY: its handler frame eh<frame> and the copy ex<exn> of what its
+	 * catch clause caught (for rethrow), numbered by nesting: tries in
+	 * bodies at once need frames of their own, tries in catch clauses at
+	 * once copies of their own, and no more */
+	uint32_t frame, exn;
 } ctl;
 
 typedef struct fx {
@@ -232,6 +241,8 @@ typedef struct fx {
 	bool vec;                  /* a fast copy was emitted: MW_VEC */
 	bool fastcheck;            /* a fast copy's check reads mm<k> */
 	bool versioning;           /* make fast copies (xlate_options) */
+	uint32_t nframes, nexns;   /* eh<k> and ex<k> used (ctl.frame, ctl.exn) */
+	bool has_try, has_rethrow; /* in this function (translate_func's scan) */
 } fx;
 
 static int fx_fail(fx *x, const wasm_instr *in, int code, const char *fmt, ...)
@@ -345,11 +356,25 @@ static void copy_down(fx *x, uint32_t dst, uint32_t n)
 		          tchar(slot_type(x, src + k)), src + k);
 }
 
+/* Leaving the bodies of the tries at control levels >= from: pop their
+ * handler frames, i.e. restore what the outermost of them found. */
+static void emit_try_leave(fx *x, uint32_t from)
+{
+	if (!x->has_try)
+		return;
+	for (uint32_t k = from; k < x->ncs; k++)
+		if (x->cs[k].op == WASM_OP_TRY && x->cs[k].in_body) {
+			xb_printf(x->o, "eh->top = eh%u.prev; ", x->cs[k].frame);
+			return;
+		}
+}
+
 /* Branch to the label `depth` levels out: copy its arity, goto. */
 static void emit_br(fx *x, uint32_t depth)
 {
 	ctl *c = &x->cs[x->ncs - 1 - depth];
 	c->used = true;
+	emit_try_leave(x, x->ncs - 1 - depth);
 	if (c->op == WASM_OP_LOOP) {
 		copy_down(x, c->base, c->np);
 		xb_printf(x->o, "goto L%u;", c->id);
@@ -363,6 +388,7 @@ static void emit_return(fx *x)
 {
 	const wasm_functype *ft = &x->m->types[x->m->func_types[x->fi]];
 	uint32_t n = ft->nresults, b = x->h - n;
+	emit_try_leave(x, 0);
 	if (n == 0) {
 		xb_puts(x->o, "return;");
 	} else if (n == 1) {
@@ -483,6 +509,141 @@ static void emit_call_indirect(fx *x, uint32_t type, uint32_t table)
 	emit_call_tail(x, ft, t.p, "c_->ctx");
 	free(t.p);
 	xb_puts(x->o, " }");
+}
+
+/* ---- exception handling (the design is in rt.h) ------------------------- */
+
+/* The tag's type, or NULL after failing on a tag with more values than
+ * an exception can carry (RT_EH_MAXVALS). */
+static const wasm_functype *tag_type(fx *x, const wasm_instr *in)
+{
+	const wasm_functype *tt = &x->m->types[x->m->tags[in->u.index]];
+	if (tt->nparams > RT_EH_MAXVALS) {
+		fx_fail(x, in, WASM_ERR_LIMIT, "tag %u carries %u values, the limit is %u",
+		        in->u.index, tt->nparams, RT_EH_MAXVALS);
+		return NULL;
+	}
+	return tt;
+}
+
+/* The body of try c ends here (at its first catch clause, its delegate or
+ * its end): the normal exit pops the frame and goes to the end; the
+ * landing pad H<id>, entered from mw_eh_throw, pops it too. */
+static void emit_try_body_end(fx *x, ctl *c)
+{
+	if (!c->unreachable) {
+		xb_printf(x->o, "eh->top = eh%u.prev; goto L%u;", c->frame, c->id);
+		c->used = true;
+	}
+	xb_printf(x->o, "\n H%u: eh->top = eh%u.prev;", c->id, c->frame);
+	c->in_body = false;
+	c->unreachable = true;
+}
+
+/* After the landing pad of try c: the catch clauses from instruction
+ * `first` on, in order, each tried against the exception; the first that
+ * matches gets its values in its stack slots and control.  No match: on
+ * to the next handler. */
+static void emit_dispatch(fx *x, ctl *c, uint32_t first)
+{
+	const wasm_func *f = x->f;
+	if (x->has_rethrow)
+		xb_printf(x->o, " ex%u = eh->exn;", c->exn);
+	uint32_t depth = 0;
+	for (uint32_t j = first; j < f->ncode; j++) {
+		const wasm_instr *in = &f->code[j];
+		switch (in->op) {
+		case WASM_OP_BLOCK: case WASM_OP_LOOP: case WASM_OP_IF: case WASM_OP_TRY:
+			depth++;
+			continue;
+		case WASM_OP_DELEGATE:
+			depth--;
+			continue;
+		case WASM_OP_END:
+			if (depth-- == 0)
+				break;
+			continue;
+		case WASM_OP_CATCH: {
+			if (depth)
+				continue;
+			const wasm_functype *tt = tag_type(x, in);
+			if (!tt)
+				return;
+			xb_printf(x->o, "\n  if (eh->exn.inst == inst && eh->exn.tag == %uu) { ",
+			          in->u.index);
+			for (uint32_t k = 0; k < tt->nparams; k++) {
+				uint8_t t = tt->params[k];
+				if (t == WASM_V128)
+					xb_printf(x->o, "sv%u = mw_v128_get(eh->exn.vals[%u].v128); ",
+					          c->base + k, k);
+				else
+					xb_printf(x->o, "s%c%u = eh->exn.vals[%u].%s; ", tchar(t),
+					          c->base + k, k, vmember(t));
+			}
+			xb_printf(x->o, "goto C%u; }", j);
+			continue;
+		}
+		case WASM_OP_CATCH_ALL:
+			if (depth)
+				continue;
+			xb_printf(x->o, "\n  goto C%u;", j);
+			return;
+		default:
+			continue;
+		}
+		break;
+	}
+	xb_puts(x->o, "\n  mw_eh_throw(eh);");
+}
+
+/* A catch clause starts: its values (catch x) on the try's stack base. */
+static void emit_clause(fx *x, ctl *c, const wasm_instr *in, uint32_t i)
+{
+	xb_printf(x->o, "\n C%u:;", i);
+	x->h = c->base;
+	if (in->op == WASM_OP_CATCH) {
+		const wasm_functype *tt = tag_type(x, in);
+		for (uint32_t k = 0; tt && k < tt->nparams; k++)
+			push(x, tt->params[k]);
+	}
+	c->unreachable = false;
+}
+
+/* delegate closes try c (the innermost control level): an exception in
+ * its body goes to the handler of the innermost try body at or outside
+ * the label, else out of the function. */
+static void emit_delegate(fx *x, ctl *c, uint32_t label)
+{
+	emit_try_body_end(x, c);
+	uint32_t t = x->ncs - 2 - label;
+	for (uint32_t k = t + 1; k-- > 0;)
+		if (x->cs[k].op == WASM_OP_TRY && x->cs[k].in_body) {
+			xb_printf(x->o, " goto H%u;", x->cs[k].id);
+			return;
+		}
+	xb_puts(x->o, " ");
+	emit_try_leave(x, 0);
+	xb_puts(x->o, "mw_eh_throw(eh);");
+}
+
+static void emit_throw(fx *x, const wasm_instr *in)
+{
+	const wasm_functype *tt = tag_type(x, in);
+	if (!tt)
+		return;
+	uint32_t b = x->h - tt->nparams;
+	xb_printf(x->o, "{ struct mw_eh *e_ = %s; e_->exn.inst = inst; e_->exn.tag = %uu;"
+	          " e_->exn.func = %uu; ", x->has_try ? "eh" : "&rt_eh_tls",
+	          in->u.index, x->fi);
+	for (uint32_t k = 0; k < tt->nparams; k++) {
+		uint8_t t = tt->params[k];
+		if (t == WASM_V128)
+			xb_printf(x->o, "mw_v128_put(e_->exn.vals[%u].v128, %s); ", k, S(x, b + k));
+		else
+			xb_printf(x->o, "e_->exn.vals[%u].%s = %s; ", k, vmember(t), S(x, b + k));
+	}
+	xb_puts(x->o, "mw_eh_throw(e_); }");
+	x->h = b;
 }
 
 /* Expression templates for instructions with a fixed signature:
@@ -1112,11 +1273,13 @@ static int emit_instr(fx *x, uint32_t *pi)
 	ctl *c = &x->cs[x->ncs - 1];
 	uint32_t op = in->op;
 	if (c->unreachable) {
-		if (op == WASM_OP_BLOCK || op == WASM_OP_LOOP || op == WASM_OP_IF) {
+		if (op == WASM_OP_BLOCK || op == WASM_OP_LOOP || op == WASM_OP_IF ||
+		    op == WASM_OP_TRY) {
 			*pi = in->u.block.end;
 			return 0;
 		}
-		if (op != WASM_OP_ELSE && op != WASM_OP_END)
+		if (op != WASM_OP_ELSE && op != WASM_OP_END && op != WASM_OP_CATCH &&
+		    op != WASM_OP_CATCH_ALL && op != WASM_OP_DELEGATE)
 			return 0;
 	}
 	xb_puts(o, "  ");
@@ -1155,6 +1318,59 @@ static int emit_instr(fx *x, uint32_t *pi)
 			xb_printf(o, "if (!%s) goto E%u;", cond, l->id);
 		break;
 	}
+	case WASM_OP_TRY: {
+		ctl *l = ctl_push(x, op, in);
+		if (!l)
+			break;
+		l->in_body = true;
+		l->frame = l->exn = 0;
+		for (uint32_t k = 0; k + 1 < x->ncs; k++)
+			if (x->cs[k].op == WASM_OP_TRY) {
+				if (x->cs[k].in_body)
+					l->frame++;
+				else
+					l->exn++;
+			}
+		if (l->frame >= x->nframes)
+			x->nframes = l->frame + 1;
+		if (l->exn >= x->nexns)
+			x->nexns = l->exn + 1;
+		xb_printf(o, "eh%u.prev = eh->top; eh->top = &eh%u; "
+		          "if (MW_UNLIKELY(__builtin_setjmp(eh%u.jb))) goto H%u;",
+		          l->frame, l->frame, l->frame, l->id);
+		break;
+	}
+	case WASM_OP_CATCH: case WASM_OP_CATCH_ALL:
+		if (c->in_body) {
+			emit_try_body_end(x, c);
+			emit_dispatch(x, c, i);
+		} else if (!c->unreachable) {
+			xb_printf(o, "goto L%u;", c->id);
+			c->used = true;
+		}
+		emit_clause(x, c, in, i);
+		break;
+	case WASM_OP_DELEGATE: {
+		emit_delegate(x, c, in->u.index);
+		if (c->used)
+			xb_printf(o, "\n L%u:;", c->id);
+		x->h = c->base;
+		const uint8_t *rt = ctl_results(c);
+		for (uint32_t k = 0; k < c->nr; k++)
+			push(x, rt[k]);
+		x->ncs--;
+		x->cs[x->ncs - 1].unreachable = !c->used;
+		break;
+	}
+	case WASM_OP_THROW:
+		emit_throw(x, in);
+		c->unreachable = true;
+		break;
+	case WASM_OP_RETHROW:
+		xb_printf(o, "eh->exn = ex%u; mw_eh_throw(eh);",
+		          x->cs[x->ncs - 1 - in->u.index].exn);
+		c->unreachable = true;
+		break;
 	case WASM_OP_ELSE:
 		if (!c->unreachable) {
 			c->used = true;
@@ -1169,6 +1385,11 @@ static int emit_instr(fx *x, uint32_t *pi)
 		break;
 	case WASM_OP_END: {
 		bool after;
+		if (c->op == WASM_OP_TRY && c->in_body) {
+			/* a try without catch clauses: exceptions pass through */
+			emit_try_body_end(x, c);
+			xb_puts(o, " mw_eh_throw(eh);\n  ");
+		}
 		if (c->op == WASM_OP_LOOP) {
 			after = !c->unreachable;
 		} else if (c->op == WASM_OP_IF && !c->has_else) {
@@ -1507,6 +1728,7 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xb
 	x.err = err;
 	x.versioning = versioning;
 	xbuf body = {0};
+	bool *vol = NULL;
 	x.o = &body;
 	x.nlocals_total = ft->nparams + f->nlocals;
 	x.local_types = malloc(x.nlocals_total + 1);
@@ -1518,6 +1740,27 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xb
 	for (uint32_t r = 0; r < f->nlocalruns; r++)
 		for (uint32_t k = 0; k < f->locals[r].count; k++)
 			x.local_types[n++] = f->locals[r].type;
+
+	/* Exception handling: the wasm locals a try writes (in its body or
+	 * its catch clauses, which may hold tries of their own) are volatile,
+	 * so a longjmp to its landing pad finds their latest values; stack
+	 * slots need not be, since a try body writes none below its base. */
+	vol = calloc(x.nlocals_total + 1, 1);
+	if (!vol) {
+		x.rc = WASM_ERR_NOMEM;
+		goto done;
+	}
+	for (uint32_t i = 0; i < f->ncode; i++) {
+		const wasm_instr *in = &f->code[i];
+		if (in->op == WASM_OP_RETHROW)
+			x.has_rethrow = true;
+		if (in->op != WASM_OP_TRY)
+			continue;
+		x.has_try = true;
+		for (uint32_t j = i + 1; j < in->u.block.end; j++)
+			if (f->code[j].op == WASM_OP_LOCAL_SET || f->code[j].op == WASM_OP_LOCAL_TEE)
+				vol[f->code[j].u.index] = true;
+	}
 
 	translate_body(&x);
 	if (x.rc)
@@ -1535,8 +1778,15 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xb
 	xb_puts(out, " */\n");
 	if (x.vec)
 		xb_puts(out, "MW_VEC ");
-	put_proto(out, m, fi);
+	put_proto(out, m, fi, vol);
 	xb_puts(out, " {\n  struct mw_inst *const inst = (struct mw_inst *)ctx_;\n");
+	if (x.has_try) {
+		xb_puts(out, "  struct mw_eh *const eh = &rt_eh_tls;\n");
+		for (uint32_t k = 0; k < x.nframes; k++)
+			xb_printf(out, "  struct mw_ehframe eh%u;\n", k);
+		for (uint32_t k = 0; x.has_rethrow && k < x.nexns; k++)
+			xb_printf(out, "  struct mw_exn ex%u;\n", k);
+	}
 	/* memory bases: one const local per memory the body touches */
 	bool *usedmem = calloc(m->nmems + 1, 1);
 	if (!usedmem) {
@@ -1585,7 +1835,8 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xb
 			          " | 0x8000000000000000ull;\n", k, k);
 	free(used);
 	for (uint32_t i = ft->nparams; i < n; i++)
-		xb_printf(out, "  %s l%u = %s;\n", ctype(x.local_types[i]), i,
+		xb_printf(out, "  %s%s l%u = %s;\n", vol[i] ? "volatile " : "",
+		          ctype(x.local_types[i]), i,
 		          x.local_types[i] == WASM_V128 ? "{0}" : "0");
 	static const char *const kt[6] = {"uint32_t", "uint64_t", "float", "double", "void", "mw_v128"};
 	static const char kc[6] = {'i', 'j', 'f', 'd', 'r', 'v'};
@@ -1605,6 +1856,7 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xb
 	if (out->oom)
 		x.rc = WASM_ERR_NOMEM;
 done:
+	free(vol);
 	free(body.p);
 	free(x.st);
 	free(x.cs);
@@ -1721,6 +1973,40 @@ static int check_supported(const wasm_module *m, wasm_error *err)
 	return WASM_ERR_UNSUPPORTED;
 }
 
+/* Content-defined units (xlate_options.stable_units): a unit ends after a
+ * function whose C text hashes to 0 modulo STABLE_PICK once the unit holds
+ * STABLE_MIN bytes, or wherever it reaches STABLE_MAX.  A cut depends only
+ * on the text of the functions just before it, so a change to one
+ * function moves no cut outside its own neighbourhood (functions named by
+ * index: inserting or removing a function renames the ones after it, and
+ * their units change anyway).  Averages about STABLE_MIN + 32 functions'
+ * worth of text: units of a few hundred KB, enough of them to keep every
+ * core busy and each cheap to recompile.  Returns the number of units. */
+#define STABLE_MIN (256u * 1024)
+#define STABLE_MAX (1024u * 1024)
+#define STABLE_PICK 32u
+
+static size_t split_stable(const xbuf *fb, uint32_t ndef, uint32_t *unit_of)
+{
+	uint32_t u = 0;
+	size_t acc = 0;
+	if (!ndef)
+		return 0;
+	for (uint32_t i = 0; i < ndef; i++) {
+		unit_of[i] = u;
+		acc += fb[i].len;
+		uint64_t h = 0xcbf29ce484222325ull;   /* FNV-1a */
+		for (size_t k = 0; k < fb[i].len; k++)
+			h = (h ^ (uint8_t)fb[i].p[k]) * 0x100000001b3ull;
+		if (i + 1 < ndef && ((acc >= STABLE_MIN && h % STABLE_PICK == 0) ||
+		                     acc >= STABLE_MAX)) {
+			u++;
+			acc = 0;
+		}
+	}
+	return (size_t)u + 1;
+}
+
 int xlate_module(const wasm_module *m, const xlate_options *opt,
                  xlate_output *out, wasm_error *err)
 {
@@ -1749,31 +2035,45 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 		total += fb[i].len;
 	}
 
-	/* split into units of about the target size, at most max_units */
-	size_t target = opt && opt->unit_target_bytes ? opt->unit_target_bytes : 256 * 1024;
-	unsigned maxu = opt && opt->max_units ? opt->max_units : 0;
-	if (!maxu) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		maxu = n > 0 ? (unsigned)n : 1;
-	}
-	size_t nunits = (total + target - 1) / target;
-	if (nunits < 1)
-		nunits = 1;
-	if (nunits > maxu)
-		nunits = maxu;
-	if (nunits > ndef && ndef > 0)
-		nunits = ndef;
-	size_t per = (total + nunits - 1) / nunits, acc = 0;
+	bool stable = opt && opt->stable_units;
+	size_t nunits;
 	uint32_t u = 0;
-	for (uint32_t i = 0; i < ndef; i++) {
-		if (acc >= per && u + 1 < nunits) {
-			u++;
-			acc = 0;
+	if (stable) {
+		nunits = split_stable(fb, ndef, unit_of);
+	} else {
+		/* split into units of about the target size, at most max_units */
+		size_t target = opt && opt->unit_target_bytes ? opt->unit_target_bytes : 256 * 1024;
+		unsigned maxu = opt && opt->max_units ? opt->max_units : 0;
+		if (!maxu) {
+			long n = sysconf(_SC_NPROCESSORS_ONLN);
+			maxu = n > 0 ? (unsigned)n : 1;
 		}
-		unit_of[i] = u;
-		acc += fb[i].len;
+		nunits = (total + target - 1) / target;
+		if (nunits < 1)
+			nunits = 1;
+		if (nunits > maxu)
+			nunits = maxu;
+		if (nunits > ndef && ndef > 0)
+			nunits = ndef;
+		size_t per = (total + nunits - 1) / nunits, acc = 0;
+		for (uint32_t i = 0; i < ndef; i++) {
+			if (acc >= per && u + 1 < nunits) {
+				u++;
+				acc = 0;
+			}
+			unit_of[i] = u;
+			acc += fb[i].len;
+		}
+		nunits = (size_t)u + 1;
 	}
-	nunits = (size_t)u + 1;
+	/* The unit with the module-wide tables: the first, or (stable units)
+	 * one of its own after the functions' units, unless the functions fit
+	 * in one (a small module: one compiler run, not two). */
+	size_t tables = 0;
+	if (stable && nunits > 1)
+		tables = nunits++;
+	else if (stable && nunits == 0)
+		nunits = 1;
 
 	put_prelude(&common);
 	if (m->uses_simd || m->uses_threads) {
@@ -1785,6 +2085,9 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 		xb_puts(&common, ext);
 		free(ext);
 	}
+	if (m->uses_eh)
+		xb_printf(&common, "#define MW_EH_MAXVALS %uu\n%s", RT_EH_MAXVALS,
+		          xlate_eh_prelude);
 	put_result_structs(&common, m);
 	out->units = calloc(nunits, sizeof *out->units);
 	if (!out->units || common.oom) {
@@ -1797,7 +2100,7 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 		xb_put(&o, common.p, common.len);
 		memset(declared, 0, ndef + 1);
 		for (uint32_t i = 0; i < ndef; i++) {
-			if (u == 0)
+			if (u == tables)
 				declared[i] = 1;  /* the descriptor lists them all */
 			if (unit_of[i] != u)
 				continue;
@@ -1808,13 +2111,13 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 		for (uint32_t i = 0; i < ndef; i++) {
 			if (!declared[i])
 				continue;
-			put_proto(&o, m, m->nfunc_imports + i);
+			put_proto(&o, m, m->nfunc_imports + i, NULL);
 			xb_puts(&o, ";\n");
 		}
 		for (uint32_t i = 0; i < ndef; i++)
 			if (unit_of[i] == u)
 				xb_put(&o, fb[i].p, fb[i].len);
-		if (u == 0) {
+		if (u == tables) {
 			xb_puts(&o, "\n/* generic entry points, one per type */\n");
 			for (uint32_t t = 0; t < m->ntypes; t++)
 				put_invoke(&o, m, t);

@@ -52,6 +52,8 @@ $WASM_CC -O1 "$here/trap.c" -o "$W/trap.wasm" || build_ok=0
 wat2wasm "$here/unknown_import.wat" -o "$W/unknown_import.wasm" || build_ok=0
 wat2wasm "$here/nostart.wat" -o "$W/nostart.wasm" || build_ok=0
 wat2wasm --debug-names "$here/trap.wat" -o "$W/trap_named.wasm" || build_ok=0
+wat2wasm --debug-names "$here/cxa_throw.wat" -o "$W/cxa_throw.wasm" || build_ok=0
+wat2wasm --enable-exceptions --debug-names "$here/uncaught.wat" -o "$W/uncaught.wasm" || build_ok=0
 # A second module with other bytes, for tests that need a cold cache.
 cp "$W/hello.wasm" "$W/hello2.wasm" && printf '\0\x09\x08mpiwasm2' >> "$W/hello2.wasm"
 printf '\0asm\1\0\0\0\x01\xff\xff\xff\xff\x0f' > "$W/malformed.wasm"
@@ -243,7 +245,9 @@ t_full_disk() {
 		return
 	fi
 	run "$W/full/cache" "$W/hello.wasm" a b
-	local left; left=$(ls -A "$W/full/cache" | grep -Ev '\.lock$|^cc-')
+	# Left: the lock, the compiler's identity and compiled units that fit
+	# (complete files the next build reuses), nothing half-written.
+	local left; left=$(ls -A "$W/full/cache" | grep -Ev '\.lock$|^cc-|^u-[0-9a-f]{64}\.o$')
 	[ $rc = 0 ] && grep -q 'warning: cannot store the compiled hello.wasm .*No space left on device' "$W/err" &&
 	   diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null &&
 	   [ -z "$left" ] && [ -z "$(tmp_left)" ] &&
@@ -292,6 +296,23 @@ t_errors() {
 t_exit_status() {
 	run "$W/c-exit" -q "$W/exit3.wasm"
 	[ $rc = 3 ] && grep -q 'leaving with 3' "$W/out" && ok proc-exit-3 || bad proc-exit-3 "rc=$rc"
+}
+
+t_exceptions() {
+	run "$W/c-exc" -q "$W/uncaught.wasm"
+	if [ $rc = 134 ] && [ "$(lines "$W/err")" = 1 ] &&
+	   grep -Eq '^mpiwasm: trap: uncaught wasm exception \(tag 0\) in thrower \(function 0\)$' "$W/err"; then
+		ok uncaught-exception-message
+	else
+		bad uncaught-exception-message "rc=$rc (want 134)"
+	fi
+	run "$W/c-exc" -q "$W/cxa_throw.wasm"
+	if [ $rc = 134 ] && grep -q 'C++ exception thrown before MPI was initialized' "$W/err" &&
+	   ! grep -q 'rank -1' "$W/err"; then
+		ok cxa-throw-before-mpi-init-message
+	else
+		bad cxa-throw-before-mpi-init-message "rc=$rc (want 134)"
+	fi
 }
 
 t_trap() {
@@ -422,6 +443,49 @@ t_cache_cmds() {
 	one_line cache-unknown-action 2 "unknown action 'frob'"
 }
 
+# A rebuilt module reuses the compiled units of the old one (src/cache,
+# "compiled units"): a module of many functions, then the same program with
+# one function changed (only its unit compiled again), then with only a
+# string changed (nothing compiled: the link alone), then, with every kept
+# unit damaged, a third variant (the link fails, everything is compiled
+# again, and it runs).  Outputs compared with the native build.
+t_units() {
+	local c=$W/c-units d=$W/units n
+	mkdir -p "$d"
+	sh "$root/bench/kernels/gen-big.sh" 200 > "$d/a.c" || { bad units-setup "gen-big.sh failed"; return; }
+	n=$(grep -n 'uint32_t acc = x ^ ' "$d/a.c" | sed -n 150p | cut -d: -f1)
+	sed "${n}s/acc = x ^ [0-9]*u;/acc = x ^ 77u;/" "$d/a.c" > "$d/b.c"
+	sed 's/"big: /"BIG: /' "$d/b.c" > "$d/c.c"
+	n=$(grep -n 'uint32_t acc = x ^ ' "$d/a.c" | sed -n 20p | cut -d: -f1)
+	sed "${n}s/acc = x ^ [0-9]*u;/acc = x ^ 99u;/" "$d/c.c" > "$d/e.c"
+	local v
+	for v in a b c e; do
+		if ! $WASM_CC -O1 "$d/$v.c" -o "$d/$v.wasm" || ! cc -O0 "$d/$v.c" -o "$d/$v.native" ||
+		   ! "$d/$v.native" > "$d/$v.want"; then
+			bad units-setup "cannot build $v.c"; return
+		fi
+	done
+	run "$c" -q -t "$d/a.wasm"
+	local total
+	total=$(sed -n 's/.*cache miss; 0 of \([0-9]*\) units compiled before.*/\1/p' "$W/err")
+	[ $rc = 0 ] && [ -n "$total" ] && [ "$total" -ge 3 ] && diff -q "$d/a.want" "$W/out" >/dev/null &&
+		ok units-first-compile || { bad units-first-compile "rc=$rc units=${total:-?}"; return; }
+	run "$c" -q -t "$d/b.wasm"
+	[ $rc = 0 ] && grep -q "cache miss; $((total - 1)) of $total units compiled before" "$W/err" &&
+	   diff -q "$d/b.want" "$W/out" >/dev/null &&
+		ok units-one-function-changed || bad units-one-function-changed "rc=$rc"
+	run "$c" -q -t "$d/c.wasm"
+	[ $rc = 0 ] && grep -q "cache miss; $total of $total units compiled before" "$W/err" &&
+	   diff -q "$d/c.want" "$W/out" >/dev/null &&
+		ok units-only-data-changed || bad units-only-data-changed "rc=$rc"
+	local u
+	for u in "$c"/u-*.o; do truncate -s 100 "$u"; done
+	run "$c" -q -t "$d/e.wasm"
+	[ $rc = 0 ] && grep -q "cache miss; 0 of $total units compiled before" "$W/err" &&
+	   diff -q "$d/e.want" "$W/out" >/dev/null &&
+		ok units-damaged-compiled-again || bad units-damaged-compiled-again "rc=$rc"
+}
+
 t_cc_identity_cached() {
 	local c=$W/c-ccid wrap=$W/cc-counting
 	printf '#!/bin/sh\necho "$*" >> %s/cc-calls\nexec cc "$@"\n' "$W" > "$wrap"
@@ -461,7 +525,12 @@ t_signal_cleanup() {
 	kill -TERM $p
 	wait $p
 	rc=$?
-	sleep 0.2
+	# The killed compiler's group is gone once init has reaped it: on a
+	# loaded machine that takes a moment.
+	for i in $(seq 1 50); do
+		pgrep -f "sleep 29.71" >/dev/null || break
+		sleep 0.1
+	done
 	local left; left=$( { ls -A "$c"; tmp_left; } | grep -E '\.so|\.meta|\.tmp|mpiwasm-')
 	[ $rc = 143 ] && [ -z "$left" ] && ! pgrep -f "sleep 29.71" >/dev/null &&
 		ok sigterm-during-compile-leaves-nothing ||
@@ -541,9 +610,10 @@ t_interrupt_compile() {
 	   [ -z "$(ls -A "$c" | grep '^\.tmp-')" ] &&
 		ok sigkill-leftovers-removed-by-next-build ||
 		bad sigkill-leftovers-removed-by-next-build "after kill: '$left', rc=$rc2, then: $(ls -A "$c" "$W/tmp")"
-	# ... and by cache clean.
+	# ... and by cache clean (another program: hello2.wasm's code is
+	# hello.wasm's, whose compiled units the cache now keeps).
 	slow_cc
-	MPIWASM_CC=$W/cc-slow-unit MPIWASM_CACHE_DIR=$c "$MPIWASM" -q "$W/hello2.wasm" \
+	MPIWASM_CC=$W/cc-slow-unit MPIWASM_CACHE_DIR=$c "$MPIWASM" -q "$W/exit3.wasm" \
 		>"$W/out" 2>"$W/err" &
 	p=$!
 	wait_slow
@@ -828,7 +898,7 @@ t_install() {
 }
 
 all="t_version t_hello t_mpiwasm_flags t_quiet_miss t_concurrent t_damaged t_unwritable t_readonly_dir t_full_disk t_errors
-     t_exit_status t_trap t_wasi t_wasi_more t_key_has_compiler t_cache_cmds t_cc_identity_cached
+     t_exit_status t_trap t_exceptions t_wasi t_wasi_more t_key_has_compiler t_cache_cmds t_units t_cc_identity_cached
      t_compiler_failure t_signal_cleanup t_interrupt_compile t_mpi t_trust t_cache_modes t_no_home
      t_unusable_mpi t_install"
 sel=${*:-$all}

@@ -48,6 +48,17 @@ int main(int argc, char **argv)
 	MPI_Type_commit(&wide);
 	BAD_BUF(MPI_Send(buf, 1, wide, rank, 1, MPI_COMM_WORLD));
 	MPI_Type_free(&wide);
+	/* a type that reads one 4 KiB block 2^21 times (stride 0: legal for a
+	 * send): an 8 GiB message from a 4 KiB buffer, more than any wasm32
+	 * receive buffer holds.  Open MPI's self transport copies a message in
+	 * full whatever the receive buffer's size, so such a send would write
+	 * 8 GiB past a receive buffer of the same rank. */
+	MPI_Type_vector(1 << 21, 1024, 0, MPI_INT, &wide);
+	MPI_Type_commit(&wide);
+	BAD_BUF(MPI_Send(buf, 1, wide, rank, 1, MPI_COMM_WORLD));
+	BAD_BUF(MPI_Isend(buf, 1, wide, rank, 1, MPI_COMM_WORLD, &rq));
+	BAD_BUF(MPI_Bcast(buf, 1, wide, 0, MPI_COMM_SELF));
+	MPI_Type_free(&wide);
 
 	/* a receive into bad memory fails before it consumes the message */
 	OK(MPI_Isend(&x, 1, MPI_INT, rank, 2, MPI_COMM_WORLD, &rq));

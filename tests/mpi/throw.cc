@@ -1,7 +1,8 @@
-// A C++ throw in one rank: mpiwasm-c++ builds without exception support
-// (-fno-exceptions), so this calls the runtime's __cxa_allocate_exception /
-// __cxa_throw imports the way a `throw` compiled with exceptions would; the
-// job must end, naming the rank.  Usage: throw RANK
+// A C++ exception no one catches, in one rank: it calls
+// __cxa_allocate_exception / __cxa_throw as a `throw` does.  Built with
+// -fno-exceptions these are the engine's env imports (what modules built
+// elsewhere call); with exceptions, libmpiwasm-cxxabi's.  The job must end,
+// naming the rank.  Usage: throw RANK
 #include <mpi.h>
 #include <cstdlib>
 #include <cstring>

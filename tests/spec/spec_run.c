@@ -4,7 +4,7 @@
  *
  * NAME (default: FILE without directory and extension) names the file in
  * messages and in the skip list, e.g. "threads/atomic". *
- * Every binary module goes through the production path (cache_load:
+ * Every binary module goes through the production path (load_wasm:
  * decode, validate, translate, cc, dlopen) and rt_instantiate.  One line
  * per failed command, then "<name>: N passed, N failed, N skipped".
  *
@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cache/cache.h"
+#include "load/load.h"
 #include "rt/rt.h"
 
 /* ---- a small JSON reader ---------------------------------------------- */
@@ -315,7 +315,7 @@ enum { ST_UNRUN, ST_PASS, ST_FAIL, ST_SKIP, ST_SKIP_TEXT };
 /* Shared between the parent and the child that runs the commands. */
 typedef struct sr_shared {
 	volatile int cur;         /* command being executed, -1 between */
-	/* Where the time went (cache_timings of every cache_load), seconds. */
+	/* Where the time went (load_timings of every load_wasm), seconds. */
 	double t_decode, t_validate, t_translate, t_compile, t_load;
 	unsigned nloads, ncached;
 	volatile uint8_t st[];    /* enum ST_* per command */
@@ -326,7 +326,7 @@ typedef struct sr_mod {
 	int line;
 	bool ok;                  /* loaded and instantiated */
 	uint8_t *bytes;
-	cache_module cm;
+	load_module cm;
 	rt_instance *inst;
 } sr_mod;
 
@@ -767,15 +767,13 @@ static int sr_compile(const char *filename, sr_mod *m, char *err, size_t errlen)
 		snprintf(err, errlen, "spec_run: cannot read %.900s: %s", path, strerror(errno));
 		return -1;
 	}
-	cache_options opt = {
-		.dir = S.cachedir,
-		.quiet = true,
+	load_options opt = {
+		.cache = { .dir = S.cachedir, .quiet = true, .jobs = 1 },
 		.check_host_imports = false,
-		.jobs = 1,
 	};
-	int rc = cache_load(m->bytes, size, filename, &opt, &m->cm, err, errlen);
+	int rc = load_wasm(m->bytes, size, filename, &opt, &m->cm, err, errlen);
 	if (!S.quiet_cmd) {
-		const cache_timings *t = &m->cm.t;
+		const load_timings *t = &m->cm.t;
 		S.sh->t_decode += t->decode;
 		S.sh->t_validate += t->validate;
 		S.sh->t_translate += t->translate;
@@ -975,7 +973,7 @@ static bool sr_cmd_module(const jv *c, int line)
 		return false;
 	}
 	if (sr_compile(fn, m, err, sizeof err)) {
-		sr_report(line, "module", "%s: cache_load failed: %s", fn, err);
+		sr_report(line, "module", "%s: load_wasm failed: %s", fn, err);
 		return false;
 	}
 	int rc = sr_instantiate(m, &trap, err, sizeof err);
@@ -1066,7 +1064,7 @@ static bool sr_cmd_trap(const jv *c, int line, const char *cmd)
 		char err[1024] = "";
 		memset(&m, 0, sizeof m);
 		if (sr_compile(sj_str(c, "filename"), &m, err, sizeof err)) {
-			sr_report(line, cmd, "cache_load failed: %s", err);
+			sr_report(line, cmd, "load_wasm failed: %s", err);
 			return false;
 		}
 		int rc = sr_instantiate(&m, &trap, err, sizeof err);
@@ -1093,6 +1091,32 @@ static bool sr_cmd_trap(const jv *c, int line, const char *cmd)
 		return false;
 	}
 	return sr_trap_ok(line, cmd, text, rc, &trap, inst);
+}
+
+/* assert_exception (exception handling): the call ends with an exception
+ * that no handler caught, which the runtime reports as its own trap. */
+static bool sr_cmd_exception(const jv *c, int line, const char *cmd)
+{
+	rt_value res[64];
+	uint8_t types[64];
+	uint32_t nres = 0;
+	rt_trapinfo trap;
+	rt_instance *inst = NULL;
+	memset(&trap, 0, sizeof trap);
+	int rc = sr_action(c, cmd, line, res, types, &nres, &trap, &inst);
+	if (rc < 0)
+		return false;
+	const char *field = sj_str(sj_get(c, "action"), "field");
+	if (rc != RT_TRAP_EXCEPTION) {
+		char got[300] = "no results";
+		if (rc)
+			rt_trap_format(inst, &trap, got, sizeof got);
+		else if (nres)
+			sr_fmt(got, sizeof got, types[0], &res[0]);
+		sr_report(line, cmd, "\"%s\": expected an uncaught exception, got %s", field, got);
+		return false;
+	}
+	return true;
 }
 
 static bool sr_cmd_reject(const jv *c, int line, const char *cmd, bool malformed)
@@ -1143,7 +1167,7 @@ static bool sr_cmd_unlinkable(const jv *c, int line, const char *cmd, bool unins
 		return false;
 	}
 	if (sr_compile(fn, &m, err, sizeof err)) {
-		sr_report(line, cmd, "%s: cache_load failed: %s", fn, err);
+		sr_report(line, cmd, "%s: load_wasm failed: %s", fn, err);
 		return false;
 	}
 	int rc = sr_instantiate(&m, &trap, err, sizeof err);
@@ -1227,6 +1251,8 @@ static int sr_exec(size_t i)
 		ok = sr_cmd_return(c, line, type);
 	else if (!strcmp(type, "assert_trap"))
 		ok = sr_cmd_trap(c, line, type);
+	else if (!strcmp(type, "assert_exception"))
+		ok = sr_cmd_exception(c, line, type);
 	else if (!strcmp(type, "assert_exhaustion"))
 		ok = sr_cmd_exhaustion(c, line, type);
 	else if (!strcmp(type, "assert_invalid"))

@@ -247,6 +247,80 @@ else
 	fi
 fi
 
+# ---- 5. C++ exceptions -----------------------------------------------------
+# mpiwasm-c++ compiles with -fwasm-exceptions unless -fno-exceptions is
+# given, and links libmpiwasm-cxxabi (throw, catch, the personality).
+t=$OUT/exceptions
+mkdir -p "$t"
+if ! "$CXX_W" -O2 -Wall -Wextra -Werror -o "$t/exceptions.wasm" "$P/exceptions.cc" > "$t/cc.err" 2>&1; then
+	bad "exceptions: the throwing program does not build"; excerpt "$t/cc.err"
+elif ! c++ -O2 -o "$t/exceptions" "$P/exceptions.cc" > "$t/ncc.err" 2>&1 ||
+	! "$t/exceptions" > "$t/native.out" 2>&1; then
+	bad "exceptions: the native build failed"; excerpt "$t/native.out"
+elif ! run_w "$t/exceptions.wasm" > "$t/wasm.out" 2>&1; then
+	bad "exceptions: the module failed"; excerpt "$t/wasm.out"
+elif ! cmp -s "$t/native.out" "$t/wasm.out"; then
+	bad "exceptions: output differs from the native build"; diff "$t/native.out" "$t/wasm.out" | head -8
+elif grep -q FAILED "$t/wasm.out" || [ "$(grep -c '^ok ' "$t/wasm.out")" -lt 24 ]; then
+	bad "exceptions: a check failed or went missing"; excerpt "$t/wasm.out"
+else
+	ok "exceptions: throw/catch by value, base reference, pointer, catch (...), rethrow, nested, 21 frames, function pointer, exception_ptr, vector::at: same output as native ($(grep -c '^ok ' "$t/wasm.out") checks)"
+fi
+# An exception leaving main: the type and what() as libc++abi says them
+# natively, then abort (a trap, status 134), not a hang or a bare trap.
+if [ -f "$t/exceptions.wasm" ]; then
+	run_w "$t/exceptions.wasm" escape > "$t/escape.out" 2> "$t/escape.err"
+	rc=$?
+	if [ $rc = 134 ] && [ "$(cat "$t/escape.out")" = "about to escape" ] &&
+		grep -q "terminating due to uncaught exception of type std::runtime_error: runtime boom" "$t/escape.err"; then
+		ok "exceptions: an exception escaping main names its type and what(), status 134"
+	else
+		bad "exceptions: escaping main: status $rc"; excerpt "$t/escape.err"
+	fi
+	run_w "$t/exceptions.wasm" noexcept > "$t/noexcept.out" 2> "$t/noexcept.err"
+	rc=$?
+	if [ $rc = 134 ] &&
+		grep -q "terminating due to uncaught exception of type std::runtime_error: runtime boom" "$t/noexcept.err"; then
+		ok "exceptions: throwing out of a noexcept function calls std::terminate, which names the exception"
+	else
+		bad "exceptions: noexcept violation: status $rc"; excerpt "$t/noexcept.err"
+	fi
+fi
+# -fno-exceptions is as before: throw is a compile error, and a program
+# without exceptions still builds and runs.
+printf 'int main() { throw 1; }\n' > "$t/throw.cc"
+if "$CXX_W" -fno-exceptions -c -o "$t/throw.o" "$t/throw.cc" > "$t/noexc.err" 2>&1; then
+	bad "exceptions: -fno-exceptions accepted a throw"
+elif grep -q "exceptions disabled" "$t/noexc.err"; then
+	ok "exceptions: -fno-exceptions refuses throw as clang does"
+else
+	bad "exceptions: -fno-exceptions failed for another reason"; excerpt "$t/noexc.err"
+fi
+cat > "$t/plain.cc" <<'EOF_P'
+#include <cstdio>
+#include <string>
+#include <vector>
+int main() { std::vector<std::string> v; for (int i = 0; i < 10; i++) v.push_back(std::to_string(i)); printf("%zu %s\n", v.size(), v[3].c_str()); return 0; }
+EOF_P
+for mode in -fno-exceptions -fexceptions; do
+	if "$CXX_W" -O2 $mode -o "$t/plain$mode.wasm" "$t/plain.cc" > "$t/plain$mode.err" 2>&1 &&
+		[ "$(run_w "$t/plain$mode.wasm" 2>&1)" = "10 3" ]; then
+		ok "exceptions: a program that does not throw builds and runs with $mode"
+	else
+		bad "exceptions: program without throw, $mode"; excerpt "$t/plain$mode.err"
+	fi
+done
+# Size of a program that does not throw (its library may): exception
+# handling adds the throw paths of libc++'s headers and this runtime.
+if [ -f "$t/plain-fno-exceptions.wasm" ] && [ -f "$t/plain-fexceptions.wasm" ]; then
+	s0=$(wc -c < "$t/plain-fno-exceptions.wasm") s1=$(wc -c < "$t/plain-fexceptions.wasm")
+	if [ "$s1" -lt $((s0 * 2)) ]; then
+		ok "exceptions: module size $s1 bytes with exceptions, $s0 without (less than twice)"
+	else
+		bad "exceptions: module size $s1 bytes with exceptions, $s0 without"
+	fi
+fi
+
 echo "toolchain: $pass passed, $fail failed"
 test "$fail" = 0
 }

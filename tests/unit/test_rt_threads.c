@@ -1,6 +1,6 @@
 /* test_rt_threads: one module with a shared memory, its functions run
  * from several host threads at once through the production path
- * (cache_load: translate, cc, dlopen; rt_instantiate; rt_call_ex).
+ * (load_wasm: translate, cc, dlopen; rt_instantiate; rt_call_ex).
  * Checked exactly: contended atomic adds, a cmpxchg spin lock around
  * plain stores, notify waking exactly `count` waiters, wait results
  * (ok / not-equal / timed-out) and the unaligned-atomic trap. */
@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cache/cache.h"
+#include "load/load.h"
 #include "rt/rt.h"
 
 static int failures;
@@ -126,9 +126,9 @@ int main(void)
 	size_t len = f ? fread(bytes, 1, sizeof bytes, f) : 0;
 	if (f)
 		fclose(f);
-	cache_options opt = { .dir = dir, .quiet = true };
-	cache_module cm;
-	if (cache_load(bytes, len, "m.wasm", &opt, &cm, err, sizeof err)) {
+	load_options opt = { .cache = { .dir = dir, .quiet = true } };
+	load_module cm;
+	if (load_wasm(bytes, len, "m.wasm", &opt, &cm, err, sizeof err)) {
 		fprintf(stderr, "test_rt_threads: %s\n", err);
 		return 1;
 	}
@@ -209,7 +209,7 @@ int main(void)
 	CHECK(call1("unaligned", 0, &r) == RT_TRAP_UNALIGNED);
 
 	rt_instance_free(inst);
-	cache_module_free(&cm);
+	load_module_free(&cm);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd))
 		fprintf(stderr, "test_rt_threads: could not remove %s\n", dir);

@@ -142,11 +142,42 @@ static void test_sections(void)
 	SEC(&order, 1, "\0");
 	EXPECT_ERR(&order, WASM_ERR_MALFORMED, 11);
 
-	/* Unknown section id. */
+	/* Unknown section id (13 is exception handling's tag section). */
 	buf id = {0};
 	header(&id);
-	SEC(&id, 13, "");
+	SEC(&id, 14, "");
 	EXPECT_ERR(&id, WASM_ERR_MALFORMED, 8);
+
+	/* Exception handling's tag section: between memory and global, an
+	 * attribute 0 and a type index per tag; a tag may be exported. */
+	buf tag = {0};
+	header(&tag);
+	SEC(&tag, 1, "\1\x60\1\x7f\0");
+	SEC(&tag, 13, "\1\0\0");
+	SEC(&tag, 7, "\1\1e\4\0");
+	wasm_module tm;
+	wasm_error te;
+	CHECK(decode(&tag, 0, &tm, &te) == 0);
+	if (te.code == 0) {
+		CHECK(tm.ntags == 1 && tm.tags[0] == 0 && tm.uses_eh);
+		CHECK(tm.nexports == 1 && tm.exports[0].kind == WASM_EXTERN_TAG);
+		wasm_module_free(&tm);
+	}
+	buf tagorder = {0};
+	header(&tagorder);
+	SEC(&tagorder, 1, "\1\x60\0\0");
+	SEC(&tagorder, 6, "\0");
+	SEC(&tagorder, 13, "\1\0\0");
+	EXPECT_ERR(&tagorder, WASM_ERR_MALFORMED, 17);
+	buf tagattr = {0};
+	header(&tagattr);
+	SEC(&tagattr, 1, "\1\x60\0\0");
+	SEC(&tagattr, 13, "\1\1\0");
+	EXPECT_ERR(&tagattr, WASM_ERR_MALFORMED, 17);
+	/* catch outside a try */
+	buf catch_ = {0};
+	one_func(&catch_, "\0\x19\x0b", 3);
+	EXPECT_ERR(&catch_, WASM_ERR_MALFORMED, 0x17);
 
 	/* Section content shorter than its size. */
 	buf size = {0};
@@ -257,7 +288,7 @@ static void test_body(void)
 	one_func(&after, "\0\x0b\x01", 3);
 	EXPECT_ERR(&after, WASM_ERR_MALFORMED, 0x18);
 	buf illegal = {0};
-	one_func(&illegal, "\0\x06\x0b", 3);
+	one_func(&illegal, "\0\x0a\x0b", 3);
 	EXPECT_ERR(&illegal, WASM_ERR_MALFORMED, 0x17);
 	buf else_ = {0};
 	one_func(&else_, "\0\x05\x0b", 3);
@@ -455,7 +486,11 @@ static void test_misc(void)
 	CHECK(oi && !strcmp(oi->name, "i64.add") && !strcmp(oi->sig, "II:I"));
 	oi = wasm_opinfo_get(WASM_PREFIXED(0xFC, 17));
 	CHECK(oi && !strcmp(oi->name, "table.fill"));
-	CHECK(wasm_opinfo_get(0x06) == NULL);
+	CHECK(wasm_opinfo_get(0x0a) == NULL);   /* throw_ref: not the legacy proposal */
+	oi = wasm_opinfo_get(WASM_OP_TRY);
+	CHECK(oi && !strcmp(oi->name, "try") && oi->imm == IMM_BLOCK);
+	oi = wasm_opinfo_get(WASM_OP_DELEGATE);
+	CHECK(oi && !strcmp(oi->name, "delegate") && oi->imm == IMM_LABEL);
 
 	wasm_error e = { .code = WASM_ERR_MALFORMED, .offset = 0x1a, .func = UINT32_MAX };
 	snprintf(e.msg, sizeof e.msg, "zero byte expected");

@@ -4,15 +4,14 @@
  * `thread_local`), so the old `extern int errno;` that many HPC codes
  * still carry is a compile error ("non-thread-local declaration of 'errno'
  * follows thread-local declaration"), and C++03 cannot parse the header.
- * Modules here are single-threaded (mpiwasm-cc refuses -pthread) and
  * Debian's libc.a is built without the atomics feature, where clang turns
  * thread-locals into plain globals: errno is an ordinary `int` in the
- * linked module either way, so declaring it plain is the same object. */
+ * linked module, so declaring it plain is the same object.  That holds
+ * for `mpiwasm-cc -pthread` too: code compiled with atomics would make a
+ * `_Thread_local` errno a real thread-local that libc never writes (and
+ * wasm-ld refuses the mix), so errno stays one variable shared by every
+ * thread (toolchain/README.md, "Threads"). */
 #ifndef __wasilibc___errno_h
-#if defined(__wasm_atomics__)
-/* A threads build: keep libc's own declaration. */
-#include_next <__errno.h>
-#else
 #define __wasilibc___errno_h
 
 #ifdef __cplusplus
@@ -27,5 +26,4 @@ extern int errno;
 }
 #endif
 
-#endif
 #endif

@@ -1,16 +1,17 @@
-/* test_cache_load.c - cache_load on small modules: miss then hit, what
- * the key depends on, failure kinds, list and clean. */
+/* test_load.c - load_wasm on small modules: miss then hit, what the
+ * cache key depends on, failure kinds, the cache's list and clean. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
-#include "cache/cache.h"
+#include "load/load.h"
 
 static int failures;
 
 #define CHECK(cond, ...) do { if (!(cond)) { \
-	fprintf(stderr, "test_cache_load:%d: ", __LINE__); \
+	fprintf(stderr, "test_load:%d: ", __LINE__); \
 	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); failures++; } } while (0)
 
 /* (module (func (export "f") (result i32) i32.const 42)) */
@@ -42,6 +43,29 @@ static const uint8_t mod_invalid[] = {
 	10, 7, 1, 5, 0, 0x41, 1, 0x6a, 0x0b,
 };
 
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* load_wasm, checking that its stages (what --timings prints) add up to
+ * the whole time of the call. */
+static int timed_load(const uint8_t *bytes, size_t size, const char *name,
+                      const load_options *opt, load_module *cm, char *err, size_t errlen)
+{
+	double t0 = now();
+	int rc = load_wasm(bytes, size, name, opt, cm, err, errlen);
+	double wall = now() - t0;
+	const load_timings *t = &cm->t;
+	double sum = t->decode + t->validate + t->translate + t->compile + t->verify +
+	             t->wait + t->load;
+	CHECK(sum <= wall + 1e-9 && wall - sum < 0.001 + wall / 100,
+	      "%s: the stages add up to %.6f s of %.6f s", name, sum, wall);
+	return rc;
+}
+
 static void count_entry(void *ud, const cache_entry_info *e)
 {
 	(*(int *)ud)++;
@@ -54,78 +78,79 @@ int main(void)
 {
 	char dir[] = "/tmp/mpiwasm-test-cache-XXXXXX";
 	char err[2048];
-	cache_module cm;
+	load_module cm;
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		return 1;
 	}
-	cache_options opt = { .dir = dir, .quiet = true, .check_host_imports = true, .jobs = 1 };
+	load_options opt = { .cache = { .dir = dir, .quiet = true, .jobs = 1 },
+	                     .check_host_imports = true };
 
 	/* Miss, then hit with the same key. */
-	int rc = cache_load(mod_a, sizeof mod_a, "a.wasm", &opt, &cm, err, sizeof err);
+	int rc = timed_load(mod_a, sizeof mod_a, "a.wasm", &opt, &cm, err, sizeof err);
 	CHECK(rc == 0, "first load failed: %s", err);
 	char key[65];
 	memcpy(key, cm.key, sizeof key);
 	CHECK(rc || !cm.was_cached, "first load claims a hit");
 	CHECK(rc || (cm.code && cm.dl && cm.mod.bodies_decoded), "first load incomplete");
 	CHECK(rc || cm.t.compile > 0, "no compile time on a miss");
-	cache_module_free(&cm);
+	load_module_free(&cm);
 
-	rc = cache_load(mod_a, sizeof mod_a, "a.wasm", &opt, &cm, err, sizeof err);
+	rc = timed_load(mod_a, sizeof mod_a, "a.wasm", &opt, &cm, err, sizeof err);
 	CHECK(rc == 0, "second load failed: %s", err);
 	CHECK(rc || cm.was_cached, "second load was not a hit");
 	CHECK(rc || !cm.mod.bodies_decoded, "a hit decoded the bodies");
 	CHECK(rc || !strcmp(cm.key, key), "key changed: %s vs %s", cm.key, key);
 	CHECK(rc || cm.t.compile == 0, "compile time on a hit");
-	cache_module_free(&cm);
+	load_module_free(&cm);
 
 	/* The flags are part of the key. */
-	cache_options opt2 = opt;
-	opt2.extra_cflags = "-DMPIWASM_TEST=1";
-	rc = cache_load(mod_a, sizeof mod_a, "a.wasm", &opt2, &cm, err, sizeof err);
+	load_options opt2 = opt;
+	opt2.cache.extra_cflags = "-DMPIWASM_TEST=1";
+	rc = load_wasm(mod_a, sizeof mod_a, "a.wasm", &opt2, &cm, err, sizeof err);
 	CHECK(rc == 0, "load with extra flags failed: %s", err);
 	CHECK(rc || (!cm.was_cached && strcmp(cm.key, key)), "extra flags did not change the key");
-	cache_module_free(&cm);
+	load_module_free(&cm);
 
 	/* So are the module bytes. */
-	rc = cache_load(mod_b, sizeof mod_b, "b.wasm", &opt, &cm, err, sizeof err);
+	rc = load_wasm(mod_b, sizeof mod_b, "b.wasm", &opt, &cm, err, sizeof err);
 	CHECK(rc == 0, "load of b failed: %s", err);
 	CHECK(rc || (!cm.was_cached && strcmp(cm.key, key)), "other bytes, same key");
-	cache_module_free(&cm);
+	load_module_free(&cm);
 
 	/* A record that no longer matches its object: rebuilt. */
 	char so[512];
 	snprintf(so, sizeof so, "%s/%s.so", dir, key);
 	CHECK(truncate(so, 64) == 0, "truncate %s", so);
-	rc = cache_load(mod_a, sizeof mod_a, "a.wasm", &opt, &cm, err, sizeof err);
+	rc = load_wasm(mod_a, sizeof mod_a, "a.wasm", &opt, &cm, err, sizeof err);
 	CHECK(rc == 0 && !cm.was_cached, "truncated entry not rebuilt (rc %d: %s)", rc, err);
-	cache_module_free(&cm);
+	load_module_free(&cm);
 
 	/* Failure kinds. */
-	rc = cache_load(mod_bad, sizeof mod_bad, "bad.wasm", &opt, &cm, err, sizeof err);
-	CHECK(rc == -1 && cm.failure == CACHE_FAIL_MODULE && strstr(err, "bad.wasm"),
+	rc = load_wasm(mod_bad, sizeof mod_bad, "bad.wasm", &opt, &cm, err, sizeof err);
+	CHECK(rc == -1 && cm.failure == LOAD_FAIL_MODULE && strstr(err, "bad.wasm"),
 	      "malformed: rc %d failure %d: %s", rc, cm.failure, err);
-	rc = cache_load(mod_invalid, sizeof mod_invalid, "inv.wasm", &opt, &cm, err, sizeof err);
-	CHECK(rc == -1 && cm.failure == CACHE_FAIL_MODULE && strstr(err, "inv.wasm"),
+	rc = load_wasm(mod_invalid, sizeof mod_invalid, "inv.wasm", &opt, &cm, err, sizeof err);
+	CHECK(rc == -1 && cm.failure == LOAD_FAIL_MODULE && strstr(err, "inv.wasm"),
 	      "invalid: rc %d failure %d: %s", rc, cm.failure, err);
-	cache_options opt3 = opt;
-	opt3.cc = "mpiwasm-no-such-compiler";
-	rc = cache_load(mod_a, sizeof mod_a, "a.wasm", &opt3, &cm, err, sizeof err);
-	CHECK(rc == -1 && cm.failure == CACHE_FAIL_SYSTEM &&
+	load_options opt3 = opt;
+	opt3.cache.cc = "mpiwasm-no-such-compiler";
+	rc = load_wasm(mod_a, sizeof mod_a, "a.wasm", &opt3, &cm, err, sizeof err);
+	CHECK(rc == -1 && cm.failure == LOAD_FAIL_SYSTEM &&
 	      strstr(err, "mpiwasm-no-such-compiler"),
 	      "missing compiler: rc %d failure %d: %s", rc, cm.failure, err);
-	opt3.cc = "false";
-	rc = cache_load(mod_b, sizeof mod_b, "b.wasm", &opt3, &cm, err, sizeof err);
-	CHECK(rc == -1 && cm.failure == CACHE_FAIL_SYSTEM && strstr(err, "-v"),
+	opt3.cache.cc = "false";
+	rc = load_wasm(mod_b, sizeof mod_b, "b.wasm", &opt3, &cm, err, sizeof err);
+	CHECK(rc == -1 && cm.failure == LOAD_FAIL_SYSTEM && strstr(err, "-v"),
 	      "compiler whose -v fails: rc %d failure %d: %s", rc, cm.failure, err);
 
 	/* Listing and cleaning: a, a with flags, b. */
 	int n = 0;
-	rc = cache_list(&opt, count_entry, &n, err, sizeof err);
+	rc = cache_list(&opt.cache, count_entry, &n, err, sizeof err);
 	CHECK(rc == 3 && n == 3, "cache_list: %d entries, %d calls (%s)", rc, n, err);
-	rc = cache_clean(&opt, err, sizeof err);
+	rc = cache_clean(&opt.cache, err, sizeof err);
 	CHECK(rc == 3, "cache_clean removed %d (%s)", rc, err);
-	CHECK(cache_list(&opt, NULL, NULL, err, sizeof err) == 0, "entries left after clean");
+	CHECK(cache_list(&opt.cache, NULL, NULL, err, sizeof err) == 0, "entries left after clean");
 	CHECK(rmdir(dir) == 0, "cache dir %s not empty after clean", dir);
 	return failures != 0;
 }

@@ -1,0 +1,69 @@
+/* load.h - the production path from .wasm bytes to loaded native code.
+ *
+ * load_wasm():
+ *   cache key (src/cache) ->
+ *     hit:  decode without bodies, check imports, dlopen the cached object
+ *     miss: decode, validate, check imports, translate (src/xlate),
+ *           compile and store (src/cache), dlopen
+ * Ranks that start together compile a module once per cache: the first
+ * holds the key's lock from the miss to the dlopen, the others wait for
+ * it and then load its entry. */
+#ifndef MPIWASM_LOAD_H
+#define MPIWASM_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../wasm/wasm.h"
+#include "../rt/rt.h"
+#include "../cache/cache.h"
+
+typedef struct load_options {
+	cache_options cache;      /* where and how the code is compiled */
+	bool check_host_imports;  /* refuse imports the host registry lacks */
+} load_options;
+
+/* Seconds, adding up to all of load_wasm's time.  verify: finding and
+ * checking a cached entry (owner, mode, identity recorded at store time;
+ * the full checksum only if that changed); wait: for another process's
+ * build of the same module (the cache lock); load: the key, the dlopen. */
+typedef struct load_timings {
+	double decode, validate, translate, compile, verify, wait, load;
+} load_timings;
+
+/* Why load_wasm failed, for the command's exit status. */
+enum load_failure {
+	LOAD_FAIL_NONE = 0,
+	LOAD_FAIL_MODULE,         /* malformed or invalid module */
+	LOAD_FAIL_IMPORTS,        /* imports the host registry lacks */
+	LOAD_FAIL_COMPILE,        /* translator or C compiler failed */
+	LOAD_FAIL_SYSTEM,         /* I/O, processes, dlopen, ... */
+};
+
+typedef struct load_module {
+	wasm_module mod;          /* bodies decoded only on a miss */
+	const rt_code *code;
+	void *dl;
+	int fd1;                  /* the loaded object's descriptor plus one (0:
+	                             none), open while dl is: dlopen named it */
+	char key[65];             /* the cache key, hex SHA-256 */
+	bool was_cached;
+	/* On a miss: units of generated C, and how many of them the cache had
+	 * compiled before (cache_units). */
+	size_t units, units_reused;
+	load_timings t;
+	int failure;              /* enum load_failure after load_wasm */
+} load_module;
+
+/* Not thread-safe: one load_wasm at a time per process (the cache installs
+ * signal handlers to remove half-written files while it builds).
+ * Returns 0, or -1 with one line in err naming the file and the problem
+ * (malformed/invalid module, unknown imports, compiler failure, ...);
+ * out->t says where the time went either way.  `bytes` must outlive the
+ * load_module. */
+int load_wasm(const uint8_t *bytes, size_t size, const char *filename,
+              const load_options *opt, load_module *out, char *err, size_t errlen);
+
+void load_module_free(load_module *lm);
+
+#endif
