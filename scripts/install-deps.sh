@@ -5,7 +5,7 @@ set -e
 PKGS="make gcc clang-19 lld-19 libclang-rt-19-dev libclang-rt-19-dev-wasm32 wasi-libc
  libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 libopenmpi-dev openmpi-bin
  mpich libmpich-dev wabt binaryen pkg-config python3 gnuplot-nox hyperfine
- cmake llvm-19"
+ cmake llvm-19 iproute2 util-linux slurmctld slurmd slurm-client"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -4,8 +4,11 @@
 # passes when make succeeds AND its closing "N passed, N failed" line
 # shows at least the number of passed tests tests/expected-counts.txt
 # gives for it: a suite that ran nothing, or lost tests silently, fails
-# with a line saying what is missing.  Closes with the time of each suite
-# and the totals.
+# with a line saying what is missing.  A suite that cannot run on this
+# machine (a missing capability, e.g. no network namespaces) ends with the
+# line "SKIPPED: why" and exit 0: it is listed as skipped, counted neither
+# as passed nor as failed.  Closes with the time of each suite and the
+# totals.
 set -u
 MAKE=${MAKE:-make}
 expect=tests/expected-counts.txt
@@ -20,7 +23,7 @@ if [ -z "${OMPI_MCA_orte_tmpdir_base:-}" ]; then
 	export OMPI_MCA_orte_tmpdir_base
 	trap 'rm -rf "$OMPI_MCA_orte_tmpdir_base"' EXIT
 fi
-tp=0 tf=0 bad="" summary=""
+tp=0 tf=0 ts=0 bad="" summary=""
 for s in "$@"; do
 	echo "== $s"
 	t0=$(date +%s)
@@ -28,6 +31,14 @@ for s in "$@"; do
 	rc=$?
 	t=$(($(date +%s) - t0))
 	cat "$logs/$s.log"
+	skip=$(tail -n 1 "$logs/$s.log" | sed -n 's/^SKIPPED: //p')
+	if [ "$rc" = 0 ] && [ -n "$skip" ]; then
+		echo "check: $s skipped: $skip"
+		ts=$((ts + 1))
+		summary="$summary$(printf '%-22s %4d s  skipped: %s' "$s" "$t" "$skip")
+"
+		continue
+	fi
 	# The suite's own closing line (the last "N passed, N failed" it printed).
 	line=$(grep -E '(^|[ :])[0-9]+ passed, [0-9]+ failed' "$logs/$s.log" | tail -n 1)
 	pf=$(printf '%s\n' "$line" | grep -oE '[0-9]+ passed, [0-9]+ failed' | tail -n 1)
@@ -58,5 +69,6 @@ done
 echo "== summary"
 printf '%s' "$summary"
 [ -n "$bad" ] && echo "check: failed:$bad"
+[ "$ts" != 0 ] && echo "check: $ts suites skipped (see above): their tests did not run here"
 echo "check: $tp passed, $tf failed"
 [ -z "$bad" ]

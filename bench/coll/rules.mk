@@ -8,3 +8,11 @@ bench-coll: toolchain $(B)/mpiwasm
 
 bench: bench-coll
 .PHONY: bench-coll
+
+# The same collectives on the emulated cluster (root: network namespaces),
+# every coll_tuned algorithm forced natively per link profile: where the
+# default misselects.  Writes bench/coll/CLUSTER.md and cluster-*.png
+# (bench/coll/cluster.sh; PROFILES="1g none" NHOSTS=4 PPN=1).
+bench-coll-cluster: $(B)/mpiwasm
+	@B=$(B) sh bench/coll/cluster.sh
+.PHONY: bench-coll-cluster
