@@ -19,8 +19,14 @@ typedef struct hpcg_mat {
 	double *val_pool;
 } hpcg_mat;
 
-/* HPCG's GenerateProblem: 26 on the diagonal, -1 off it. */
-__attribute__((unused)) static void hpcg_generate(hpcg_mat *A, int nx, int ny, int nz)
+/* HPCG's GenerateProblem: 26 on the diagonal, -1 off it, for the planes
+ * z0 .. z0+nz-1 of a grid nx x ny x gz (a rank's slab; the whole grid when
+ * z0 = 0 and gz = nz).  Column c of row i is stored relative to the slab's
+ * first row, so a neighbour's plane below is at -nx*ny..-1 and the one
+ * above at n..n+nx*ny-1 (bench/mpi/cg.c indexes a vector with a ghost
+ * plane on each side). */
+__attribute__((unused)) static void hpcg_generate_slab(hpcg_mat *A, int nx, int ny, int nz,
+                                                       int z0, int gz)
 {
 	int n = nx * ny * nz;
 	A->nrows = n;
@@ -42,7 +48,8 @@ __attribute__((unused)) static void hpcg_generate(hpcg_mat *A, int nx, int ny, i
 					for (int sy = -1; sy <= 1; sy++)
 						for (int sx = -1; sx <= 1; sx++) {
 							int x = ix + sx, y = iy + sy, z = iz + sz;
-							if (x < 0 || x >= nx || y < 0 || y >= ny || z < 0 || z >= nz)
+							if (x < 0 || x >= nx || y < 0 || y >= ny ||
+							    z0 + z < 0 || z0 + z >= gz)
 								continue;
 							int c = (z * ny + y) * nx + x;
 							ci[k] = c;
@@ -58,10 +65,41 @@ __attribute__((unused)) static void hpcg_generate(hpcg_mat *A, int nx, int ny, i
 			}
 }
 
+__attribute__((unused)) static void hpcg_generate(hpcg_mat *A, int nx, int ny, int nz)
+{
+	hpcg_generate_slab(A, nx, ny, nz, 0, nz);
+}
+
 static void hpcg_free(hpcg_mat *A)
 {
 	free(A->nnz_in_row); free(A->inds); free(A->vals); free(A->diag);
 	free(A->ind_pool); free(A->val_pool);
+}
+
+/* The local part of a dot product (HPCG's ComputeDotProduct_ref before
+ * its MPI_Allreduce). */
+BENCH_HOT __attribute__((unused)) static double hpcg_dot(int n, const double *x, const double *y)
+{
+	double s = 0.0;
+	for (int i = 0; i < n; i++)
+		s += x[i] * y[i];
+	return s;
+}
+
+/* HPCG's ComputeWAXPBY_ref: w = alpha x + beta y. */
+BENCH_HOT __attribute__((unused)) static void hpcg_waxpby(int n, double alpha, const double *x,
+                                                         double beta, const double *y, double *w)
+{
+	if (alpha == 1.0) {
+		for (int i = 0; i < n; i++)
+			w[i] = x[i] + beta * y[i];
+	} else if (beta == 1.0) {
+		for (int i = 0; i < n; i++)
+			w[i] = alpha * x[i] + y[i];
+	} else {
+		for (int i = 0; i < n; i++)
+			w[i] = alpha * x[i] + beta * y[i];
+	}
 }
 
 /* HPCG's ComputeSPMV_ref. */

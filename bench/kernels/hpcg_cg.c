@@ -7,30 +7,6 @@
 #define NG 32
 #define CG_ITERS 25
 
-BENCH_HOT static double dot(int n, const double *x, const double *y)
-{
-	double s = 0.0;
-	for (int i = 0; i < n; i++)
-		s += x[i] * y[i];
-	return s;
-}
-
-/* HPCG's ComputeWAXPBY_ref */
-BENCH_HOT static void waxpby(int n, double alpha, const double *x, double beta,
-                             const double *y, double *w)
-{
-	if (alpha == 1.0) {
-		for (int i = 0; i < n; i++)
-			w[i] = x[i] + beta * y[i];
-	} else if (beta == 1.0) {
-		for (int i = 0; i < n; i++)
-			w[i] = alpha * x[i] + y[i];
-	} else {
-		for (int i = 0; i < n; i++)
-			w[i] = alpha * x[i] + beta * y[i];
-	}
-}
-
 static double cg(const hpcg_mat *A, const double *b, double *x, double *r, double *z,
                  double *p, double *Ap)
 {
@@ -38,24 +14,24 @@ static double cg(const hpcg_mat *A, const double *b, double *x, double *r, doubl
 	memset(x, 0, (size_t)n * sizeof(double));
 	memcpy(p, x, (size_t)n * sizeof(double));
 	hpcg_spmv(A, p, Ap);
-	waxpby(n, 1.0, b, -1.0, Ap, r);
-	double rtz = 0, oldrtz, normr = dot(n, r, r);
+	hpcg_waxpby(n, 1.0, b, -1.0, Ap, r);
+	double rtz = 0, oldrtz, normr = hpcg_dot(n, r, r);
 	for (int k = 1; k <= CG_ITERS; k++) {
 		memset(z, 0, (size_t)n * sizeof(double));
 		hpcg_symgs(A, r, z);
 		if (k == 1) {
-			waxpby(n, 1.0, z, 0.0, z, p);
-			rtz = dot(n, r, z);
+			hpcg_waxpby(n, 1.0, z, 0.0, z, p);
+			rtz = hpcg_dot(n, r, z);
 		} else {
 			oldrtz = rtz;
-			rtz = dot(n, r, z);
-			waxpby(n, 1.0, z, rtz / oldrtz, p, p);
+			rtz = hpcg_dot(n, r, z);
+			hpcg_waxpby(n, 1.0, z, rtz / oldrtz, p, p);
 		}
 		hpcg_spmv(A, p, Ap);
-		double alpha = rtz / dot(n, p, Ap);
-		waxpby(n, 1.0, x, alpha, p, x);
-		waxpby(n, 1.0, r, -alpha, Ap, r);
-		normr = dot(n, r, r);
+		double alpha = rtz / hpcg_dot(n, p, Ap);
+		hpcg_waxpby(n, 1.0, x, alpha, p, x);
+		hpcg_waxpby(n, 1.0, r, -alpha, Ap, r);
+		normr = hpcg_dot(n, r, r);
 	}
 	return normr;
 }

@@ -20,16 +20,7 @@ OUT=$B/bench/mpi/$MPI/cg
 REPORT=${CG_REPORT:-$here/CG-REPORT.md}
 die() { echo "cg-run.sh: $*" >&2; exit 1; }
 mkdir -p "$OUT" || exit 1
-case $MPI in
-openmpi)
-	NCC=mpicc.openmpi
-	LAUNCH="mpirun.openmpi --oversubscribe -np"
-	[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ;;
-mpich)
-	NCC=mpicc.mpich
-	LAUNCH="mpirun.mpich -np" ;;
-*)	die "MPI must be openmpi or mpich" ;;
-esac
+. "$here/launcher.sh"
 T=$(mktemp -d "${TMPDIR:-/tmp}/bench-cg.XXXXXX") || die "mktemp failed"
 trap 'rm -rf "$T"' EXIT
 export MPIWASM_CACHE_DIR=$T/cache

@@ -24,51 +24,12 @@ typedef struct slab {
 	int rank, size;
 } slab;
 
-/* HPCG's matrix over the global grid NG x NG x (NG * size), restricted to
- * this rank's planes.  Column c of row i is stored as c - first_row, so a
- * neighbour's plane below is at -plane..-1 and the one above at
- * n..n+plane-1: the kernels index x + plane, a vector with one ghost plane
- * on each side. */
+/* This rank's planes of HPCG's matrix over the global grid NG x NG x
+ * (NG * size); columns relative to its first row (hpcg_generate_slab). */
 static void slab_generate(slab *s)
 {
-	int nx = NG, ny = NG, nz = NG, gz = NG * s->size, z0 = NG * s->rank;
-	int n = nx * ny * nz;
-	hpcg_mat *A = &s->A;
-	s->plane = nx * ny;
-	A->nrows = n;
-	A->nnz_in_row = bench_alloc((size_t)n * sizeof(int), "nnz_in_row");
-	A->inds = bench_alloc((size_t)n * sizeof(int *), "inds");
-	A->vals = bench_alloc((size_t)n * sizeof(double *), "vals");
-	A->diag = bench_alloc((size_t)n * sizeof(double *), "diag");
-	A->ind_pool = bench_alloc((size_t)n * 27 * sizeof(int), "ind_pool");
-	A->val_pool = bench_alloc((size_t)n * 27 * sizeof(double), "val_pool");
-	for (int iz = 0; iz < nz; iz++)
-		for (int iy = 0; iy < ny; iy++)
-			for (int ix = 0; ix < nx; ix++) {
-				int row = (iz * ny + iy) * nx + ix, k = 0;
-				int *ci = A->ind_pool + (size_t)row * 27;
-				double *cv = A->val_pool + (size_t)row * 27;
-				A->inds[row] = ci;
-				A->vals[row] = cv;
-				for (int sz = -1; sz <= 1; sz++)
-					for (int sy = -1; sy <= 1; sy++)
-						for (int sx = -1; sx <= 1; sx++) {
-							int x = ix + sx, y = iy + sy, z = iz + sz;
-							if (x < 0 || x >= nx || y < 0 || y >= ny ||
-							    z0 + z < 0 || z0 + z >= gz)
-								continue;
-							int c = (z * ny + y) * nx + x;
-							ci[k] = c;
-							if (c == row) {
-								cv[k] = 26.0;
-								A->diag[row] = &cv[k];
-							} else {
-								cv[k] = -1.0;
-							}
-							k++;
-						}
-				A->nnz_in_row[row] = k;
-			}
+	s->plane = NG * NG;
+	hpcg_generate_slab(&s->A, NG, NG, NG, NG * s->rank, NG * s->size);
 }
 
 /* Fills the ghost planes of xg (plane | n owned | plane) from the
@@ -89,29 +50,11 @@ static void halo(const slab *s, double *xg)
 	MPI_Waitall(nrq, rq, MPI_STATUSES_IGNORE);
 }
 
-BENCH_HOT static double dot(int n, const double *x, const double *y)
+static double dot(int n, const double *x, const double *y)
 {
-	double s = 0.0, g;
-	for (int i = 0; i < n; i++)
-		s += x[i] * y[i];
+	double s = hpcg_dot(n, x, y), g;
 	MPI_Allreduce(&s, &g, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 	return g;
-}
-
-/* HPCG's ComputeWAXPBY_ref */
-BENCH_HOT static void waxpby(int n, double alpha, const double *x, double beta,
-                             const double *y, double *w)
-{
-	if (alpha == 1.0) {
-		for (int i = 0; i < n; i++)
-			w[i] = x[i] + beta * y[i];
-	} else if (beta == 1.0) {
-		for (int i = 0; i < n; i++)
-			w[i] = alpha * x[i] + y[i];
-	} else {
-		for (int i = 0; i < n; i++)
-			w[i] = alpha * x[i] + beta * y[i];
-	}
 }
 
 /* pg and zg are ghosted (plane | n | plane); the others are not. */
@@ -125,25 +68,25 @@ static double cg(const slab *s, const double *b, double *x, double *r, double *z
 	memset(pg, 0, (size_t)gl * sizeof(double));
 	halo(s, pg);
 	hpcg_spmv(A, p, Ap);
-	waxpby(n, 1.0, b, -1.0, Ap, r);
+	hpcg_waxpby(n, 1.0, b, -1.0, Ap, r);
 	double rtz = 0, oldrtz, normr = dot(n, r, r);
 	for (int k = 1; k <= CG_ITERS; k++) {
 		memset(zg, 0, (size_t)gl * sizeof(double));
 		halo(s, zg);
 		hpcg_symgs(A, r, z);
 		if (k == 1) {
-			waxpby(n, 1.0, z, 0.0, z, p);
+			hpcg_waxpby(n, 1.0, z, 0.0, z, p);
 			rtz = dot(n, r, z);
 		} else {
 			oldrtz = rtz;
 			rtz = dot(n, r, z);
-			waxpby(n, 1.0, z, rtz / oldrtz, p, p);
+			hpcg_waxpby(n, 1.0, z, rtz / oldrtz, p, p);
 		}
 		halo(s, pg);
 		hpcg_spmv(A, p, Ap);
 		double alpha = rtz / dot(n, p, Ap);
-		waxpby(n, 1.0, x, alpha, p, x);
-		waxpby(n, 1.0, r, -alpha, Ap, r);
+		hpcg_waxpby(n, 1.0, x, alpha, p, x);
+		hpcg_waxpby(n, 1.0, r, -alpha, Ap, r);
 		normr = dot(n, r, r);
 	}
 	return normr;

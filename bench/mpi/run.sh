@@ -11,16 +11,7 @@ MPI=${MPI:-openmpi}
 COLL_NP=${COLL_NP:-4}
 OUT=$B/bench/mpi/$MPI
 mkdir -p "$OUT" || exit 1
-case $MPI in
-openmpi)
-	NCC=mpicc.openmpi
-	LAUNCH="mpirun.openmpi --oversubscribe -np"
-	[ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ;;
-mpich)
-	NCC=mpicc.mpich
-	LAUNCH="mpirun.mpich -np" ;;
-*)	echo "bench/mpi/run.sh: MPI must be openmpi or mpich"; exit 1 ;;
-esac
+. "$here/launcher.sh"
 
 $NCC -O2 -o "$OUT/mpibench" "$here/mpibench.c" || exit 1
 "$B/mpiwasm-cc" -O2 -o "$OUT/mpibench.wasm" "$here/mpibench.c" || exit 1

@@ -1595,94 +1595,32 @@ static uint32_t dtype_find_(MPI_Datatype x)
 
 /* ---- the locked entry points of the request and datatype tables ---- */
 
-int mw_req_get(uint32_t h, MPI_Request *out)
-{
-	mw_lock();
-	int r = req_get_(h, out);
-	mw_unlock();
-	return r;
-}
+/* T mw_NAME(PARAMS): NAME_(ARGS) under the bridge lock. */
+#define LOCKED(T, name, params, args)                                         \
+	T mw_##name params                                                    \
+	{                                                                     \
+		mw_lock();                                                    \
+		T r_ = name##_ args;                                          \
+		mw_unlock();                                                  \
+		return r_;                                                    \
+	}
+#define LOCKED_VOID(name, params, args)                                       \
+	void mw_##name params                                                 \
+	{                                                                     \
+		mw_lock();                                                    \
+		name##_ args;                                                 \
+		mw_unlock();                                                  \
+	}
 
-uint32_t mw_req_put(MPI_Request r)
-{
-	mw_lock();
-	uint32_t h = req_put_(r);
-	mw_unlock();
-	return h;
-}
-
-void mw_req_del(uint32_t h)
-{
-	mw_lock();
-	req_del_(h);
-	mw_unlock();
-}
-
-void mw_req_attach(uint32_t h, mw_req_fini *fn, void *arg)
-{
-	mw_lock();
-	req_attach_(h, fn, arg);
-	mw_unlock();
-}
-
-int mw_req_orphan(uint32_t h)
-{
-	mw_lock();
-	int r = req_orphan_(h);
-	mw_unlock();
-	return r;
-}
-
-void mw_req_set(uint32_t h, MPI_Request r)
-{
-	mw_lock();
-	req_set_(h, r);
-	mw_unlock();
-}
-
-int mw_dtype_get(uint32_t h, mw_dtype **out)
-{
-	mw_lock();
-	int r = dtype_get_(h, out);
-	mw_unlock();
-	return r;
-}
-
-uint32_t mw_dtype_put(MPI_Datatype x)
-{
-	mw_lock();
-	uint32_t r = dtype_put_(x);
-	mw_unlock();
-	return r;
-}
-
-int mw_dtype_predefined(uint32_t h)
-{
-	mw_lock();
-	int r = dtype_predefined_(h);
-	mw_unlock();
-	return r;
-}
-
-void mw_dtype_del(uint32_t h)
-{
-	mw_lock();
-	dtype_del_(h);
-	mw_unlock();
-}
-
-int mw_dtype_refresh(uint32_t h)
-{
-	mw_lock();
-	int r = dtype_refresh_(h);
-	mw_unlock();
-	return r;
-}
-
-uint32_t mw_dtype_find(MPI_Datatype x)
-{
-	mw_lock();
-	uint32_t r = dtype_find_(x);
-	mw_unlock();
-	return r;
-}
+LOCKED(int, req_get, (uint32_t h, MPI_Request *out), (h, out))
+LOCKED(uint32_t, req_put, (MPI_Request r), (r))
+LOCKED_VOID(req_del, (uint32_t h), (h))
+LOCKED_VOID(req_attach, (uint32_t h, mw_req_fini *fn, void *arg), (h, fn, arg))
+LOCKED(int, req_orphan, (uint32_t h), (h))
+LOCKED_VOID(req_set, (uint32_t h, MPI_Request r), (h, r))
+LOCKED(int, dtype_get, (uint32_t h, mw_dtype **out), (h, out))
+LOCKED(uint32_t, dtype_put, (MPI_Datatype x), (x))
+LOCKED(int, dtype_predefined, (uint32_t h), (h))
+LOCKED_VOID(dtype_del, (uint32_t h), (h))
+LOCKED(int, dtype_refresh, (uint32_t h), (h))
+LOCKED(uint32_t, dtype_find, (MPI_Datatype x), (x))
