@@ -95,8 +95,11 @@ CHECK_FIRST := check-mpi-h check-gen check-unit check-xlate check-fuzz check-col
   check-e2e check-wasi check-examples check-mpib
 CHECK_ORDER = $(filter $(CHECKS),$(CHECK_FIRST)) $(filter-out $(CHECK_FIRST),$(CHECKS))
 
+# Each suite's own builds (test programs, benchmark binaries, the ASan
+# engine) use both cores; the suites themselves run one at a time.
+CHECK_JOBS ?= 2
 check: all
-	@MAKE="$(MAKE)" sh scripts/run-checks.sh $(CHECK_ORDER)
+	@MAKE="$(MAKE) -j$(CHECK_JOBS)" sh scripts/run-checks.sh $(CHECK_ORDER)
 
 asan:
 	$(MAKE) B=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
