@@ -221,14 +221,17 @@ for p in $ONLY; do
 		launch_rc=0
 		# shellcheck disable=SC2086
 		(cd "$rundir" && exec timeout "$tmo" $LAUNCH "$n" "$MPIWASM" $wflags "$OUT/$p.wasm") > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
-		# Open MPI 4.1's spawn hangs now and then when orted's PMIx
-		# server times out a LOOKUP of the parents' port ("A request has
-		# timed out ... LOOKUP"): 2 of 16 wasm runs of fam_dyn np=2 on a
-		# loaded machine, whose children start later than native ones.
-		# Such a run (and only such a run) is tried once more, and said.
-		if [ "$launch_rc" = 124 ] && [ "$p" = fam_dyn ] &&
-		   grep -q "A request has timed out" "$o.wasm.err" && grep -q "LOOKUP" "$o.wasm.err"; then
-			echo "note $p np=$n: Open MPI's PMIx LOOKUP timed out in a spawn (library race); run again"
+		# fam_dyn np=2 hangs now and then in its spawn section: 2 of 16
+		# wasm runs at load 8 and 1 of 3 clean-clone runs on an idle
+		# machine, 0 of 16 native runs (the children of a wasm job start
+		# later).  Some of the hung runs show orted's PMIx server timing
+		# out a LOOKUP of the parents' port ("A request has timed out ...
+		# LOOKUP"); the rest is not understood yet (open in issue 12).
+		# A hung fam_dyn run is tried once more, and said: two in a row
+		# still fail.
+		if [ "$launch_rc" = 124 ] && [ "$p" = fam_dyn ]; then
+			echo "note $p np=$n: hung (the spawn hang of issue 12's note), run again:" \
+				"$(grep -c "A request has timed out" "$o.wasm.err") PMIx timeout messages"
 			launch_rc=0
 			# shellcheck disable=SC2086
 			(cd "$rundir" && exec timeout "$tmo" $LAUNCH "$n" "$MPIWASM" $wflags "$OUT/$p.wasm") > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
