@@ -173,25 +173,45 @@ check_module() {
 }
 
 # ---- native vs wasm -------------------------------------------------------
-for p in $ONLY; do
+# Every program is built (natively, to wasm, and compiled by the engine)
+# before any runs, two at a time: the builds of one program use one core.
+# build_one P writes P.nb / P.wb (1: built) and P.cb (1: compiled).
+build_one() {
+	p=$1
 	case " $PROGS_CXX " in
 	*" $p "*) srcf=$here/$p.cc; ncc="$NCXX -std=c++17"; wcc="$CXX_W -std=c++17" ;;
 	*) srcf=$here/$p.c; ncc=$NCC; wcc=$CC_W ;;
 	esac
-	nb=0 wb=0
+	nb=0 wb=0 cb=0
+	rm -f "$OUT/$p.native" "$OUT/$p.wasm"
 	# shellcheck disable=SC2086
-	if $ncc -O2 -o "$OUT/$p.native" "$srcf" > "$OUT/$p.native.build" 2>&1; then nb=1
-	else bad "$p: native build"; excerpt "$OUT/$p.native.build"; fi
+	$ncc -O2 -o "$OUT/$p.native" "$srcf" > "$OUT/$p.native.build" 2>&1 && nb=1
 	# shellcheck disable=SC2086
-	if $wcc -O2 -Wall -Wextra -o "$OUT/$p.wasm" "$srcf" > "$OUT/$p.wasm.build" 2>&1; then
-		wb=1
+	$wcc -O2 -Wall -Wextra -o "$OUT/$p.wasm" "$srcf" > "$OUT/$p.wasm.build" 2>&1 && wb=1
+	if [ "$wb" = 1 ] && [ "$engine" = 1 ]; then
+		timeout 600 "$MPIWASM" compile "$OUT/$p.wasm" > "$OUT/$p.compile" 2>&1 && cb=1
+	fi
+	echo $nb > "$OUT/$p.nb"; echo $wb > "$OUT/$p.wb"; echo $cb > "$OUT/$p.cb"
+}
+set -- $ONLY
+half1="" half2=""
+while [ $# -gt 0 ]; do
+	half1="$half1 $1"; shift
+	[ $# -gt 0 ] && { half2="$half2 $1"; shift; }
+done
+( for p in $half1; do build_one "$p"; done ) &
+( for p in $half2; do build_one "$p"; done ) &
+wait
+for p in $ONLY; do
+	nb=$(cat "$OUT/$p.nb" 2>/dev/null) wb=$(cat "$OUT/$p.wb" 2>/dev/null)
+	[ "$nb" = 1 ] || { nb=0; bad "$p: native build"; excerpt "$OUT/$p.native.build"; }
+	if [ "$wb" = 1 ]; then
 		ok "$p: wasm build"
 		check_module "$OUT/$p.wasm"
-	else bad "$p: wasm build"; excerpt "$OUT/$p.wasm.build"; fi
-	if [ "$wb" = 1 ] && [ "$engine" = 1 ]; then
-		timeout 600 "$MPIWASM" compile "$OUT/$p.wasm" > "$OUT/$p.compile" 2>&1 ||
-			{ bad "$p: mpiwasm compile"; excerpt "$OUT/$p.compile"; }
-	fi
+		if [ "$engine" = 1 ] && [ "$(cat "$OUT/$p.cb")" != 1 ]; then
+			bad "$p: mpiwasm compile"; excerpt "$OUT/$p.compile"
+		fi
+	else wb=0; bad "$p: wasm build"; excerpt "$OUT/$p.wasm.build"; fi
 	# fam_io makes its files in fam_io.d/, relative to the working
 	# directory of both runs; the module is granted that directory.
 	rundir=. wflags=
