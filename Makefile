@@ -103,8 +103,8 @@ CHECK_FIRST := check-mpi-h check-gen check-unit check-xlate check-fuzz check-col
 CHECK_BESIDE := check-unit check-xlate check-fuzz check-wasi check-spec check-eh \
   check-toolchain check-asan check-bench-kernels
 CHECK_FORK_AT := check-e2e
-CHECK_ORDER = $(filter $(CHECKS),$(CHECK_FIRST)) \
-  $(filter-out $(CHECK_FIRST) $(CHECK_BESIDE),$(CHECKS))
+CHECK_ORDER = $(filter-out $(CHECK_BESIDE),$(filter $(CHECKS),$(CHECK_FIRST)) \
+  $(filter-out $(CHECK_FIRST),$(CHECKS)))
 
 # Each suite's own builds (test programs, benchmark binaries, the ASan
 # engine) use both cores.

@@ -30,6 +30,12 @@ while [ $# -gt 0 ]; do
 	esac
 done
 mkdir -p "$logs" || exit 1
+# A suite in both lanes would run twice at once, its builds racing.
+for s in $beside; do
+	case " $* " in *" $s "*)
+		echo "run-checks.sh: $s is in both lanes"; exit 1 ;;
+	esac
+done
 # Open MPI's session directories of this run in a directory of its own:
 # two mpiruns of one user that start together race to create
 # /tmp/ompi.HOST.UID ("A call to mkdir ... File exists"), so another job of
