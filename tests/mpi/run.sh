@@ -212,12 +212,12 @@ for p in $ONLY; do
 			bad "$p: mpiwasm compile"; excerpt "$OUT/$p.compile"
 		fi
 	else wb=0; bad "$p: wasm build"; excerpt "$OUT/$p.wasm.build"; fi
-	# fam_io makes its files in fam_io.d/, relative to the working
-	# directory of both runs; the module is granted that directory.
+	# fam_io and fam_bigc make their files in NAME.d/, relative to the
+	# working directory of both runs; the module is granted that directory.
 	rundir=. wflags=
-	if [ "$p" = fam_io ]; then
-		rm -rf "$OUT/fam_io.d"; mkdir -p "$OUT/fam_io.d"
-		rundir=$OUT wflags="--dir fam_io.d"
+	if [ "$p" = fam_io ] || [ "$p" = fam_bigc ]; then
+		rm -rf "$OUT/$p.d"; mkdir -p "$OUT/$p.d"
+		rundir=$OUT wflags="--dir $p.d"
 	fi
 	# fam_dyn spawns itself (argv[0]): the module needs a grant holding it;
 	# a run takes seconds, one caught in the library's spawn race (below)
