@@ -128,6 +128,10 @@ int mw_bigc_xfer(mw_bigc *x, const char *arg, uint64_t v, uint32_t dt,
 	}
 	if (!d->committed)
 		return fail(x, MW_ERR_TYPE, "the datatype of argument %s is not committed", arg);
+	/* mw_buf_at64's refusal, before a type of that many is made. */
+	if (d->size > ((int64_t)1 << 32) / s)
+		return fail(x, MW_ERR_COUNT, "argument %s = %lld: a message of more than "
+		            "4 GiB", arg, (long long)s);
 	if (x->ntype == (int)(sizeof x->type / sizeof x->type[0]))
 		return fail(x, MW_ERR_INTERN, "too many large counts");
 	MPI_Datatype t;
@@ -246,7 +250,13 @@ int mw_bigc_split(MPI_Count n, MPI_Count chunk, MPI_Datatype old, MPI_Datatype *
 	if (n <= chunk)
 		return MPI_Type_contiguous((int)n, old, out);
 	MPI_Count q = n / chunk, r = n % chunk;
-	if ((rc = MPI_Type_get_extent(old, &lb, &ext)) ||
+	MPI_Aint span;
+	if ((rc = MPI_Type_get_extent(old, &lb, &ext)))
+		return rc;
+	if (__builtin_mul_overflow((MPI_Aint)n, ext, &span) ||
+	    __builtin_add_overflow(span, lb, &span) || __builtin_add_overflow(span, ext, &span))
+		return MPI_ERR_COUNT;   /* bounds beyond 2^63 */
+	if ((rc = MPI_Type_contiguous((int)chunk, old, &blk)) ||
 	    (rc = MPI_Type_contiguous((int)chunk, old, &blk)) ||
 	    (rc = MPI_Type_contiguous((int)q, blk, &body)))
 		goto done;
