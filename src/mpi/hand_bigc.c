@@ -36,15 +36,17 @@ static int fail(mw_bigc *x, int cls, const char *fmt, ...)
 	vsnprintf(detail, sizeof detail, fmt, ap);
 	va_end(ap);
 	mw_proc_as = NULL;
-	switch (x->kind) {
+	uint32_t eh = x->kind == MW_BIGC_WIN ? mw_win_eh(x->obj) : 0;
+	switch (eh == UINT32_MAX ? MW_BIGC_COMM : x->kind) {
 	case MW_BIGC_WIN:
-		x->r = mw_fail_eh_arg(x->inst, cls, mw_win_eh(x->obj), x->obj, x->proc, detail);
+		x->r = mw_fail_eh_arg(x->inst, cls, eh, x->obj, x->proc, detail);
 		break;
 	case MW_BIGC_FILE:
 		x->r = mw_file_fail(x->inst, cls, x->obj, x->proc, detail);
 		break;
-	default:
-		x->r = mw_fail_arg(x->inst, cls, x->obj, x->proc, "%s", detail);
+	default:   /* a bad window: as the int versions, on MPI_COMM_WORLD */
+		x->r = mw_fail_arg(x->inst, cls, x->kind == MW_BIGC_COMM ? x->obj : MW_NOCOMM,
+		                   x->proc, "%s", detail);
 	}
 	if (!x->r)   /* a handler cannot make a failure a success */
 		x->r = (u32)cls;

@@ -333,7 +333,8 @@ int mw_bigc_split(MPI_Count n, MPI_Count chunk, MPI_Datatype old, MPI_Datatype *
 extern __thread const char *mw_proc_as;
 uint32_t mw_fail_eh_arg(rt_instance *inst, int cls, uint32_t eh, uint32_t obj,
                         const char *proc, const char *detail);
-/* Window's error handler (MW_ERRORS_ARE_FATAL if win is not a window);
+/* Window's error handler (UINT32_MAX if win is not a window: the int
+ * versions then raise on MPI_COMM_WORLD); 
  * a failure raised on file fh's handler. */
 uint32_t mw_win_eh(uint32_t win);
 uint32_t mw_file_fail(rt_instance *inst, int cls, uint32_t fh, const char *proc,
