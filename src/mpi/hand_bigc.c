@@ -53,6 +53,9 @@ static int fail(mw_bigc *x, int cls, const char *fmt, ...)
 	return 1;
 }
 
+/* The int version's name: the large-count one without its "_c". */
+#define INTNAME(x) (int)(strlen((x)->proc) - 2), (x)->proc
+
 static int fits(int64_t v)
 {
 	return v >= INT_MIN && v <= INT_MAX;
@@ -106,9 +109,9 @@ int mw_bigc_int(mw_bigc *x, const char *arg, uint64_t v, uint32_t *out)
 {
 	int64_t s = (int64_t)v;
 	if (!fits(s))
-		return fail(x, MW_ERR_COUNT, "argument %s = %lld does not fit in an int, "
-		            "which is all this procedure takes here",
-		            arg, (long long)s);
+		return fail(x, MW_ERR_COUNT, "argument %s = %lld does not fit in an int "
+		            "(the bridge runs %s through %.*s)", arg, (long long)s,
+		            x->proc, INTNAME(x));
 	*out = (u32)(int32_t)s;
 	return 0;
 }
@@ -161,8 +164,9 @@ int mw_bigc_out(mw_bigc *x, const char *arg, uint32_t addr, int inout, uint32_t 
 	if (inout) {
 		memcpy(&v, p, 8);
 		if (!fits(v))
-			return fail(x, MW_ERR_ARG, "argument %s = %lld does not fit in an int, "
-			            "which is all this procedure takes here", arg, (long long)v);
+			return fail(x, MW_ERR_ARG, "argument %s = %lld does not fit in an int "
+			            "(the bridge runs %s through %.*s)", arg, (long long)v,
+			            x->proc, INTNAME(x));
 	}
 	u32 s = scratch(x, 4, addr);
 	if (!s)
@@ -192,8 +196,8 @@ int mw_bigc_arr(mw_bigc *x, const char *arg, uint32_t addr, int64_t n, uint32_t 
 		memcpy(&v, p + 8 * i, 8);
 		if (!fits(v))
 			return fail(x, MW_ERR_COUNT, "argument %s[%lld] = %lld does not fit "
-			            "in an int, which is all this procedure takes here",
-			            arg, (long long)i, (long long)v);
+			            "in an int (the bridge runs %s through %.*s)", arg,
+			            (long long)i, (long long)v, x->proc, INTNAME(x));
 		q[i] = (int32_t)v;
 	}
 	*out = s;

@@ -133,9 +133,35 @@ static void transfer(void)
 	}
 }
 
+/* Under MPI_ERRORS_ARE_FATAL (tests/mpi/run.sh's must_die): a count array
+ * entry above INT_MAX, or a bad buffer the int version finds, ends the
+ * job with a line naming the _c procedure (and the argument). */
+static void fatal(const char *how)
+{
+	int n = tm_size(), one = 1;
+	MPI_Count sc[64] = {0}, rc_[64] = {0};
+	MPI_Aint sd[64] = {0}, rd[64] = {0};
+	if (tm_rank() != n - 1)
+		return;
+	if (!strcmp(how, "counts")) {
+		sc[n - 1] = (MPI_Count)INT_MAX + 1;
+		MPI_Alltoallv_c(&one, sc, sd, MPI_BYTE, &one, rc_, rd, MPI_BYTE, MPI_COMM_WORLD);
+	} else {
+		MPI_Send_c((void *)(uintptr_t)0xFFFFFFF0u, 100, MPI_INT, 0, 1, MPI_COMM_WORLD);
+	}
+	printf("bigc_only: rank %d survived\n", tm_rank());
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Init(&argc, &argv);
+	if (argc > 1) {
+		fatal(argv[1]);
+		MPI_Barrier(MPI_COMM_WORLD);
+		MPI_Finalize();
+		return 0;
+	}
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 	types();

@@ -459,6 +459,14 @@ if wasm_build bounds_fatal "$here/bounds_fatal.c" "$CC_W"; then
 	must_die "bounds_fatal np=2: bad buffer under MPI_ERRORS_ARE_FATAL" 2 \
 		"MPI_Send|MPI_ERR_BUFFER|buffer" "survived" "$OUT/bounds_fatal.wasm"
 fi
+if [ -f "$OUT/bigc_only.wasm" ]; then
+	must_die "bigc_only np=2: count array entry above INT_MAX under MPI_ERRORS_ARE_FATAL" 2 \
+		"^mpiwasm: rank 1: MPI_Alltoallv_c: argument sendcounts\\[1\\] = 2147483648 does not fit in an int.*\\(MPI_ERR_COUNT\\)" \
+		"survived" "$OUT/bigc_only.wasm" counts
+	must_die "bigc_only np=2: bad MPI_Send_c buffer under MPI_ERRORS_ARE_FATAL" 2 \
+		"^mpiwasm: rank 1: MPI_Send_c: .*\\(MPI_ERR_BUFFER\\)" \
+		"survived" "$OUT/bigc_only.wasm" buffer
+fi
 if [ -f "$OUT/pack_pos.wasm" ]; then
 	must_die "pack_pos np=2: negative MPI_Pack position under MPI_ERRORS_ARE_FATAL" 2 \
 		"^mpiwasm: rank [01]: MPI_Pack: argument position = -8 is outside \\[0, 64\\] \\(MPI_ERR_ARG\\)" \
