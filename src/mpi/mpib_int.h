@@ -296,7 +296,7 @@ typedef struct mw_bigc {
 	uint32_t obj, r;
 	int n, ntype;
 	struct { uint32_t scratch, dst; } m[MW_BIGC_MAX];   /* dst 0: none */
-	uint32_t type[2];
+	uint32_t type[3];   /* MPI_Get_accumulate_c has three counts */
 } mw_bigc;
 void mw_bigc_begin(mw_bigc *x, rt_instance *inst, const char *proc, int kind,
                    uint32_t obj);
