@@ -1778,7 +1778,7 @@ static uint32_t mwb_Ineighbor_alltoallv_c(rt_instance *inst, uint32_t a0, uint32
 	mw_bigc x;
 	mw_bigc_begin(&x, inst, "MPI_Ineighbor_alltoallv_c", MW_BIGC_COMM, a8);
 	uint32_t b1;
-	if (mw_bigc_arr(&x, "sendcounts", a1, (a0 != 1) ? mw_bigc_deg(a8, 1) : 0, &b1)) goto out;
+	if (mw_bigc_arr(&x, "sendcounts", a1, mw_bigc_deg(a8, 1), &b1)) goto out;
 	uint32_t b5;
 	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_deg(a8, 0), &b5)) goto out;
 	x.r = mwh_Ineighbor_alltoallv(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8, a9);
@@ -1791,7 +1791,7 @@ static uint32_t mwb_Ineighbor_alltoallw_c(rt_instance *inst, uint32_t a0, uint32
 	mw_bigc x;
 	mw_bigc_begin(&x, inst, "MPI_Ineighbor_alltoallw_c", MW_BIGC_COMM, a8);
 	uint32_t b1;
-	if (mw_bigc_arr(&x, "sendcounts", a1, (a0 != 1) ? mw_bigc_deg(a8, 1) : 0, &b1)) goto out;
+	if (mw_bigc_arr(&x, "sendcounts", a1, mw_bigc_deg(a8, 1), &b1)) goto out;
 	uint32_t b5;
 	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_deg(a8, 0), &b5)) goto out;
 	x.r = mwh_Ineighbor_alltoallw(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8, a9);
@@ -1883,7 +1883,7 @@ static uint32_t mwb_Iscatterv_c(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	mw_bigc x;
 	mw_bigc_begin(&x, inst, "MPI_Iscatterv_c", MW_BIGC_COMM, a8);
 	uint32_t b1;
-	if (mw_bigc_arr(&x, "sendcounts", a1, (mw_bigc_root(a8, a7) && a0 != 1) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
+	if (mw_bigc_arr(&x, "sendcounts", a1, (mw_bigc_root(a8, a7)) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
 	uint32_t b5, b6;
 	if (mw_bigc_xfer(&x, "recvcount", a5, a6, &b5, &b6)) goto out;
 	x.r = mwh_Iscatterv(inst, a0, b1, a2, a3, a4, b5, b6, a7, a8, a9);
@@ -1968,7 +1968,7 @@ static uint32_t mwb_Neighbor_alltoallv_c(rt_instance *inst, uint32_t a0, uint32_
 	mw_bigc x;
 	mw_bigc_begin(&x, inst, "MPI_Neighbor_alltoallv_c", MW_BIGC_COMM, a8);
 	uint32_t b1;
-	if (mw_bigc_arr(&x, "sendcounts", a1, (a0 != 1) ? mw_bigc_deg(a8, 1) : 0, &b1)) goto out;
+	if (mw_bigc_arr(&x, "sendcounts", a1, mw_bigc_deg(a8, 1), &b1)) goto out;
 	uint32_t b5;
 	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_deg(a8, 0), &b5)) goto out;
 	x.r = mwh_Neighbor_alltoallv(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8);
@@ -1981,7 +1981,7 @@ static uint32_t mwb_Neighbor_alltoallw_c(rt_instance *inst, uint32_t a0, uint32_
 	mw_bigc x;
 	mw_bigc_begin(&x, inst, "MPI_Neighbor_alltoallw_c", MW_BIGC_COMM, a8);
 	uint32_t b1;
-	if (mw_bigc_arr(&x, "sendcounts", a1, (a0 != 1) ? mw_bigc_deg(a8, 1) : 0, &b1)) goto out;
+	if (mw_bigc_arr(&x, "sendcounts", a1, mw_bigc_deg(a8, 1), &b1)) goto out;
 	uint32_t b5;
 	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_deg(a8, 0), &b5)) goto out;
 	x.r = mwh_Neighbor_alltoallw(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8);
@@ -2229,7 +2229,7 @@ static uint32_t mwb_Scatterv_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint
 	mw_bigc x;
 	mw_bigc_begin(&x, inst, "MPI_Scatterv_c", MW_BIGC_COMM, a8);
 	uint32_t b1;
-	if (mw_bigc_arr(&x, "sendcounts", a1, (mw_bigc_root(a8, a7) && a0 != 1) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
+	if (mw_bigc_arr(&x, "sendcounts", a1, (mw_bigc_root(a8, a7)) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
 	uint32_t b5, b6;
 	if (mw_bigc_xfer(&x, "recvcount", a5, a6, &b5, &b6)) goto out;
 	x.r = mwh_Scatterv(inst, a0, b1, a2, a3, a4, b5, b6, a7, a8);

@@ -535,7 +535,8 @@ def gen_large(e, target):
             cond = []
             if p['root_only'] and 'root' in idx:
                 cond.append('mw_bigc_root(%s, a%d)' % (comm, idx['root']))
-            if p['name'].startswith('send') and 'sendbuf' in idx:
+            if p['name'].startswith('send') and 'sendbuf' in idx and \
+                    'alltoall' in name.lower() and 'neighbor' not in name.lower():
                 cond.append('a%d != 1' % idx['sendbuf'])   # MPI_IN_PLACE
             if cond:
                 n = '(%s) ? %s : 0' % (' && '.join(cond), n)
