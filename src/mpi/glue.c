@@ -1057,6 +1057,1432 @@ uint32_t mwh_Win_unlock_all();
 uint32_t mwh_Win_wait();
 uint32_t mwh_Wtick();
 uint32_t mwh_Wtime();
+/* ---- MPI-4 large-count versions (mw_bigc_* in hand_bigc.c) ---- */
+static uint32_t mwb_Accumulate_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint64_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Accumulate_c", MW_BIGC_WIN, a8);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "origin_count", a1, a2, &b1, &b2)) goto out;
+	uint32_t b5, b6;
+	if (mw_bigc_xfer(&x, "target_count", a5, a6, &b5, &b6)) goto out;
+	x.r = mwh_Accumulate(inst, a0, b1, b2, a3, a4, b5, b6, a7, a8);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Allgather_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Allgather_c", MW_BIGC_COMM, a6);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4, b5;
+	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
+	x.r = mwh_Allgather(inst, a0, b1, b2, a3, b4, b5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Allgatherv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Allgatherv_c", MW_BIGC_COMM, a7);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4;
+	if (mw_bigc_arr(&x, "recvcounts", a4, mw_bigc_size(a7, 1), &b4)) goto out;
+	x.r = mwh_Allgatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Allreduce_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Allreduce_c", MW_BIGC_COMM, a5);
+	uint32_t b2;
+	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
+	x.r = mwh_Allreduce(inst, a0, a1, b2, a3, a4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Alltoall_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Alltoall_c", MW_BIGC_COMM, a6);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4, b5;
+	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
+	x.r = mwh_Alltoall(inst, a0, b1, b2, a3, b4, b5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Alltoallv_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Alltoallv_c", MW_BIGC_COMM, a8);
+	uint32_t b1;
+	if (mw_bigc_arr(&x, "sendcounts", a1, (a0 != 1) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
+	uint32_t b5;
+	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_size(a8, 1), &b5)) goto out;
+	x.r = mwh_Alltoallv(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Alltoallw_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Alltoallw_c", MW_BIGC_COMM, a8);
+	uint32_t b1;
+	if (mw_bigc_arr(&x, "sendcounts", a1, (a0 != 1) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
+	uint32_t b5;
+	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_size(a8, 1), &b5)) goto out;
+	x.r = mwh_Alltoallw(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Bcast_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Bcast_c", MW_BIGC_COMM, a4);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Bcast(inst, a0, b1, b2, a3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Bsend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Bsend_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Bsend(inst, a0, b1, b2, a3, a4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Bsend_init_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Bsend_init_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Bsend_init(inst, a0, b1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Buffer_attach_c(rt_instance *inst, uint32_t a0, uint64_t a1)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Buffer_attach_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b1;
+	if (mw_bigc_int(&x, "size", a1, &b1)) goto out;
+	x.r = mwh_Buffer_attach(inst, a0, b1);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Buffer_detach_c(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Buffer_detach_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b1;
+	if (mw_bigc_out(&x, "size", a1, 0, &b1)) goto out;
+	x.r = mwh_Buffer_detach(inst, a0, b1);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Exscan_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Exscan_c", MW_BIGC_COMM, a5);
+	uint32_t b2;
+	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
+	x.r = mwh_Exscan(inst, a0, a1, b2, a3, a4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_get_type_extent_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_get_type_extent_c", MW_BIGC_FILE, a0);
+	uint32_t b2;
+	if (mw_bigc_out(&x, "extent", a2, 0, &b2)) goto out;
+	x.r = mwh_File_get_type_extent(inst, a0, a1, b2);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_iread_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_iread_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_iread(inst, a0, a1, b2, b3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_iread_all_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_iread_all_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_iread_all(inst, a0, a1, b2, b3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_iread_at_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint64_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_iread_at_c", MW_BIGC_FILE, a0);
+	uint32_t b3, b4;
+	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
+	x.r = mwh_File_iread_at(inst, a0, a1, a2, b3, b4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_iread_at_all_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint64_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_iread_at_all_c", MW_BIGC_FILE, a0);
+	uint32_t b3, b4;
+	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
+	x.r = mwh_File_iread_at_all(inst, a0, a1, a2, b3, b4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_iread_shared_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_iread_shared_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_iread_shared(inst, a0, a1, b2, b3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_iwrite_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_iwrite_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_iwrite(inst, a0, a1, b2, b3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_iwrite_all_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_iwrite_all_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_iwrite_all(inst, a0, a1, b2, b3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_iwrite_at_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint64_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_iwrite_at_c", MW_BIGC_FILE, a0);
+	uint32_t b3, b4;
+	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
+	x.r = mwh_File_iwrite_at(inst, a0, a1, a2, b3, b4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_iwrite_at_all_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint64_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_iwrite_at_all_c", MW_BIGC_FILE, a0);
+	uint32_t b3, b4;
+	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
+	x.r = mwh_File_iwrite_at_all(inst, a0, a1, a2, b3, b4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_iwrite_shared_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_iwrite_shared_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_iwrite_shared(inst, a0, a1, b2, b3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_read_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_read_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_read(inst, a0, a1, b2, b3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_read_all_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_read_all_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_read_all(inst, a0, a1, b2, b3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_read_all_begin_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_read_all_begin_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_read_all_begin(inst, a0, a1, b2, b3);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_read_at_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint64_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_read_at_c", MW_BIGC_FILE, a0);
+	uint32_t b3, b4;
+	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
+	x.r = mwh_File_read_at(inst, a0, a1, a2, b3, b4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_read_at_all_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint64_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_read_at_all_c", MW_BIGC_FILE, a0);
+	uint32_t b3, b4;
+	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
+	x.r = mwh_File_read_at_all(inst, a0, a1, a2, b3, b4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_read_at_all_begin_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint64_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_read_at_all_begin_c", MW_BIGC_FILE, a0);
+	uint32_t b3, b4;
+	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
+	x.r = mwh_File_read_at_all_begin(inst, a0, a1, a2, b3, b4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_read_ordered_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_read_ordered_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_read_ordered(inst, a0, a1, b2, b3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_read_ordered_begin_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_read_ordered_begin_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_read_ordered_begin(inst, a0, a1, b2, b3);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_read_shared_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_read_shared_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_read_shared(inst, a0, a1, b2, b3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_write_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_write_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_write(inst, a0, a1, b2, b3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_write_all_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_write_all_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_write_all(inst, a0, a1, b2, b3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_write_all_begin_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_write_all_begin_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_write_all_begin(inst, a0, a1, b2, b3);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_write_at_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint64_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_write_at_c", MW_BIGC_FILE, a0);
+	uint32_t b3, b4;
+	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
+	x.r = mwh_File_write_at(inst, a0, a1, a2, b3, b4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_write_at_all_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint64_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_write_at_all_c", MW_BIGC_FILE, a0);
+	uint32_t b3, b4;
+	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
+	x.r = mwh_File_write_at_all(inst, a0, a1, a2, b3, b4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_write_at_all_begin_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint64_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_write_at_all_begin_c", MW_BIGC_FILE, a0);
+	uint32_t b3, b4;
+	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
+	x.r = mwh_File_write_at_all_begin(inst, a0, a1, a2, b3, b4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_write_ordered_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_write_ordered_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_write_ordered(inst, a0, a1, b2, b3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_write_ordered_begin_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_write_ordered_begin_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_write_ordered_begin(inst, a0, a1, b2, b3);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_File_write_shared_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_File_write_shared_c", MW_BIGC_FILE, a0);
+	uint32_t b2, b3;
+	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
+	x.r = mwh_File_write_shared(inst, a0, a1, b2, b3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Gather_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Gather_c", MW_BIGC_COMM, a7);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4, b5;
+	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
+	x.r = mwh_Gather(inst, a0, b1, b2, a3, b4, b5, a6, a7);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Gatherv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Gatherv_c", MW_BIGC_COMM, a8);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4;
+	if (mw_bigc_arr(&x, "recvcounts", a4, (mw_bigc_root(a8, a7)) ? mw_bigc_size(a8, 1) : 0, &b4)) goto out;
+	x.r = mwh_Gatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7, a8);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Get_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint64_t a5, uint32_t a6, uint32_t a7)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Get_c", MW_BIGC_WIN, a7);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "origin_count", a1, a2, &b1, &b2)) goto out;
+	uint32_t b5, b6;
+	if (mw_bigc_xfer(&x, "target_count", a5, a6, &b5, &b6)) goto out;
+	x.r = mwh_Get(inst, a0, b1, b2, a3, a4, b5, b6, a7);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Get_accumulate_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint64_t a8, uint32_t a9, uint32_t a10, uint32_t a11)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Get_accumulate_c", MW_BIGC_WIN, a11);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "origin_count", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4, b5;
+	if (mw_bigc_xfer(&x, "result_count", a4, a5, &b4, &b5)) goto out;
+	uint32_t b8, b9;
+	if (mw_bigc_xfer(&x, "target_count", a8, a9, &b8, &b9)) goto out;
+	x.r = mwh_Get_accumulate(inst, a0, b1, b2, a3, b4, b5, a6, a7, b8, b9, a10, a11);
+out:
+	return mw_bigc_end(&x);
+}
+
+uint32_t mwb_Get_count_c();
+uint32_t mwb_Get_elements_c();
+static uint32_t mwb_Iallgather_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Iallgather_c", MW_BIGC_COMM, a6);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4, b5;
+	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
+	x.r = mwh_Iallgather(inst, a0, b1, b2, a3, b4, b5, a6, a7);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Iallgatherv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Iallgatherv_c", MW_BIGC_COMM, a7);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4;
+	if (mw_bigc_arr(&x, "recvcounts", a4, mw_bigc_size(a7, 1), &b4)) goto out;
+	x.r = mwh_Iallgatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7, a8);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Iallreduce_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Iallreduce_c", MW_BIGC_COMM, a5);
+	uint32_t b2;
+	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
+	x.r = mwh_Iallreduce(inst, a0, a1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ialltoall_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ialltoall_c", MW_BIGC_COMM, a6);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4, b5;
+	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
+	x.r = mwh_Ialltoall(inst, a0, b1, b2, a3, b4, b5, a6, a7);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ialltoallv_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ialltoallv_c", MW_BIGC_COMM, a8);
+	uint32_t b1;
+	if (mw_bigc_arr(&x, "sendcounts", a1, (a0 != 1) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
+	uint32_t b5;
+	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_size(a8, 1), &b5)) goto out;
+	x.r = mwh_Ialltoallv(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8, a9);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ialltoallw_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ialltoallw_c", MW_BIGC_COMM, a8);
+	uint32_t b1;
+	if (mw_bigc_arr(&x, "sendcounts", a1, (a0 != 1) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
+	uint32_t b5;
+	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_size(a8, 1), &b5)) goto out;
+	x.r = mwh_Ialltoallw(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8, a9);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ibcast_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ibcast_c", MW_BIGC_COMM, a4);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Ibcast(inst, a0, b1, b2, a3, a4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ibsend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ibsend_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Ibsend(inst, a0, b1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Iexscan_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Iexscan_c", MW_BIGC_COMM, a5);
+	uint32_t b2;
+	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
+	x.r = mwh_Iexscan(inst, a0, a1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Igather_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Igather_c", MW_BIGC_COMM, a7);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4, b5;
+	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
+	x.r = mwh_Igather(inst, a0, b1, b2, a3, b4, b5, a6, a7, a8);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Igatherv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Igatherv_c", MW_BIGC_COMM, a8);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4;
+	if (mw_bigc_arr(&x, "recvcounts", a4, (mw_bigc_root(a8, a7)) ? mw_bigc_size(a8, 1) : 0, &b4)) goto out;
+	x.r = mwh_Igatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7, a8, a9);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Imrecv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Imrecv_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Imrecv(inst, a0, b1, b2, a3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ineighbor_allgather_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ineighbor_allgather_c", MW_BIGC_COMM, a6);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4, b5;
+	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
+	x.r = mwh_Ineighbor_allgather(inst, a0, b1, b2, a3, b4, b5, a6, a7);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ineighbor_allgatherv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ineighbor_allgatherv_c", MW_BIGC_COMM, a7);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4;
+	if (mw_bigc_arr(&x, "recvcounts", a4, mw_bigc_deg(a7, 0), &b4)) goto out;
+	x.r = mwh_Ineighbor_allgatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7, a8);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ineighbor_alltoall_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ineighbor_alltoall_c", MW_BIGC_COMM, a6);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4, b5;
+	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
+	x.r = mwh_Ineighbor_alltoall(inst, a0, b1, b2, a3, b4, b5, a6, a7);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ineighbor_alltoallv_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ineighbor_alltoallv_c", MW_BIGC_COMM, a8);
+	uint32_t b1;
+	if (mw_bigc_arr(&x, "sendcounts", a1, mw_bigc_deg(a8, 1), &b1)) goto out;
+	uint32_t b5;
+	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_deg(a8, 0), &b5)) goto out;
+	x.r = mwh_Ineighbor_alltoallv(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8, a9);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ineighbor_alltoallw_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ineighbor_alltoallw_c", MW_BIGC_COMM, a8);
+	uint32_t b1;
+	if (mw_bigc_arr(&x, "sendcounts", a1, mw_bigc_deg(a8, 1), &b1)) goto out;
+	uint32_t b5;
+	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_deg(a8, 0), &b5)) goto out;
+	x.r = mwh_Ineighbor_alltoallw(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8, a9);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Irecv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Irecv_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Irecv(inst, a0, b1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ireduce_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ireduce_c", MW_BIGC_COMM, a6);
+	uint32_t b2;
+	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
+	x.r = mwh_Ireduce(inst, a0, a1, b2, a3, a4, a5, a6, a7);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ireduce_scatter_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ireduce_scatter_c", MW_BIGC_COMM, a5);
+	uint32_t b2;
+	if (mw_bigc_arr(&x, "recvcounts", a2, mw_bigc_size(a5, 1), &b2)) goto out;
+	x.r = mwh_Ireduce_scatter(inst, a0, a1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ireduce_scatter_block_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ireduce_scatter_block_c", MW_BIGC_COMM, a5);
+	uint32_t b2;
+	if (mw_bigc_int(&x, "recvcount", a2, &b2)) goto out;
+	x.r = mwh_Ireduce_scatter_block(inst, a0, a1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Irsend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Irsend_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Irsend(inst, a0, b1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Iscan_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Iscan_c", MW_BIGC_COMM, a5);
+	uint32_t b2;
+	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
+	x.r = mwh_Iscan(inst, a0, a1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Iscatter_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Iscatter_c", MW_BIGC_COMM, a7);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4, b5;
+	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
+	x.r = mwh_Iscatter(inst, a0, b1, b2, a3, b4, b5, a6, a7, a8);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Iscatterv_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint64_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Iscatterv_c", MW_BIGC_COMM, a8);
+	uint32_t b1;
+	if (mw_bigc_arr(&x, "sendcounts", a1, (mw_bigc_root(a8, a7)) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
+	uint32_t b5, b6;
+	if (mw_bigc_xfer(&x, "recvcount", a5, a6, &b5, &b6)) goto out;
+	x.r = mwh_Iscatterv(inst, a0, b1, a2, a3, a4, b5, b6, a7, a8, a9);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Isend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Isend_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Isend(inst, a0, b1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Issend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Issend_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Issend(inst, a0, b1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Mrecv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Mrecv_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Mrecv(inst, a0, b1, b2, a3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Neighbor_allgather_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Neighbor_allgather_c", MW_BIGC_COMM, a6);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4, b5;
+	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
+	x.r = mwh_Neighbor_allgather(inst, a0, b1, b2, a3, b4, b5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Neighbor_allgatherv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Neighbor_allgatherv_c", MW_BIGC_COMM, a7);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4;
+	if (mw_bigc_arr(&x, "recvcounts", a4, mw_bigc_deg(a7, 0), &b4)) goto out;
+	x.r = mwh_Neighbor_allgatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Neighbor_alltoall_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Neighbor_alltoall_c", MW_BIGC_COMM, a6);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4, b5;
+	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
+	x.r = mwh_Neighbor_alltoall(inst, a0, b1, b2, a3, b4, b5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Neighbor_alltoallv_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Neighbor_alltoallv_c", MW_BIGC_COMM, a8);
+	uint32_t b1;
+	if (mw_bigc_arr(&x, "sendcounts", a1, mw_bigc_deg(a8, 1), &b1)) goto out;
+	uint32_t b5;
+	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_deg(a8, 0), &b5)) goto out;
+	x.r = mwh_Neighbor_alltoallv(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Neighbor_alltoallw_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Neighbor_alltoallw_c", MW_BIGC_COMM, a8);
+	uint32_t b1;
+	if (mw_bigc_arr(&x, "sendcounts", a1, mw_bigc_deg(a8, 1), &b1)) goto out;
+	uint32_t b5;
+	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_deg(a8, 0), &b5)) goto out;
+	x.r = mwh_Neighbor_alltoallw(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Pack_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Pack_c", MW_BIGC_COMM, a6);
+	uint32_t b1;
+	if (mw_bigc_int(&x, "incount", a1, &b1)) goto out;
+	uint32_t b4;
+	if (mw_bigc_int(&x, "outsize", a4, &b4)) goto out;
+	uint32_t b5;
+	if (mw_bigc_out(&x, "position", a5, 1, &b5)) goto out;
+	x.r = mwh_Pack(inst, a0, b1, a2, a3, b4, b5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Pack_external_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint64_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Pack_external_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b2;
+	if (mw_bigc_int(&x, "incount", a2, &b2)) goto out;
+	uint32_t b5;
+	if (mw_bigc_int(&x, "outsize", a5, &b5)) goto out;
+	uint32_t b6;
+	if (mw_bigc_out(&x, "position", a6, 1, &b6)) goto out;
+	x.r = mwh_Pack_external(inst, a0, a1, b2, a3, a4, b5, b6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Pack_external_size_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Pack_external_size_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b1;
+	if (mw_bigc_int(&x, "incount", a1, &b1)) goto out;
+	uint32_t b3;
+	if (mw_bigc_out(&x, "size", a3, 0, &b3)) goto out;
+	x.r = mwh_Pack_external_size(inst, a0, b1, a2, b3);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Pack_size_c(rt_instance *inst, uint64_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Pack_size_c", MW_BIGC_COMM, a2);
+	uint32_t b0;
+	if (mw_bigc_int(&x, "incount", a0, &b0)) goto out;
+	uint32_t b3;
+	if (mw_bigc_out(&x, "size", a3, 0, &b3)) goto out;
+	x.r = mwh_Pack_size(inst, b0, a1, a2, b3);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Put_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint64_t a5, uint32_t a6, uint32_t a7)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Put_c", MW_BIGC_WIN, a7);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "origin_count", a1, a2, &b1, &b2)) goto out;
+	uint32_t b5, b6;
+	if (mw_bigc_xfer(&x, "target_count", a5, a6, &b5, &b6)) goto out;
+	x.r = mwh_Put(inst, a0, b1, b2, a3, a4, b5, b6, a7);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Raccumulate_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint64_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Raccumulate_c", MW_BIGC_WIN, a8);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "origin_count", a1, a2, &b1, &b2)) goto out;
+	uint32_t b5, b6;
+	if (mw_bigc_xfer(&x, "target_count", a5, a6, &b5, &b6)) goto out;
+	x.r = mwh_Raccumulate(inst, a0, b1, b2, a3, a4, b5, b6, a7, a8, a9);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Recv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Recv_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Recv(inst, a0, b1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Recv_init_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Recv_init_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Recv_init(inst, a0, b1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Reduce_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Reduce_c", MW_BIGC_COMM, a6);
+	uint32_t b2;
+	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
+	x.r = mwh_Reduce(inst, a0, a1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Reduce_local_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Reduce_local_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b2;
+	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
+	x.r = mwh_Reduce_local(inst, a0, a1, b2, a3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Reduce_scatter_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Reduce_scatter_c", MW_BIGC_COMM, a5);
+	uint32_t b2;
+	if (mw_bigc_arr(&x, "recvcounts", a2, mw_bigc_size(a5, 0), &b2)) goto out;
+	x.r = mwh_Reduce_scatter(inst, a0, a1, b2, a3, a4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Reduce_scatter_block_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Reduce_scatter_block_c", MW_BIGC_COMM, a5);
+	uint32_t b2;
+	if (mw_bigc_int(&x, "recvcount", a2, &b2)) goto out;
+	x.r = mwh_Reduce_scatter_block(inst, a0, a1, b2, a3, a4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Rget_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint64_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Rget_c", MW_BIGC_WIN, a7);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "origin_count", a1, a2, &b1, &b2)) goto out;
+	uint32_t b5, b6;
+	if (mw_bigc_xfer(&x, "target_count", a5, a6, &b5, &b6)) goto out;
+	x.r = mwh_Rget(inst, a0, b1, b2, a3, a4, b5, b6, a7, a8);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Rget_accumulate_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint64_t a8, uint32_t a9, uint32_t a10, uint32_t a11, uint32_t a12)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Rget_accumulate_c", MW_BIGC_WIN, a11);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "origin_count", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4, b5;
+	if (mw_bigc_xfer(&x, "result_count", a4, a5, &b4, &b5)) goto out;
+	uint32_t b8, b9;
+	if (mw_bigc_xfer(&x, "target_count", a8, a9, &b8, &b9)) goto out;
+	x.r = mwh_Rget_accumulate(inst, a0, b1, b2, a3, b4, b5, a6, a7, b8, b9, a10, a11, a12);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Rput_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint64_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Rput_c", MW_BIGC_WIN, a7);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "origin_count", a1, a2, &b1, &b2)) goto out;
+	uint32_t b5, b6;
+	if (mw_bigc_xfer(&x, "target_count", a5, a6, &b5, &b6)) goto out;
+	x.r = mwh_Rput(inst, a0, b1, b2, a3, a4, b5, b6, a7, a8);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Rsend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Rsend_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Rsend(inst, a0, b1, b2, a3, a4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Rsend_init_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Rsend_init_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Rsend_init(inst, a0, b1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Scan_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Scan_c", MW_BIGC_COMM, a5);
+	uint32_t b2;
+	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
+	x.r = mwh_Scan(inst, a0, a1, b2, a3, a4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Scatter_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Scatter_c", MW_BIGC_COMM, a7);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b4, b5;
+	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
+	x.r = mwh_Scatter(inst, a0, b1, b2, a3, b4, b5, a6, a7);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Scatterv_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint64_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Scatterv_c", MW_BIGC_COMM, a8);
+	uint32_t b1;
+	if (mw_bigc_arr(&x, "sendcounts", a1, (mw_bigc_root(a8, a7)) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
+	uint32_t b5, b6;
+	if (mw_bigc_xfer(&x, "recvcount", a5, a6, &b5, &b6)) goto out;
+	x.r = mwh_Scatterv(inst, a0, b1, a2, a3, a4, b5, b6, a7, a8);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Send_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Send_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Send(inst, a0, b1, b2, a3, a4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Send_init_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Send_init_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Send_init(inst, a0, b1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Sendrecv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint64_t a6, uint32_t a7, uint32_t a8, uint32_t a9, uint32_t a10, uint32_t a11)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Sendrecv_c", MW_BIGC_COMM, a10);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
+	uint32_t b6, b7;
+	if (mw_bigc_xfer(&x, "recvcount", a6, a7, &b6, &b7)) goto out;
+	x.r = mwh_Sendrecv(inst, a0, b1, b2, a3, a4, a5, b6, b7, a8, a9, a10, a11);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Sendrecv_replace_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Sendrecv_replace_c", MW_BIGC_COMM, a7);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Sendrecv_replace(inst, a0, b1, b2, a3, a4, a5, a6, a7, a8);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ssend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ssend_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Ssend(inst, a0, b1, b2, a3, a4, a5);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Ssend_init_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ssend_init_c", MW_BIGC_COMM, a5);
+	uint32_t b1, b2;
+	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
+	x.r = mwh_Ssend_init(inst, a0, b1, b2, a3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+uint32_t mwb_Type_contiguous_c();
+static uint32_t mwb_Type_create_darray_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Type_create_darray_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b3;
+	if (mw_bigc_arr(&x, "array_of_gsizes", a3, (int32_t)a2, &b3)) goto out;
+	x.r = mwh_Type_create_darray(inst, a0, a1, a2, b3, a4, a5, a6, a7, a8, a9);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Type_create_hindexed_c(rt_instance *inst, uint64_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Type_create_hindexed_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b0;
+	if (mw_bigc_int(&x, "count", a0, &b0)) goto out;
+	uint32_t b1;
+	if (mw_bigc_arr(&x, "array_of_blocklengths", a1, (int32_t)b0, &b1)) goto out;
+	uint32_t b2;
+	if (mw_bigc_arr(&x, "array_of_displacements", a2, (int32_t)b0, &b2)) goto out;
+	x.r = mwh_Type_create_hindexed(inst, b0, b1, b2, a3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Type_create_hindexed_block_c(rt_instance *inst, uint64_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Type_create_hindexed_block_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b0;
+	if (mw_bigc_int(&x, "count", a0, &b0)) goto out;
+	uint32_t b1;
+	if (mw_bigc_int(&x, "blocklength", a1, &b1)) goto out;
+	uint32_t b2;
+	if (mw_bigc_arr(&x, "array_of_displacements", a2, (int32_t)b0, &b2)) goto out;
+	x.r = mwh_Type_create_hindexed_block(inst, b0, b1, b2, a3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Type_create_hvector_c(rt_instance *inst, uint64_t a0, uint64_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Type_create_hvector_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b0;
+	if (mw_bigc_int(&x, "count", a0, &b0)) goto out;
+	uint32_t b1;
+	if (mw_bigc_int(&x, "blocklength", a1, &b1)) goto out;
+	uint32_t b2;
+	if (mw_bigc_int(&x, "stride", a2, &b2)) goto out;
+	x.r = mwh_Type_create_hvector(inst, b0, b1, b2, a3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Type_create_indexed_block_c(rt_instance *inst, uint64_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Type_create_indexed_block_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b0;
+	if (mw_bigc_int(&x, "count", a0, &b0)) goto out;
+	uint32_t b1;
+	if (mw_bigc_int(&x, "blocklength", a1, &b1)) goto out;
+	uint32_t b2;
+	if (mw_bigc_arr(&x, "array_of_displacements", a2, (int32_t)b0, &b2)) goto out;
+	x.r = mwg_Type_create_indexed_block(inst, b0, b1, b2, a3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Type_create_resized_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint64_t a2, uint32_t a3)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Type_create_resized_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b1;
+	if (mw_bigc_int(&x, "lb", a1, &b1)) goto out;
+	uint32_t b2;
+	if (mw_bigc_int(&x, "extent", a2, &b2)) goto out;
+	x.r = mwh_Type_create_resized(inst, a0, b1, b2, a3);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Type_create_struct_c(rt_instance *inst, uint64_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Type_create_struct_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b0;
+	if (mw_bigc_int(&x, "count", a0, &b0)) goto out;
+	uint32_t b1;
+	if (mw_bigc_arr(&x, "array_of_blocklengths", a1, (int32_t)b0, &b1)) goto out;
+	uint32_t b2;
+	if (mw_bigc_arr(&x, "array_of_displacements", a2, (int32_t)b0, &b2)) goto out;
+	x.r = mwh_Type_create_struct(inst, b0, b1, b2, a3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Type_create_subarray_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Type_create_subarray_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b1;
+	if (mw_bigc_arr(&x, "array_of_sizes", a1, (int32_t)a0, &b1)) goto out;
+	uint32_t b2;
+	if (mw_bigc_arr(&x, "array_of_subsizes", a2, (int32_t)a0, &b2)) goto out;
+	uint32_t b3;
+	if (mw_bigc_arr(&x, "array_of_starts", a3, (int32_t)a0, &b3)) goto out;
+	x.r = mwh_Type_create_subarray(inst, a0, b1, b2, b3, a4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+uint32_t mwb_Type_get_extent_c();
+uint32_t mwb_Type_get_true_extent_c();
+static uint32_t mwb_Type_indexed_c(rt_instance *inst, uint64_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Type_indexed_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b0;
+	if (mw_bigc_int(&x, "count", a0, &b0)) goto out;
+	uint32_t b1;
+	if (mw_bigc_arr(&x, "array_of_blocklengths", a1, (int32_t)b0, &b1)) goto out;
+	uint32_t b2;
+	if (mw_bigc_arr(&x, "array_of_displacements", a2, (int32_t)b0, &b2)) goto out;
+	x.r = mwg_Type_indexed(inst, b0, b1, b2, a3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+uint32_t mwb_Type_size_c();
+static uint32_t mwb_Type_vector_c(rt_instance *inst, uint64_t a0, uint64_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Type_vector_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b0;
+	if (mw_bigc_int(&x, "count", a0, &b0)) goto out;
+	uint32_t b1;
+	if (mw_bigc_int(&x, "blocklength", a1, &b1)) goto out;
+	uint32_t b2;
+	if (mw_bigc_int(&x, "stride", a2, &b2)) goto out;
+	x.r = mwg_Type_vector(inst, b0, b1, b2, a3, a4);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Unpack_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Unpack_c", MW_BIGC_COMM, a6);
+	uint32_t b1;
+	if (mw_bigc_int(&x, "insize", a1, &b1)) goto out;
+	uint32_t b2;
+	if (mw_bigc_out(&x, "position", a2, 1, &b2)) goto out;
+	uint32_t b4;
+	if (mw_bigc_int(&x, "outcount", a4, &b4)) goto out;
+	x.r = mwh_Unpack(inst, a0, b1, b2, a3, b4, a5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
+static uint32_t mwb_Unpack_external_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint64_t a5, uint32_t a6)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Unpack_external_c", MW_BIGC_COMM, MW_NOCOMM);
+	uint32_t b2;
+	if (mw_bigc_int(&x, "insize", a2, &b2)) goto out;
+	uint32_t b3;
+	if (mw_bigc_out(&x, "position", a3, 1, &b3)) goto out;
+	uint32_t b5;
+	if (mw_bigc_int(&x, "outcount", a5, &b5)) goto out;
+	x.r = mwh_Unpack_external(inst, a0, a1, b2, b3, a4, b5, a6);
+out:
+	return mw_bigc_end(&x);
+}
+
 #pragma GCC diagnostic ignored "-Wstrict-prototypes"
 const rt_hostfn mw_glue[] = {
 	{ "env", "MPI_Abort", "ii:i", (void *)mwh_Abort },
@@ -1877,9 +3303,264 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Wtick", ":F", (void *)mwh_Wtick },
 	{ "env", "MPI_Wtime", ":F", (void *)mwh_Wtime },
 	{ "env", "PMPI_Wtime", ":F", (void *)mwh_Wtime },
+	{ "env", "MPI_Accumulate_c", "iIiiiIiii:i", (void *)mwb_Accumulate_c },
+	{ "env", "PMPI_Accumulate_c", "iIiiiIiii:i", (void *)mwb_Accumulate_c },
+	{ "env", "MPI_Allgather_c", "iIiiIii:i", (void *)mwb_Allgather_c },
+	{ "env", "PMPI_Allgather_c", "iIiiIii:i", (void *)mwb_Allgather_c },
+	{ "env", "MPI_Allgatherv_c", "iIiiiiii:i", (void *)mwb_Allgatherv_c },
+	{ "env", "PMPI_Allgatherv_c", "iIiiiiii:i", (void *)mwb_Allgatherv_c },
+	{ "env", "MPI_Allreduce_c", "iiIiii:i", (void *)mwb_Allreduce_c },
+	{ "env", "PMPI_Allreduce_c", "iiIiii:i", (void *)mwb_Allreduce_c },
+	{ "env", "MPI_Alltoall_c", "iIiiIii:i", (void *)mwb_Alltoall_c },
+	{ "env", "PMPI_Alltoall_c", "iIiiIii:i", (void *)mwb_Alltoall_c },
+	{ "env", "MPI_Alltoallv_c", "iiiiiiiii:i", (void *)mwb_Alltoallv_c },
+	{ "env", "PMPI_Alltoallv_c", "iiiiiiiii:i", (void *)mwb_Alltoallv_c },
+	{ "env", "MPI_Alltoallw_c", "iiiiiiiii:i", (void *)mwb_Alltoallw_c },
+	{ "env", "PMPI_Alltoallw_c", "iiiiiiiii:i", (void *)mwb_Alltoallw_c },
+	{ "env", "MPI_Bcast_c", "iIiii:i", (void *)mwb_Bcast_c },
+	{ "env", "PMPI_Bcast_c", "iIiii:i", (void *)mwb_Bcast_c },
+	{ "env", "MPI_Bsend_c", "iIiiii:i", (void *)mwb_Bsend_c },
+	{ "env", "PMPI_Bsend_c", "iIiiii:i", (void *)mwb_Bsend_c },
+	{ "env", "MPI_Bsend_init_c", "iIiiiii:i", (void *)mwb_Bsend_init_c },
+	{ "env", "PMPI_Bsend_init_c", "iIiiiii:i", (void *)mwb_Bsend_init_c },
+	{ "env", "MPI_Buffer_attach_c", "iI:i", (void *)mwb_Buffer_attach_c },
+	{ "env", "PMPI_Buffer_attach_c", "iI:i", (void *)mwb_Buffer_attach_c },
+	{ "env", "MPI_Buffer_detach_c", "ii:i", (void *)mwb_Buffer_detach_c },
+	{ "env", "PMPI_Buffer_detach_c", "ii:i", (void *)mwb_Buffer_detach_c },
+	{ "env", "MPI_Exscan_c", "iiIiii:i", (void *)mwb_Exscan_c },
+	{ "env", "PMPI_Exscan_c", "iiIiii:i", (void *)mwb_Exscan_c },
+	{ "env", "MPI_File_get_type_extent_c", "iii:i", (void *)mwb_File_get_type_extent_c },
+	{ "env", "PMPI_File_get_type_extent_c", "iii:i", (void *)mwb_File_get_type_extent_c },
+	{ "env", "MPI_File_iread_c", "iiIii:i", (void *)mwb_File_iread_c },
+	{ "env", "PMPI_File_iread_c", "iiIii:i", (void *)mwb_File_iread_c },
+	{ "env", "MPI_File_iread_all_c", "iiIii:i", (void *)mwb_File_iread_all_c },
+	{ "env", "PMPI_File_iread_all_c", "iiIii:i", (void *)mwb_File_iread_all_c },
+	{ "env", "MPI_File_iread_at_c", "iIiIii:i", (void *)mwb_File_iread_at_c },
+	{ "env", "PMPI_File_iread_at_c", "iIiIii:i", (void *)mwb_File_iread_at_c },
+	{ "env", "MPI_File_iread_at_all_c", "iIiIii:i", (void *)mwb_File_iread_at_all_c },
+	{ "env", "PMPI_File_iread_at_all_c", "iIiIii:i", (void *)mwb_File_iread_at_all_c },
+	{ "env", "MPI_File_iread_shared_c", "iiIii:i", (void *)mwb_File_iread_shared_c },
+	{ "env", "PMPI_File_iread_shared_c", "iiIii:i", (void *)mwb_File_iread_shared_c },
+	{ "env", "MPI_File_iwrite_c", "iiIii:i", (void *)mwb_File_iwrite_c },
+	{ "env", "PMPI_File_iwrite_c", "iiIii:i", (void *)mwb_File_iwrite_c },
+	{ "env", "MPI_File_iwrite_all_c", "iiIii:i", (void *)mwb_File_iwrite_all_c },
+	{ "env", "PMPI_File_iwrite_all_c", "iiIii:i", (void *)mwb_File_iwrite_all_c },
+	{ "env", "MPI_File_iwrite_at_c", "iIiIii:i", (void *)mwb_File_iwrite_at_c },
+	{ "env", "PMPI_File_iwrite_at_c", "iIiIii:i", (void *)mwb_File_iwrite_at_c },
+	{ "env", "MPI_File_iwrite_at_all_c", "iIiIii:i", (void *)mwb_File_iwrite_at_all_c },
+	{ "env", "PMPI_File_iwrite_at_all_c", "iIiIii:i", (void *)mwb_File_iwrite_at_all_c },
+	{ "env", "MPI_File_iwrite_shared_c", "iiIii:i", (void *)mwb_File_iwrite_shared_c },
+	{ "env", "PMPI_File_iwrite_shared_c", "iiIii:i", (void *)mwb_File_iwrite_shared_c },
+	{ "env", "MPI_File_read_c", "iiIii:i", (void *)mwb_File_read_c },
+	{ "env", "PMPI_File_read_c", "iiIii:i", (void *)mwb_File_read_c },
+	{ "env", "MPI_File_read_all_c", "iiIii:i", (void *)mwb_File_read_all_c },
+	{ "env", "PMPI_File_read_all_c", "iiIii:i", (void *)mwb_File_read_all_c },
+	{ "env", "MPI_File_read_all_begin_c", "iiIi:i", (void *)mwb_File_read_all_begin_c },
+	{ "env", "PMPI_File_read_all_begin_c", "iiIi:i", (void *)mwb_File_read_all_begin_c },
+	{ "env", "MPI_File_read_at_c", "iIiIii:i", (void *)mwb_File_read_at_c },
+	{ "env", "PMPI_File_read_at_c", "iIiIii:i", (void *)mwb_File_read_at_c },
+	{ "env", "MPI_File_read_at_all_c", "iIiIii:i", (void *)mwb_File_read_at_all_c },
+	{ "env", "PMPI_File_read_at_all_c", "iIiIii:i", (void *)mwb_File_read_at_all_c },
+	{ "env", "MPI_File_read_at_all_begin_c", "iIiIi:i", (void *)mwb_File_read_at_all_begin_c },
+	{ "env", "PMPI_File_read_at_all_begin_c", "iIiIi:i", (void *)mwb_File_read_at_all_begin_c },
+	{ "env", "MPI_File_read_ordered_c", "iiIii:i", (void *)mwb_File_read_ordered_c },
+	{ "env", "PMPI_File_read_ordered_c", "iiIii:i", (void *)mwb_File_read_ordered_c },
+	{ "env", "MPI_File_read_ordered_begin_c", "iiIi:i", (void *)mwb_File_read_ordered_begin_c },
+	{ "env", "PMPI_File_read_ordered_begin_c", "iiIi:i", (void *)mwb_File_read_ordered_begin_c },
+	{ "env", "MPI_File_read_shared_c", "iiIii:i", (void *)mwb_File_read_shared_c },
+	{ "env", "PMPI_File_read_shared_c", "iiIii:i", (void *)mwb_File_read_shared_c },
+	{ "env", "MPI_File_write_c", "iiIii:i", (void *)mwb_File_write_c },
+	{ "env", "PMPI_File_write_c", "iiIii:i", (void *)mwb_File_write_c },
+	{ "env", "MPI_File_write_all_c", "iiIii:i", (void *)mwb_File_write_all_c },
+	{ "env", "PMPI_File_write_all_c", "iiIii:i", (void *)mwb_File_write_all_c },
+	{ "env", "MPI_File_write_all_begin_c", "iiIi:i", (void *)mwb_File_write_all_begin_c },
+	{ "env", "PMPI_File_write_all_begin_c", "iiIi:i", (void *)mwb_File_write_all_begin_c },
+	{ "env", "MPI_File_write_at_c", "iIiIii:i", (void *)mwb_File_write_at_c },
+	{ "env", "PMPI_File_write_at_c", "iIiIii:i", (void *)mwb_File_write_at_c },
+	{ "env", "MPI_File_write_at_all_c", "iIiIii:i", (void *)mwb_File_write_at_all_c },
+	{ "env", "PMPI_File_write_at_all_c", "iIiIii:i", (void *)mwb_File_write_at_all_c },
+	{ "env", "MPI_File_write_at_all_begin_c", "iIiIi:i", (void *)mwb_File_write_at_all_begin_c },
+	{ "env", "PMPI_File_write_at_all_begin_c", "iIiIi:i", (void *)mwb_File_write_at_all_begin_c },
+	{ "env", "MPI_File_write_ordered_c", "iiIii:i", (void *)mwb_File_write_ordered_c },
+	{ "env", "PMPI_File_write_ordered_c", "iiIii:i", (void *)mwb_File_write_ordered_c },
+	{ "env", "MPI_File_write_ordered_begin_c", "iiIi:i", (void *)mwb_File_write_ordered_begin_c },
+	{ "env", "PMPI_File_write_ordered_begin_c", "iiIi:i", (void *)mwb_File_write_ordered_begin_c },
+	{ "env", "MPI_File_write_shared_c", "iiIii:i", (void *)mwb_File_write_shared_c },
+	{ "env", "PMPI_File_write_shared_c", "iiIii:i", (void *)mwb_File_write_shared_c },
+	{ "env", "MPI_Gather_c", "iIiiIiii:i", (void *)mwb_Gather_c },
+	{ "env", "PMPI_Gather_c", "iIiiIiii:i", (void *)mwb_Gather_c },
+	{ "env", "MPI_Gatherv_c", "iIiiiiiii:i", (void *)mwb_Gatherv_c },
+	{ "env", "PMPI_Gatherv_c", "iIiiiiiii:i", (void *)mwb_Gatherv_c },
+	{ "env", "MPI_Get_c", "iIiiiIii:i", (void *)mwb_Get_c },
+	{ "env", "PMPI_Get_c", "iIiiiIii:i", (void *)mwb_Get_c },
+	{ "env", "MPI_Get_accumulate_c", "iIiiIiiiIiii:i", (void *)mwb_Get_accumulate_c },
+	{ "env", "PMPI_Get_accumulate_c", "iIiiIiiiIiii:i", (void *)mwb_Get_accumulate_c },
+	{ "env", "MPI_Get_count_c", "iii:i", (void *)mwb_Get_count_c },
+	{ "env", "PMPI_Get_count_c", "iii:i", (void *)mwb_Get_count_c },
+	{ "env", "MPI_Get_elements_c", "iii:i", (void *)mwb_Get_elements_c },
+	{ "env", "PMPI_Get_elements_c", "iii:i", (void *)mwb_Get_elements_c },
+	{ "env", "MPI_Iallgather_c", "iIiiIiii:i", (void *)mwb_Iallgather_c },
+	{ "env", "PMPI_Iallgather_c", "iIiiIiii:i", (void *)mwb_Iallgather_c },
+	{ "env", "MPI_Iallgatherv_c", "iIiiiiiii:i", (void *)mwb_Iallgatherv_c },
+	{ "env", "PMPI_Iallgatherv_c", "iIiiiiiii:i", (void *)mwb_Iallgatherv_c },
+	{ "env", "MPI_Iallreduce_c", "iiIiiii:i", (void *)mwb_Iallreduce_c },
+	{ "env", "PMPI_Iallreduce_c", "iiIiiii:i", (void *)mwb_Iallreduce_c },
+	{ "env", "MPI_Ialltoall_c", "iIiiIiii:i", (void *)mwb_Ialltoall_c },
+	{ "env", "PMPI_Ialltoall_c", "iIiiIiii:i", (void *)mwb_Ialltoall_c },
+	{ "env", "MPI_Ialltoallv_c", "iiiiiiiiii:i", (void *)mwb_Ialltoallv_c },
+	{ "env", "PMPI_Ialltoallv_c", "iiiiiiiiii:i", (void *)mwb_Ialltoallv_c },
+	{ "env", "MPI_Ialltoallw_c", "iiiiiiiiii:i", (void *)mwb_Ialltoallw_c },
+	{ "env", "PMPI_Ialltoallw_c", "iiiiiiiiii:i", (void *)mwb_Ialltoallw_c },
+	{ "env", "MPI_Ibcast_c", "iIiiii:i", (void *)mwb_Ibcast_c },
+	{ "env", "PMPI_Ibcast_c", "iIiiii:i", (void *)mwb_Ibcast_c },
+	{ "env", "MPI_Ibsend_c", "iIiiiii:i", (void *)mwb_Ibsend_c },
+	{ "env", "PMPI_Ibsend_c", "iIiiiii:i", (void *)mwb_Ibsend_c },
+	{ "env", "MPI_Iexscan_c", "iiIiiii:i", (void *)mwb_Iexscan_c },
+	{ "env", "PMPI_Iexscan_c", "iiIiiii:i", (void *)mwb_Iexscan_c },
+	{ "env", "MPI_Igather_c", "iIiiIiiii:i", (void *)mwb_Igather_c },
+	{ "env", "PMPI_Igather_c", "iIiiIiiii:i", (void *)mwb_Igather_c },
+	{ "env", "MPI_Igatherv_c", "iIiiiiiiii:i", (void *)mwb_Igatherv_c },
+	{ "env", "PMPI_Igatherv_c", "iIiiiiiiii:i", (void *)mwb_Igatherv_c },
+	{ "env", "MPI_Imrecv_c", "iIiii:i", (void *)mwb_Imrecv_c },
+	{ "env", "PMPI_Imrecv_c", "iIiii:i", (void *)mwb_Imrecv_c },
+	{ "env", "MPI_Ineighbor_allgather_c", "iIiiIiii:i", (void *)mwb_Ineighbor_allgather_c },
+	{ "env", "PMPI_Ineighbor_allgather_c", "iIiiIiii:i", (void *)mwb_Ineighbor_allgather_c },
+	{ "env", "MPI_Ineighbor_allgatherv_c", "iIiiiiiii:i", (void *)mwb_Ineighbor_allgatherv_c },
+	{ "env", "PMPI_Ineighbor_allgatherv_c", "iIiiiiiii:i", (void *)mwb_Ineighbor_allgatherv_c },
+	{ "env", "MPI_Ineighbor_alltoall_c", "iIiiIiii:i", (void *)mwb_Ineighbor_alltoall_c },
+	{ "env", "PMPI_Ineighbor_alltoall_c", "iIiiIiii:i", (void *)mwb_Ineighbor_alltoall_c },
+	{ "env", "MPI_Ineighbor_alltoallv_c", "iiiiiiiiii:i", (void *)mwb_Ineighbor_alltoallv_c },
+	{ "env", "PMPI_Ineighbor_alltoallv_c", "iiiiiiiiii:i", (void *)mwb_Ineighbor_alltoallv_c },
+	{ "env", "MPI_Ineighbor_alltoallw_c", "iiiiiiiiii:i", (void *)mwb_Ineighbor_alltoallw_c },
+	{ "env", "PMPI_Ineighbor_alltoallw_c", "iiiiiiiiii:i", (void *)mwb_Ineighbor_alltoallw_c },
+	{ "env", "MPI_Irecv_c", "iIiiiii:i", (void *)mwb_Irecv_c },
+	{ "env", "PMPI_Irecv_c", "iIiiiii:i", (void *)mwb_Irecv_c },
+	{ "env", "MPI_Ireduce_c", "iiIiiiii:i", (void *)mwb_Ireduce_c },
+	{ "env", "PMPI_Ireduce_c", "iiIiiiii:i", (void *)mwb_Ireduce_c },
+	{ "env", "MPI_Ireduce_scatter_c", "iiiiiii:i", (void *)mwb_Ireduce_scatter_c },
+	{ "env", "PMPI_Ireduce_scatter_c", "iiiiiii:i", (void *)mwb_Ireduce_scatter_c },
+	{ "env", "MPI_Ireduce_scatter_block_c", "iiIiiii:i", (void *)mwb_Ireduce_scatter_block_c },
+	{ "env", "PMPI_Ireduce_scatter_block_c", "iiIiiii:i", (void *)mwb_Ireduce_scatter_block_c },
+	{ "env", "MPI_Irsend_c", "iIiiiii:i", (void *)mwb_Irsend_c },
+	{ "env", "PMPI_Irsend_c", "iIiiiii:i", (void *)mwb_Irsend_c },
+	{ "env", "MPI_Iscan_c", "iiIiiii:i", (void *)mwb_Iscan_c },
+	{ "env", "PMPI_Iscan_c", "iiIiiii:i", (void *)mwb_Iscan_c },
+	{ "env", "MPI_Iscatter_c", "iIiiIiiii:i", (void *)mwb_Iscatter_c },
+	{ "env", "PMPI_Iscatter_c", "iIiiIiiii:i", (void *)mwb_Iscatter_c },
+	{ "env", "MPI_Iscatterv_c", "iiiiiIiiii:i", (void *)mwb_Iscatterv_c },
+	{ "env", "PMPI_Iscatterv_c", "iiiiiIiiii:i", (void *)mwb_Iscatterv_c },
+	{ "env", "MPI_Isend_c", "iIiiiii:i", (void *)mwb_Isend_c },
+	{ "env", "PMPI_Isend_c", "iIiiiii:i", (void *)mwb_Isend_c },
+	{ "env", "MPI_Issend_c", "iIiiiii:i", (void *)mwb_Issend_c },
+	{ "env", "PMPI_Issend_c", "iIiiiii:i", (void *)mwb_Issend_c },
+	{ "env", "MPI_Mrecv_c", "iIiii:i", (void *)mwb_Mrecv_c },
+	{ "env", "PMPI_Mrecv_c", "iIiii:i", (void *)mwb_Mrecv_c },
+	{ "env", "MPI_Neighbor_allgather_c", "iIiiIii:i", (void *)mwb_Neighbor_allgather_c },
+	{ "env", "PMPI_Neighbor_allgather_c", "iIiiIii:i", (void *)mwb_Neighbor_allgather_c },
+	{ "env", "MPI_Neighbor_allgatherv_c", "iIiiiiii:i", (void *)mwb_Neighbor_allgatherv_c },
+	{ "env", "PMPI_Neighbor_allgatherv_c", "iIiiiiii:i", (void *)mwb_Neighbor_allgatherv_c },
+	{ "env", "MPI_Neighbor_alltoall_c", "iIiiIii:i", (void *)mwb_Neighbor_alltoall_c },
+	{ "env", "PMPI_Neighbor_alltoall_c", "iIiiIii:i", (void *)mwb_Neighbor_alltoall_c },
+	{ "env", "MPI_Neighbor_alltoallv_c", "iiiiiiiii:i", (void *)mwb_Neighbor_alltoallv_c },
+	{ "env", "PMPI_Neighbor_alltoallv_c", "iiiiiiiii:i", (void *)mwb_Neighbor_alltoallv_c },
+	{ "env", "MPI_Neighbor_alltoallw_c", "iiiiiiiii:i", (void *)mwb_Neighbor_alltoallw_c },
+	{ "env", "PMPI_Neighbor_alltoallw_c", "iiiiiiiii:i", (void *)mwb_Neighbor_alltoallw_c },
+	{ "env", "MPI_Pack_c", "iIiiIii:i", (void *)mwb_Pack_c },
+	{ "env", "PMPI_Pack_c", "iIiiIii:i", (void *)mwb_Pack_c },
+	{ "env", "MPI_Pack_external_c", "iiIiiIi:i", (void *)mwb_Pack_external_c },
+	{ "env", "PMPI_Pack_external_c", "iiIiiIi:i", (void *)mwb_Pack_external_c },
+	{ "env", "MPI_Pack_external_size_c", "iIii:i", (void *)mwb_Pack_external_size_c },
+	{ "env", "PMPI_Pack_external_size_c", "iIii:i", (void *)mwb_Pack_external_size_c },
+	{ "env", "MPI_Pack_size_c", "Iiii:i", (void *)mwb_Pack_size_c },
+	{ "env", "PMPI_Pack_size_c", "Iiii:i", (void *)mwb_Pack_size_c },
+	{ "env", "MPI_Put_c", "iIiiiIii:i", (void *)mwb_Put_c },
+	{ "env", "PMPI_Put_c", "iIiiiIii:i", (void *)mwb_Put_c },
+	{ "env", "MPI_Raccumulate_c", "iIiiiIiiii:i", (void *)mwb_Raccumulate_c },
+	{ "env", "PMPI_Raccumulate_c", "iIiiiIiiii:i", (void *)mwb_Raccumulate_c },
+	{ "env", "MPI_Recv_c", "iIiiiii:i", (void *)mwb_Recv_c },
+	{ "env", "PMPI_Recv_c", "iIiiiii:i", (void *)mwb_Recv_c },
+	{ "env", "MPI_Recv_init_c", "iIiiiii:i", (void *)mwb_Recv_init_c },
+	{ "env", "PMPI_Recv_init_c", "iIiiiii:i", (void *)mwb_Recv_init_c },
+	{ "env", "MPI_Reduce_c", "iiIiiii:i", (void *)mwb_Reduce_c },
+	{ "env", "PMPI_Reduce_c", "iiIiiii:i", (void *)mwb_Reduce_c },
+	{ "env", "MPI_Reduce_local_c", "iiIii:i", (void *)mwb_Reduce_local_c },
+	{ "env", "PMPI_Reduce_local_c", "iiIii:i", (void *)mwb_Reduce_local_c },
+	{ "env", "MPI_Reduce_scatter_c", "iiiiii:i", (void *)mwb_Reduce_scatter_c },
+	{ "env", "PMPI_Reduce_scatter_c", "iiiiii:i", (void *)mwb_Reduce_scatter_c },
+	{ "env", "MPI_Reduce_scatter_block_c", "iiIiii:i", (void *)mwb_Reduce_scatter_block_c },
+	{ "env", "PMPI_Reduce_scatter_block_c", "iiIiii:i", (void *)mwb_Reduce_scatter_block_c },
+	{ "env", "MPI_Rget_c", "iIiiiIiii:i", (void *)mwb_Rget_c },
+	{ "env", "PMPI_Rget_c", "iIiiiIiii:i", (void *)mwb_Rget_c },
+	{ "env", "MPI_Rget_accumulate_c", "iIiiIiiiIiiii:i", (void *)mwb_Rget_accumulate_c },
+	{ "env", "PMPI_Rget_accumulate_c", "iIiiIiiiIiiii:i", (void *)mwb_Rget_accumulate_c },
+	{ "env", "MPI_Rput_c", "iIiiiIiii:i", (void *)mwb_Rput_c },
+	{ "env", "PMPI_Rput_c", "iIiiiIiii:i", (void *)mwb_Rput_c },
+	{ "env", "MPI_Rsend_c", "iIiiii:i", (void *)mwb_Rsend_c },
+	{ "env", "PMPI_Rsend_c", "iIiiii:i", (void *)mwb_Rsend_c },
+	{ "env", "MPI_Rsend_init_c", "iIiiiii:i", (void *)mwb_Rsend_init_c },
+	{ "env", "PMPI_Rsend_init_c", "iIiiiii:i", (void *)mwb_Rsend_init_c },
+	{ "env", "MPI_Scan_c", "iiIiii:i", (void *)mwb_Scan_c },
+	{ "env", "PMPI_Scan_c", "iiIiii:i", (void *)mwb_Scan_c },
+	{ "env", "MPI_Scatter_c", "iIiiIiii:i", (void *)mwb_Scatter_c },
+	{ "env", "PMPI_Scatter_c", "iIiiIiii:i", (void *)mwb_Scatter_c },
+	{ "env", "MPI_Scatterv_c", "iiiiiIiii:i", (void *)mwb_Scatterv_c },
+	{ "env", "PMPI_Scatterv_c", "iiiiiIiii:i", (void *)mwb_Scatterv_c },
+	{ "env", "MPI_Send_c", "iIiiii:i", (void *)mwb_Send_c },
+	{ "env", "PMPI_Send_c", "iIiiii:i", (void *)mwb_Send_c },
+	{ "env", "MPI_Send_init_c", "iIiiiii:i", (void *)mwb_Send_init_c },
+	{ "env", "PMPI_Send_init_c", "iIiiiii:i", (void *)mwb_Send_init_c },
+	{ "env", "MPI_Sendrecv_c", "iIiiiiIiiiii:i", (void *)mwb_Sendrecv_c },
+	{ "env", "PMPI_Sendrecv_c", "iIiiiiIiiiii:i", (void *)mwb_Sendrecv_c },
+	{ "env", "MPI_Sendrecv_replace_c", "iIiiiiiii:i", (void *)mwb_Sendrecv_replace_c },
+	{ "env", "PMPI_Sendrecv_replace_c", "iIiiiiiii:i", (void *)mwb_Sendrecv_replace_c },
+	{ "env", "MPI_Ssend_c", "iIiiii:i", (void *)mwb_Ssend_c },
+	{ "env", "PMPI_Ssend_c", "iIiiii:i", (void *)mwb_Ssend_c },
+	{ "env", "MPI_Ssend_init_c", "iIiiiii:i", (void *)mwb_Ssend_init_c },
+	{ "env", "PMPI_Ssend_init_c", "iIiiiii:i", (void *)mwb_Ssend_init_c },
+	{ "env", "MPI_Type_contiguous_c", "Iii:i", (void *)mwb_Type_contiguous_c },
+	{ "env", "PMPI_Type_contiguous_c", "Iii:i", (void *)mwb_Type_contiguous_c },
+	{ "env", "MPI_Type_create_darray_c", "iiiiiiiiii:i", (void *)mwb_Type_create_darray_c },
+	{ "env", "PMPI_Type_create_darray_c", "iiiiiiiiii:i", (void *)mwb_Type_create_darray_c },
+	{ "env", "MPI_Type_create_hindexed_c", "Iiiii:i", (void *)mwb_Type_create_hindexed_c },
+	{ "env", "PMPI_Type_create_hindexed_c", "Iiiii:i", (void *)mwb_Type_create_hindexed_c },
+	{ "env", "MPI_Type_create_hindexed_block_c", "IIiii:i", (void *)mwb_Type_create_hindexed_block_c },
+	{ "env", "PMPI_Type_create_hindexed_block_c", "IIiii:i", (void *)mwb_Type_create_hindexed_block_c },
+	{ "env", "MPI_Type_create_hvector_c", "IIIii:i", (void *)mwb_Type_create_hvector_c },
+	{ "env", "PMPI_Type_create_hvector_c", "IIIii:i", (void *)mwb_Type_create_hvector_c },
+	{ "env", "MPI_Type_create_indexed_block_c", "IIiii:i", (void *)mwb_Type_create_indexed_block_c },
+	{ "env", "PMPI_Type_create_indexed_block_c", "IIiii:i", (void *)mwb_Type_create_indexed_block_c },
+	{ "env", "MPI_Type_create_resized_c", "iIIi:i", (void *)mwb_Type_create_resized_c },
+	{ "env", "PMPI_Type_create_resized_c", "iIIi:i", (void *)mwb_Type_create_resized_c },
+	{ "env", "MPI_Type_create_struct_c", "Iiiii:i", (void *)mwb_Type_create_struct_c },
+	{ "env", "PMPI_Type_create_struct_c", "Iiiii:i", (void *)mwb_Type_create_struct_c },
+	{ "env", "MPI_Type_create_subarray_c", "iiiiiii:i", (void *)mwb_Type_create_subarray_c },
+	{ "env", "PMPI_Type_create_subarray_c", "iiiiiii:i", (void *)mwb_Type_create_subarray_c },
+	{ "env", "MPI_Type_get_extent_c", "iii:i", (void *)mwb_Type_get_extent_c },
+	{ "env", "PMPI_Type_get_extent_c", "iii:i", (void *)mwb_Type_get_extent_c },
+	{ "env", "MPI_Type_get_true_extent_c", "iii:i", (void *)mwb_Type_get_true_extent_c },
+	{ "env", "PMPI_Type_get_true_extent_c", "iii:i", (void *)mwb_Type_get_true_extent_c },
+	{ "env", "MPI_Type_indexed_c", "Iiiii:i", (void *)mwb_Type_indexed_c },
+	{ "env", "PMPI_Type_indexed_c", "Iiiii:i", (void *)mwb_Type_indexed_c },
+	{ "env", "MPI_Type_size_c", "ii:i", (void *)mwb_Type_size_c },
+	{ "env", "PMPI_Type_size_c", "ii:i", (void *)mwb_Type_size_c },
+	{ "env", "MPI_Type_vector_c", "IIIii:i", (void *)mwb_Type_vector_c },
+	{ "env", "PMPI_Type_vector_c", "IIIii:i", (void *)mwb_Type_vector_c },
+	{ "env", "MPI_Unpack_c", "iIiiIii:i", (void *)mwb_Unpack_c },
+	{ "env", "PMPI_Unpack_c", "iIiiIii:i", (void *)mwb_Unpack_c },
+	{ "env", "MPI_Unpack_external_c", "iiIiiIi:i", (void *)mwb_Unpack_external_c },
+	{ "env", "PMPI_Unpack_external_c", "iiIiiIi:i", (void *)mwb_Unpack_external_c },
+	{ "env", "MPI_Win_allocate_c", "iiiiii:i", (void *)mwh_Win_allocate },
+	{ "env", "PMPI_Win_allocate_c", "iiiiii:i", (void *)mwh_Win_allocate },
+	{ "env", "MPI_Win_allocate_shared_c", "iiiiii:i", (void *)mwh_Win_allocate_shared },
+	{ "env", "PMPI_Win_allocate_shared_c", "iiiiii:i", (void *)mwh_Win_allocate_shared },
+	{ "env", "MPI_Win_create_c", "iiiiii:i", (void *)mwh_Win_create },
+	{ "env", "PMPI_Win_create_c", "iiiiii:i", (void *)mwh_Win_create },
+	{ "env", "MPI_Win_shared_query_c", "iiiii:i", (void *)mwh_Win_shared_query },
+	{ "env", "PMPI_Win_shared_query_c", "iiiii:i", (void *)mwh_Win_shared_query },
 };
 const unsigned mw_glue_n = sizeof mw_glue / sizeof mw_glue[0];
 
 /* Not registered yet (a module importing one is refused):
- *   MPI_Comm_join MPI_Register_datarep
+ *   MPI_Comm_join MPI_Register_datarep MPI_Op_create_c MPI_Register_datarep_c
+ *   MPI_Type_get_contents_c MPI_Type_get_envelope_c
  */

@@ -167,6 +167,10 @@ static const char *class_name(int cls)
 static u32 f_raise(rt_instance *inst, int cls, const char *detail, u32 fh,
                    const char *proc)
 {
+	if (mw_proc_as) {   /* a large-count version's name */
+		proc = mw_proc_as;
+		mw_proc_as = NULL;
+	}
 	if (!mw_is_active)   /* mpib.c says "not initialized" / "finalized" */
 		return mw_fail(inst, cls, MW_NOCOMM, proc);
 	mwf *f = f_get(fh);
@@ -202,6 +206,12 @@ static u32 f_fail(rt_instance *inst, int cls, u32 fh, const char *proc)
 	default: why = "invalid argument"; break;
 	}
 	return f_raise(inst, cls, why, fh, proc);
+}
+
+u32 mw_file_fail(rt_instance *inst, int cls, u32 fh, const char *proc,
+                 const char *detail)
+{
+	return f_raise(inst, cls, detail, fh, proc);
 }
 
 /* A host return code: its last, most specific line of text as detail. */

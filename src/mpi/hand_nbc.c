@@ -744,7 +744,7 @@ fail:
 
 /* In- and out-degree of comm's topology (a cartesian one has 2 per
  * dimension, MPI_PROC_NULL neighbors included). */
-static int degrees(MPI_Comm c, int *in, int *out)
+int mw_degrees(MPI_Comm c, int *in, int *out)
 {
 	int topo = MPI_UNDEFINED, w, me, nd;
 	if (MPI_Topo_test(c, &topo) != MPI_SUCCESS)
@@ -796,7 +796,7 @@ static u32 nb_allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	u32 *r = NULL;
 	int rc, in, out;
 	COMM(c, comm);
-	TRY(degrees(c, &in, &out));
+	TRY(mw_degrees(c, &in, &out));
 	TRY(dtype(sdt, 1, &sd));
 	TRY(dtype(rdt, 1, &rd));
 	TRY(blocks(inst, sb, sc, 1, sd, &sp));
@@ -823,7 +823,7 @@ static u32 nb_allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	u32 *r = NULL;
 	int rc, in, out;
 	COMM(c, comm);
-	TRY(degrees(c, &in, &out));
+	TRY(mw_degrees(c, &in, &out));
 	TRY(dtype(sdt, 1, &sd));
 	TRY(dtype(rdt, 1, &rd));
 	TRY(blocks(inst, sb, sc, 1, sd, &sp));
@@ -853,7 +853,7 @@ static u32 nb_alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	u32 *r = NULL;
 	int rc, in, out;
 	COMM(c, comm);
-	TRY(degrees(c, &in, &out));
+	TRY(mw_degrees(c, &in, &out));
 	TRY(dtype(sdt, 1, &sd));
 	TRY(dtype(rdt, 1, &rd));
 	TRY(blocks(inst, sb, sc, out, sd, &sp));
@@ -881,7 +881,7 @@ static u32 nb_alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
 	u32 *r = NULL;
 	int rc, in, out;
 	COMM(c, comm);
-	TRY(degrees(c, &in, &out));
+	TRY(mw_degrees(c, &in, &out));
 	TRY(dtype(sdt, 1, &sd));
 	TRY(dtype(rdt, 1, &rd));
 	k = req == NB_BLOCKING ? keep_init(&local) : keep_new(&k);
@@ -913,7 +913,7 @@ static u32 nb_alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
 	u32 *r = NULL;
 	int rc, in, out;
 	COMM(c, comm);
-	TRY(degrees(c, &in, &out));
+	TRY(mw_degrees(c, &in, &out));
 	k = req == NB_BLOCKING ? keep_init(&local) : keep_new(&k);
 	if (!k)
 		TRY(MW_ERR_NO_MEM);

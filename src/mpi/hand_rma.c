@@ -94,6 +94,12 @@ static rma_win *win_of(u32 h)
 	return w;
 }
 
+u32 mw_win_eh(u32 h)
+{
+	rma_win *w = win_of(h);
+	return w ? w->eh : UINT32_MAX;
+}
+
 int mw_win_hget(u32 h, MPI_Win *out)
 {
 	rma_win *w = win_of(h);

@@ -1198,9 +1198,15 @@ static void host_detail(const char *msg, char *out, size_t cap)
 
 /* Applies error handler eh (a module handle) of object obj (the handle a
  * user handler receives). */
+__thread const char *mw_proc_as;
+
 static uint32_t raise_eh(rt_instance *inst, int cls, const char *detail,
                          uint32_t eh, uint32_t obj, const char *proc)
 {
+	if (mw_proc_as) {   /* a large-count version's name */
+		proc = mw_proc_as;
+		mw_proc_as = NULL;
+	}
 	/* Outside Init..Finalize no handler can run: always fatal, named as
 	 * what it is rather than as the invalid handle it shows up as. */
 	if (!mw_is_active && !callable_outside(proc)) {
@@ -1296,6 +1302,12 @@ uint32_t mw_ret_eh(rt_instance *inst, int rc, uint32_t eh, uint32_t obj,
 	char detail[256];
 	rc_detail(rc, detail, sizeof detail);
 	return raise_eh(inst, mw_code_out(rc), detail, eh, obj, proc);
+}
+
+uint32_t mw_fail_eh_arg(rt_instance *inst, int cls, uint32_t eh, uint32_t obj,
+                        const char *proc, const char *detail)
+{
+	return raise_eh(inst, cls, detail, eh, obj, proc);
 }
 
 uint32_t mw_fail_eh(rt_instance *inst, int cls, uint32_t eh, uint32_t obj,

@@ -280,6 +280,68 @@ const char *mw_block_bad(rt_instance *inst, uint32_t addr, uint64_t len, uint32_
 uint32_t mw_malloc(rt_instance *inst, uint32_t size, const char *proc);
 void mw_free(rt_instance *inst, uint32_t addr);
 
+/* ---- MPI-4 large-count versions (hand_bigc.c; glue.c's mwb_*_c) ---------
+ * Each forwards to the int-count host function of its procedure; mw_bigc
+ * is one call's state: what it allocated (scratch in module memory for
+ * MPI_Count out-arguments and arrays, contiguous types for large counts),
+ * released by mw_bigc_end, which copies the out-arguments back on success.
+ * Each helper: 0, or 1 with the failure raised (on the call's object,
+ * naming the argument) and its result in x->r. */
+enum { MW_BIGC_COMM, MW_BIGC_WIN, MW_BIGC_FILE };
+#define MW_BIGC_MAX 8
+typedef struct mw_bigc {
+	rt_instance *inst;
+	const char *proc;
+	int kind;          /* what obj is: MW_BIGC_COMM/WIN/FILE */
+	uint32_t obj, r;
+	int n, ntype;
+	struct { uint32_t scratch, dst; } m[MW_BIGC_MAX];   /* dst 0: none */
+	uint32_t type[3];   /* MPI_Get_accumulate_c has three counts */
+} mw_bigc;
+void mw_bigc_begin(mw_bigc *x, rt_instance *inst, const char *proc, int kind,
+                   uint32_t obj);
+uint32_t mw_bigc_end(mw_bigc *x);
+/* An MPI_Count argument the int version takes as an int. */
+int mw_bigc_int(mw_bigc *x, const char *arg, uint64_t v, uint32_t *out);
+/* A count with its datatype: passed through if it fits in an int, else as
+ * one element of a contiguous type of v elements of dt. */
+int mw_bigc_xfer(mw_bigc *x, const char *arg, uint64_t v, uint32_t dt,
+                 uint32_t *count, uint32_t *type);
+/* An MPI_Count out (inout: in/out) argument at addr: *out is a module int
+ * the int version writes instead, copied back widened by mw_bigc_end. */
+int mw_bigc_out(mw_bigc *x, const char *arg, uint32_t addr, int inout,
+                uint32_t *out);
+/* An array of n MPI_Counts at addr: *out is a copy as module ints (n <= 0:
+ * addr itself, for arrays the procedure does not read here). */
+int mw_bigc_arr(mw_bigc *x, const char *arg, uint32_t addr, int64_t n,
+                uint32_t *out);
+/* Array lengths: comm's size (peers: the remote group's for an
+ * intercommunicator), its topology's degree (out or in); -1 if comm is
+ * not a valid communicator (the int version then says so). */
+int64_t mw_bigc_size(uint32_t comm, int peers);
+int64_t mw_bigc_deg(uint32_t comm, int out);
+/* Whether this process is the root of a rooted collective. */
+int mw_bigc_root(uint32_t comm, uint32_t root);
+/* The host type of n (>= 0) elements of old: MPI_Type_contiguous_c on an
+ * MPI-4 host, else mw_bigc_split with chunks of 2^30.  Uncommitted. */
+int mw_bigc_contig(MPI_Count n, MPI_Datatype old, MPI_Datatype *out);
+/* The same from MPI-3 constructors only: q = n / chunk blocks of chunk
+ * elements, then the n % chunk remaining, resized to contiguous's bounds. */
+int mw_bigc_split(MPI_Count n, MPI_Count chunk, MPI_Datatype old, MPI_Datatype *out);
+/* While a large-count version runs its int version, the name errors give
+ * (raise_eh, hand_io.c's f_raise take it and clear it). */
+extern __thread const char *mw_proc_as;
+uint32_t mw_fail_eh_arg(rt_instance *inst, int cls, uint32_t eh, uint32_t obj,
+                        const char *proc, const char *detail);
+/* Window's error handler (UINT32_MAX if win is not a window: the int
+ * versions then raise on MPI_COMM_WORLD); 
+ * a failure raised on file fh's handler. */
+uint32_t mw_win_eh(uint32_t win);
+uint32_t mw_file_fail(rt_instance *inst, int cls, uint32_t fh, const char *proc,
+                      const char *detail);
+/* In- and out-degree of comm's topology (hand_nbc.c). */
+int mw_degrees(MPI_Comm c, int *in, int *out);
+
 extern rt_instance *mw_inst;
 extern int mw_is_active, mw_world_rank, mw_finalized;
 

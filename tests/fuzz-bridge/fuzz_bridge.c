@@ -41,6 +41,8 @@
 
 typedef uint32_t u32;
 #define NPROC ((int)(sizeof fz_procs / sizeof fz_procs[0]))
+_Static_assert(sizeof fz_procs / sizeof fz_procs[0] <= FZ_MAXPROC,
+               "more registered procedures than FZ_MAXPROC (fz.h)");
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
 static char inst_token;
 #define INST ((rt_instance *)&inst_token)

@@ -19,7 +19,7 @@ enum { FZ_FN_GOOD = 1, FZ_FN_TRAP, FZ_FN_HOSTILE, FZ_FN_BADSIG, FZ_FN_N };
 enum { FZ_M_GOOD, FZ_M_NULL, FZ_M_END, FZ_M_PAST, FZ_M_WRAP, FZ_M_MISALIGNED,
        FZ_M_LOW, FZ_M_TRAP, FZ_M_N };
 
-#define FZ_MAXPROC 512
+#define FZ_MAXPROC 1024
 /* Shared between the parent and the child running a batch. */
 typedef struct fz_shared {
 	volatile int in_call;         /* 1 while a bridge call runs */

@@ -77,9 +77,12 @@ def main():
     env = re.findall(r'\{ "env", "(\w+)", "([^"]*)"', hand[hand.index('env_fns[]'):])
     rows = []
     for name, sig in reg:
-        e = apis[name.lower()]
+        # MPI-4 large-count versions (MPI_Send_c) are rows of their
+        # procedure in apis.json, with its large-only parameters.
+        large = name.lower() not in apis and name.endswith('_c')
+        e = apis[(name[:-2] if large else name).lower()]
         ps = [p for p in e['parameters']
-              if not p['large_only'] and 'c_parameter' not in p['suppress']]
+              if (large or not p['large_only']) and 'c_parameter' not in p['suppress']]
         assert len(ps) == len(sig.split(':')[0]), name
         rows.append((name, sig, ''.join(cls(p) for p in ps)))
     # env helpers: gethostname(name, len), __cxa_allocate_exception(size),

@@ -412,6 +412,133 @@ static const struct fz_proc { const char *name, *sig, *cls; } fz_procs[] = {
 	{ "MPI_Win_wait", "i:i", "w" },
 	{ "MPI_Wtick", ":F", "" },
 	{ "MPI_Wtime", ":F", "" },
+	{ "MPI_Accumulate_c", "iIiiiIiii:i", "bnyrdnyow" },
+	{ "MPI_Allgather_c", "iIiiIii:i", "bnybnyc" },
+	{ "MPI_Allgatherv_c", "iIiiiiii:i", "bnybanadyc" },
+	{ "MPI_Allreduce_c", "iiIiii:i", "bbnyoc" },
+	{ "MPI_Alltoall_c", "iIiiIii:i", "bnybnyc" },
+	{ "MPI_Alltoallv_c", "iiiiiiiii:i", "banadybanadyc" },
+	{ "MPI_Alltoallw_c", "iiiiiiiii:i", "banadaybanadayc" },
+	{ "MPI_Bcast_c", "iIiii:i", "bnyRc" },
+	{ "MPI_Bsend_c", "iIiiii:i", "bnyrtc" },
+	{ "MPI_Bsend_init_c", "iIiiiii:i", "bnyrtcp" },
+	{ "MPI_Buffer_attach_c", "iI:i", "bn" },
+	{ "MPI_Buffer_detach_c", "ii:i", "pp" },
+	{ "MPI_Exscan_c", "iiIiii:i", "bbnyoc" },
+	{ "MPI_File_get_type_extent_c", "iii:i", "fyp" },
+	{ "MPI_File_iread_c", "iiIii:i", "fbnyp" },
+	{ "MPI_File_iread_all_c", "iiIii:i", "fbnyp" },
+	{ "MPI_File_iread_at_c", "iIiIii:i", "fdbnyp" },
+	{ "MPI_File_iread_at_all_c", "iIiIii:i", "fdbnyp" },
+	{ "MPI_File_iread_shared_c", "iiIii:i", "fbnyp" },
+	{ "MPI_File_iwrite_c", "iiIii:i", "fbnyp" },
+	{ "MPI_File_iwrite_all_c", "iiIii:i", "fbnyp" },
+	{ "MPI_File_iwrite_at_c", "iIiIii:i", "fdbnyp" },
+	{ "MPI_File_iwrite_at_all_c", "iIiIii:i", "fdbnyp" },
+	{ "MPI_File_iwrite_shared_c", "iiIii:i", "fbnyp" },
+	{ "MPI_File_read_c", "iiIii:i", "fbnyp" },
+	{ "MPI_File_read_all_c", "iiIii:i", "fbnyp" },
+	{ "MPI_File_read_all_begin_c", "iiIi:i", "fbny" },
+	{ "MPI_File_read_at_c", "iIiIii:i", "fdbnyp" },
+	{ "MPI_File_read_at_all_c", "iIiIii:i", "fdbnyp" },
+	{ "MPI_File_read_at_all_begin_c", "iIiIi:i", "fdbny" },
+	{ "MPI_File_read_ordered_c", "iiIii:i", "fbnyp" },
+	{ "MPI_File_read_ordered_begin_c", "iiIi:i", "fbny" },
+	{ "MPI_File_read_shared_c", "iiIii:i", "fbnyp" },
+	{ "MPI_File_write_c", "iiIii:i", "fbnyp" },
+	{ "MPI_File_write_all_c", "iiIii:i", "fbnyp" },
+	{ "MPI_File_write_all_begin_c", "iiIi:i", "fbny" },
+	{ "MPI_File_write_at_c", "iIiIii:i", "fdbnyp" },
+	{ "MPI_File_write_at_all_c", "iIiIii:i", "fdbnyp" },
+	{ "MPI_File_write_at_all_begin_c", "iIiIi:i", "fdbny" },
+	{ "MPI_File_write_ordered_c", "iiIii:i", "fbnyp" },
+	{ "MPI_File_write_ordered_begin_c", "iiIi:i", "fbny" },
+	{ "MPI_File_write_shared_c", "iiIii:i", "fbnyp" },
+	{ "MPI_Gather_c", "iIiiIiii:i", "bnybnyRc" },
+	{ "MPI_Gatherv_c", "iIiiiiiii:i", "bnybanadyRc" },
+	{ "MPI_Get_c", "iIiiiIii:i", "bnyrdnyw" },
+	{ "MPI_Get_accumulate_c", "iIiiIiiiIiii:i", "bnybnyrdnyow" },
+	{ "MPI_Get_count_c", "iii:i", "pyp" },
+	{ "MPI_Get_elements_c", "iii:i", "pyp" },
+	{ "MPI_Iallgather_c", "iIiiIiii:i", "bnybnycp" },
+	{ "MPI_Iallgatherv_c", "iIiiiiiii:i", "bnybanadycp" },
+	{ "MPI_Iallreduce_c", "iiIiiii:i", "bbnyocp" },
+	{ "MPI_Ialltoall_c", "iIiiIiii:i", "bnybnycp" },
+	{ "MPI_Ialltoallv_c", "iiiiiiiiii:i", "banadybanadycp" },
+	{ "MPI_Ialltoallw_c", "iiiiiiiiii:i", "banadaybanadaycp" },
+	{ "MPI_Ibcast_c", "iIiiii:i", "bnyRcp" },
+	{ "MPI_Ibsend_c", "iIiiiii:i", "bnyrtcp" },
+	{ "MPI_Iexscan_c", "iiIiiii:i", "bbnyocp" },
+	{ "MPI_Igather_c", "iIiiIiiii:i", "bnybnyRcp" },
+	{ "MPI_Igatherv_c", "iIiiiiiiii:i", "bnybanadyRcp" },
+	{ "MPI_Imrecv_c", "iIiii:i", "bnyPmp" },
+	{ "MPI_Ineighbor_allgather_c", "iIiiIiii:i", "bnybnycp" },
+	{ "MPI_Ineighbor_allgatherv_c", "iIiiiiiii:i", "bnybanadycp" },
+	{ "MPI_Ineighbor_alltoall_c", "iIiiIiii:i", "bnybnycp" },
+	{ "MPI_Ineighbor_alltoallv_c", "iiiiiiiiii:i", "banadybanadycp" },
+	{ "MPI_Ineighbor_alltoallw_c", "iiiiiiiiii:i", "banadaybanadaycp" },
+	{ "MPI_Irecv_c", "iIiiiii:i", "bnyrtcp" },
+	{ "MPI_Ireduce_c", "iiIiiiii:i", "bbnyoRcp" },
+	{ "MPI_Ireduce_scatter_c", "iiiiiii:i", "bbanyocp" },
+	{ "MPI_Ireduce_scatter_block_c", "iiIiiii:i", "bbnyocp" },
+	{ "MPI_Irsend_c", "iIiiiii:i", "bnyrtcp" },
+	{ "MPI_Iscan_c", "iiIiiii:i", "bbnyocp" },
+	{ "MPI_Iscatter_c", "iIiiIiiii:i", "bnybnyRcp" },
+	{ "MPI_Iscatterv_c", "iiiiiIiiii:i", "banadybnyRcp" },
+	{ "MPI_Isend_c", "iIiiiii:i", "bnyrtcp" },
+	{ "MPI_Issend_c", "iIiiiii:i", "bnyrtcp" },
+	{ "MPI_Mrecv_c", "iIiii:i", "bnyPmp" },
+	{ "MPI_Neighbor_allgather_c", "iIiiIii:i", "bnybnyc" },
+	{ "MPI_Neighbor_allgatherv_c", "iIiiiiii:i", "bnybanadyc" },
+	{ "MPI_Neighbor_alltoall_c", "iIiiIii:i", "bnybnyc" },
+	{ "MPI_Neighbor_alltoallv_c", "iiiiiiiii:i", "banadybanadyc" },
+	{ "MPI_Neighbor_alltoallw_c", "iiiiiiiii:i", "banadaybanadayc" },
+	{ "MPI_Pack_c", "iIiiIii:i", "bnybnPdc" },
+	{ "MPI_Pack_external_c", "iiIiiIi:i", "SbnybnPd" },
+	{ "MPI_Pack_external_size_c", "iIii:i", "Snyp" },
+	{ "MPI_Pack_size_c", "Iiii:i", "nycp" },
+	{ "MPI_Put_c", "iIiiiIii:i", "bnyrdnyw" },
+	{ "MPI_Raccumulate_c", "iIiiiIiiii:i", "bnyrdnyowp" },
+	{ "MPI_Recv_c", "iIiiiii:i", "bnyrtcp" },
+	{ "MPI_Recv_init_c", "iIiiiii:i", "bnyrtcp" },
+	{ "MPI_Reduce_c", "iiIiiii:i", "bbnyoRc" },
+	{ "MPI_Reduce_local_c", "iiIii:i", "bbnyo" },
+	{ "MPI_Reduce_scatter_c", "iiiiii:i", "bbanyoc" },
+	{ "MPI_Reduce_scatter_block_c", "iiIiii:i", "bbnyoc" },
+	{ "MPI_Rget_c", "iIiiiIiii:i", "bnyrdnywp" },
+	{ "MPI_Rget_accumulate_c", "iIiiIiiiIiiii:i", "bnybnyrdnyowp" },
+	{ "MPI_Rput_c", "iIiiiIiii:i", "bnyrdnywp" },
+	{ "MPI_Rsend_c", "iIiiii:i", "bnyrtc" },
+	{ "MPI_Rsend_init_c", "iIiiiii:i", "bnyrtcp" },
+	{ "MPI_Scan_c", "iiIiii:i", "bbnyoc" },
+	{ "MPI_Scatter_c", "iIiiIiii:i", "bnybnyRc" },
+	{ "MPI_Scatterv_c", "iiiiiIiii:i", "banadybnyRc" },
+	{ "MPI_Send_c", "iIiiii:i", "bnyrtc" },
+	{ "MPI_Send_init_c", "iIiiiii:i", "bnyrtcp" },
+	{ "MPI_Sendrecv_c", "iIiiiiIiiiii:i", "bnyrtbnyrtcp" },
+	{ "MPI_Sendrecv_replace_c", "iIiiiiiii:i", "bnyrtrtcp" },
+	{ "MPI_Ssend_c", "iIiiii:i", "bnyrtc" },
+	{ "MPI_Ssend_init_c", "iIiiiii:i", "bnyrtcp" },
+	{ "MPI_Type_contiguous_c", "Iii:i", "nyp" },
+	{ "MPI_Type_create_darray_c", "iiiiiiiiii:i", "nrnanazazanzyp" },
+	{ "MPI_Type_create_hindexed_c", "Iiiii:i", "nanadyp" },
+	{ "MPI_Type_create_hindexed_block_c", "IIiii:i", "nnadyp" },
+	{ "MPI_Type_create_hvector_c", "IIIii:i", "nndyp" },
+	{ "MPI_Type_create_indexed_block_c", "IIiii:i", "nnadyp" },
+	{ "MPI_Type_create_resized_c", "iIIi:i", "yddp" },
+	{ "MPI_Type_create_struct_c", "Iiiii:i", "nanadayp" },
+	{ "MPI_Type_create_subarray_c", "iiiiiii:i", "nanananzyp" },
+	{ "MPI_Type_get_extent_c", "iii:i", "ypp" },
+	{ "MPI_Type_get_true_extent_c", "iii:i", "ypp" },
+	{ "MPI_Type_indexed_c", "Iiiii:i", "nanadyp" },
+	{ "MPI_Type_size_c", "ii:i", "yp" },
+	{ "MPI_Type_vector_c", "IIIii:i", "nnnyp" },
+	{ "MPI_Unpack_c", "iIiiIii:i", "bnPdbnyc" },
+	{ "MPI_Unpack_external_c", "iiIiiIi:i", "SbnPdbny" },
+	{ "MPI_Win_allocate_c", "iiiiii:i", "ndicpp" },
+	{ "MPI_Win_allocate_shared_c", "iiiiii:i", "ndicpp" },
+	{ "MPI_Win_create_c", "iiiiii:i", "bndicp" },
+	{ "MPI_Win_shared_query_c", "iiiii:i", "wrppp" },
 	{ "gethostname", "ii:i", "pn" },
 	{ "__cxa_allocate_exception", "i:i", "n" },
 	{ "__cxa_throw", "iii:", "vvx" },
@@ -423,17 +550,47 @@ static uint64_t fz_dispatch(rt_instance *inst, const char *sig, void *fn, const 
 {
 	if (!strcmp(sig, ":F")) { ((double (*)(rt_instance *))fn)(inst); return 0; }
 	if (!strcmp(sig, ":i")) { return ((uint32_t (*)(rt_instance *))fn)(inst); }
+	if (!strcmp(sig, "IIIii:i")) { return ((uint32_t (*)(rt_instance *, uint64_t, uint64_t, uint64_t, uint32_t, uint32_t))fn)(inst, (uint64_t)a[0], (uint64_t)a[1], (uint64_t)a[2], (uint32_t)a[3], (uint32_t)a[4]); }
+	if (!strcmp(sig, "IIiii:i")) { return ((uint32_t (*)(rt_instance *, uint64_t, uint64_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint64_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4]); }
+	if (!strcmp(sig, "Iii:i")) { return ((uint32_t (*)(rt_instance *, uint64_t, uint32_t, uint32_t))fn)(inst, (uint64_t)a[0], (uint32_t)a[1], (uint32_t)a[2]); }
+	if (!strcmp(sig, "Iiii:i")) { return ((uint32_t (*)(rt_instance *, uint64_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint64_t)a[0], (uint32_t)a[1], (uint32_t)a[2], (uint32_t)a[3]); }
+	if (!strcmp(sig, "Iiiii:i")) { return ((uint32_t (*)(rt_instance *, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint64_t)a[0], (uint32_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4]); }
 	if (!strcmp(sig, "i:i")) { return ((uint32_t (*)(rt_instance *, uint32_t))fn)(inst, (uint32_t)a[0]); }
 	if (!strcmp(sig, "iI:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1]); }
+	if (!strcmp(sig, "iIIi:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint64_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint64_t)a[2], (uint32_t)a[3]); }
 	if (!strcmp(sig, "iIi:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2]); }
+	if (!strcmp(sig, "iIiIi:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint64_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint64_t)a[3], (uint32_t)a[4]); }
+	if (!strcmp(sig, "iIiIii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint64_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint64_t)a[3], (uint32_t)a[4], (uint32_t)a[5]); }
+	if (!strcmp(sig, "iIii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3]); }
+	if (!strcmp(sig, "iIiiIii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint64_t)a[4], (uint32_t)a[5], (uint32_t)a[6]); }
+	if (!strcmp(sig, "iIiiIiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint64_t)a[4], (uint32_t)a[5], (uint32_t)a[6], (uint32_t)a[7]); }
+	if (!strcmp(sig, "iIiiIiiiIiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint64_t)a[4], (uint32_t)a[5], (uint32_t)a[6], (uint32_t)a[7], (uint64_t)a[8], (uint32_t)a[9], (uint32_t)a[10], (uint32_t)a[11]); }
+	if (!strcmp(sig, "iIiiIiiiIiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint64_t)a[4], (uint32_t)a[5], (uint32_t)a[6], (uint32_t)a[7], (uint64_t)a[8], (uint32_t)a[9], (uint32_t)a[10], (uint32_t)a[11], (uint32_t)a[12]); }
+	if (!strcmp(sig, "iIiiIiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint64_t)a[4], (uint32_t)a[5], (uint32_t)a[6], (uint32_t)a[7], (uint32_t)a[8]); }
 	if (!strcmp(sig, "iIiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4]); }
+	if (!strcmp(sig, "iIiiiIii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint64_t)a[5], (uint32_t)a[6], (uint32_t)a[7]); }
+	if (!strcmp(sig, "iIiiiIiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint64_t)a[5], (uint32_t)a[6], (uint32_t)a[7], (uint32_t)a[8]); }
+	if (!strcmp(sig, "iIiiiIiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint64_t)a[5], (uint32_t)a[6], (uint32_t)a[7], (uint32_t)a[8], (uint32_t)a[9]); }
 	if (!strcmp(sig, "iIiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint32_t)a[5]); }
+	if (!strcmp(sig, "iIiiiiIiiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint32_t)a[5], (uint64_t)a[6], (uint32_t)a[7], (uint32_t)a[8], (uint32_t)a[9], (uint32_t)a[10], (uint32_t)a[11]); }
+	if (!strcmp(sig, "iIiiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint32_t)a[5], (uint32_t)a[6]); }
+	if (!strcmp(sig, "iIiiiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint32_t)a[5], (uint32_t)a[6], (uint32_t)a[7]); }
+	if (!strcmp(sig, "iIiiiiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint32_t)a[5], (uint32_t)a[6], (uint32_t)a[7], (uint32_t)a[8]); }
+	if (!strcmp(sig, "iIiiiiiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint64_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint32_t)a[5], (uint32_t)a[6], (uint32_t)a[7], (uint32_t)a[8], (uint32_t)a[9]); }
 	if (!strcmp(sig, "ii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1]); }
 	if (!strcmp(sig, "iiI:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint64_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint64_t)a[2]); }
+	if (!strcmp(sig, "iiIi:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint64_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint64_t)a[2], (uint32_t)a[3]); }
+	if (!strcmp(sig, "iiIii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint64_t)a[2], (uint32_t)a[3], (uint32_t)a[4]); }
+	if (!strcmp(sig, "iiIiiIi:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint64_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint64_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint64_t)a[5], (uint32_t)a[6]); }
+	if (!strcmp(sig, "iiIiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint64_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint32_t)a[5]); }
+	if (!strcmp(sig, "iiIiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint64_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint32_t)a[5], (uint32_t)a[6]); }
+	if (!strcmp(sig, "iiIiiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint64_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint32_t)a[5], (uint32_t)a[6], (uint32_t)a[7]); }
 	if (!strcmp(sig, "iii:")) { ((void (*)(rt_instance *, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2]); return 0; }
 	if (!strcmp(sig, "iii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2]); }
 	if (!strcmp(sig, "iiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2], (uint32_t)a[3]); }
 	if (!strcmp(sig, "iiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4]); }
+	if (!strcmp(sig, "iiiiiIiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint64_t)a[5], (uint32_t)a[6], (uint32_t)a[7], (uint32_t)a[8]); }
+	if (!strcmp(sig, "iiiiiIiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint64_t)a[5], (uint32_t)a[6], (uint32_t)a[7], (uint32_t)a[8], (uint32_t)a[9]); }
 	if (!strcmp(sig, "iiiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint32_t)a[5]); }
 	if (!strcmp(sig, "iiiiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint32_t)a[5], (uint32_t)a[6]); }
 	if (!strcmp(sig, "iiiiiiii:i")) { return ((uint32_t (*)(rt_instance *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t))fn)(inst, (uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2], (uint32_t)a[3], (uint32_t)a[4], (uint32_t)a[5], (uint32_t)a[6], (uint32_t)a[7]); }

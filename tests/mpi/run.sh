@@ -232,12 +232,12 @@ for p in $ONLY; do
 			bad "$p: mpiwasm compile"; excerpt "$OUT/$p.compile"
 		fi
 	else wb=0; bad "$p: wasm build"; excerpt "$OUT/$p.wasm.build"; fi
-	# fam_io makes its files in fam_io.d/, relative to the working
-	# directory of both runs; the module is granted that directory.
+	# fam_io and fam_bigc make their files in NAME.d/, relative to the
+	# working directory of both runs; the module is granted that directory.
 	rundir=. wflags=
-	if [ "$p" = fam_io ]; then
-		rm -rf "$OUT/fam_io.d"; mkdir -p "$OUT/fam_io.d"
-		rundir=$OUT wflags="--dir fam_io.d"
+	if [ "$p" = fam_io ] || [ "$p" = fam_bigc ]; then
+		rm -rf "$OUT/$p.d"; mkdir -p "$OUT/$p.d"
+		rundir=$OUT wflags="--dir $p.d"
 	fi
 	# fam_dyn spawns itself (argv[0]): the module needs a grant holding it;
 	# a run takes seconds, one caught in the library's spawn race (below)
@@ -329,6 +329,11 @@ fi
 # In/out positions of the packing calls are range-checked before use.
 if wasm_build pack_pos "$here/pack_pos.c" "$CC_W"; then
 	wasm_only pack_pos "1 2" "positions outside the pack buffer refused, nothing touched"
+fi
+# Large counts above INT_MAX (MPI_Send_c ...): types, refusals, and with
+# 2 ranks one message of 2^31 + 24 bytes (2 GiB of memory per rank).
+if wasm_build bigc_only "$here/bigc_only.c" "$CC_W"; then
+	wasm_only bigc_only "1 2" "counts above INT_MAX: contiguous types, refusals, a 2 GiB message"
 fi
 # Counts and displacements are read once: the library's first copy (or
 # the module, for a nonblocking call) rewriting them changes nothing.
@@ -484,6 +489,14 @@ must_die() {
 if wasm_build bounds_fatal "$here/bounds_fatal.c" "$CC_W"; then
 	must_die "bounds_fatal np=2: bad buffer under MPI_ERRORS_ARE_FATAL" 2 \
 		"MPI_Send|MPI_ERR_BUFFER|buffer" "survived" "$OUT/bounds_fatal.wasm"
+fi
+if [ -f "$OUT/bigc_only.wasm" ]; then
+	must_die "bigc_only np=2: count array entry above INT_MAX under MPI_ERRORS_ARE_FATAL" 2 \
+		"^mpiwasm: rank 1: MPI_Alltoallv_c: argument sendcounts\\[1\\] = 2147483648 does not fit in an int.*\\(MPI_ERR_COUNT\\)" \
+		"survived" "$OUT/bigc_only.wasm" counts
+	must_die "bigc_only np=2: bad MPI_Send_c buffer under MPI_ERRORS_ARE_FATAL" 2 \
+		"^mpiwasm: rank 1: MPI_Send_c: .*\\(MPI_ERR_BUFFER\\)" \
+		"survived" "$OUT/bigc_only.wasm" buffer
 fi
 if [ -f "$OUT/pack_pos.wasm" ]; then
 	must_die "pack_pos np=2: negative MPI_Pack position under MPI_ERRORS_ARE_FATAL" 2 \

@@ -15,6 +15,11 @@ sed -n '/BEGIN GENERATED PROTOTYPES/,/END GENERATED PROTOTYPES/p' toolchain/mpi.
 	echo '#ifdef OPEN_MPI'
 	echo 'typedef MPI_Status MPI_F08_status;'
 	echo '#endif'
+	# Hosts before MPI-4 (Open MPI 4.1) have no large-count callback types.
+	echo '#if MPI_VERSION < 4'
+	echo 'typedef void MPI_User_function_c(void *, void *, MPI_Count *, MPI_Datatype *);'
+	echo 'typedef int MPI_Datarep_conversion_function_c(void *, MPI_Datatype, MPI_Count, void *, MPI_Offset, void *);'
+	echo '#endif'
 	# Hosts may implement these as macros.
 	grep -o 'P\{0,1\}MPI_[A-Za-z_]*_\(c2f\|f2c\|c2f08\|f082c\)(\|P\{0,1\}MPI_Aint_\(add\|diff\)(' \
 		"$tmp/protos.h" | tr -d '(' | sort -u | sed 's/^/#undef /'

@@ -83,9 +83,28 @@ for k in BASE:
         RET[k] = 'MPI_Fint'
 
 
-def c_param(p):
-    """One C parameter declaration from an apis.json parameter."""
+# MPI-4's large-count versions (MPI_Send_c ...): what each POLY kind, and
+# the kind only they have, becomes in them (the MPI Standard's binding
+# tool; checked against MPICH 4's mpi.h by make check-mpi-h).
+LARGE = {k: 'MPI_Count' for k in '''POLYXFER_NUM_ELEM POLYXFER_NUM_ELEM_NNI
+POLYDTYPE_NUM_ELEM POLYDTYPE_NUM_ELEM_NNI POLYDTYPE_NUM_ELEM_PI
+POLYDISPLACEMENT_COUNT POLYDISPLACEMENT_AINT_COUNT POLYDTYPE_STRIDE_BYTES
+POLYDTYPE_PACK_SIZE POLYLOCATION POLYDISPOFFSET POLYNUM_BYTES
+POLYNUM_BYTES_NNI POLYNUM_PARAM_VALUES GENERIC_DTYPE_COUNT'''.split()}
+LARGE.update({'POLYDISPLACEMENT': 'MPI_Aint', 'POLYRMA_DISPLACEMENT': 'MPI_Aint'})
+
+
+def has_large(e):
+    """Whether procedure e has an MPI-4 large-count version (name_c)."""
+    return any(p['kind'].startswith('POLY') for p in e['parameters'])
+
+
+def c_param(p, large=False):
+    """One C parameter declaration from an apis.json parameter (as in the
+    large-count version if large)."""
     kind, name = p['kind'], p['name']
+    if large and kind == 'POLYFUNCTION':
+        return '%s_c *%s' % (p['func_type'], name)
     const = 'const ' if p['constant'] else ''
     is_array = p['length'] is not None
     out = p['param_direction'] in ('out', 'inout')
@@ -104,7 +123,7 @@ def c_param(p):
         return 'char **%s[]' % name
     if kind == 'ARGUMENT_LIST':
         return 'char ***%s' % name
-    base = BASE[kind]
+    base = LARGE[kind] if large and kind in LARGE else BASE[kind]
     if kind == 'RANK' and name == 'ranges':
         return '%sint %s[][3]' % (const, name)
     if kind in ('STATUS', 'F90_STATUS', 'F08_STATUS') and not is_array:
@@ -115,10 +134,10 @@ def c_param(p):
     return '%s%s %s%s' % (const, base, '*' if ptr else '', name)
 
 
-def c_params(e):
+def c_params(e, large=False):
     ps = [p for p in e['parameters']
-          if 'c_parameter' not in p['suppress'] and not p['large_only']]
-    return ', '.join(c_param(p) for p in ps) or 'void'
+          if 'c_parameter' not in p['suppress'] and (large or not p['large_only'])]
+    return ', '.join(c_param(p, large) for p in ps) or 'void'
 
 
 def procedures(apis):
@@ -140,6 +159,10 @@ def prototypes(apis):
         params = c_params(e)
         for pre in ('MPI_', 'PMPI_'):
             out.append('%s %s%s(%s);' % (ret, pre, e['name'][4:], params))
+        if has_large(e):
+            params = c_params(e, True)
+            for pre in ('MPI_', 'PMPI_'):
+                out.append('%s %s%s_c(%s);' % (ret, pre, e['name'][4:], params))
     return out
 
 
@@ -267,15 +290,17 @@ F2C = {'COMMUNICATOR', 'GROUP', 'OPERATION', 'INFO', 'ERRHANDLER', 'REQUEST',
 I64 = {'OFFSET', 'XFER_NUM_ELEM', 'NUM_BYTES'}
 
 
-def wsig(e):
-    """WebAssembly signature of the import (host.h letters)."""
+def wsig(e, large=False):
+    """WebAssembly signature of the import (host.h letters), of the
+    large-count version if large."""
     ps = [p for p in e['parameters']
-          if 'c_parameter' not in p['suppress'] and not p['large_only']]
+          if 'c_parameter' not in p['suppress'] and (large or not p['large_only'])]
     s = ''
     for p in ps:
         by_value = p['length'] is None and not (
             p['pointer'] or p['param_direction'] in ('out', 'inout'))
-        s += 'I' if (p['kind'] in I64 and by_value) else 'i'
+        wide = p['kind'] in I64 or (large and LARGE.get(p['kind']) == 'MPI_Count')
+        s += 'I' if (wide and by_value) else 'i'
     r = RET.get(e['return_kind'], 'int')
     if e['name'] == 'MPI_Pcontrol':
         r = 'int'
@@ -434,6 +459,135 @@ def gen_simple(e):
                                                       '\n'.join(body))
 
 
+# ---- MPI-4 large-count versions (MPI_Send_c ...) ---------------------------
+# Each is generated over the int-count host function of its procedure
+# (mwh_/mwg_), whatever the host library: a count that fits in an int is
+# passed through, so buffers, handles and requests are checked by the same
+# code as the int version's.  src/mpi/hand_bigc.c has the helpers (mw_bigc_*)
+# and the few written by hand.  A count above INT_MAX paired with a datatype
+# goes as one element of a contiguous type of that many (mw_bigc_xfer),
+# except in reductions (a predefined op needs a predefined type); anything
+# else that does not fit fails with MPI_ERR_COUNT, naming the argument.
+BIGC_HAND = set('''Type_size Type_get_extent Type_get_true_extent Get_count
+Get_elements Type_contiguous'''.split())
+
+
+def gen_large(e, target):
+    """C glue of e's large-count version over host function `target`, or
+    None if its signature is the int version's (then target is registered
+    as it is)."""
+    name = e['name'] + '_c'
+    ps = [p for p in e['parameters'] if 'c_parameter' not in p['suppress']]
+    if any(p['large_only'] or p['kind'] == 'POLYFUNCTION' for p in ps):
+        raise Unsupported
+    names = [p['name'] for p in ps]
+    idx = {p['name']: i for i, p in enumerate(ps)}
+    kinds = [p['kind'] for p in ps]
+    sig = wsig(e, True)
+    obj = ('MW_BIGC_COMM', 'MW_NOCOMM')
+    for k, kind in (('FILE', 'MW_BIGC_FILE'), ('WINDOW', 'MW_BIGC_WIN'),
+                    ('COMMUNICATOR', 'MW_BIGC_COMM')):
+        if k in kinds:
+            obj = (kind, 'a%d' % kinds.index(k))
+            break
+    comm = 'a%d' % kinds.index('COMMUNICATOR') if 'COMMUNICATOR' in kinds else None
+    # A predefined op needs a predefined type: no contiguous type in a
+    # reduction (one-sided accumulates take one).
+    typed_ok = 'OPERATION' not in kinds or 'WINDOW' in kinds
+    fwd = ['a%d' % i for i in range(len(ps))]
+    body = []
+    for i, p in enumerate(ps):
+        k, a, b = p['kind'], 'a%d' % i, 'b%d' % i
+        if LARGE.get(k) != 'MPI_Count':
+            continue   # the same (int and MPI_Aint are both i32 in wasm32)
+        arr, d = p['length'], p['param_direction']
+        byval = arr is None and not (p['pointer'] or d in ('out', 'inout'))
+        fwd[i] = b
+        if byval:
+            j = i + 1
+            if k.startswith('POLYXFER') and typed_ok and j < len(ps) and \
+                    kinds[j] == 'DATATYPE' and ps[j]['length'] is None:
+                body.append('uint32_t %s, b%d;' % (b, j))
+                body.append('if (mw_bigc_xfer(&x, "%s", %s, a%d, &%s, &b%d)) goto out;'
+                            % (p['name'], a, j, b, j))
+                fwd[j] = 'b%d' % j
+            else:
+                body.append('uint32_t %s;' % b)
+                body.append('if (mw_bigc_int(&x, "%s", %s, &%s)) goto out;'
+                            % (p['name'], a, b))
+        elif arr is None and d in ('out', 'inout'):
+            body.append('uint32_t %s;' % b)
+            body.append('if (mw_bigc_out(&x, "%s", %s, %d, &%s)) goto out;'
+                        % (p['name'], a, d == 'inout', b))
+        elif arr is not None and d == 'in':
+            if arr in idx:
+                n = '(int32_t)%s' % fwd[idx[arr]]
+            elif arr == '*' and comm:
+                if 'neighbor' in name.lower():
+                    n = 'mw_bigc_deg(%s, %d)' % (comm, p['name'].startswith('send'))
+                elif 'Reduce_scatter' in name:
+                    n = 'mw_bigc_size(%s, 0)' % comm
+                else:
+                    n = 'mw_bigc_size(%s, 1)' % comm
+            else:
+                raise Unsupported
+            # Arrays the procedure ignores here are passed on untouched.
+            cond = []
+            if p['root_only'] and 'root' in idx:
+                cond.append('mw_bigc_root(%s, a%d)' % (comm, idx['root']))
+            if p['name'].startswith('send') and 'sendbuf' in idx and \
+                    'alltoall' in name.lower() and 'neighbor' not in name.lower():
+                cond.append('a%d != 1' % idx['sendbuf'])   # MPI_IN_PLACE
+            if cond:
+                n = '(%s) ? %s : 0' % (' && '.join(cond), n)
+            body.append('uint32_t %s;' % b)
+            body.append('if (mw_bigc_arr(&x, "%s", %s, %s, &%s)) goto out;'
+                        % (p['name'], a, n, b))
+        else:
+            raise Unsupported
+    if fwd == ['a%d' % i for i in range(len(ps))]:
+        return None
+    args = ['rt_instance *inst'] + ['%s a%d' % ('uint64_t' if c == 'I' else 'uint32_t', i)
+                                   for i, c in enumerate(sig.split(':')[0])]
+    out = ['static uint32_t mwb_%s(%s)' % (name[4:], ', '.join(args)), '{',
+           '\tmw_bigc x;',
+           '\tmw_bigc_begin(&x, inst, "%s", %s, %s);' % (name, obj[0], obj[1])]
+    out += ['\t' + s for s in body]
+    out.append('\tx.r = %s(%s);' % (target, ', '.join(['inst'] + fwd)))
+    out += ['out:', '\treturn mw_bigc_end(&x);', '}', '']
+    return '\n'.join(out)
+
+
+def write_large(apis, reg):
+    """The large-count versions of the registered procedures: C text and
+    registrations (name, signature, function)."""
+    have = {n: fn for n, _, fn in reg}
+    out, lreg, missing = [], [], []
+    for e in procedures(apis):
+        if not has_large(e):
+            continue
+        name, short = e['name'], e['name'][4:]
+        if name not in have:
+            missing.append(name + '_c')
+            continue
+        sig = wsig(e, True)
+        if short in BIGC_HAND:
+            out.append('uint32_t mwb_%s_c();' % short)
+            lreg.append((name + '_c', sig, 'mwb_%s_c' % short))
+            continue
+        try:
+            text = gen_large(e, have[name])
+        except Unsupported:
+            missing.append(name + '_c')
+            continue
+        if text is None:
+            lreg.append((name + '_c', sig, have[name]))
+        else:
+            out.append(text)
+            lreg.append((name + '_c', sig, 'mwb_%s_c' % short))
+    return out, lreg, missing
+
+
 def write_glue(apis):
     out = ['/* glue.c - GENERATED by src/mpi/gen/gen.py from the MPI Standard\'s',
            ' * apis.json; do not edit.  Regenerate: python3 src/mpi/gen/gen.py',
@@ -459,6 +613,11 @@ def write_glue(apis):
                 missing.append(name)
                 continue
         reg.append((name, wsig(e), fn))
+    out.append('/* ---- MPI-4 large-count versions (mw_bigc_* in hand_bigc.c) ---- */')
+    ltext, lreg, lmissing = write_large(apis, reg)
+    out += ltext
+    reg += lreg
+    missing += lmissing
     out.append('#pragma GCC diagnostic ignored "-Wstrict-prototypes"')
     out.append('const rt_hostfn mw_glue[] = {')
     for name, sig, fn in reg:

@@ -7,6 +7,7 @@
 #include "rt/host.h"
 #include "mpi/mpib.h"
 #include "mpi/abi.h"
+#include "mpi/mpib_int.h"
 typedef uint32_t u32;
 static void *F(const char *n) { const rt_hostfn *h = rt_host_find("env", n); if (!h) { printf("missing %s\n", n); return 0; } return h->fn; }
 static int pass, fail;
@@ -81,6 +82,57 @@ int main(void) {
 	  const char *ver = strchr(lib, ' '); while (ver && strchr(ver + 1, ' ')) ver = strchr(ver + 1, ' ');
 	  MPI_Get_library_version(lv, &ln);
 	  CHECK((!strncmp(lib, "Open MPI ", 9) || !strncmp(lib, "MPICH ", 6)) && ver && strstr(lv, ver + 1)); }
+	/* MPI-4 large counts: the type of n elements made of chunks (Open MPI
+	 * 4.1 has no MPI_Type_contiguous_c) lays data out as contiguous(n):
+	 * same size, bounds, true bounds and packed bytes, for small chunks
+	 * (so real data can be packed) and odd old types (a negative lower
+	 * bound; a strided vector). */
+	{ MPI_Datatype olds[3], lbneg, vec;
+	  int bl = 1; MPI_Aint d0 = 4;
+	  MPI_Type_create_hindexed(1, &bl, &d0, MPI_INT, &lbneg);
+	  MPI_Type_create_resized(lbneg, -4, 12, &olds[1]); MPI_Type_free(&lbneg);
+	  MPI_Type_vector(2, 1, 3, MPI_SHORT, &vec); olds[2] = vec; olds[0] = MPI_INT;
+	  static int32_t src[1024]; static char pa[4096], pb[4096];
+	  for (int i = 0; i < 1024; i++) src[i] = i * 2654435761u;
+	  const MPI_Count ns[] = { 0, 1, 6, 7, 8, 14, 23, 49 };
+	  int same = 1, packed = 1;
+	  for (int o = 0; o < 3; o++) for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+		MPI_Datatype a, b; MPI_Count sa, sb, la, lb, ea, eb, tla, tlb, tea, teb;
+		CHECK(mw_bigc_split(ns[k], 7, olds[o], &a) == MPI_SUCCESS);
+		MPI_Type_contiguous((int)ns[k], olds[o], &b);
+		MPI_Type_commit(&a); MPI_Type_commit(&b);
+		MPI_Type_size_x(a, &sa); MPI_Type_size_x(b, &sb);
+		MPI_Type_get_extent_x(a, &la, &ea); MPI_Type_get_extent_x(b, &lb, &eb);
+		MPI_Type_get_true_extent_x(a, &tla, &tea); MPI_Type_get_true_extent_x(b, &tlb, &teb);
+		same &= sa == sb && la == lb && ea == eb && tla == tlb && tea == teb;
+		int pa_n = 0, pb_n = 0; char *base = (char *)src + 64;
+		MPI_Pack(base, 1, a, pa, sizeof pa, &pa_n, MPI_COMM_SELF);
+		MPI_Pack(base, 1, b, pb, sizeof pb, &pb_n, MPI_COMM_SELF);
+		packed &= pa_n == pb_n && !memcmp(pa, pb, (size_t)pa_n);
+		MPI_Type_free(&a); MPI_Type_free(&b); }
+	  CHECK(same); CHECK(packed);
+	  MPI_Type_free(&olds[1]); MPI_Type_free(&vec);
+	  /* Above INT_MAX: chunks of 2^30 (or the host's own _c procedure). */
+	  MPI_Datatype big; MPI_Count s = 0, l = -1, e = 0;
+	  CHECK(mw_bigc_contig(3000000005LL, MPI_BYTE, &big) == MPI_SUCCESS);
+	  MPI_Type_size_x(big, &s); MPI_Type_get_extent_x(big, &l, &e);
+	  CHECK(s == 3000000005LL && l == 0 && e == 3000000005LL); MPI_Type_free(&big);
+	  CHECK(mw_bigc_split(3000000005LL, (MPI_Count)1 << 30, MPI_DOUBLE, &big) == MPI_SUCCESS);
+	  MPI_Type_size_x(big, &s); MPI_Type_get_extent_x(big, &l, &e);
+	  CHECK(s == 24000000040LL && l == 0 && e == 24000000040LL); MPI_Type_free(&big);
+	  CHECK(mw_bigc_split(-1, 7, MPI_INT, &big) == MPI_ERR_COUNT); }
+	/* The large-count host functions forward counts that fit and refuse
+	 * the rest with the argument named (ERRORS_RETURN on COMM_WORLD). */
+	{ u32 (*tsz)(void*,u32,u32)=F("MPI_Type_size_c");
+	  u32 (*ared)(void*,u32,u32,uint64_t,u32,u32,u32)=F("MPI_Allreduce_c");
+	  u32 (*sendc)(void*,u32,uint64_t,u32,u32,u32,u32)=F("MPI_Send_c");
+	  CHECK(tsz(0,MW_DOUBLE_INT,17000)==0 && *(int64_t*)(m+17000)==12);
+	  CHECK(tsz(0,MW_INT,(1<<20)-4)==MW_ERR_ARG);
+	  *(int*)(m+17100) = 1;
+	  CHECK(ared(0,1,17100,1,MW_INT,MW_SUM,MW_COMM_WORLD)==0 && *(int*)(m+17100)==2);
+	  CHECK(ared(0,1,17100,(uint64_t)1<<31,MW_BYTE,MW_BOR,MW_COMM_WORLD)==MW_ERR_COUNT);
+	  CHECK(sendc(0,17200,(uint64_t)1<<31,MW_BYTE,(u32)MW_PROC_NULL,0,MW_COMM_WORLD)==MW_ERR_BUFFER);
+	  CHECK(sendc(0,17200,4,MW_BYTE,(u32)MW_PROC_NULL,0,MW_COMM_WORLD)==0); }
 	u32 (*fin)(void*) = F("MPI_Finalize");
 	CHECK(fin(0)==0);
 	printf("rank %d: bridge-native: %d passed, %d failed\n", me, pass, fail);
