@@ -135,13 +135,22 @@ static const char *not_ours(const char *path, bool dir, char *why, size_t len)
 	return why;
 }
 
+/* One line, written with one write(2): every rank says it at the same
+ * moment, and lines written in pieces interleave on the shared stderr. */
 static void say(bool log, const char *fmt, const char *a, const char *b)
 {
 	if (!log)
 		return;
-	fputs("mpiwasm: coll tuning: ", stderr);
-	fprintf(stderr, fmt, a, b);
-	fputc('\n', stderr);
+	char line[1024];
+	int n = snprintf(line, sizeof line, "mpiwasm: coll tuning: ");
+	n += snprintf(line + n, sizeof line - (size_t)n - 1, fmt, a, b);
+	if (n > (int)sizeof line - 2)
+		n = (int)sizeof line - 2;
+	line[n++] = '\n';
+	fflush(stderr);
+	if (write(2, line, (size_t)n) < 0) {
+		/* nothing else to say it with */
+	}
 }
 
 int coll_apply(const char *cache_dir, const char *library, bool log)
