@@ -261,20 +261,22 @@ for p in $ONLY; do
 		launch_rc=0
 		# shellcheck disable=SC2086
 		(cd "$rundir" && exec timeout "$tmo" $LAUNCH "$n" "$MPIWASM" $wflags "$OUT/$p.wasm") > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
-		# fam_dyn np=2 hangs now and then in its spawn section: 2 of 16
-		# wasm runs at load 8 and 1 of 3 clean-clone runs on an idle
-		# machine, 0 of 16 native runs (the children of a wasm job start
-		# later).  Some of the hung runs show orted's PMIx server timing
-		# out a LOOKUP of the parents' port ("A request has timed out ...
-		# LOOKUP"); the rest is not understood yet (open in issue 12).
-		# A hung fam_dyn run is tried once more, and said: two in a row
-		# still fail.
+		# fam_dyn hangs now and then in a spawn (1 of 8 wasm runs at np=2):
+		# a child never gets its job's data from mpirun's PMIx server in
+		# PMIx_Init.  That is Open MPI 4.1 with PMIx 4 itself, which hangs
+		# a native program the same way; no setting we found avoids it,
+		# and the bridge cannot (docs/notes/spawn-hang.md).  A hung fam_dyn
+		# run is tried once more, and said; two in a row fail.
 		if [ "$launch_rc" = 124 ] && [ "$p" = fam_dyn ]; then
-			echo "note $p np=$n: hung (the spawn hang of issue 12's note), run again:" \
-				"$(grep -c "A request has timed out" "$o.wasm.err") PMIx timeout messages"
+			echo "note $p np=$n: hung (Open MPI's spawn hang, docs/notes/spawn-hang.md), run again"
 			launch_rc=0
 			# shellcheck disable=SC2086
 			(cd "$rundir" && exec timeout "$tmo" $LAUNCH "$n" "$MPIWASM" $wflags "$OUT/$p.wasm") > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
+			if [ "$launch_rc" = 124 ]; then
+				bad "$p np=$n: wasm hung twice in a row (killed after $tmo s each)"
+				excerpt "$o.wasm"; excerpt "$o.wasm.err"
+				continue
+			fi
 		fi
 		if [ "$launch_rc" != 0 ]; then
 			bad "$p np=$n: wasm (exit $launch_rc)"; excerpt "$o.wasm"; excerpt "$o.wasm.err"
