@@ -42,11 +42,17 @@ case $MPI in
 openmpi)
 	NCC=mpicc.openmpi NCXX=mpicxx.openmpi MPIEXEC=mpirun.openmpi
 	LAUNCH="mpirun.openmpi --oversubscribe $MCA -np"
+	# The jobs that spawn run with PMIx's hash data store: Open MPI 4.1
+	# with PMIx 4 hangs now and then in a spawn, natively too, and less
+	# often with it (wasm fam_dyn at np=2: 9 of 80 runs hung, 2 of 80 with
+	# it; docs/notes/spawn-hang.md).
+	SPAWN_ENV="env PMIX_MCA_gds=hash"
 	if [ "$(id -u)" = 0 ]; then
 		export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 	fi ;;
 mpich)
 	NCC=mpicc.mpich NCXX=mpicxx.mpich MPIEXEC=mpirun.mpich
+	SPAWN_ENV=
 	LAUNCH="mpirun.mpich -np" ;;
 *)
 	echo "tests/mpi/run.sh: MPI must be openmpi or mpich, not $MPI"; exit 1 ;;
@@ -242,14 +248,14 @@ for p in $ONLY; do
 	# fam_dyn spawns itself (argv[0]): the module needs a grant holding it;
 	# a run takes seconds, one caught in the library's spawn race (below)
 	# hangs, so its limit is shorter.
-	tmo=$RUN_TIMEOUT
-	[ "$p" = fam_dyn ] && wflags="--dir $OUT" && tmo=60
+	tmo=$RUN_TIMEOUT spawn=
+	[ "$p" = fam_dyn ] && wflags="--dir $OUT" && tmo=60 && spawn=$SPAWN_ENV
 	for n in $NPS; do
 		o=$OUT/$p.np$n
 		nok=0
 		if [ "$nb" = 1 ]; then
 			launch_rc=0
-			(cd "$rundir" && exec timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$OUT/$p.native") > "$o.native" 2> "$o.native.err" || launch_rc=$?
+			(cd "$rundir" && exec timeout "$RUN_TIMEOUT" $spawn $LAUNCH "$n" "$OUT/$p.native") > "$o.native" 2> "$o.native.err" || launch_rc=$?
 			if [ "$launch_rc" = 0 ] && grep -qx "$p np=$n: 0 failed" "$o.native"; then
 				nok=1; ok "$p np=$n: native"
 			else bad "$p np=$n: native (exit $launch_rc)"; excerpt "$o.native"; excerpt "$o.native.err"; fi
@@ -260,7 +266,7 @@ for p in $ONLY; do
 		fi
 		launch_rc=0
 		# shellcheck disable=SC2086
-		(cd "$rundir" && exec timeout "$tmo" $LAUNCH "$n" "$MPIWASM" $wflags "$OUT/$p.wasm") > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
+		(cd "$rundir" && exec timeout "$tmo" $spawn $LAUNCH "$n" "$MPIWASM" $wflags "$OUT/$p.wasm") > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
 		# fam_dyn hangs now and then in a spawn (1 of 8 wasm runs at np=2):
 		# a child never gets its job's data from mpirun's PMIx server in
 		# PMIx_Init.  That is Open MPI 4.1 with PMIx 4 itself, which hangs
@@ -271,7 +277,7 @@ for p in $ONLY; do
 			echo "note $p np=$n: hung (Open MPI's spawn hang, docs/notes/spawn-hang.md), run again"
 			launch_rc=0
 			# shellcheck disable=SC2086
-			(cd "$rundir" && exec timeout "$tmo" $LAUNCH "$n" "$MPIWASM" $wflags "$OUT/$p.wasm") > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
+			(cd "$rundir" && exec timeout "$tmo" $spawn $LAUNCH "$n" "$MPIWASM" $wflags "$OUT/$p.wasm") > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
 			if [ "$launch_rc" = 124 ]; then
 				bad "$p np=$n: wasm hung twice in a row (killed after $tmo s each)"
 				excerpt "$o.wasm"; excerpt "$o.wasm.err"
@@ -401,7 +407,8 @@ if wasm_build dyn_sandbox "$here/dyn_sandbox.c" "$CC_W"; then
 		if [ "$engine" = 0 ]; then bad "dyn_sandbox np=$n: no engine"; continue; fi
 		dynsb_setup
 		rc=0
-		(cd "$D" && exec timeout "$RUN_TIMEOUT" $LAUNCH "$n" "$MPIWASM" --dir "$D/g:/g" \
+		# shellcheck disable=SC2086
+		(cd "$D" && exec timeout "$RUN_TIMEOUT" $SPAWN_ENV $LAUNCH "$n" "$MPIWASM" --dir "$D/g:/g" \
 			"$OUT/dyn_sandbox.wasm") > "$o.out" 2> "$o.err" || rc=$?
 		if [ "$rc" != 0 ] || ! grep -qx "dyn_sandbox np=$n: 0 failed" "$o.out"; then
 			bad "dyn_sandbox np=$n (exit $rc)"; excerpt "$o.out"; excerpt "$o.err"
@@ -441,8 +448,18 @@ if wasm_build dyn_race "$here/dyn_race.c" "$CC_W" &&
 	 done) &
 	swapper=$!
 	rc=0
-	(cd "$R" && TMPDIR=$R/tmp exec timeout "$RUN_TIMEOUT" $LAUNCH 1 "$MPIWASM" --dir "$R/g:/g" \
+	# shellcheck disable=SC2086
+	(cd "$R" && TMPDIR=$R/tmp exec timeout "$RUN_TIMEOUT" $SPAWN_ENV $LAUNCH 1 "$MPIWASM" --dir "$R/g:/g" \
 		"$OUT/dyn_race.wasm" 16) > "$R.out" 2> "$R.err" || rc=$?
+	if [ "$rc" = 124 ]; then
+		# 16 spawns in one job: Open MPI's spawn hang (above) once more
+		echo "note dyn_race: hung (Open MPI's spawn hang, docs/notes/spawn-hang.md), run again"
+		rm -rf "${R:?}/tmp"/*
+		rc=0
+		# shellcheck disable=SC2086
+		(cd "$R" && TMPDIR=$R/tmp exec timeout "$RUN_TIMEOUT" $SPAWN_ENV $LAUNCH 1 "$MPIWASM" --dir "$R/g:/g" \
+			"$OUT/dyn_race.wasm" 16) > "$R.out" 2> "$R.err" || rc=$?
+	fi
 	touch "$R/stop"
 	wait "$swapper"
 	nin=$(grep -c '^dyn_race child: inside$' "$R.out")
