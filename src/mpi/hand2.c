@@ -164,7 +164,7 @@ u32 mwh_Comm_free(rt_instance *inst, u32 commp)
 		               "MPI_Comm_free");
 	if ((rc = mw_comm_get(h, &c)))
 		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Comm_free");
-	rc = MPI_Comm_free(&c);
+	rc = mw_comm_free_later(h) ? MPI_SUCCESS : MPI_Comm_free(&c);
 	if (rc == MPI_SUCCESS) {
 		mw_comm_del(h);
 		mw_comm_set_errh(h, 0);

@@ -429,12 +429,18 @@ fail:
 
 /* ---- Comm_idup ----------------------------------------------------------------
  * The module handle is written at once (the standard lets the module use
- * it only after completion); its slot is filled when the request
- * completes (mw_req_done). */
+ * it only after completion: mw_comm_get refuses it until then); its slot
+ * is filled when the request completes (mw_req_done).
+ *
+ * The parent may be freed meanwhile (MPI_Comm_free lets pending
+ * operations complete), but Open MPI 4.1 then crashes progressing the
+ * idup (tests/fuzz-bridge/open/idup-free.c): the module handle goes at
+ * once, the host communicator when the last idup of it completes. */
 
 typedef struct idup_rec {
-	MPI_Comm nc;
+	MPI_Comm nc, hparent;
 	u32 slot, parent, req;
+	int parent_freed;
 } idup_rec;
 
 /* One allocation per pending idup: the host writes the new communicator
@@ -449,12 +455,32 @@ void mw_req_done(uint32_t req)
 		if (idups[i]->req == req) {
 			idup_rec *d = idups[i];
 			mw_comm_set(d->slot, d->nc);
-			mw_comm_inherit(d->slot, d->parent);
-			free(d);
+			if (!d->parent_freed)
+				mw_comm_inherit(d->slot, d->parent);
 			idups[i] = idups[--n_idup];
 			mw_req_watch(n_idup != 0);
+			int last = d->parent_freed;
+			for (uint32_t j = 0; j < n_idup && last; j++)
+				last = !(idups[j]->parent_freed && idups[j]->hparent == d->hparent);
+			if (last)
+				MPI_Comm_free(&d->hparent);
+			free(d);
 			return;
 		}
+}
+
+int mw_comm_free_later(uint32_t comm)
+{
+	int later = 0;
+	mw_lock();
+	for (uint32_t i = 0; i < n_idup; i++)
+		if (idups[i]->parent == comm && !idups[i]->parent_freed) {
+			idups[i]->parent_freed = 1;
+			idups[i]->parent = MW_COMM_NULL;
+			later = 1;
+		}
+	mw_unlock();
+	return later;
 }
 
 u32 mwh_Comm_idup(rt_instance *inst, u32 comm, u32 newp, u32 reqp)
@@ -466,9 +492,10 @@ u32 mwh_Comm_idup(rt_instance *inst, u32 comm, u32 newp, u32 reqp)
 	TRY(mw_comm_get(comm, &c));
 	OUT(o, newp, 4);
 	OUT(q, reqp, 4);
-	idup_rec *d = malloc(sizeof *d);
+	idup_rec *d = calloc(1, sizeof *d);
 	if (!d)
 		TRY(MW_ERR_NO_MEM);
+	d->hparent = c;
 	rc = MPI_Comm_idup(c, &d->nc, &r);
 	if (rc != MPI_SUCCESS) {
 		free(d);

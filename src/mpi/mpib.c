@@ -49,7 +49,7 @@ __thread int mw_pending_trap;
  * handle i (the host's null handle marks a free slot).  Slots below
  * `first` are the predefined handles and are never freed or reused. */
 
-#define MW_TABLE(K, T, HNULL, MNULL, ERRCLS)                                  \
+#define MW_TABLE(K, T, HNULL, MNULL, ERRCLS, HELD)                            \
 	static struct { T *v; uint32_t n, cap, first; } K##_t;                \
 	static void K##_set(uint32_t i, T x)                                  \
 	{                                                                     \
@@ -80,7 +80,7 @@ __thread int mw_pending_trap;
 		}                                                             \
 		int rc = 0;                                                   \
 		mw_lock();                                                    \
-		if (h >= K##_t.n || K##_t.v[h] == HNULL)                      \
+		if (h >= K##_t.n || K##_t.v[h] == HNULL || HELD(h, K##_t.v[h])) \
 			rc = ERRCLS;                                          \
 		else                                                          \
 			*out = K##_t.v[h];                                    \
@@ -150,7 +150,13 @@ __thread int mw_pending_trap;
 		return i;                                                     \
 	}
 
-MW_TABLE(comm, MPI_Comm, MPI_COMM_NULL, MW_COMM_NULL, MW_ERR_COMM)
+/* A slot held for a pending MPI_Comm_idup (mw_comm_reserve) is no
+ * communicator yet: using the new handle before the request completes is
+ * erroneous, and Open MPI 4.1 crashes on it (MPI_Comm_free of it: SIGSEGV;
+ * tests/fuzz-bridge/open/idup-free.c), so every use is MPI_ERR_COMM. */
+#define COMM_HELD(i, c) ((i) >= comm_t.first && (c) == MPI_COMM_SELF)
+#define NOT_HELD(i, x) 0
+MW_TABLE(comm, MPI_Comm, MPI_COMM_NULL, MW_COMM_NULL, MW_ERR_COMM, COMM_HELD)
 int mw_comm_live(uint32_t h, MPI_Comm *out)
 {
 	int rc = mw_comm_get(h, out);
@@ -164,19 +170,20 @@ void mw_comm_set(uint32_t h, MPI_Comm c)
 	mw_unlock();
 }
 
-/* A placeholder that is never MPI_COMM_NULL and never found by a
- * reverse lookup before the predefined slot that really holds it. */
+/* A placeholder that is never MPI_COMM_NULL, never found by a reverse
+ * lookup before the predefined slot that really holds it, and refused by
+ * mw_comm_get (COMM_HELD) until mw_comm_set fills the slot. */
 uint32_t mw_comm_reserve(void)
 {
 	return mw_comm_new(MPI_COMM_SELF);
 }
 
-MW_TABLE(group, MPI_Group, MPI_GROUP_NULL, MW_GROUP_NULL, MW_ERR_GROUP)
-MW_TABLE(op, MPI_Op, MPI_OP_NULL, MW_OP_NULL, MW_ERR_OP)
-MW_TABLE(info, MPI_Info, MPI_INFO_NULL, MW_INFO_NULL, MW_ERR_INFO)
-MW_TABLE(errh, MPI_Errhandler, MPI_ERRHANDLER_NULL, MW_ERRHANDLER_NULL, MW_ERR_ARG)
-MW_TABLE(msg, MPI_Message, MPI_MESSAGE_NULL, MW_MESSAGE_NULL, MW_ERR_REQUEST)
-MW_TABLE(keyval, int, MPI_KEYVAL_INVALID, MW_KEYVAL_INVALID, MW_ERR_KEYVAL)
+MW_TABLE(group, MPI_Group, MPI_GROUP_NULL, MW_GROUP_NULL, MW_ERR_GROUP, NOT_HELD)
+MW_TABLE(op, MPI_Op, MPI_OP_NULL, MW_OP_NULL, MW_ERR_OP, NOT_HELD)
+MW_TABLE(info, MPI_Info, MPI_INFO_NULL, MW_INFO_NULL, MW_ERR_INFO, NOT_HELD)
+MW_TABLE(errh, MPI_Errhandler, MPI_ERRHANDLER_NULL, MW_ERRHANDLER_NULL, MW_ERR_ARG, NOT_HELD)
+MW_TABLE(msg, MPI_Message, MPI_MESSAGE_NULL, MW_MESSAGE_NULL, MW_ERR_REQUEST, NOT_HELD)
+MW_TABLE(keyval, int, MPI_KEYVAL_INVALID, MW_KEYVAL_INVALID, MW_ERR_KEYVAL, NOT_HELD)
 
 /* Requests are the hot table: a free list instead of a scan. */
 static struct { MPI_Request *v; uint32_t n, cap, *free, nfree, freecap; } req_t;

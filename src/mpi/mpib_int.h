@@ -73,6 +73,10 @@ void mw_keyval_del(uint32_t h);
  * its request completes). */
 void mw_comm_set(uint32_t h, MPI_Comm c);
 uint32_t mw_comm_reserve(void);
+/* MPI_Comm_free of comm while an MPI_Comm_idup of it is pending: 1 if so,
+ * and the host communicator is freed when the last such idup completes
+ * (Open MPI 4.1 crashes if it goes before); else 0.  hand3.c. */
+int mw_comm_free_later(uint32_t comm);
 /* What a request owns that the host reads until the operation ends and
  * that is not in linear memory (a nonblocking collective's converted
  * handle and MPI_Aint arrays, a host op made for a user op): attach gives

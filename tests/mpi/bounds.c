@@ -101,6 +101,50 @@ int main(int argc, char **argv)
 	BAD_HANDLE(MPI_Info_set((MPI_Info)31337, "k", "v"), "MPI_ERR_INFO");
 	BAD_HANDLE(MPI_Type_commit(&(MPI_Datatype){(MPI_Datatype)-999}), "MPI_ERR_TYPE");
 
+	/* a neighborhood collective sending this process more than its own
+	 * receive block holds (a self loop; a periodic dimension of size 1):
+	 * refused before the host library sees it, which (Open MPI 4.1's self
+	 * transport) would copy it whole past the block or hang */
+	{
+		MPI_Comm g, cart;
+		int me = rank, big = 64, one = 1, zero = 0, dims = 1, periods = 1;
+		OK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &me, MPI_UNWEIGHTED, 1, &me,
+		                                  MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g));
+		MPI_Comm_set_errhandler(g, MPI_ERRORS_RETURN);
+		BAD_HANDLE(MPI_Neighbor_alltoallv(buf, &big, &zero, MPI_INT, &y, &one, &zero, MPI_INT, g),
+		           "MPI_ERR_TRUNCATE");
+		BAD_HANDLE(MPI_Neighbor_allgather(buf, 2, MPI_INT, &y, 1, MPI_INT, g), "MPI_ERR_TRUNCATE");
+		MPI_Request nr;
+		BAD_HANDLE(MPI_Ineighbor_alltoall(buf, 2, MPI_INT, &y, 1, MPI_INT, g, &nr), "MPI_ERR_TRUNCATE");
+		/* equal sizes, other types: fine */
+		OK(MPI_Neighbor_allgather(buf, 8, MPI_BYTE, buf + 8, 2, MPI_INT, g));
+		MPI_Comm_free(&g);
+		OK(MPI_Cart_create(MPI_COMM_SELF, 1, &dims, &periods, 0, &cart));
+		MPI_Comm_set_errhandler(cart, MPI_ERRORS_RETURN);
+		BAD_HANDLE(MPI_Neighbor_alltoall(buf, 3, MPI_INT, buf + 16, 2, MPI_INT, cart),
+		           "MPI_ERR_TRUNCATE");
+		OK(MPI_Neighbor_alltoall(buf, 2, MPI_INT, buf + 16, 2, MPI_INT, cart));
+		MPI_Comm_free(&cart);
+	}
+
+	/* MPI_Comm_idup: the new handle is refused until the request completes
+	 * (erroneous, and Open MPI 4.1 crashes freeing it); the parent may be
+	 * freed meanwhile (legal; Open MPI 4.1 crashes progressing the idup if
+	 * the host communicator goes at once) */
+	{
+		MPI_Comm parent, nc;
+		MPI_Request ir;
+		OK(MPI_Comm_dup(MPI_COMM_SELF, &parent));
+		OK(MPI_Comm_idup(parent, &nc, &ir));
+		BAD_HANDLE(MPI_Comm_free(&nc), "MPI_ERR_COMM");
+		OK(MPI_Comm_free(&parent));
+		CHECK(parent == MPI_COMM_NULL);
+		OK(MPI_Wait(&ir, MPI_STATUS_IGNORE));
+		OK(MPI_Comm_size(nc, &x));
+		CHECK(x == 1);
+		OK(MPI_Comm_free(&nc));
+	}
+
 	/* still healthy afterwards */
 	x = rank;
 	OK(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
