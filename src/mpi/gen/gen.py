@@ -322,6 +322,7 @@ def gen_simple(e):
     args, pre, call, post = [], [], [], []
     comm = 'MW_NOCOMM'
     names = {p['name'] for p in ps}
+    lengths = set()   # length arguments already checked
     for i, p in enumerate(ps):
         k, d, a = p['kind'], p['param_direction'], 'a%d' % i
         arr, ptr = p['length'], p['pointer']
@@ -376,9 +377,17 @@ def gen_simple(e):
             li = [q['name'] for q in ps].index(arr)
             if ps[li]['param_direction'] != 'in':
                 raise Unsupported
-            pre.append('int *p%d = mw_arr(inst, %s, (uint64_t)(int32_t)a%d < 0 ? 0 : a%d, 4);'
-                       % (i, a, li, li))
-            pre.append('if (!p%d && (int32_t)a%d > 0) return mw_fail(inst, MW_ERR_ARG, %s, "%s");'
+            # A negative length is erroneous, and the host library may
+            # take it as a huge one (Open MPI 4.1's MPI_Group_excl of
+            # MPI_GROUP_EMPTY with n = INT_MIN + 1 builds a group of
+            # INT_MAX ranks: found by fuzz-bridge as a hang).
+            if li not in lengths:
+                lengths.add(li)
+                pre.append('if ((int32_t)a%d < 0) return mw_fail_arg(inst, MW_ERR_ARG, %s, "%s", '
+                           '"argument %s = %%d is negative", (int)a%d);'
+                           % (li, '%COMM%', name, ps[li]['name'], li))
+            pre.append('int *p%d = mw_arr(inst, %s, a%d, 4);' % (i, a, li))
+            pre.append('if (!p%d && a%d > 0) return mw_fail(inst, MW_ERR_ARG, %s, "%s");'
                        % (i, li, '%COMM%', name))
             call.append('p%d' % i)
             continue
