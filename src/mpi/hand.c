@@ -1063,6 +1063,21 @@ static int is_inter(MPI_Comm c)
 	return inter;
 }
 
+/* This process's rank in c (an intracommunicator's), and a host type's size. */
+static int my_rank(MPI_Comm c)
+{
+	int r = 0;
+	MPI_Comm_rank(c, &r);
+	return r;
+}
+
+static MPI_Count type_size(MPI_Datatype t)
+{
+	MPI_Count n = 0;
+	MPI_Type_size_x(t, &n);
+	return n;
+}
+
 /* Send buffer or MPI_IN_PLACE. */
 static int sbuf(rt_instance *inst, u32 a, int count, const mw_dtype *d, void **p)
 {
@@ -1131,6 +1146,8 @@ static u32 gather_scatter(rt_instance *inst, int scatter, u32 sb, u32 sc, u32 sd
 				TRY(me && IN_PLACE(rb) ? (rp = MPI_IN_PLACE, 0) : mw_buf(inst, rb, (int)rcn, rd, &rp));
 		}
 	}
+	if (me && !inter && !IN_PLACE(scatter ? rb : sb))
+		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
 	MPI_Datatype sh = sd ? sd->h : MPI_DATATYPE_NULL, rh = rd ? rd->h : MPI_DATATYPE_NULL;
 	if (!sh) sh = MPI_BYTE;
 	if (!rh) rh = MPI_BYTE;
@@ -1189,6 +1206,9 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 			counts = cs.v;
 			displs = ds.v;
 			TRY(vbuf(inst, rb, n, counts, displs, rd, &rp));
+			if (!inter && !IN_PLACE(sb))
+				TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size,
+				                 (int64_t)counts[hroot] * rd->size));
 		}
 		rc = MPI_Gatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp, counts, displs,
 		                 rd->h, hroot, c);
@@ -1207,6 +1227,9 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 			DTYPE(rd, rdt);
 			TRY(me && IN_PLACE(rb) ? (rp = MPI_IN_PLACE, 0) : mw_buf(inst, rb, (int)rc_, rd, &rp));
 		}
+		if (me && !inter && !IN_PLACE(rb))
+			TRY(mw_own_block(c, (int64_t)counts[hroot] * sd->size,
+			                 (int64_t)(int32_t)rc_ * rd->size));
 		rc = MPI_Scatterv(sp, counts, displs, sd->h, rp, (int)rc_,
 		                  rd ? rd->h : MPI_BYTE, hroot, c);
 	}
@@ -1237,6 +1260,8 @@ u32 mwh_Allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 		DTYPE(sd, sdt);
 	TRY(sbuf(inst, sb, (int)sc, sd, &sp));
 	BUFN(rp, rb, rcn, mw_peers(c), rd);
+	if (sd)
+		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
 	return mw_ret(inst, MPI_Allgather(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp,
 	              (int)rcn, rd->h, c), comm, "MPI_Allgather");
 fail:
@@ -1260,6 +1285,8 @@ u32 mwh_Allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	TRY(mw_snap_in(inst, &cnt, rcounts, n));
 	TRY(mw_snap_in(inst, &dis, rdispls, n));
 	TRY(vbuf(inst, rb, n, cnt.v, dis.v, rd, &rp));
+	if (sd && !is_inter(c))
+		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)cnt.v[my_rank(c)] * rd->size));
 	rc = MPI_Allgatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp, cnt.v, dis.v,
 	                    rd->h, c);
 	MW_SNAPS_FREE(&cnt, &dis);
@@ -1286,6 +1313,8 @@ u32 mwh_Alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 	else
 		BUFN(sp, sb, sc, n, sd);
 	BUFN(rp, rb, rcn, n, rd);
+	if (sd)
+		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
 	return mw_ret(inst, MPI_Alltoall(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp,
 	              (int)rcn, rd->h, c), comm, "MPI_Alltoall");
 fail:
@@ -1311,6 +1340,9 @@ u32 mwh_Alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
 		TRY(mw_snap_in(inst, &sc, scounts, n));
 		TRY(mw_snap_in(inst, &sdi, sdispls, n));
 		TRY(vbuf(inst, sb, n, sc.v, sdi.v, sd, &sp));
+		int me = my_rank(c);
+		if (!is_inter(c))
+			TRY(mw_own_block(c, (int64_t)sc.v[me] * sd->size, (int64_t)rcn.v[me] * rd->size));
 	}
 	rc = MPI_Alltoallv(sp, sc.v, sdi.v, sd ? sd->h : MPI_BYTE, rp, rcn.v, rdi.v,
 	                   rd->h, c);
@@ -1362,6 +1394,10 @@ u32 mwh_Alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 stype
 		TRY(mw_snap_in(inst, &sdi, sdispls, n));
 		TRY(mw_snap_in(inst, &st, stypes, n));
 		TRY(wbuf(inst, sb, n, sc.v, sdi.v, st.v, hs, &sp));
+		int me = my_rank(c);
+		if (!is_inter(c))
+			TRY(mw_own_block(c, (int64_t)sc.v[me] * type_size(hs[me]),
+			                 (int64_t)rcn.v[me] * type_size(hr[me])));
 	}
 	rc = MPI_Alltoallw(sp, sc.v, sdi.v, IN_PLACE(sb) ? NULL : hs, rp, rcn.v, rdi.v,
 	                   hr, c);

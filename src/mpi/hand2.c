@@ -145,6 +145,12 @@ u32 mwh_Intercomm_merge(rt_instance *inst, u32 comm, u32 high, u32 newp)
 	int rc;
 	COMM_IN(c, comm);
 	OUT(o, newp, 4);
+	/* Only an intercommunicator merges (MPICH 4.0 asserts on another). */
+	int inter = 0;
+	MPI_Comm_test_inter(c, &inter);
+	if (!inter)
+		return mw_fail_arg(inst, MW_ERR_COMM, comm, "MPI_Intercomm_merge",
+		                   "argument intercomm is an intracommunicator");
 	return comm_new(inst, MPI_Intercomm_merge(c, (int)high, &nc), &nc, o, comm,
 	                "MPI_Intercomm_merge");
 fail:
@@ -943,7 +949,10 @@ u32 mwh_Unpack(rt_instance *inst, u32 inbuf, u32 insize, u32 posp, u32 outbuf,
 	if ((int32_t)insize < 0 || (!ip && insize))
 		TRY(MW_ERR_BUFFER);
 	TRY(mw_buf(inst, outbuf, (int)count, d, &op));
-	if (mw_pos_check(inst, posp, (int32_t)insize, 0, &pp, &pos, comm, "MPI_Unpack", &ret))
+	/* count elements' packed bytes must follow position: MPICH 4.0 asserts
+	 * (ends the process) unpacking a partial element. */
+	if (mw_pos_check(inst, posp, (int32_t)insize, (int64_t)(int32_t)count * d->size, &pp, &pos,
+	                 comm, "MPI_Unpack", &ret))
 		return ret;
 	rc = MPI_Unpack(ip, (int)insize, &pos, op, (int)count, d->h, c);
 	if (rc == MPI_SUCCESS)

@@ -830,7 +830,13 @@ u32 mwh_Unpack_external(rt_instance *inst, u32 rep, u32 in, u32 insize, u32 posp
 	TRY(mw_buf(inst, out, (int)count, d, &pout));
 	if ((int32_t)insize < 0 || !(pin = mw_ptr(inst, in, insize)))
 		TRY(MW_ERR_BUFFER);
-	if (mw_pos_check(inst, posp, (int32_t)insize, 0, &pp, &pos, MW_NOCOMM,
+	/* What count elements take in external32, after position: MPICH 4.0
+	 * reads them whatever insize says (fuzz-bridge: a host read past
+	 * linear memory). */
+	MPI_Aint need = 0;
+	if ((rc = MPI_Pack_external_size(s, (int)count, d->h, &need)) != MPI_SUCCESS)
+		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Unpack_external");
+	if (mw_pos_check(inst, posp, (int32_t)insize, need, &pp, &pos, MW_NOCOMM,
 	                 "MPI_Unpack_external", &ret))
 		return ret;
 	MPI_Aint hp = pos;

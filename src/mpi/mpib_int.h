@@ -170,6 +170,18 @@ int mw_peers(MPI_Comm c);
 int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp_bytes, int64_t count,
                 const mw_dtype *dt, void **out);
 
+/* The block a process of an intracommunicator collective sends to itself
+ * (its own block of a gather, scatter, allgather or alltoall, the root's
+ * for a rooted one; none with MPI_IN_PLACE): `sent` bytes into a receive
+ * block of `room` bytes.  Sizes that differ are erroneous (a collective's
+ * type signatures must match, so must the amounts sent and received), and
+ * the host libraries do not all catch it: MPICH 4.0 copies a longer block
+ * whole past the receive block (fuzz-bridge: a host write past linear
+ * memory in MPI_Allgatherv) and asserts (ends the process) on a shorter
+ * one that splits an element.  MW_ERR_TRUNCATE if they differ, else 0
+ * (always for an intercommunicator: no process is its own peer there). */
+int mw_own_block(MPI_Comm c, int64_t sent, int64_t room);
+
 /* In/out offsets and argument arrays: what the host library reads from
  * module memory while it runs must be read once and checked as read.
  *
