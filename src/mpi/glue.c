@@ -35,6 +35,7 @@ static uint32_t mwg_Cart_coords(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	int rc = 0;
 	MPI_Comm h0;
 	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_coords");
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cart_coords", "argument comm has no cartesian topology");
 	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_coords", "argument maxdims = %d is negative", (int)a2);
 	int *p3 = mw_arr(inst, a3, a2, 4);
 	if (!p3 && a2 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_coords");
@@ -65,6 +66,7 @@ static uint32_t mwg_Cart_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 	int rc = 0;
 	MPI_Comm h0;
 	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_get");
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cart_get", "argument comm has no cartesian topology");
 	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_get", "argument maxdims = %d is negative", (int)a1);
 	int *p2 = mw_arr(inst, a2, a1, 4);
 	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
@@ -99,6 +101,7 @@ static uint32_t mwg_Cart_shift(rt_instance *inst, uint32_t a0, uint32_t a1, uint
 	int rc = 0;
 	MPI_Comm h0;
 	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_shift");
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cart_shift", "argument comm has no cartesian topology");
 	int *p3 = mw_ptr(inst, a3, 4);
 	if (!p3) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_shift");
 	int *p4 = mw_ptr(inst, a4, 4);
@@ -115,6 +118,7 @@ static uint32_t mwg_Cartdim_get(rt_instance *inst, uint32_t a0, uint32_t a1)
 	int rc = 0;
 	MPI_Comm h0;
 	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cartdim_get");
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cartdim_get", "argument comm has no cartesian topology");
 	int *p1 = mw_ptr(inst, a1, 4);
 	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cartdim_get");
 	rc = MPI_Cartdim_get(h0, p1);

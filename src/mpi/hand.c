@@ -71,6 +71,11 @@ u32 mwh_Finalize(rt_instance *inst)
 {
 	if (!mw_is_active)   /* not initialized, or a second MPI_Finalize */
 		return mw_fail(inst, MW_ERR_OTHER, MW_NOCOMM, "MPI_Finalize");
+	mw_orphans_wait();
+	int n = mw_io_pending();
+	if (n)
+		return mw_fail_arg(inst, MW_ERR_PENDING, MW_NOCOMM, "MPI_Finalize", "%d nonblocking "
+		                   "file request%s not completed", n, n == 1 ? "" : "s");
 	mw_tables_fini();
 	int rc = MPI_Finalize();
 	if (rc == MPI_SUCCESS)
@@ -565,6 +570,17 @@ u32 mwh_Startall(rt_instance *inst, u32 n, u32 arr)
 	int err;
 	if (!(h = reqs_in(inst, arr, (int)n, &m, &was, small, 16, &err)))
 		return mw_fail(inst, err, MW_NOCOMM, "MPI_Startall");
+	/* Only persistent requests start: MPI_REQUEST_NULL is an error to
+	 * both libraries, but MPICH 4.0 frees a stack address on that error
+	 * path with more than 64 requests (tests/fuzz-bridge/open/startall-null.c). */
+	for (int i = 0; i < (int)n; i++)
+		if (h[i] == MPI_REQUEST_NULL) {
+			if (h != small)
+				free(h);
+			mw_snap_free(&was);
+			return mw_fail_arg(inst, MW_ERR_REQUEST, MW_NOCOMM, "MPI_Startall",
+			                   "argument array_of_requests[%d] is MPI_REQUEST_NULL", i);
+		}
 	int rc = MPI_Startall((int)n, h);
 	if (h != small)
 		free(h);

@@ -2,6 +2,7 @@
  * datatypes, error handlers and names: new communicators inherit the
  * module-side error handler, MPI_Aint arrays are widened, names are
  * clipped to the module's maxima. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -812,6 +813,21 @@ static u32 arrays_type(rt_instance *inst, int darray, u32 a0, u32 a1, u32 a2,
 		int hdi[64], hda[64];
 		if (n > 64)
 			TRY(MW_ERR_DIMS);
+		/* The process grid: positive sizes whose product is size, rank in
+		 * it (MPICH 4.0 divides by a zero psize: SIGFPE, found by
+		 * fuzz-bridge). */
+		int64_t procs = 1;
+		for (int i = 0; i < n; i++) {
+			if (gs[i] <= 0 || ps[i] <= 0)
+				return mw_fail_arg(inst, MW_ERR_ARG, MW_NOCOMM, proc, "argument %s[%d] = %d "
+				                   "is not positive", gs[i] <= 0 ? "array_of_gsizes" :
+				                   "array_of_psizes", i, gs[i] <= 0 ? gs[i] : ps[i]);
+			procs = procs * ps[i] > INT_MAX ? (int64_t)INT_MAX + 1 : procs * ps[i];
+		}
+		if (procs != (int32_t)a0 || (int32_t)a1 < 0 || (int32_t)a1 >= (int32_t)a0)
+			return mw_fail_arg(inst, MW_ERR_ARG, MW_NOCOMM, proc, "arguments size = %d, "
+			                   "rank = %d: not a rank of the %lld processes of "
+			                   "array_of_psizes", (int)a0, (int)a1, (long long)procs);
 		for (int i = 0; i < n; i++) {
 			hdi[i] = di[i] == MW_DISTRIBUTE_BLOCK ? MPI_DISTRIBUTE_BLOCK
 			       : di[i] == MW_DISTRIBUTE_CYCLIC ? MPI_DISTRIBUTE_CYCLIC

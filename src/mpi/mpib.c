@@ -1259,6 +1259,12 @@ uint32_t mw_ret(rt_instance *inst, int rc, uint32_t comm, const char *proc)
 	return mw_raise(inst, mw_code_out(rc), detail, comm, proc);
 }
 
+int mw_comm_cart(MPI_Comm c)
+{
+	int topo = MPI_UNDEFINED;
+	return MPI_Topo_test(c, &topo) == MPI_SUCCESS && topo == MPI_CART ? 0 : MW_ERR_TOPOLOGY;
+}
+
 int mw_own_block(MPI_Comm c, int64_t sent, int64_t room)
 {
 	int inter = 0;
@@ -1493,6 +1499,11 @@ void mw_tables_init(void)
 	mw_is_active = 1;
 	rt_signals_install();
 	check_launcher();
+}
+
+void mw_orphans_wait(void)
+{
+	req_reap(1);
 }
 
 void mw_tables_fini(void)

@@ -181,6 +181,10 @@ int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp_bytes, int64_t co
  * one that splits an element.  MW_ERR_TRUNCATE if they differ, else 0
  * (always for an intercommunicator: no process is its own peer there). */
 int mw_own_block(MPI_Comm c, int64_t sent, int64_t room);
+/* 0 if c has a cartesian topology, else MW_ERR_TOPOLOGY (the generated
+ * cartesian queries check it: MPICH 4.0's MPI_Cart_get crashes without;
+ * tests/fuzz-bridge/open/cart-get-no-topology.c). */
+int mw_comm_cart(MPI_Comm c);
 
 /* In/out offsets and argument arrays: what the host library reads from
  * module memory while it runs must be read once and checked as read.
@@ -308,6 +312,13 @@ _Noreturn void mw_abort_job(MPI_Comm c, int code);
  * forgets every handle after it. */
 void mw_tables_init(void);
 void mw_tables_fini(void);
+/* Completes the requests MPI_Request_free left to the bridge (the first
+ * step of mw_tables_fini, which repeats it). */
+void mw_orphans_wait(void);
+/* Nonblocking file requests still pending (hand_io.c): MPI_Finalize is
+ * refused while any is (erroneous; MPICH 4.0 with UCX asserts at
+ * MPI_Finalize on the buffer it still holds: found by fuzz-bridge). */
+int mw_io_pending(void);
 void mw_tables_clear(void);
 
 #endif

@@ -549,6 +549,21 @@ static void errors_return(void)
 	for (int i = 0; i < nfix_files; i++)
 		CALL("MPI_File_set_errhandler", fix_files[i], MW_ERRORS_RETURN);
 	CALL("MPI_File_set_errhandler", MW_FILE_NULL, MW_ERRORS_RETURN);
+	/* Windows made by fuzzed calls too: a new window's handler is
+	 * MPI_ERRORS_ARE_FATAL (communicators inherit theirs, files take
+	 * MPI_FILE_NULL's), and an error on one would end the batch by
+	 * design.  Handles are small numbers, reused after a free. */
+	static const rt_hostfn *wseh;
+	if (!wseh)
+		wseh = rt_host_find("env", "MPI_Win_set_errhandler");
+	for (u32 w = 0; w < 16; w++) {
+		uint64_t a[16] = { w, MW_ERRORS_RETURN };
+		jmp_buf jb;
+		fz_trap_jmp = &jb;
+		if (!setjmp(jb))
+			fz_dispatch(INST, wseh->sig, wseh->fn, a);
+		fz_trap_jmp = NULL;
+	}
 }
 
 static void fz_perm(uint64_t seed, int *perm)

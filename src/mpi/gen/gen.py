@@ -305,6 +305,11 @@ for _fn in sorted(os.listdir(os.path.dirname(os.path.abspath(__file__)))):
             HAND.update(_w[1:])
 
 
+# Queries of a cartesian topology: the communicator must have one
+# (MPICH 4.0's MPI_Cart_get crashes on one without: found by fuzz-bridge).
+CART_QUERIES = {'MPI_Cart_get', 'MPI_Cart_coords', 'MPI_Cart_shift', 'MPI_Cartdim_get'}
+
+
 class Unsupported(Exception):
     pass
 
@@ -338,6 +343,10 @@ def gen_simple(e):
                 call.append('h%d' % i)
                 if k == 'COMMUNICATOR' and comm == 'MW_NOCOMM':
                     comm = a
+                    if name in CART_QUERIES:
+                        pre.append('if ((rc = mw_comm_cart(h%d))) return mw_fail_arg(inst, rc, %s, "%s", '
+                                   '"argument %s has no cartesian topology");'
+                                   % (i, '%COMM%', name, p['name']))
             else:
                 pre.append('uint32_t *m%d = mw_ptr(inst, %s, 4);' % (i, a))
                 pre.append('if (!m%d) return mw_fail(inst, MW_ERR_ARG, %s, "%s");'
