@@ -274,6 +274,7 @@ uint32_t mwh_Compare_and_swap();
 static uint32_t mwg_Dims_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
+	if ((int32_t)a0 < 1) return mw_fail_arg(inst, MW_ERR_DIMS, MW_NOCOMM, "MPI_Dims_create", "argument nnodes = %d is not positive", (int)a0);
 	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Dims_create", "argument ndims = %d is negative", (int)a1);
 	int *p2 = mw_arr(inst, a2, a1, 4);
 	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Dims_create");

@@ -310,6 +310,12 @@ for _fn in sorted(os.listdir(os.path.dirname(os.path.abspath(__file__)))):
 CART_QUERIES = {'MPI_Cart_get', 'MPI_Cart_coords', 'MPI_Cart_shift', 'MPI_Cartdim_get'}
 
 
+# Arguments that must be positive, and the class of the refusal (MPICH 4.0's
+# MPI_Dims_create never returns for nnodes = 0, ndims > 1; Open MPI
+# returns MPI_ERR_DIMS: found by fuzz-bridge).
+POSITIVE = {('MPI_Dims_create', 'nnodes'): 'MW_ERR_DIMS'}
+
+
 class Unsupported(Exception):
     pass
 
@@ -366,6 +372,10 @@ def gen_simple(e):
             continue
         base = BASE.get(k)
         if base == 'int' and arr is None and not (ptr or is_out):
+            if (name, p['name']) in POSITIVE:
+                pre.append('if ((int32_t)%s < 1) return mw_fail_arg(inst, %s, %s, "%s", '
+                           '"argument %s = %%d is not positive", (int)%s);'
+                           % (a, POSITIVE[name, p['name']], '%COMM%', name, p['name'], a))
             conv = {'RANK': 'mw_rank_in(%s)', 'TAG': 'mw_tag_in(%s)'}.get(k, '(int)%s')
             if k in ENUM_KINDS:
                 conv = 'mw_enum_in(%s, (int32_t)%%s)' % ENUM_KINDS[k]
