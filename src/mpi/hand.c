@@ -1444,6 +1444,8 @@ u32 mwh_Reduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
 		TRY(me && IN_PLACE(sb) ? (sp = MPI_IN_PLACE, 0) : mw_buf(inst, sb, (int)count, d, &sp));
 	if (me)
 		BUF(rp, rb, count, d);
+	if (me && !inter && sp != MPI_IN_PLACE)
+		TRY(mw_disjoint(sp, (int32_t)count, rp, (int32_t)count, d));
 	rc = MPI_Reduce(sp, rp, (int)count, d->h, op, hroot, c);
 	return mw_ret(inst, rc, comm, "MPI_Reduce");
 fail:
@@ -1464,6 +1466,8 @@ u32 mwh_##NAME(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,  \
 	OP(op, opv);                                                          \
 	TRY(sbuf(inst, sb, (int)count, d, &sp));                              \
 	BUF(rp, rb, count, d);                                                \
+	if (sp != MPI_IN_PLACE)                                               \
+		TRY(mw_disjoint(sp, (int32_t)count, rp, (int32_t)count, d));  \
 	return mw_ret(inst, MPI_##NAME(sp, rp, (int)count, d->h, op, c), comm, \
 	              "MPI_" #NAME);                                          \
 fail:                                                                         \
@@ -1483,6 +1487,7 @@ u32 mwh_Reduce_local(rt_instance *inst, u32 ib, u32 iob, u32 count, u32 dt, u32 
 	OP(op, opv);
 	BUF(ip, ib, count, d);
 	BUF(iop, iob, count, d);
+	TRY(mw_disjoint(ip, (int32_t)count, iop, (int32_t)count, d));
 	return mw_ret(inst, MPI_Reduce_local(ip, iop, (int)count, d->h, op),
 	              MW_NOCOMM, "MPI_Reduce_local");
 fail:
@@ -1508,6 +1513,7 @@ u32 mwh_Reduce_scatter_block(rt_instance *inst, u32 sb, u32 rb, u32 count,
 	} else {
 		BUFN(sp, sb, count, n, d);
 		BUF(rp, rb, count, d);
+		TRY(mw_disjoint(sp, (int64_t)(int32_t)count * n, rp, (int32_t)count, d));
 	}
 	return mw_ret(inst, MPI_Reduce_scatter_block(sp, rp, (int)count, d->h, op, c),
 	              comm, "MPI_Reduce_scatter_block");
@@ -1542,6 +1548,7 @@ u32 mwh_Reduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
 	} else {
 		BUF(sp, sb, total, d);
 		BUF(rp, rb, cnt[me], d);
+		TRY(mw_disjoint(sp, total, rp, cnt[me], d));
 	}
 	rc = MPI_Reduce_scatter(sp, rp, cnt, d->h, op, c);
 	mw_snap_free(&rcs);

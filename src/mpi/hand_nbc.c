@@ -649,6 +649,8 @@ u32 mwh_Ireduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
 		TRY(sblocks(inst, sb, all, count, 1, d, &sp));
 	if (all)
 		TRY(blocks(inst, rb, count, 1, d, &rp));
+	if (all && own && sp != MPI_IN_PLACE)
+		TRY(mw_disjoint(sp, (int32_t)count, rp, (int32_t)count, d));
 	REQ(r, req);
 	TRY(nbc_op(opv, &op, &k));
 	mw_ld_op(opv, d, &op);
@@ -678,6 +680,8 @@ static u32 iallred(rt_instance *inst, allred_fn *fn, const char *proc, u32 sb,
 	TRY(dtype(dt, 1, &d));
 	TRY(sblocks(inst, sb, 1, count, 1, d, &sp));
 	TRY(blocks(inst, rb, count, 1, d, &rp));
+	if (sp != MPI_IN_PLACE)
+		TRY(mw_disjoint(sp, (int32_t)count, rp, (int32_t)count, d));
 	REQ(r, req);
 	TRY(nbc_op(opv, &op, &k));
 	mw_ld_op(opv, d, &op);
@@ -718,6 +722,7 @@ u32 mwh_Ireduce_scatter_block(rt_instance *inst, u32 sb, u32 rb, u32 count,
 	} else {
 		TRY(blocks(inst, sb, count, n, d, &sp));
 		TRY(blocks(inst, rb, count, 1, d, &rp));
+		TRY(mw_disjoint(sp, (int64_t)(int32_t)count * n, rp, (int32_t)count, d));
 	}
 	REQ(r, req);
 	TRY(nbc_op(opv, &op, &k));
@@ -758,6 +763,7 @@ u32 mwh_Ireduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
 	} else {
 		TRY(blocks(inst, sb, (u32)total, 1, d, &sp));
 		TRY(blocks(inst, rb, (u32)cnt[me], 1, d, &rp));
+		TRY(mw_disjoint(sp, total, rp, cnt[me], d));
 	}
 	REQ(r, req);
 	TRY(nbc_op(opv, &op, &k));

@@ -1259,6 +1259,25 @@ uint32_t mw_ret(rt_instance *inst, int rc, uint32_t comm, const char *proc)
 	return mw_raise(inst, mw_code_out(rc), detail, comm, proc);
 }
 
+/* The bytes n elements of d at p touch: [*lo, *hi) (empty if none). */
+static void span(const char *p, int64_t n, const mw_dtype *d, const char **lo, const char **hi)
+{
+	*lo = *hi = p;
+	if (n <= 0 || d->size == 0)
+		return;
+	int64_t step = (n - 1) * (int64_t)d->extent;
+	*lo = p + d->tlb + (step < 0 ? step : 0);
+	*hi = p + d->tlb + d->textent + (step > 0 ? step : 0);
+}
+
+int mw_disjoint(const void *sp, int64_t sn, const void *rp, int64_t rn, const mw_dtype *d)
+{
+	const char *slo, *shi, *rlo, *rhi;
+	span(sp, sn, d, &slo, &shi);
+	span(rp, rn, d, &rlo, &rhi);
+	return slo < shi && rlo < rhi && slo < rhi && rlo < shi ? MW_ERR_BUFFER : 0;
+}
+
 int mw_comm_cart(MPI_Comm c)
 {
 	int topo = MPI_UNDEFINED;

@@ -181,6 +181,11 @@ int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp_bytes, int64_t co
  * one that splits an element.  MW_ERR_TRUNCATE if they differ, else 0
  * (always for an intercommunicator: no process is its own peer there). */
 int mw_own_block(MPI_Comm c, int64_t sent, int64_t room);
+/* A reduction's send buffer (sn elements of d at host address sp) and its
+ * receive buffer (rn at rp) must not overlap: MPI forbids aliasing them,
+ * and MPICH 4.0's local copy asserts (ends the process) on an overlap
+ * (fuzz-bridge: MPI_Scan, MPI_Ireduce_scatter).  0 or MW_ERR_BUFFER. */
+int mw_disjoint(const void *sp, int64_t sn, const void *rp, int64_t rn, const mw_dtype *d);
 /* 0 if c has a cartesian topology, else MW_ERR_TOPOLOGY (the generated
  * cartesian queries check it: MPICH 4.0's MPI_Cart_get crashes without;
  * tests/fuzz-bridge/open/cart-get-no-topology.c). */

@@ -123,6 +123,16 @@ int main(int argc, char **argv)
 		OK(MPI_Wait(&cr, MPI_STATUS_IGNORE));
 	}
 
+	/* a reduction whose send and receive buffers overlap (erroneous: MPI
+	 * forbids aliasing them; MPICH 4.0 asserts): refused; adjacent is fine */
+	{
+		MPI_Request ar;
+		BAD_BUF(MPI_Allreduce(buf, buf + 1, 4, MPI_INT, MPI_SUM, MPI_COMM_SELF));
+		BAD_BUF(MPI_Reduce_local(buf + 2, buf, 4, MPI_INT, MPI_SUM));
+		BAD_BUF(MPI_Iscan(buf, buf + 3, 4, MPI_INT, MPI_SUM, MPI_COMM_SELF, &ar));
+		OK(MPI_Allreduce(buf, buf + 4, 4, MPI_INT, MPI_SUM, MPI_COMM_SELF));
+	}
+
 	/* a neighborhood collective sending this process more than its own
 	 * receive block holds (a self loop; a periodic dimension of size 1):
 	 * refused before the host library sees it, which (Open MPI 4.1's self
