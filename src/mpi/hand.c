@@ -841,6 +841,10 @@ static u32 set_elements(rt_instance *inst, u32 status, u32 dt, MPI_Count n,
 	DTYPE(d, dt);
 	OUT(m, status, 24);
 	TRY(mw_status_in(inst, status, &st));
+	/* The byte count must fit (MPICH 4.0 asserts when it does not). */
+	if (n < 0 || (d->size > 0 && n > (INT64_MAX - 1) / d->size))
+		return mw_fail_arg(inst, MW_ERR_COUNT, MW_NOCOMM, proc, "argument count = %lld: "
+		                   "negative, or more bytes than a count holds", (long long)n);
 	rc = MPI_Status_set_elements_x(&st, d->h, n);
 	if (rc == MPI_SUCCESS) {
 		MPI_Count bytes = 0;
