@@ -262,10 +262,11 @@ static void gen_call(fz_call *c, int proc)
 	/* Most arguments good, a few hostile: deep paths get hostile values. */
 	u32 pbad = PICK(((const u32[]){ 5, 15, 30, 60 }));
 	int i = 0;
+	char kind[16] = { 0 };   /* each argument's class */
 	for (const char *p = cls; *p && i < 16; p++, i++) {
 		int ok = !chance(pbad);
 		int wide_arg = sig[i] == 'I';
-		char k = *p;
+		char k = kind[i] = *p;
 		if (wide_arg) {
 			c->a[i] = wide(ok);
 			if (k == 'a' || k == 'P')
@@ -306,10 +307,14 @@ static void gen_call(fz_call *c, int proc)
 		}
 	}
 	c->nargs = i;
-	/* Arrays are also aliased with a later out buffer now and then. */
+	/* Arrays are also aliased with a later out buffer now and then
+	 * (addresses only: a peer, count or handle taking another argument's
+	 * value is not aliasing, and a peer of 0, this process, makes a
+	 * receive that nothing matches block by design). */
 	if (c->nargs > 1 && chance(5)) {
 		int x = (int)below((u32)c->nargs), y = (int)below((u32)c->nargs);
-		if (strchr("bp", cls[0]) && x != y && sig[x] == 'i' && sig[y] == 'i')
+		if (kind[x] && kind[y] && strchr("bpaPS", kind[x]) && strchr("bp", kind[y]) &&
+		    x != y && sig[x] == 'i' && sig[y] == 'i')
 			c->a[y] = c->a[x];
 	}
 }
