@@ -278,6 +278,7 @@ static uint32_t mwg_Dims_create(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Dims_create", "argument ndims = %d is negative", (int)a1);
 	int *p2 = mw_arr(inst, a2, a1, 4);
 	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Dims_create");
+	if ((rc = mw_dims_ok((int)a0, (int)a1, p2))) return mw_fail_arg(inst, rc, MW_NOCOMM, "MPI_Dims_create", "argument dims: a negative entry, or nonzero entries whose product does not divide nnodes = %d", (int)a0);
 	rc = MPI_Dims_create((int)a0, (int)a1, p2);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Dims_create");
 }

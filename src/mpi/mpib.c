@@ -1278,6 +1278,18 @@ int mw_disjoint(const void *sp, int64_t sn, const void *rp, int64_t rn, const mw
 	return slo < shi && rlo < rhi && slo < rhi && rlo < shi ? MW_ERR_BUFFER : 0;
 }
 
+int mw_dims_ok(int nnodes, int n, const int32_t *d)
+{
+	int64_t prod = 1;
+	for (int i = 0; i < n; i++) {
+		if (d[i] < 0)
+			return MW_ERR_DIMS;
+		if (d[i] > 0 && (prod *= d[i]) > nnodes)
+			return MW_ERR_DIMS;
+	}
+	return nnodes % prod ? MW_ERR_DIMS : 0;
+}
+
 int mw_comm_cart(MPI_Comm c)
 {
 	int topo = MPI_UNDEFINED;

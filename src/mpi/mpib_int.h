@@ -186,6 +186,10 @@ int mw_own_block(MPI_Comm c, int64_t sent, int64_t room);
  * and MPICH 4.0's local copy asserts (ends the process) on an overlap
  * (fuzz-bridge: MPI_Scan, MPI_Ireduce_scatter).  0 or MW_ERR_BUFFER. */
 int mw_disjoint(const void *sp, int64_t sn, const void *rp, int64_t rn, const mw_dtype *d);
+/* MPI_Dims_create's dims (n entries at d, host pointer): no negative
+ * entry, and the product of the nonzero ones divides nnodes.  0 or
+ * MW_ERR_DIMS. */
+int mw_dims_ok(int nnodes, int n, const int32_t *d);
 /* 0 if c has a cartesian topology, else MW_ERR_TOPOLOGY (the generated
  * cartesian queries check it: MPICH 4.0's MPI_Cart_get crashes without;
  * tests/fuzz-bridge/open/cart-get-no-topology.c). */

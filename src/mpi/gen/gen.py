@@ -314,6 +314,14 @@ CART_QUERIES = {'MPI_Cart_get', 'MPI_Cart_coords', 'MPI_Cart_shift', 'MPI_Cartdi
 # MPI_Dims_create never returns for nnodes = 0, ndims > 1; Open MPI
 # returns MPI_ERR_DIMS: found by fuzz-bridge).
 POSITIVE = {('MPI_Dims_create', 'nnodes'): 'MW_ERR_DIMS'}
+# Checks of several arguments together, before the host call (C lines;
+# a0.. are the arguments, p<i> the host pointers of arrays).  The nonzero
+# dims must divide nnodes (MPICH 4.0 divides by their product, which can
+# wrap to 0: SIGFPE, found by fuzz-bridge).
+EXTRA = {'MPI_Dims_create': [
+    'if ((rc = mw_dims_ok((int)a0, (int)a1, p2))) return mw_fail_arg(inst, rc, %COMM%, '
+    '"MPI_Dims_create", "argument dims: a negative entry, or nonzero entries whose '
+    'product does not divide nnodes = %d", (int)a0);']}
 
 
 class Unsupported(Exception):
@@ -449,6 +457,7 @@ def gen_simple(e):
         # Module handles are already Fortran integers.
         return ('static uint32_t mwg_%s(rt_instance *inst, uint32_t a0)\n'
                 '{\n\treturn a0;\n}\n' % name[4:])
+    pre += EXTRA.get(name, [])
     body = ['\tint rc = 0;'] + ['\t' + x.replace('%COMM%', comm) for x in pre]
     hcall = '%s(%s)' % (name, ', '.join(call))
     if rt == 'int':
