@@ -74,6 +74,7 @@ static uint32_t mwg_Cart_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 	if (!p3 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
 	int *p4 = mw_arr(inst, a4, a1, 4);
 	if (!p4 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
+	{ int nd = 0; if (MPI_Cartdim_get(h0, &nd) == MPI_SUCCESS && (int32_t)a1 < nd) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_get", "argument maxdims = %d is less than the %d dimensions of comm", (int)a1, nd); }
 	rc = MPI_Cart_get(h0, (int)a1, p2, p3, p4);
 	return mw_ret(inst, rc, a0, "MPI_Cart_get");
 }
@@ -416,6 +417,7 @@ static uint32_t mwg_Graph_neighbors(rt_instance *inst, uint32_t a0, uint32_t a1,
 	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors", "argument maxneighbors = %d is negative", (int)a2);
 	int *p3 = mw_arr(inst, a3, a2, 4);
 	if (!p3 && a2 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors");
+	{ int nn = 0; if (MPI_Graph_neighbors_count(h0, mw_rank_in(a1), &nn) == MPI_SUCCESS && (int32_t)a2 < nn) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors", "argument maxneighbors = %d is less than the rank's %d neighbors", (int)a2, nn); }
 	rc = MPI_Graph_neighbors(h0, mw_rank_in(a1), (int)a2, p3);
 	return mw_ret(inst, rc, a0, "MPI_Graph_neighbors");
 }

@@ -159,6 +159,28 @@ int main(int argc, char **argv)
 		MPI_Comm_free(&cart);
 	}
 
+	/* topology queries with arrays shorter than the topology needs: MPICH
+	 * 4.0 writes past them (MPI_Cart_get, MPI_Graph_neighbors), so they are
+	 * refused; MPI_Cart_get on a communicator without a topology too */
+	{
+		int dims[2] = { 1, 1 }, per[2] = { 1, 1 }, d[2], p[2], co[2], nb[2];
+		int index[1] = { 2 }, edges[2] = { 0, 0 };
+		MPI_Comm cart, gr;
+		OK(MPI_Cart_create(MPI_COMM_SELF, 2, dims, per, 0, &cart));
+		MPI_Comm_set_errhandler(cart, MPI_ERRORS_RETURN);
+		BAD_HANDLE(MPI_Cart_get(cart, 1, d, p, co), "MPI_ERR_ARG");
+		OK(MPI_Cart_get(cart, 2, d, p, co));
+		CHECK(d[0] == 1 && d[1] == 1 && co[0] == 0);
+		BAD_HANDLE(MPI_Cart_get(MPI_COMM_SELF, 2, d, p, co), "MPI_ERR_TOPOLOGY");
+		MPI_Comm_free(&cart);
+		OK(MPI_Graph_create(MPI_COMM_SELF, 1, index, edges, 0, &gr));
+		MPI_Comm_set_errhandler(gr, MPI_ERRORS_RETURN);
+		BAD_HANDLE(MPI_Graph_neighbors(gr, 0, 1, nb), "MPI_ERR_ARG");
+		OK(MPI_Graph_neighbors(gr, 0, 2, nb));
+		CHECK(nb[0] == 0 && nb[1] == 0);
+		MPI_Comm_free(&gr);
+	}
+
 	/* MPI_Comm_idup: the new handle is refused until the request completes
 	 * (erroneous, and Open MPI 4.1 crashes freeing it); the parent may be
 	 * freed meanwhile (legal; Open MPI 4.1 crashes progressing the idup if

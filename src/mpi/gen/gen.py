@@ -318,7 +318,19 @@ POSITIVE = {('MPI_Dims_create', 'nnodes'): 'MW_ERR_DIMS'}
 # a0.. are the arguments, p<i> the host pointers of arrays).  The nonzero
 # dims must divide nnodes (MPICH 4.0 divides by their product, which can
 # wrap to 0: SIGFPE, found by fuzz-bridge).
-EXTRA = {'MPI_Dims_create': [
+# MPICH 4.0's MPI_Cart_get and MPI_Graph_neighbors write every dimension
+# or neighbour whatever maxdims or maxneighbors says (past the arrays the
+# bridge checked, so possibly past linear memory; found by fuzz-bridge,
+# seen natively): fewer than there are is refused.
+EXTRA = {'MPI_Cart_get': [
+    '{ int nd = 0; if (MPI_Cartdim_get(h0, &nd) == MPI_SUCCESS && (int32_t)a1 < nd) '
+    'return mw_fail_arg(inst, MW_ERR_ARG, %COMM%, "MPI_Cart_get", "argument maxdims = %d '
+    'is less than the %d dimensions of comm", (int)a1, nd); }'],
+         'MPI_Graph_neighbors': [
+    '{ int nn = 0; if (MPI_Graph_neighbors_count(h0, mw_rank_in(a1), &nn) == MPI_SUCCESS && '
+    '(int32_t)a2 < nn) return mw_fail_arg(inst, MW_ERR_ARG, %COMM%, "MPI_Graph_neighbors", '
+    '"argument maxneighbors = %d is less than the rank\'s %d neighbors", (int)a2, nn); }'],
+         'MPI_Dims_create': [
     'if ((rc = mw_dims_ok((int)a0, (int)a1, p2))) return mw_fail_arg(inst, rc, %COMM%, '
     '"MPI_Dims_create", "argument dims: a negative entry, or nonzero entries whose '
     'product does not divide nnodes = %d", (int)a0);']}
