@@ -1192,7 +1192,11 @@ static int vbuf(rt_instance *inst, u32 a, int n, const int *counts,
 	int rc = mw_buf(inst, a, 0, d, p);
 	for (int i = 0; i < n && !rc; i++) {
 		void *q;
-		rc = mw_buf_at(inst, a, (int64_t)displs[i] * d->extent, counts[i], d, &q);
+		int64_t at;
+		/* A displacement in extents of a huge type can pass 2^63 bytes. */
+		if (__builtin_mul_overflow((int64_t)displs[i], (int64_t)d->extent, &at))
+			return MW_ERR_BUFFER;
+		rc = mw_buf_at(inst, a, at, counts[i], d, &q);
 	}
 	return rc;
 }

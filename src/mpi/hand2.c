@@ -623,13 +623,17 @@ u32 mwh_Info_get(rt_instance *inst, u32 info, u32 key, u32 vlen, u32 value, u32 
 	if (!k || (int)vlen < 0)
 		TRY(MW_ERR_ARG);
 	OUT(f, flag, 4);
-	char *buf = malloc(vlen + 1);
+	/* No value is longer than MPI_MAX_INFO_VAL: a larger valuelen asks for
+	 * nothing more, and MPICH 4.0 fills the whole buffer it is given (1.4 GB
+	 * for valuelen 0x55555556: seconds, a fuzz-bridge hang). */
+	u32 hl = vlen > MPI_MAX_INFO_VAL ? MPI_MAX_INFO_VAL : vlen;
+	char *buf = malloc(hl + 1);
 	if (!buf)
 		TRY(MW_ERR_NO_MEM);
-	rc = MPI_Info_get(i, k, (int)vlen, buf, f);
-	buf[vlen] = 0;   /* Open MPI left it unterminated for valuelen 0 (found by fuzz-bridge) */
+	rc = MPI_Info_get(i, k, (int)hl, buf, f);
+	buf[hl] = 0;   /* Open MPI left it unterminated for valuelen 0 (found by fuzz-bridge) */
 	if (rc == MPI_SUCCESS && *f)
-		rc = mw_str_out(inst, value, vlen + 1, 0, buf) ? MPI_ERR_ARG : MPI_SUCCESS;
+		rc = mw_str_out(inst, value, hl + 1, 0, buf) ? MPI_ERR_ARG : MPI_SUCCESS;
 	free(buf);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Info_get");
 fail:

@@ -270,7 +270,11 @@ static int vblocks(rt_instance *inst, keep *k, u32 a, int n, int cap, u32 counts
 		return rc;
 	for (int i = 0; i < n; i++) {
 		void *q;
-		if ((rc = mw_buf_at(inst, a, (int64_t)s[i] * d->extent, c[i], d, &q)))
+		int64_t at;
+		/* A displacement in extents of a huge type can pass 2^63 bytes. */
+		if (__builtin_mul_overflow((int64_t)s[i], (int64_t)d->extent, &at))
+			return MW_ERR_BUFFER;
+		if ((rc = mw_buf_at(inst, a, at, c[i], d, &q)))
 			return rc;
 	}
 	*cp = c;

@@ -757,7 +757,9 @@ int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp, int64_t count,
 		return MW_ERR_TYPE;
 	if (!base)
 		return MW_ERR_BUFFER;
-	int64_t start = (int64_t)addr + disp;
+	int64_t start;
+	if (__builtin_add_overflow((int64_t)addr, disp, &start))
+		return MW_ERR_BUFFER;
 	*out = base + start;
 	if (count == 0 || dt->size == 0)
 		return 0;
@@ -774,10 +776,17 @@ int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp, int64_t count,
 	if (dt->size > ((int64_t)1 << 32) / count)
 		return MW_ERR_COUNT;
 	/* Bytes touched: [start + tlb + min(0, (count-1)*extent),
-	 *                 start + tlb + max(0, (count-1)*extent) + textent). */
-	int64_t span = (count - 1) * (int64_t)dt->extent;
-	int64_t lo = start + dt->tlb + (span < 0 ? span : 0);
-	int64_t hi = start + dt->tlb + (span > 0 ? span : 0) + dt->textent;
+	 *                 start + tlb + max(0, (count-1)*extent) + textent).
+	 * Nested derived types reach extents near 2^63 (fuzz-bridge: 1.1e15
+	 * bytes), so every step is checked for overflow: a wrapped sum would
+	 * pass for a buffer inside memory while the library walks far out. */
+	int64_t span, lo, hi;
+	if (__builtin_mul_overflow(count - 1, (int64_t)dt->extent, &span) ||
+	    __builtin_add_overflow(start, (int64_t)dt->tlb, &lo) ||
+	    __builtin_add_overflow(lo, span > 0 ? span : 0, &hi) ||
+	    __builtin_add_overflow(hi, (int64_t)dt->textent, &hi) ||
+	    __builtin_add_overflow(lo, span < 0 ? span : 0, &lo))
+		return MW_ERR_BUFFER;
 	if (lo < 0 || hi < lo || (uint64_t)hi > rt_mem_size(inst))
 		return MW_ERR_BUFFER;
 	return 0;

@@ -123,6 +123,20 @@ int main(int argc, char **argv)
 		OK(MPI_Wait(&cr, MPI_STATUS_IGNORE));
 	}
 
+	/* displacements in extents of a nested type near 2^51 bytes: their byte
+	 * offsets pass 2^63 and must be refused, not wrapped into memory */
+	{
+		MPI_Datatype big, huge;
+		int one = 1, far = 0x7fffffff, zero = 0;
+		OK(MPI_Type_create_resized(MPI_INT, 0, 0x40000000, &big));
+		OK(MPI_Type_create_hvector(1 << 21, 1, 0x40000000, big, &huge));
+		OK(MPI_Type_commit(&huge));
+		BAD_BUF(MPI_Alltoallv(buf, &one, &far, huge, buf + 8, &one, &zero, huge, MPI_COMM_SELF));
+		BAD_BUF(MPI_Gatherv(buf, 1, huge, buf + 8, &one, &far, huge, 0, MPI_COMM_SELF));
+		MPI_Type_free(&huge);
+		MPI_Type_free(&big);
+	}
+
 	/* a reduction whose send and receive buffers overlap (erroneous: MPI
 	 * forbids aliasing them; MPICH 4.0 asserts): refused; adjacent is fine */
 	{
