@@ -35,8 +35,10 @@ static uint32_t mwg_Cart_coords(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	int rc = 0;
 	MPI_Comm h0;
 	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_coords");
-	int *p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a2 < 0 ? 0 : a2, 4);
-	if (!p3 && (int32_t)a2 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_coords");
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cart_coords", "argument comm has no cartesian topology");
+	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_coords", "argument maxdims = %d is negative", (int)a2);
+	int *p3 = mw_arr(inst, a3, a2, 4);
+	if (!p3 && a2 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_coords");
 	rc = MPI_Cart_coords(h0, mw_rank_in(a1), (int)a2, p3);
 	return mw_ret(inst, rc, a0, "MPI_Cart_coords");
 }
@@ -46,10 +48,11 @@ static uint32_t mwg_Cart_create(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	int rc = 0;
 	MPI_Comm h0;
 	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_create");
-	int *p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a1 < 0 ? 0 : a1, 4);
-	if (!p2 && (int32_t)a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_create");
-	int *p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a1 < 0 ? 0 : a1, 4);
-	if (!p3 && (int32_t)a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_create");
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_create", "argument ndims = %d is negative", (int)a1);
+	int *p2 = mw_arr(inst, a2, a1, 4);
+	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_create");
+	int *p3 = mw_arr(inst, a3, a1, 4);
+	if (!p3 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_create");
 	uint32_t *m5 = mw_ptr(inst, a5, 4);
 	if (!m5) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_create");
 	MPI_Comm h5;
@@ -63,12 +66,15 @@ static uint32_t mwg_Cart_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 	int rc = 0;
 	MPI_Comm h0;
 	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_get");
-	int *p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a1 < 0 ? 0 : a1, 4);
-	if (!p2 && (int32_t)a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
-	int *p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a1 < 0 ? 0 : a1, 4);
-	if (!p3 && (int32_t)a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
-	int *p4 = mw_arr(inst, a4, (uint64_t)(int32_t)a1 < 0 ? 0 : a1, 4);
-	if (!p4 && (int32_t)a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cart_get", "argument comm has no cartesian topology");
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_get", "argument maxdims = %d is negative", (int)a1);
+	int *p2 = mw_arr(inst, a2, a1, 4);
+	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
+	int *p3 = mw_arr(inst, a3, a1, 4);
+	if (!p3 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
+	int *p4 = mw_arr(inst, a4, a1, 4);
+	if (!p4 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
+	{ int nd = 0; if (MPI_Cartdim_get(h0, &nd) == MPI_SUCCESS && (int32_t)a1 < nd) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_get", "argument maxdims = %d is less than the %d dimensions of comm", (int)a1, nd); }
 	rc = MPI_Cart_get(h0, (int)a1, p2, p3, p4);
 	return mw_ret(inst, rc, a0, "MPI_Cart_get");
 }
@@ -78,10 +84,11 @@ static uint32_t mwg_Cart_map(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 	int rc = 0;
 	MPI_Comm h0;
 	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_map");
-	int *p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a1 < 0 ? 0 : a1, 4);
-	if (!p2 && (int32_t)a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_map");
-	int *p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a1 < 0 ? 0 : a1, 4);
-	if (!p3 && (int32_t)a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_map");
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_map", "argument ndims = %d is negative", (int)a1);
+	int *p2 = mw_arr(inst, a2, a1, 4);
+	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_map");
+	int *p3 = mw_arr(inst, a3, a1, 4);
+	if (!p3 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_map");
 	int *p4 = mw_ptr(inst, a4, 4);
 	if (!p4) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_map");
 	rc = MPI_Cart_map(h0, (int)a1, p2, p3, p4);
@@ -95,6 +102,7 @@ static uint32_t mwg_Cart_shift(rt_instance *inst, uint32_t a0, uint32_t a1, uint
 	int rc = 0;
 	MPI_Comm h0;
 	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_shift");
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cart_shift", "argument comm has no cartesian topology");
 	int *p3 = mw_ptr(inst, a3, 4);
 	if (!p3) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_shift");
 	int *p4 = mw_ptr(inst, a4, 4);
@@ -111,6 +119,7 @@ static uint32_t mwg_Cartdim_get(rt_instance *inst, uint32_t a0, uint32_t a1)
 	int rc = 0;
 	MPI_Comm h0;
 	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cartdim_get");
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cartdim_get", "argument comm has no cartesian topology");
 	int *p1 = mw_ptr(inst, a1, 4);
 	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cartdim_get");
 	rc = MPI_Cartdim_get(h0, p1);
@@ -266,8 +275,11 @@ uint32_t mwh_Compare_and_swap();
 static uint32_t mwg_Dims_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
-	int *p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a1 < 0 ? 0 : a1, 4);
-	if (!p2 && (int32_t)a1 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Dims_create");
+	if ((int32_t)a0 < 1) return mw_fail_arg(inst, MW_ERR_DIMS, MW_NOCOMM, "MPI_Dims_create", "argument nnodes = %d is not positive", (int)a0);
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Dims_create", "argument ndims = %d is negative", (int)a1);
+	int *p2 = mw_arr(inst, a2, a1, 4);
+	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Dims_create");
+	if ((rc = mw_dims_ok((int)a0, (int)a1, p2))) return mw_fail_arg(inst, rc, MW_NOCOMM, "MPI_Dims_create", "argument dims: a negative entry, or nonzero entries whose product does not divide nnodes = %d", (int)a0);
 	rc = MPI_Dims_create((int)a0, (int)a1, p2);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Dims_create");
 }
@@ -386,10 +398,12 @@ static uint32_t mwg_Graph_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint3
 	int rc = 0;
 	MPI_Comm h0;
 	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Graph_get");
-	int *p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a1 < 0 ? 0 : a1, 4);
-	if (!p3 && (int32_t)a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_get");
-	int *p4 = mw_arr(inst, a4, (uint64_t)(int32_t)a2 < 0 ? 0 : a2, 4);
-	if (!p4 && (int32_t)a2 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_get");
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Graph_get", "argument maxindex = %d is negative", (int)a1);
+	int *p3 = mw_arr(inst, a3, a1, 4);
+	if (!p3 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_get");
+	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Graph_get", "argument maxedges = %d is negative", (int)a2);
+	int *p4 = mw_arr(inst, a4, a2, 4);
+	if (!p4 && a2 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_get");
 	rc = MPI_Graph_get(h0, (int)a1, (int)a2, p3, p4);
 	return mw_ret(inst, rc, a0, "MPI_Graph_get");
 }
@@ -400,8 +414,10 @@ static uint32_t mwg_Graph_neighbors(rt_instance *inst, uint32_t a0, uint32_t a1,
 	int rc = 0;
 	MPI_Comm h0;
 	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Graph_neighbors");
-	int *p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a2 < 0 ? 0 : a2, 4);
-	if (!p3 && (int32_t)a2 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors");
+	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors", "argument maxneighbors = %d is negative", (int)a2);
+	int *p3 = mw_arr(inst, a3, a2, 4);
+	if (!p3 && a2 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors");
+	{ int nn = 0; if (MPI_Graph_neighbors_count(h0, mw_rank_in(a1), &nn) == MPI_SUCCESS && (int32_t)a2 < nn) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors", "argument maxneighbors = %d is less than the rank's %d neighbors", (int)a2, nn); }
 	rc = MPI_Graph_neighbors(h0, mw_rank_in(a1), (int)a2, p3);
 	return mw_ret(inst, rc, a0, "MPI_Graph_neighbors");
 }
@@ -471,8 +487,9 @@ static uint32_t mwg_Group_excl(rt_instance *inst, uint32_t a0, uint32_t a1, uint
 	int rc = 0;
 	MPI_Group h0;
 	if ((rc = mw_group_get(a0, &h0))) return mw_fail(inst, rc, MW_NOCOMM, "MPI_Group_excl");
-	int *p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a1 < 0 ? 0 : a1, 4);
-	if (!p2 && (int32_t)a1 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Group_excl");
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Group_excl", "argument n = %d is negative", (int)a1);
+	int *p2 = mw_arr(inst, a2, a1, 4);
+	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Group_excl");
 	uint32_t *m3 = mw_ptr(inst, a3, 4);
 	if (!m3) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Group_excl");
 	MPI_Group h3;
@@ -492,8 +509,9 @@ static uint32_t mwg_Group_incl(rt_instance *inst, uint32_t a0, uint32_t a1, uint
 	int rc = 0;
 	MPI_Group h0;
 	if ((rc = mw_group_get(a0, &h0))) return mw_fail(inst, rc, MW_NOCOMM, "MPI_Group_incl");
-	int *p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a1 < 0 ? 0 : a1, 4);
-	if (!p2 && (int32_t)a1 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Group_incl");
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Group_incl", "argument n = %d is negative", (int)a1);
+	int *p2 = mw_arr(inst, a2, a1, 4);
+	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Group_incl");
 	uint32_t *m3 = mw_ptr(inst, a3, 4);
 	if (!m3) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Group_incl");
 	MPI_Group h3;
@@ -875,8 +893,9 @@ uint32_t mwh_Type_create_hvector();
 static uint32_t mwg_Type_create_indexed_block(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	int rc = 0;
-	int *p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a0 < 0 ? 0 : a0, 4);
-	if (!p2 && (int32_t)a0 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_create_indexed_block");
+	if ((int32_t)a0 < 0) return mw_fail_arg(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_create_indexed_block", "argument count = %d is negative", (int)a0);
+	int *p2 = mw_arr(inst, a2, a0, 4);
+	if (!p2 && a0 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_create_indexed_block");
 	MPI_Datatype h3;
 	if ((rc = mw_dtype_hget(a3, &h3))) return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_create_indexed_block");
 	uint32_t *m4 = mw_ptr(inst, a4, 4);
@@ -947,10 +966,11 @@ static uint32_t mwg_Type_get_true_extent_x(rt_instance *inst, uint32_t a0, uint3
 static uint32_t mwg_Type_indexed(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	int rc = 0;
-	int *p1 = mw_arr(inst, a1, (uint64_t)(int32_t)a0 < 0 ? 0 : a0, 4);
-	if (!p1 && (int32_t)a0 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_indexed");
-	int *p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a0 < 0 ? 0 : a0, 4);
-	if (!p2 && (int32_t)a0 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_indexed");
+	if ((int32_t)a0 < 0) return mw_fail_arg(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_indexed", "argument count = %d is negative", (int)a0);
+	int *p1 = mw_arr(inst, a1, a0, 4);
+	if (!p1 && a0 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_indexed");
+	int *p2 = mw_arr(inst, a2, a0, 4);
+	if (!p2 && a0 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_indexed");
 	MPI_Datatype h3;
 	if ((rc = mw_dtype_hget(a3, &h3))) return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_indexed");
 	uint32_t *m4 = mw_ptr(inst, a4, 4);

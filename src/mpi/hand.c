@@ -71,6 +71,11 @@ u32 mwh_Finalize(rt_instance *inst)
 {
 	if (!mw_is_active)   /* not initialized, or a second MPI_Finalize */
 		return mw_fail(inst, MW_ERR_OTHER, MW_NOCOMM, "MPI_Finalize");
+	mw_orphans_wait();
+	int n = mw_io_pending();
+	if (n)
+		return mw_fail_arg(inst, MW_ERR_PENDING, MW_NOCOMM, "MPI_Finalize", "%d nonblocking "
+		                   "file request%s not completed", n, n == 1 ? "" : "s");
 	mw_tables_fini();
 	int rc = MPI_Finalize();
 	if (rc == MPI_SUCCESS)
@@ -565,6 +570,17 @@ u32 mwh_Startall(rt_instance *inst, u32 n, u32 arr)
 	int err;
 	if (!(h = reqs_in(inst, arr, (int)n, &m, &was, small, 16, &err)))
 		return mw_fail(inst, err, MW_NOCOMM, "MPI_Startall");
+	/* Only persistent requests start: MPI_REQUEST_NULL is an error to
+	 * both libraries, but MPICH 4.0 frees a stack address on that error
+	 * path with more than 64 requests (tests/fuzz-bridge/open/startall-null.c). */
+	for (int i = 0; i < (int)n; i++)
+		if (h[i] == MPI_REQUEST_NULL) {
+			if (h != small)
+				free(h);
+			mw_snap_free(&was);
+			return mw_fail_arg(inst, MW_ERR_REQUEST, MW_NOCOMM, "MPI_Startall",
+			                   "argument array_of_requests[%d] is MPI_REQUEST_NULL", i);
+		}
 	int rc = MPI_Startall((int)n, h);
 	if (h != small)
 		free(h);
@@ -825,6 +841,10 @@ static u32 set_elements(rt_instance *inst, u32 status, u32 dt, MPI_Count n,
 	DTYPE(d, dt);
 	OUT(m, status, 24);
 	TRY(mw_status_in(inst, status, &st));
+	/* The byte count must fit (MPICH 4.0 asserts when it does not). */
+	if (n < 0 || (d->size > 0 && n > (INT64_MAX - 1) / d->size))
+		return mw_fail_arg(inst, MW_ERR_COUNT, MW_NOCOMM, proc, "argument count = %lld: "
+		                   "negative, or more bytes than a count holds", (long long)n);
 	rc = MPI_Status_set_elements_x(&st, d->h, n);
 	if (rc == MPI_SUCCESS) {
 		MPI_Count bytes = 0;
@@ -1063,6 +1083,21 @@ static int is_inter(MPI_Comm c)
 	return inter;
 }
 
+/* This process's rank in c (an intracommunicator's), and a host type's size. */
+static int my_rank(MPI_Comm c)
+{
+	int r = 0;
+	MPI_Comm_rank(c, &r);
+	return r;
+}
+
+static MPI_Count type_size(MPI_Datatype t)
+{
+	MPI_Count n = 0;
+	MPI_Type_size_x(t, &n);
+	return n;
+}
+
 /* Send buffer or MPI_IN_PLACE. */
 static int sbuf(rt_instance *inst, u32 a, int count, const mw_dtype *d, void **p)
 {
@@ -1131,6 +1166,8 @@ static u32 gather_scatter(rt_instance *inst, int scatter, u32 sb, u32 sc, u32 sd
 				TRY(me && IN_PLACE(rb) ? (rp = MPI_IN_PLACE, 0) : mw_buf(inst, rb, (int)rcn, rd, &rp));
 		}
 	}
+	if (me && !inter && !IN_PLACE(scatter ? rb : sb))
+		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
 	MPI_Datatype sh = sd ? sd->h : MPI_DATATYPE_NULL, rh = rd ? rd->h : MPI_DATATYPE_NULL;
 	if (!sh) sh = MPI_BYTE;
 	if (!rh) rh = MPI_BYTE;
@@ -1155,7 +1192,11 @@ static int vbuf(rt_instance *inst, u32 a, int n, const int *counts,
 	int rc = mw_buf(inst, a, 0, d, p);
 	for (int i = 0; i < n && !rc; i++) {
 		void *q;
-		rc = mw_buf_at(inst, a, (int64_t)displs[i] * d->extent, counts[i], d, &q);
+		int64_t at;
+		/* A displacement in extents of a huge type can pass 2^63 bytes. */
+		if (__builtin_mul_overflow((int64_t)displs[i], (int64_t)d->extent, &at))
+			return MW_ERR_BUFFER;
+		rc = mw_buf_at(inst, a, at, counts[i], d, &q);
 	}
 	return rc;
 }
@@ -1189,6 +1230,9 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 			counts = cs.v;
 			displs = ds.v;
 			TRY(vbuf(inst, rb, n, counts, displs, rd, &rp));
+			if (!inter && !IN_PLACE(sb))
+				TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size,
+				                 (int64_t)counts[hroot] * rd->size));
 		}
 		rc = MPI_Gatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp, counts, displs,
 		                 rd->h, hroot, c);
@@ -1207,6 +1251,9 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 			DTYPE(rd, rdt);
 			TRY(me && IN_PLACE(rb) ? (rp = MPI_IN_PLACE, 0) : mw_buf(inst, rb, (int)rc_, rd, &rp));
 		}
+		if (me && !inter && !IN_PLACE(rb))
+			TRY(mw_own_block(c, (int64_t)counts[hroot] * sd->size,
+			                 (int64_t)(int32_t)rc_ * rd->size));
 		rc = MPI_Scatterv(sp, counts, displs, sd->h, rp, (int)rc_,
 		                  rd ? rd->h : MPI_BYTE, hroot, c);
 	}
@@ -1237,6 +1284,8 @@ u32 mwh_Allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 		DTYPE(sd, sdt);
 	TRY(sbuf(inst, sb, (int)sc, sd, &sp));
 	BUFN(rp, rb, rcn, mw_peers(c), rd);
+	if (sd)
+		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
 	return mw_ret(inst, MPI_Allgather(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp,
 	              (int)rcn, rd->h, c), comm, "MPI_Allgather");
 fail:
@@ -1260,6 +1309,8 @@ u32 mwh_Allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	TRY(mw_snap_in(inst, &cnt, rcounts, n));
 	TRY(mw_snap_in(inst, &dis, rdispls, n));
 	TRY(vbuf(inst, rb, n, cnt.v, dis.v, rd, &rp));
+	if (sd && !is_inter(c))
+		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)cnt.v[my_rank(c)] * rd->size));
 	rc = MPI_Allgatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp, cnt.v, dis.v,
 	                    rd->h, c);
 	MW_SNAPS_FREE(&cnt, &dis);
@@ -1286,6 +1337,8 @@ u32 mwh_Alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 	else
 		BUFN(sp, sb, sc, n, sd);
 	BUFN(rp, rb, rcn, n, rd);
+	if (sd)
+		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
 	return mw_ret(inst, MPI_Alltoall(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp,
 	              (int)rcn, rd->h, c), comm, "MPI_Alltoall");
 fail:
@@ -1311,6 +1364,9 @@ u32 mwh_Alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
 		TRY(mw_snap_in(inst, &sc, scounts, n));
 		TRY(mw_snap_in(inst, &sdi, sdispls, n));
 		TRY(vbuf(inst, sb, n, sc.v, sdi.v, sd, &sp));
+		int me = my_rank(c);
+		if (!is_inter(c))
+			TRY(mw_own_block(c, (int64_t)sc.v[me] * sd->size, (int64_t)rcn.v[me] * rd->size));
 	}
 	rc = MPI_Alltoallv(sp, sc.v, sdi.v, sd ? sd->h : MPI_BYTE, rp, rcn.v, rdi.v,
 	                   rd->h, c);
@@ -1362,6 +1418,10 @@ u32 mwh_Alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 stype
 		TRY(mw_snap_in(inst, &sdi, sdispls, n));
 		TRY(mw_snap_in(inst, &st, stypes, n));
 		TRY(wbuf(inst, sb, n, sc.v, sdi.v, st.v, hs, &sp));
+		int me = my_rank(c);
+		if (!is_inter(c))
+			TRY(mw_own_block(c, (int64_t)sc.v[me] * type_size(hs[me]),
+			                 (int64_t)rcn.v[me] * type_size(hr[me])));
 	}
 	rc = MPI_Alltoallw(sp, sc.v, sdi.v, IN_PLACE(sb) ? NULL : hs, rp, rcn.v, rdi.v,
 	                   hr, c);
@@ -1392,6 +1452,8 @@ u32 mwh_Reduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
 		TRY(me && IN_PLACE(sb) ? (sp = MPI_IN_PLACE, 0) : mw_buf(inst, sb, (int)count, d, &sp));
 	if (me)
 		BUF(rp, rb, count, d);
+	if (me && !inter && sp != MPI_IN_PLACE)
+		TRY(mw_disjoint(sp, (int32_t)count, rp, (int32_t)count, d));
 	rc = MPI_Reduce(sp, rp, (int)count, d->h, op, hroot, c);
 	return mw_ret(inst, rc, comm, "MPI_Reduce");
 fail:
@@ -1412,6 +1474,8 @@ u32 mwh_##NAME(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,  \
 	OP(op, opv);                                                          \
 	TRY(sbuf(inst, sb, (int)count, d, &sp));                              \
 	BUF(rp, rb, count, d);                                                \
+	if (sp != MPI_IN_PLACE)                                               \
+		TRY(mw_disjoint(sp, (int32_t)count, rp, (int32_t)count, d));  \
 	return mw_ret(inst, MPI_##NAME(sp, rp, (int)count, d->h, op, c), comm, \
 	              "MPI_" #NAME);                                          \
 fail:                                                                         \
@@ -1431,6 +1495,7 @@ u32 mwh_Reduce_local(rt_instance *inst, u32 ib, u32 iob, u32 count, u32 dt, u32 
 	OP(op, opv);
 	BUF(ip, ib, count, d);
 	BUF(iop, iob, count, d);
+	TRY(mw_disjoint(ip, (int32_t)count, iop, (int32_t)count, d));
 	return mw_ret(inst, MPI_Reduce_local(ip, iop, (int)count, d->h, op),
 	              MW_NOCOMM, "MPI_Reduce_local");
 fail:
@@ -1456,6 +1521,7 @@ u32 mwh_Reduce_scatter_block(rt_instance *inst, u32 sb, u32 rb, u32 count,
 	} else {
 		BUFN(sp, sb, count, n, d);
 		BUF(rp, rb, count, d);
+		TRY(mw_disjoint(sp, (int64_t)(int32_t)count * n, rp, (int32_t)count, d));
 	}
 	return mw_ret(inst, MPI_Reduce_scatter_block(sp, rp, (int)count, d->h, op, c),
 	              comm, "MPI_Reduce_scatter_block");
@@ -1490,6 +1556,7 @@ u32 mwh_Reduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
 	} else {
 		BUF(sp, sb, total, d);
 		BUF(rp, rb, cnt[me], d);
+		TRY(mw_disjoint(sp, total, rp, cnt[me], d));
 	}
 	rc = MPI_Reduce_scatter(sp, rp, cnt, d->h, op, c);
 	mw_snap_free(&rcs);

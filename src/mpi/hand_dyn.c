@@ -223,6 +223,21 @@ static int port_out(char *dst, const char *s)
 	return 0;
 }
 
+/* The ports this process opened: only those close.  Closing any other
+ * name is erroneous, and MPICH 4.0's MPI_Close_port writes through a
+ * pointer it finds in a name it did not make (SIGSEGV; found by
+ * fuzz-bridge with an empty name). */
+static char **open_ports;
+static int n_open_ports;
+
+static int port_index(const char *s)
+{
+	for (int i = 0; i < n_open_ports; i++)
+		if (!strcmp(open_ports[i], s))
+			return i;
+	return -1;
+}
+
 u32 mwh_Open_port(rt_instance *inst, u32 info, u32 port)
 {
 	static const char P[] = "MPI_Open_port";
@@ -242,6 +257,13 @@ u32 mwh_Open_port(rt_instance *inst, u32 info, u32 port)
 		MPI_Close_port(host);
 		goto fail;
 	}
+	mw_lock();
+	char **v = realloc(open_ports, ((size_t)n_open_ports + 1) * sizeof *v);
+	if (v && (v[n_open_ports] = strdup(host)))
+		n_open_ports++;
+	if (v)
+		open_ports = v;
+	mw_unlock();
 	return MW_SUCCESS;
 fail:
 	return mw_fail(inst, rc, MW_NOCOMM, P);
@@ -252,7 +274,18 @@ u32 mwh_Close_port(rt_instance *inst, u32 port)
 	const char *s = port_in(inst, port);
 	if (!s)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Close_port");
-	return mw_ret(inst, MPI_Close_port(s), MW_NOCOMM, "MPI_Close_port");
+	mw_lock();
+	int k = port_index(s);
+	char *mine = k >= 0 ? open_ports[k] : NULL;
+	if (mine)
+		open_ports[k] = open_ports[--n_open_ports];
+	mw_unlock();
+	if (!mine)
+		return mw_fail_arg(inst, MW_ERR_PORT, MW_NOCOMM, "MPI_Close_port",
+		                   "argument port_name is not a port this process opened");
+	int rc = MPI_Close_port(mine);
+	free(mine);
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Close_port");
 }
 
 static u32 name_pub(rt_instance *inst, int publish, u32 service, u32 info, u32 port)

@@ -84,6 +84,15 @@ static void io_req(mwf *f, uint32_t *r, MPI_Request hr)
 	mw_req_attach(*r, io_done, (void *)(uintptr_t)(f - ft));
 }
 
+int mw_io_pending(void)
+{
+	int n = 0;
+	for (u32 i = 0; i < ft_n; i++)
+		if (ft[i].h != MPI_FILE_NULL)
+			n += ft[i].pending;
+	return n;
+}
+
 static mwf *f_get(u32 h)
 {
 	if (h == MW_FILE_NULL || h >= ft_n || ft[h].h == MPI_FILE_NULL)

@@ -49,7 +49,7 @@ __thread int mw_pending_trap;
  * handle i (the host's null handle marks a free slot).  Slots below
  * `first` are the predefined handles and are never freed or reused. */
 
-#define MW_TABLE(K, T, HNULL, MNULL, ERRCLS)                                  \
+#define MW_TABLE(K, T, HNULL, MNULL, ERRCLS, HELD)                            \
 	static struct { T *v; uint32_t n, cap, first; } K##_t;                \
 	static void K##_set(uint32_t i, T x)                                  \
 	{                                                                     \
@@ -80,7 +80,7 @@ __thread int mw_pending_trap;
 		}                                                             \
 		int rc = 0;                                                   \
 		mw_lock();                                                    \
-		if (h >= K##_t.n || K##_t.v[h] == HNULL)                      \
+		if (h >= K##_t.n || K##_t.v[h] == HNULL || HELD(h, K##_t.v[h])) \
 			rc = ERRCLS;                                          \
 		else                                                          \
 			*out = K##_t.v[h];                                    \
@@ -150,7 +150,13 @@ __thread int mw_pending_trap;
 		return i;                                                     \
 	}
 
-MW_TABLE(comm, MPI_Comm, MPI_COMM_NULL, MW_COMM_NULL, MW_ERR_COMM)
+/* A slot held for a pending MPI_Comm_idup (mw_comm_reserve) is no
+ * communicator yet: using the new handle before the request completes is
+ * erroneous, and Open MPI 4.1 crashes on it (MPI_Comm_free of it: SIGSEGV;
+ * tests/fuzz-bridge/open/idup-free.c), so every use is MPI_ERR_COMM. */
+#define COMM_HELD(i, c) ((i) >= comm_t.first && (c) == MPI_COMM_SELF)
+#define NOT_HELD(i, x) 0
+MW_TABLE(comm, MPI_Comm, MPI_COMM_NULL, MW_COMM_NULL, MW_ERR_COMM, COMM_HELD)
 int mw_comm_live(uint32_t h, MPI_Comm *out)
 {
 	int rc = mw_comm_get(h, out);
@@ -164,19 +170,20 @@ void mw_comm_set(uint32_t h, MPI_Comm c)
 	mw_unlock();
 }
 
-/* A placeholder that is never MPI_COMM_NULL and never found by a
- * reverse lookup before the predefined slot that really holds it. */
+/* A placeholder that is never MPI_COMM_NULL, never found by a reverse
+ * lookup before the predefined slot that really holds it, and refused by
+ * mw_comm_get (COMM_HELD) until mw_comm_set fills the slot. */
 uint32_t mw_comm_reserve(void)
 {
 	return mw_comm_new(MPI_COMM_SELF);
 }
 
-MW_TABLE(group, MPI_Group, MPI_GROUP_NULL, MW_GROUP_NULL, MW_ERR_GROUP)
-MW_TABLE(op, MPI_Op, MPI_OP_NULL, MW_OP_NULL, MW_ERR_OP)
-MW_TABLE(info, MPI_Info, MPI_INFO_NULL, MW_INFO_NULL, MW_ERR_INFO)
-MW_TABLE(errh, MPI_Errhandler, MPI_ERRHANDLER_NULL, MW_ERRHANDLER_NULL, MW_ERR_ARG)
-MW_TABLE(msg, MPI_Message, MPI_MESSAGE_NULL, MW_MESSAGE_NULL, MW_ERR_REQUEST)
-MW_TABLE(keyval, int, MPI_KEYVAL_INVALID, MW_KEYVAL_INVALID, MW_ERR_KEYVAL)
+MW_TABLE(group, MPI_Group, MPI_GROUP_NULL, MW_GROUP_NULL, MW_ERR_GROUP, NOT_HELD)
+MW_TABLE(op, MPI_Op, MPI_OP_NULL, MW_OP_NULL, MW_ERR_OP, NOT_HELD)
+MW_TABLE(info, MPI_Info, MPI_INFO_NULL, MW_INFO_NULL, MW_ERR_INFO, NOT_HELD)
+MW_TABLE(errh, MPI_Errhandler, MPI_ERRHANDLER_NULL, MW_ERRHANDLER_NULL, MW_ERR_ARG, NOT_HELD)
+MW_TABLE(msg, MPI_Message, MPI_MESSAGE_NULL, MW_MESSAGE_NULL, MW_ERR_REQUEST, NOT_HELD)
+MW_TABLE(keyval, int, MPI_KEYVAL_INVALID, MW_KEYVAL_INVALID, MW_ERR_KEYVAL, NOT_HELD)
 
 /* Requests are the hot table: a free list instead of a scan. */
 static struct { MPI_Request *v; uint32_t n, cap, *free, nfree, freecap; } req_t;
@@ -750,7 +757,9 @@ int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp, int64_t count,
 		return MW_ERR_TYPE;
 	if (!base)
 		return MW_ERR_BUFFER;
-	int64_t start = (int64_t)addr + disp;
+	int64_t start;
+	if (__builtin_add_overflow((int64_t)addr, disp, &start))
+		return MW_ERR_BUFFER;
 	*out = base + start;
 	if (count == 0 || dt->size == 0)
 		return 0;
@@ -767,10 +776,17 @@ int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp, int64_t count,
 	if (dt->size > ((int64_t)1 << 32) / count)
 		return MW_ERR_COUNT;
 	/* Bytes touched: [start + tlb + min(0, (count-1)*extent),
-	 *                 start + tlb + max(0, (count-1)*extent) + textent). */
-	int64_t span = (count - 1) * (int64_t)dt->extent;
-	int64_t lo = start + dt->tlb + (span < 0 ? span : 0);
-	int64_t hi = start + dt->tlb + (span > 0 ? span : 0) + dt->textent;
+	 *                 start + tlb + max(0, (count-1)*extent) + textent).
+	 * Nested derived types reach extents near 2^63 (fuzz-bridge: 1.1e15
+	 * bytes), so every step is checked for overflow: a wrapped sum would
+	 * pass for a buffer inside memory while the library walks far out. */
+	int64_t span, lo, hi;
+	if (__builtin_mul_overflow(count - 1, (int64_t)dt->extent, &span) ||
+	    __builtin_add_overflow(start, (int64_t)dt->tlb, &lo) ||
+	    __builtin_add_overflow(lo, span > 0 ? span : 0, &hi) ||
+	    __builtin_add_overflow(hi, (int64_t)dt->textent, &hi) ||
+	    __builtin_add_overflow(lo, span < 0 ? span : 0, &lo))
+		return MW_ERR_BUFFER;
 	if (lo < 0 || hi < lo || (uint64_t)hi > rt_mem_size(inst))
 		return MW_ERR_BUFFER;
 	return 0;
@@ -1235,10 +1251,14 @@ static uint32_t mw_raise(rt_instance *inst, int cls, const char *detail,
 	return raise_eh(inst, cls, detail, mw_comm_errh(comm), comm, proc);
 }
 
-/* The host library's message for error code rc, as one detail line. */
+/* The host library's message for error code rc, as one detail line.
+ * One byte more than the library may fill: MPICH 4.0 fills all
+ * MPI_MAX_ERROR_STRING bytes of a long error stack without a NUL and
+ * then takes its strlen (found by fuzz-bridge: ASan, reading past the
+ * buffer on the host stack). */
 static void rc_detail(int rc, char *detail, size_t len)
 {
-	char msg[MPI_MAX_ERROR_STRING] = "";
+	char msg[MPI_MAX_ERROR_STRING + 1] = "";
 	int n = 0;
 	MPI_Error_string(rc, msg, &n);
 	host_detail(msg, detail, len);
@@ -1254,6 +1274,50 @@ uint32_t mw_ret(rt_instance *inst, int rc, uint32_t comm, const char *proc)
 	return mw_raise(inst, mw_code_out(rc), detail, comm, proc);
 }
 
+/* The bytes n elements of d at p touch: [*lo, *hi) (empty if none). */
+static void span(const char *p, int64_t n, const mw_dtype *d, const char **lo, const char **hi)
+{
+	*lo = *hi = p;
+	if (n <= 0 || d->size == 0)
+		return;
+	int64_t step = (n - 1) * (int64_t)d->extent;
+	*lo = p + d->tlb + (step < 0 ? step : 0);
+	*hi = p + d->tlb + d->textent + (step > 0 ? step : 0);
+}
+
+int mw_disjoint(const void *sp, int64_t sn, const void *rp, int64_t rn, const mw_dtype *d)
+{
+	const char *slo, *shi, *rlo, *rhi;
+	span(sp, sn, d, &slo, &shi);
+	span(rp, rn, d, &rlo, &rhi);
+	return slo < shi && rlo < rhi && slo < rhi && rlo < shi ? MW_ERR_BUFFER : 0;
+}
+
+int mw_dims_ok(int nnodes, int n, const int32_t *d)
+{
+	int64_t prod = 1;
+	for (int i = 0; i < n; i++) {
+		if (d[i] < 0)
+			return MW_ERR_DIMS;
+		if (d[i] > 0 && (prod *= d[i]) > nnodes)
+			return MW_ERR_DIMS;
+	}
+	return nnodes % prod ? MW_ERR_DIMS : 0;
+}
+
+int mw_comm_cart(MPI_Comm c)
+{
+	int topo = MPI_UNDEFINED;
+	return MPI_Topo_test(c, &topo) == MPI_SUCCESS && topo == MPI_CART ? 0 : MW_ERR_TOPOLOGY;
+}
+
+int mw_own_block(MPI_Comm c, int64_t sent, int64_t room)
+{
+	int inter = 0;
+	MPI_Comm_test_inter(c, &inter);
+	return !inter && sent != room ? MW_ERR_TRUNCATE : 0;
+}
+
 static const char *fail_why(int cls)
 {
 	const char *why;
@@ -1267,6 +1331,7 @@ static const char *fail_why(int cls)
 	case MW_ERR_INFO: why = "invalid info handle"; break;
 	case MW_ERR_KEYVAL: why = "invalid keyval"; break;
 	case MW_ERR_COUNT: why = "invalid count"; break;
+	case MW_ERR_TRUNCATE: why = "the block this process sends itself and its receive block differ in size"; break;
 	case MW_ERR_ARG: why = "invalid argument (pointer outside linear memory?)"; break;
 	case MW_ERR_WIN: why = "invalid window handle"; break;
 	case MW_ERR_RMA_RANGE: why = "target range lies outside the target's window"; break;
@@ -1486,6 +1551,11 @@ void mw_tables_init(void)
 	mw_is_active = 1;
 	rt_signals_install();
 	check_launcher();
+}
+
+void mw_orphans_wait(void)
+{
+	req_reap(1);
 }
 
 void mw_tables_fini(void)

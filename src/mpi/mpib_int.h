@@ -73,6 +73,10 @@ void mw_keyval_del(uint32_t h);
  * its request completes). */
 void mw_comm_set(uint32_t h, MPI_Comm c);
 uint32_t mw_comm_reserve(void);
+/* MPI_Comm_free of comm while an MPI_Comm_idup of it is pending: 1 if so,
+ * and the host communicator is freed when the last such idup completes
+ * (Open MPI 4.1 crashes if it goes before); else 0.  hand3.c. */
+int mw_comm_free_later(uint32_t comm);
 /* What a request owns that the host reads until the operation ends and
  * that is not in linear memory (a nonblocking collective's converted
  * handle and MPI_Aint arrays, a host op made for a user op): attach gives
@@ -165,6 +169,31 @@ int mw_peers(MPI_Comm c);
  * which must not be truncated to int before they are checked. */
 int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp_bytes, int64_t count,
                 const mw_dtype *dt, void **out);
+
+/* The block a process of an intracommunicator collective sends to itself
+ * (its own block of a gather, scatter, allgather or alltoall, the root's
+ * for a rooted one; none with MPI_IN_PLACE): `sent` bytes into a receive
+ * block of `room` bytes.  Sizes that differ are erroneous (a collective's
+ * type signatures must match, so must the amounts sent and received), and
+ * the host libraries do not all catch it: MPICH 4.0 copies a longer block
+ * whole past the receive block (fuzz-bridge: a host write past linear
+ * memory in MPI_Allgatherv) and asserts (ends the process) on a shorter
+ * one that splits an element.  MW_ERR_TRUNCATE if they differ, else 0
+ * (always for an intercommunicator: no process is its own peer there). */
+int mw_own_block(MPI_Comm c, int64_t sent, int64_t room);
+/* A reduction's send buffer (sn elements of d at host address sp) and its
+ * receive buffer (rn at rp) must not overlap: MPI forbids aliasing them,
+ * and MPICH 4.0's local copy asserts (ends the process) on an overlap
+ * (fuzz-bridge: MPI_Scan, MPI_Ireduce_scatter).  0 or MW_ERR_BUFFER. */
+int mw_disjoint(const void *sp, int64_t sn, const void *rp, int64_t rn, const mw_dtype *d);
+/* MPI_Dims_create's dims (n entries at d, host pointer): no negative
+ * entry, and the product of the nonzero ones divides nnodes.  0 or
+ * MW_ERR_DIMS. */
+int mw_dims_ok(int nnodes, int n, const int32_t *d);
+/* 0 if c has a cartesian topology, else MW_ERR_TOPOLOGY (the generated
+ * cartesian queries check it: MPICH 4.0's MPI_Cart_get crashes without;
+ * tests/fuzz-bridge/open/cart-get-no-topology.c). */
+int mw_comm_cart(MPI_Comm c);
 
 /* In/out offsets and argument arrays: what the host library reads from
  * module memory while it runs must be read once and checked as read.
@@ -354,6 +383,13 @@ _Noreturn void mw_abort_job(MPI_Comm c, int code);
  * forgets every handle after it. */
 void mw_tables_init(void);
 void mw_tables_fini(void);
+/* Completes the requests MPI_Request_free left to the bridge (the first
+ * step of mw_tables_fini, which repeats it). */
+void mw_orphans_wait(void);
+/* Nonblocking file requests still pending (hand_io.c): MPI_Finalize is
+ * refused while any is (erroneous; MPICH 4.0 with UCX asserts at
+ * MPI_Finalize on the buffer it still holds: found by fuzz-bridge). */
+int mw_io_pending(void);
 void mw_tables_clear(void);
 
 #endif

@@ -264,10 +264,11 @@ static void gen_call(fz_call *c, int proc)
 	/* Most arguments good, a few hostile: deep paths get hostile values. */
 	u32 pbad = PICK(((const u32[]){ 5, 15, 30, 60 }));
 	int i = 0;
+	char kind[16] = { 0 };   /* each argument's class */
 	for (const char *p = cls; *p && i < 16; p++, i++) {
 		int ok = !chance(pbad);
 		int wide_arg = sig[i] == 'I';
-		char k = *p;
+		char k = kind[i] = *p;
 		if (wide_arg) {
 			c->a[i] = wide(ok);
 			if (k == 'a' || k == 'P')
@@ -308,10 +309,14 @@ static void gen_call(fz_call *c, int proc)
 		}
 	}
 	c->nargs = i;
-	/* Arrays are also aliased with a later out buffer now and then. */
+	/* Arrays are also aliased with a later out buffer now and then
+	 * (addresses only: a peer, count or handle taking another argument's
+	 * value is not aliasing, and a peer of 0, this process, makes a
+	 * receive that nothing matches block by design). */
 	if (c->nargs > 1 && chance(5)) {
 		int x = (int)below((u32)c->nargs), y = (int)below((u32)c->nargs);
-		if (strchr("bp", cls[0]) && x != y && sig[x] == 'i' && sig[y] == 'i')
+		if (kind[x] && kind[y] && strchr("bpaPS", kind[x]) && strchr("bp", kind[y]) &&
+		    x != y && sig[x] == 'i' && sig[y] == 'i')
 			c->a[y] = c->a[x];
 	}
 }
@@ -551,6 +556,21 @@ static void errors_return(void)
 	for (int i = 0; i < nfix_files; i++)
 		CALL("MPI_File_set_errhandler", fix_files[i], MW_ERRORS_RETURN);
 	CALL("MPI_File_set_errhandler", MW_FILE_NULL, MW_ERRORS_RETURN);
+	/* Windows made by fuzzed calls too: a new window's handler is
+	 * MPI_ERRORS_ARE_FATAL (communicators inherit theirs, files take
+	 * MPI_FILE_NULL's), and an error on one would end the batch by
+	 * design.  Handles are small numbers, reused after a free. */
+	static const rt_hostfn *wseh;
+	if (!wseh)
+		wseh = rt_host_find("env", "MPI_Win_set_errhandler");
+	for (u32 w = 0; w < 16; w++) {
+		uint64_t a[16] = { w, MW_ERRORS_RETURN };
+		jmp_buf jb;
+		fz_trap_jmp = &jb;
+		if (!setjmp(jb))
+			fz_dispatch(INST, wseh->sig, wseh->fn, a);
+		fz_trap_jmp = NULL;
+	}
 }
 
 static void fz_perm(uint64_t seed, int *perm)

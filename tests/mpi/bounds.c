@@ -101,6 +101,130 @@ int main(int argc, char **argv)
 	BAD_HANDLE(MPI_Info_set((MPI_Info)31337, "k", "v"), "MPI_ERR_INFO");
 	BAD_HANDLE(MPI_Type_commit(&(MPI_Datatype){(MPI_Datatype)-999}), "MPI_ERR_TYPE");
 
+	/* this process's own block of a collective longer than its receive
+	 * block: refused before the host library sees it (MPICH 4.0 copied it
+	 * whole past the receive block); equal sizes of other types are fine */
+	{
+		MPI_Request cr;
+		int one = 1, two = 2, zero = 0;
+		BAD_HANDLE(MPI_Allgather(buf, 2, MPI_INT, &y, 1, MPI_INT, MPI_COMM_SELF), "MPI_ERR_TRUNCATE");
+		BAD_HANDLE(MPI_Gather(buf, 3, MPI_INT, buf + 8, 2, MPI_INT, 0, MPI_COMM_SELF), "MPI_ERR_TRUNCATE");
+		BAD_HANDLE(MPI_Scatterv(buf, &two, &zero, MPI_INT, &y, 1, MPI_INT, 0, MPI_COMM_SELF),
+		           "MPI_ERR_TRUNCATE");
+		BAD_HANDLE(MPI_Alltoallv(buf, &two, &zero, MPI_INT, buf + 8, &one, &zero, MPI_INT,
+		                         MPI_COMM_SELF), "MPI_ERR_TRUNCATE");
+		BAD_HANDLE(MPI_Iallgatherv(buf, 2, MPI_INT, buf + 8, &one, &zero, MPI_INT,
+		                           MPI_COMM_SELF, &cr), "MPI_ERR_TRUNCATE");
+		BAD_HANDLE(MPI_Ialltoall(buf, 2, MPI_INT, buf + 8, 1, MPI_INT, MPI_COMM_SELF, &cr),
+		           "MPI_ERR_TRUNCATE");
+		OK(MPI_Allgather(buf, 8, MPI_BYTE, buf + 8, 2, MPI_INT, MPI_COMM_SELF));
+		OK(MPI_Gather(MPI_IN_PLACE, 3, MPI_INT, buf + 8, 2, MPI_INT, 0, MPI_COMM_SELF));
+		OK(MPI_Ialltoall(buf, 2, MPI_INT, buf + 8, 8, MPI_BYTE, MPI_COMM_SELF, &cr));
+		OK(MPI_Wait(&cr, MPI_STATUS_IGNORE));
+	}
+
+	/* displacements in extents of a nested type near 2^51 bytes: their byte
+	 * offsets pass 2^63 and must be refused, not wrapped into memory */
+	{
+		MPI_Datatype big, huge;
+		int one = 1, far = 0x7fffffff, zero = 0;
+		OK(MPI_Type_create_resized(MPI_INT, 0, 0x40000000, &big));
+		OK(MPI_Type_create_hvector(1 << 21, 1, 0x40000000, big, &huge));
+		OK(MPI_Type_commit(&huge));
+		BAD_BUF(MPI_Alltoallv(buf, &one, &far, huge, buf + 8, &one, &zero, huge, MPI_COMM_SELF));
+		BAD_BUF(MPI_Gatherv(buf, 1, huge, buf + 8, &one, &far, huge, 0, MPI_COMM_SELF));
+		MPI_Type_free(&huge);
+		MPI_Type_free(&big);
+	}
+
+	/* a reduction whose send and receive buffers overlap (erroneous: MPI
+	 * forbids aliasing them; MPICH 4.0 asserts): refused; adjacent is fine */
+	{
+		MPI_Request ar;
+		BAD_BUF(MPI_Allreduce(buf, buf + 1, 4, MPI_INT, MPI_SUM, MPI_COMM_SELF));
+		BAD_BUF(MPI_Reduce_local(buf + 2, buf, 4, MPI_INT, MPI_SUM));
+		BAD_BUF(MPI_Iscan(buf, buf + 3, 4, MPI_INT, MPI_SUM, MPI_COMM_SELF, &ar));
+		OK(MPI_Allreduce(buf, buf + 4, 4, MPI_INT, MPI_SUM, MPI_COMM_SELF));
+	}
+
+	/* a neighborhood collective sending this process more than its own
+	 * receive block holds (a self loop; a periodic dimension of size 1):
+	 * refused before the host library sees it, which (Open MPI 4.1's self
+	 * transport) would copy it whole past the block or hang */
+	{
+		MPI_Comm g, cart;
+		int me = rank, big = 64, one = 1, zero = 0, dims = 1, periods = 1;
+		OK(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &me, MPI_UNWEIGHTED, 1, &me,
+		                                  MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g));
+		MPI_Comm_set_errhandler(g, MPI_ERRORS_RETURN);
+		BAD_HANDLE(MPI_Neighbor_alltoallv(buf, &big, &zero, MPI_INT, &y, &one, &zero, MPI_INT, g),
+		           "MPI_ERR_TRUNCATE");
+		BAD_HANDLE(MPI_Neighbor_allgather(buf, 2, MPI_INT, &y, 1, MPI_INT, g), "MPI_ERR_TRUNCATE");
+		MPI_Request nr;
+		BAD_HANDLE(MPI_Ineighbor_alltoall(buf, 2, MPI_INT, &y, 1, MPI_INT, g, &nr), "MPI_ERR_TRUNCATE");
+		/* equal sizes, other types: fine */
+		OK(MPI_Neighbor_allgather(buf, 8, MPI_BYTE, buf + 8, 2, MPI_INT, g));
+		MPI_Comm_free(&g);
+		OK(MPI_Cart_create(MPI_COMM_SELF, 1, &dims, &periods, 0, &cart));
+		MPI_Comm_set_errhandler(cart, MPI_ERRORS_RETURN);
+		BAD_HANDLE(MPI_Neighbor_alltoall(buf, 3, MPI_INT, buf + 16, 2, MPI_INT, cart),
+		           "MPI_ERR_TRUNCATE");
+		OK(MPI_Neighbor_alltoall(buf, 2, MPI_INT, buf + 16, 2, MPI_INT, cart));
+		MPI_Comm_free(&cart);
+	}
+
+	/* topology queries with arrays shorter than the topology needs: MPICH
+	 * 4.0 writes past them (MPI_Cart_get, MPI_Graph_neighbors), so they are
+	 * refused; MPI_Cart_get on a communicator without a topology too */
+	{
+		int dims[2] = { 1, 1 }, per[2] = { 1, 1 }, d[2], p[2], co[2], nb[2];
+		int index[1] = { 2 }, edges[2] = { 0, 0 };
+		MPI_Comm cart, gr;
+		OK(MPI_Cart_create(MPI_COMM_SELF, 2, dims, per, 0, &cart));
+		MPI_Comm_set_errhandler(cart, MPI_ERRORS_RETURN);
+		BAD_HANDLE(MPI_Cart_get(cart, 1, d, p, co), "MPI_ERR_ARG");
+		OK(MPI_Cart_get(cart, 2, d, p, co));
+		CHECK(d[0] == 1 && d[1] == 1 && co[0] == 0);
+		BAD_HANDLE(MPI_Cart_get(MPI_COMM_SELF, 2, d, p, co), "MPI_ERR_TOPOLOGY");
+		MPI_Comm_free(&cart);
+		OK(MPI_Graph_create(MPI_COMM_SELF, 1, index, edges, 0, &gr));
+		MPI_Comm_set_errhandler(gr, MPI_ERRORS_RETURN);
+		BAD_HANDLE(MPI_Graph_neighbors(gr, 0, 1, nb), "MPI_ERR_ARG");
+		OK(MPI_Graph_neighbors(gr, 0, 2, nb));
+		CHECK(nb[0] == 0 && nb[1] == 0);
+		MPI_Comm_free(&gr);
+	}
+
+	/* only a port this process opened closes (MPICH 4.0 crashes closing
+	 * another name), and only once */
+	{
+		char port[MPI_MAX_PORT_NAME];
+		BAD_HANDLE(MPI_Close_port(""), "MPI_ERR_PORT");
+		/* MPICH under its launcher may have no port service */
+		if (MPI_Open_port(MPI_INFO_NULL, port) == MPI_SUCCESS) {
+			OK(MPI_Close_port(port));
+			BAD_HANDLE(MPI_Close_port(port), "MPI_ERR_PORT");
+		}
+	}
+
+	/* MPI_Comm_idup: the new handle is refused until the request completes
+	 * (erroneous, and Open MPI 4.1 crashes freeing it); the parent may be
+	 * freed meanwhile (legal; Open MPI 4.1 crashes progressing the idup if
+	 * the host communicator goes at once) */
+	{
+		MPI_Comm parent, nc;
+		MPI_Request ir;
+		OK(MPI_Comm_dup(MPI_COMM_SELF, &parent));
+		OK(MPI_Comm_idup(parent, &nc, &ir));
+		BAD_HANDLE(MPI_Comm_free(&nc), "MPI_ERR_COMM");
+		OK(MPI_Comm_free(&parent));
+		CHECK(parent == MPI_COMM_NULL);
+		OK(MPI_Wait(&ir, MPI_STATUS_IGNORE));
+		OK(MPI_Comm_size(nc, &x));
+		CHECK(x == 1);
+		OK(MPI_Comm_free(&nc));
+	}
+
 	/* still healthy afterwards */
 	x = rank;
 	OK(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));

@@ -330,6 +330,37 @@ for _fn in sorted(os.listdir(os.path.dirname(os.path.abspath(__file__)))):
             HAND.update(_w[1:])
 
 
+# Queries of a cartesian topology: the communicator must have one
+# (MPICH 4.0's MPI_Cart_get crashes on one without: found by fuzz-bridge).
+CART_QUERIES = {'MPI_Cart_get', 'MPI_Cart_coords', 'MPI_Cart_shift', 'MPI_Cartdim_get'}
+
+
+# Arguments that must be positive, and the class of the refusal (MPICH 4.0's
+# MPI_Dims_create never returns for nnodes = 0, ndims > 1; Open MPI
+# returns MPI_ERR_DIMS: found by fuzz-bridge).
+POSITIVE = {('MPI_Dims_create', 'nnodes'): 'MW_ERR_DIMS'}
+# Checks of several arguments together, before the host call (C lines;
+# a0.. are the arguments, p<i> the host pointers of arrays).  The nonzero
+# dims must divide nnodes (MPICH 4.0 divides by their product, which can
+# wrap to 0: SIGFPE, found by fuzz-bridge).
+# MPICH 4.0's MPI_Cart_get and MPI_Graph_neighbors write every dimension
+# or neighbour whatever maxdims or maxneighbors says (past the arrays the
+# bridge checked, so possibly past linear memory; found by fuzz-bridge,
+# seen natively): fewer than there are is refused.
+EXTRA = {'MPI_Cart_get': [
+    '{ int nd = 0; if (MPI_Cartdim_get(h0, &nd) == MPI_SUCCESS && (int32_t)a1 < nd) '
+    'return mw_fail_arg(inst, MW_ERR_ARG, %COMM%, "MPI_Cart_get", "argument maxdims = %d '
+    'is less than the %d dimensions of comm", (int)a1, nd); }'],
+         'MPI_Graph_neighbors': [
+    '{ int nn = 0; if (MPI_Graph_neighbors_count(h0, mw_rank_in(a1), &nn) == MPI_SUCCESS && '
+    '(int32_t)a2 < nn) return mw_fail_arg(inst, MW_ERR_ARG, %COMM%, "MPI_Graph_neighbors", '
+    '"argument maxneighbors = %d is less than the rank\'s %d neighbors", (int)a2, nn); }'],
+         'MPI_Dims_create': [
+    'if ((rc = mw_dims_ok((int)a0, (int)a1, p2))) return mw_fail_arg(inst, rc, %COMM%, '
+    '"MPI_Dims_create", "argument dims: a negative entry, or nonzero entries whose '
+    'product does not divide nnodes = %d", (int)a0);']}
+
+
 class Unsupported(Exception):
     pass
 
@@ -347,6 +378,7 @@ def gen_simple(e):
     args, pre, call, post = [], [], [], []
     comm = 'MW_NOCOMM'
     names = {p['name'] for p in ps}
+    lengths = set()   # length arguments already checked
     for i, p in enumerate(ps):
         k, d, a = p['kind'], p['param_direction'], 'a%d' % i
         arr, ptr = p['length'], p['pointer']
@@ -362,6 +394,10 @@ def gen_simple(e):
                 call.append('h%d' % i)
                 if k == 'COMMUNICATOR' and comm == 'MW_NOCOMM':
                     comm = a
+                    if name in CART_QUERIES:
+                        pre.append('if ((rc = mw_comm_cart(h%d))) return mw_fail_arg(inst, rc, %s, "%s", '
+                                   '"argument %s has no cartesian topology");'
+                                   % (i, '%COMM%', name, p['name']))
             else:
                 pre.append('uint32_t *m%d = mw_ptr(inst, %s, 4);' % (i, a))
                 pre.append('if (!m%d) return mw_fail(inst, MW_ERR_ARG, %s, "%s");'
@@ -381,6 +417,10 @@ def gen_simple(e):
             continue
         base = BASE.get(k)
         if base == 'int' and arr is None and not (ptr or is_out):
+            if (name, p['name']) in POSITIVE:
+                pre.append('if ((int32_t)%s < 1) return mw_fail_arg(inst, %s, %s, "%s", '
+                           '"argument %s = %%d is not positive", (int)%s);'
+                           % (a, POSITIVE[name, p['name']], '%COMM%', name, p['name'], a))
             conv = {'RANK': 'mw_rank_in(%s)', 'TAG': 'mw_tag_in(%s)'}.get(k, '(int)%s')
             if k in ENUM_KINDS:
                 conv = 'mw_enum_in(%s, (int32_t)%%s)' % ENUM_KINDS[k]
@@ -401,9 +441,17 @@ def gen_simple(e):
             li = [q['name'] for q in ps].index(arr)
             if ps[li]['param_direction'] != 'in':
                 raise Unsupported
-            pre.append('int *p%d = mw_arr(inst, %s, (uint64_t)(int32_t)a%d < 0 ? 0 : a%d, 4);'
-                       % (i, a, li, li))
-            pre.append('if (!p%d && (int32_t)a%d > 0) return mw_fail(inst, MW_ERR_ARG, %s, "%s");'
+            # A negative length is erroneous, and the host library may
+            # take it as a huge one (Open MPI 4.1's MPI_Group_excl of
+            # MPI_GROUP_EMPTY with n = INT_MIN + 1 builds a group of
+            # INT_MAX ranks: found by fuzz-bridge as a hang).
+            if li not in lengths:
+                lengths.add(li)
+                pre.append('if ((int32_t)a%d < 0) return mw_fail_arg(inst, MW_ERR_ARG, %s, "%s", '
+                           '"argument %s = %%d is negative", (int)a%d);'
+                           % (li, '%COMM%', name, ps[li]['name'], li))
+            pre.append('int *p%d = mw_arr(inst, %s, a%d, 4);' % (i, a, li))
+            pre.append('if (!p%d && a%d > 0) return mw_fail(inst, MW_ERR_ARG, %s, "%s");'
                        % (i, li, '%COMM%', name))
             call.append('p%d' % i)
             continue
@@ -446,6 +494,7 @@ def gen_simple(e):
         # Module handles are already Fortran integers.
         return ('static uint32_t mwg_%s(rt_instance *inst, uint32_t a0)\n'
                 '{\n\treturn a0;\n}\n' % name[4:])
+    pre += EXTRA.get(name, [])
     body = ['\tint rc = 0;'] + ['\t' + x.replace('%COMM%', comm) for x in pre]
     hcall = '%s(%s)' % (name, ', '.join(call))
     if rt == 'int':
