@@ -1287,6 +1287,11 @@ static void span(const char *p, int64_t n, const mw_dtype *d, const char **lo, c
 
 int mw_disjoint(const void *sp, int64_t sn, const void *rp, int64_t rn, const mw_dtype *d)
 {
+	/* Only a type without holes touches every byte of its span: two
+	 * buffers of a strided type may interleave without sharing a byte
+	 * (and the libraries copy those through pack/unpack, not memcpy). */
+	if (d->size != d->textent || d->extent != d->textent)
+		return 0;
 	const char *slo, *shi, *rlo, *rhi;
 	span(sp, sn, d, &slo, &shi);
 	span(rp, rn, d, &rlo, &rhi);

@@ -184,7 +184,9 @@ int mw_own_block(MPI_Comm c, int64_t sent, int64_t room);
 /* A reduction's send buffer (sn elements of d at host address sp) and its
  * receive buffer (rn at rp) must not overlap: MPI forbids aliasing them,
  * and MPICH 4.0's local copy asserts (ends the process) on an overlap
- * (fuzz-bridge: MPI_Scan, MPI_Ireduce_scatter).  0 or MW_ERR_BUFFER. */
+ * (fuzz-bridge: MPI_Scan, MPI_Ireduce_scatter).  Checked for types
+ * without holes only (strided buffers may interleave without sharing a
+ * byte).  0 or MW_ERR_BUFFER. */
 int mw_disjoint(const void *sp, int64_t sn, const void *rp, int64_t rn, const mw_dtype *d);
 /* MPI_Dims_create's dims (n entries at d, host pointer): no negative
  * entry, and the product of the nonzero ones divides nnodes.  0 or
