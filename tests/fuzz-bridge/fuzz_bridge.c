@@ -805,6 +805,9 @@ static const char *rname[] = { "ok", "host access outside linear memory", "crash
 
 static const char *log_path = "/tmp/fuzz-bridge.log";
 static double hang_s = 10;
+/* -batches N: stop after N batches (0: only -time limits the run), so
+ * that a run's coverage does not depend on the machine's speed. */
+static uint64_t nbatches;
 
 /* Runs fn in a child with stdout/stderr in the log; its verdict. */
 static int run_child(void (*fn)(void *), void *arg)
@@ -930,13 +933,14 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "-time") && i + 1 < argc) tmax = atof(argv[++i]);
+		else if (!strcmp(argv[i], "-batches") && i + 1 < argc) nbatches = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "-calls") && i + 1 < argc) ncalls = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-hang") && i + 1 < argc) hang_s = atof(argv[++i]);
 		else if (!strcmp(argv[i], "-out") && i + 1 < argc) out = argv[++i];
 		else if (!strcmp(argv[i], "-log") && i + 1 < argc) log_path = argv[++i];
 		else if (!strcmp(argv[i], "-known") && i + 1 < argc) read_known(argv[++i]);
 		else if (!strcmp(argv[i], "-replay")) { replay = i + 1; break; }
-		else { fprintf(stderr, "usage: %s [-seed N] [-time S] [-calls N] [-hang S] [-out DIR] [-log FILE] [-replay FILE...]\n", argv[0]); return 2; }
+		else { fprintf(stderr, "usage: %s [-seed N] [-time S] [-batches N] [-calls N] [-hang S] [-out DIR] [-log FILE] [-replay FILE...]\n", argv[0]); return 2; }
 	}
 	fz_sh = mmap(NULL, sizeof *fz_sh + 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	done_calls = (volatile uint64_t *)((char *)fz_sh + sizeof *fz_sh);
@@ -964,7 +968,7 @@ int main(int argc, char **argv)
 	fz_perm(seed, perm);
 	uint64_t start = 0, batch = 0, execs = 0, traps = 0, cbs = 0, exec[FZ_MAXPROC] = { 0 };
 	double t0 = now();
-	while (now() - t0 < tmax) {
+	while (now() - t0 < tmax && (!nbatches || batch < nbatches)) {
 		struct batch_arg b = { seed, batch, start, ncalls, perm };
 		*done_calls = 0;
 		memset((void *)fz_sh->exec, 0, sizeof fz_sh->exec);
