@@ -1076,27 +1076,6 @@ static int at_root(MPI_Comm c, int root)
 	return r == root;
 }
 
-static int is_inter(MPI_Comm c)
-{
-	int inter = 0;
-	MPI_Comm_test_inter(c, &inter);
-	return inter;
-}
-
-/* This process's rank in c (an intracommunicator's), and a host type's size. */
-static int my_rank(MPI_Comm c)
-{
-	int r = 0;
-	MPI_Comm_rank(c, &r);
-	return r;
-}
-
-static MPI_Count type_size(MPI_Datatype t)
-{
-	MPI_Count n = 0;
-	MPI_Type_size_x(t, &n);
-	return n;
-}
 
 /* Send buffer or MPI_IN_PLACE. */
 static int sbuf(rt_instance *inst, u32 a, int count, const mw_dtype *d, void **p)
@@ -1144,7 +1123,7 @@ static u32 gather_scatter(rt_instance *inst, int scatter, u32 sb, u32 sc, u32 sd
 	int rc;
 	COMM(c, comm);
 	int hroot = mw_rank_in(root), me = at_root(c, hroot), n = mw_peers(c);
-	int inter = is_inter(c);
+	int inter = mw_is_inter(c);
 	if (!scatter) {
 		if (!(inter && me)) {
 			DTYPE(sd, sdt);
@@ -1215,7 +1194,7 @@ static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
 	mw_snap cs = { 0 }, ds = { 0 };   /* host copies: the library reads these */
 	COMM(c, comm);
 	int hroot = mw_rank_in(root), me = at_root(c, hroot), n = mw_peers(c);
-	int inter = is_inter(c);
+	int inter = mw_is_inter(c);
 	if (!scatter) {
 		u32 sdt = displs_or_sdt, rcounts = rcn, rdispls = y;
 		(void)x;
@@ -1309,8 +1288,8 @@ u32 mwh_Allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	TRY(mw_snap_in(inst, &cnt, rcounts, n));
 	TRY(mw_snap_in(inst, &dis, rdispls, n));
 	TRY(vbuf(inst, rb, n, cnt.v, dis.v, rd, &rp));
-	if (sd && !is_inter(c))
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)cnt.v[my_rank(c)] * rd->size));
+	if (sd && !mw_is_inter(c))
+		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)cnt.v[mw_my_rank(c)] * rd->size));
 	rc = MPI_Allgatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp, cnt.v, dis.v,
 	                    rd->h, c);
 	MW_SNAPS_FREE(&cnt, &dis);
@@ -1364,8 +1343,8 @@ u32 mwh_Alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
 		TRY(mw_snap_in(inst, &sc, scounts, n));
 		TRY(mw_snap_in(inst, &sdi, sdispls, n));
 		TRY(vbuf(inst, sb, n, sc.v, sdi.v, sd, &sp));
-		int me = my_rank(c);
-		if (!is_inter(c))
+		int me = mw_my_rank(c);
+		if (!mw_is_inter(c))
 			TRY(mw_own_block(c, (int64_t)sc.v[me] * sd->size, (int64_t)rcn.v[me] * rd->size));
 	}
 	rc = MPI_Alltoallv(sp, sc.v, sdi.v, sd ? sd->h : MPI_BYTE, rp, rcn.v, rdi.v,
@@ -1418,10 +1397,10 @@ u32 mwh_Alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 stype
 		TRY(mw_snap_in(inst, &sdi, sdispls, n));
 		TRY(mw_snap_in(inst, &st, stypes, n));
 		TRY(wbuf(inst, sb, n, sc.v, sdi.v, st.v, hs, &sp));
-		int me = my_rank(c);
-		if (!is_inter(c))
-			TRY(mw_own_block(c, (int64_t)sc.v[me] * type_size(hs[me]),
-			                 (int64_t)rcn.v[me] * type_size(hr[me])));
+		int me = mw_my_rank(c);
+		if (!mw_is_inter(c))
+			TRY(mw_own_block(c, (int64_t)sc.v[me] * mw_type_size(hs[me]),
+			                 (int64_t)rcn.v[me] * mw_type_size(hr[me])));
 	}
 	rc = MPI_Alltoallw(sp, sc.v, sdi.v, IN_PLACE(sb) ? NULL : hs, rp, rcn.v, rdi.v,
 	                   hr, c);
@@ -1447,7 +1426,7 @@ u32 mwh_Reduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
 	COMM(c, comm);
 	DTYPE(d, dt);
 	OP(op, opv);
-	int hroot = mw_rank_in(root), me = at_root(c, hroot), inter = is_inter(c);
+	int hroot = mw_rank_in(root), me = at_root(c, hroot), inter = mw_is_inter(c);
 	if (!(inter && me) && hroot != MPI_PROC_NULL)
 		TRY(me && IN_PLACE(sb) ? (sp = MPI_IN_PLACE, 0) : mw_buf(inst, sb, (int)count, d, &sp));
 	if (me)

@@ -190,33 +190,12 @@ static u32 started(rt_instance *inst, int rc, MPI_Request hr, u32 *r, keep *k,
 /* ---- arguments -------------------------------------------------------------- */
 
 
-static int is_inter(MPI_Comm c)
-{
-	int inter = 0;
-	MPI_Comm_test_inter(c, &inter);
-	return inter;
-}
-
-/* This process's rank in c (an intracommunicator's), and a host type's size. */
-static int my_rank(MPI_Comm c)
-{
-	int r = 0;
-	MPI_Comm_rank(c, &r);
-	return r;
-}
-
-static MPI_Count type_size(MPI_Datatype t)
-{
-	MPI_Count n = 0;
-	MPI_Type_size_x(t, &n);
-	return n;
-}
 
 /* Whether the root-only arguments are significant in this process. */
 static int at_root(MPI_Comm c, int root)
 {
 	int r = -1;
-	if (is_inter(c))
+	if (mw_is_inter(c))
 		return root == MPI_ROOT;
 	MPI_Comm_rank(c, &r);
 	return r == root;
@@ -367,7 +346,7 @@ fail:
  * blocks of the root. */
 static void rooted(MPI_Comm c, int hroot, int *own, int *all)
 {
-	int inter = is_inter(c);
+	int inter = mw_is_inter(c);
 	*all = at_root(c, hroot);
 	*own = inter ? hroot != MPI_ROOT && hroot != MPI_PROC_NULL : 1;
 }
@@ -391,7 +370,7 @@ u32 mwh_Igather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 		TRY(sblocks(inst, sb, all, sc, 1, sd, &sp));
 	if (all)
 		TRY(blocks(inst, rb, rcn, mw_peers(c), rd, &rp));
-	if (all && !is_inter(c) && !own_in_place)
+	if (all && !mw_is_inter(c) && !own_in_place)
 		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
 	REQ(r, req);
 	rc = MPI_Igather(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, hroot, c, &hr);
@@ -423,7 +402,7 @@ u32 mwh_Igatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 		if (!keep_new(&k))
 			TRY(MW_ERR_NO_MEM);
 		TRY(vblocks(inst, k, rb, mw_peers(c), 0, rcounts, displs, rd, &cnt, &dis, &rp));
-		if (!is_inter(c) && !own_in_place)
+		if (!mw_is_inter(c) && !own_in_place)
 			TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)cnt[hroot] * rd->size));
 	}
 	REQ(r, req);
@@ -453,7 +432,7 @@ u32 mwh_Iscatter(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
 		TRY(blocks(inst, sb, sc, mw_peers(c), sd, &sp));
 	if (own)
 		TRY(sblocks(inst, rb, all, rcn, 1, rd, &rp));
-	if (all && !is_inter(c) && !own_in_place)
+	if (all && !mw_is_inter(c) && !own_in_place)
 		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
 	REQ(r, req);
 	rc = MPI_Iscatter(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, hroot, c, &hr);
@@ -486,7 +465,7 @@ u32 mwh_Iscatterv(rt_instance *inst, u32 sb, u32 scounts, u32 displs, u32 sdt,
 	}
 	if (own)
 		TRY(sblocks(inst, rb, all, rcn, 1, rd, &rp));
-	if (all && !is_inter(c) && !own_in_place)
+	if (all && !mw_is_inter(c) && !own_in_place)
 		TRY(mw_own_block(c, (int64_t)cnt[hroot] * sd->size, (int64_t)(int32_t)rcn * rd->size));
 	REQ(r, req);
 	rc = MPI_Iscatterv(sp, cnt, dis, sd->h, rp, (int)rcn, rd->h, hroot, c, &hr);
@@ -537,8 +516,8 @@ u32 mwh_Iallgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 	if (!keep_new(&k))
 		TRY(MW_ERR_NO_MEM);
 	TRY(vblocks(inst, k, rb, mw_peers(c), 0, rcounts, displs, rd, &cnt, &dis, &rp));
-	if (!IN_PLACE(sb) && !is_inter(c))
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)cnt[my_rank(c)] * rd->size));
+	if (!IN_PLACE(sb) && !mw_is_inter(c))
+		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)cnt[mw_my_rank(c)] * rd->size));
 	REQ(r, req);
 	rc = MPI_Iallgatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Iallgatherv");
@@ -591,8 +570,8 @@ u32 mwh_Ialltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
 	if (!IN_PLACE(sb))
 		TRY(vblocks(inst, k, sb, n, 0, scounts, sdispls, sd, &sc, &sdi, &sp));
 	TRY(vblocks(inst, k, rb, n, 0, rcounts, rdispls, rd, &rcn, &rdi, &rp));
-	if (!IN_PLACE(sb) && !is_inter(c))
-		TRY(mw_own_block(c, (int64_t)sc[my_rank(c)] * sd->size, (int64_t)rcn[my_rank(c)] * rd->size));
+	if (!IN_PLACE(sb) && !mw_is_inter(c))
+		TRY(mw_own_block(c, (int64_t)sc[mw_my_rank(c)] * sd->size, (int64_t)rcn[mw_my_rank(c)] * rd->size));
 	REQ(r, req);
 	rc = MPI_Ialltoallv(sp, sc, sdi, sd->h, rp, rcn, rdi, rd->h, c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ialltoallv");
@@ -621,10 +600,10 @@ u32 mwh_Ialltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
 		            &k->stypes, &sp));
 	TRY(wblocks(inst, k, rb, n, 0, rcounts, rdispls, rtypes, &rcn, &rdi, NULL,
 	            &k->rtypes, &rp));
-	if (!IN_PLACE(sb) && !is_inter(c)) {
-		int me = my_rank(c);
-		TRY(mw_own_block(c, (int64_t)sc[me] * type_size(k->stypes[me]),
-		                 (int64_t)rcn[me] * type_size(k->rtypes[me])));
+	if (!IN_PLACE(sb) && !mw_is_inter(c)) {
+		int me = mw_my_rank(c);
+		TRY(mw_own_block(c, (int64_t)sc[me] * mw_type_size(k->stypes[me]),
+		                 (int64_t)rcn[me] * mw_type_size(k->rtypes[me])));
 	}
 	REQ(r, req);
 	rc = MPI_Ialltoallw(sp, sc, sdi, k->stypes, rp, rcn, rdi, k->rtypes, c, &hr);

@@ -181,6 +181,29 @@ int mw_buf_at64(rt_instance *inst, uint32_t addr, int64_t disp_bytes, int64_t co
  * one that splits an element.  MW_ERR_TRUNCATE if they differ, else 0
  * (always for an intercommunicator: no process is its own peer there). */
 int mw_own_block(MPI_Comm c, int64_t sent, int64_t room);
+/* Whether c is an intercommunicator, this process's rank in c, and a
+ * host type's size (the collectives' argument checks ask them often). */
+static inline int mw_is_inter(MPI_Comm c)
+{
+	int inter = 0;
+	MPI_Comm_test_inter(c, &inter);
+	return inter;
+}
+
+static inline int mw_my_rank(MPI_Comm c)
+{
+	int r = 0;
+	MPI_Comm_rank(c, &r);
+	return r;
+}
+
+static inline MPI_Count mw_type_size(MPI_Datatype t)
+{
+	MPI_Count n = 0;
+	MPI_Type_size_x(t, &n);
+	return n;
+}
+
 /* A reduction's send buffer (sn elements of d at host address sp) and its
  * receive buffer (rn at rp) must not overlap: MPI forbids aliasing them,
  * and MPICH 4.0's local copy asserts (ends the process) on an overlap
