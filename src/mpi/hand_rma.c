@@ -63,6 +63,7 @@ typedef struct rma_peer {
 	int64_t size;          /* bytes the rank exposes (non-dynamic) */
 	int64_t disp_unit;
 	uint64_t base;         /* host address of its linear memory (dynamic) */
+	int64_t lk_ok;         /* whether it has the second host window */
 } rma_peer;
 
 typedef struct rma_win {
@@ -77,6 +78,8 @@ typedef struct rma_win {
 	u32 shm_blk, shm_at;   /* shared: malloc block, mapped module address */
 	uint64_t shm_len;      /* shared: bytes mapped at shm_at */
 	int64_t *pad;          /* shared: each segment's offset in its page */
+	MPI_Win lk;            /* long double accumulates: a second host window
+	                        * over the same memory (see ld_acc) */
 } rma_win;
 
 static rma_win **wins;     /* by module handle; 0 is MPI_WIN_NULL */
@@ -158,12 +161,23 @@ static u32 win_add_(rma_win *w)
 
 /* ---- creation ---------------------------------------------------------------- */
 
-/* After the host made window hw over comm c: the record, the peers'
- * layouts (collective over c), and the module handle in *out. */
-static int win_new(rt_instance *inst, MPI_Win hw, MPI_Comm c, u32 base, u32 size,
-                   int32_t disp_unit, int flavor, uint32_t *out)
+/* The host's view of a window's memory, for its second host window:
+ * host address, bytes and displacement unit, as the host window has them
+ * (hp NULL: a dynamic window). */
+typedef struct host_span {
+	void *hp;
+	MPI_Aint len;
+	int du;
+} host_span;
+
+/* After the host made window hw over comm c: the second host window over
+ * the same memory, the record, the peers' layouts (collective over c),
+ * and the module handle in *out. */
+static int win_new(rt_instance *inst, MPI_Win hw, MPI_Comm c, host_span hs, u32 base,
+                   u32 size, int32_t disp_unit, int flavor, uint32_t *out)
 {
 	int n = 0, rc;
+	MPI_Win lk = MPI_WIN_NULL;
 	MPI_Comm_size(c, &n);
 	rma_win *w = calloc(1, sizeof *w);
 	rma_peer *p = calloc((size_t)n + 1, sizeof *p);
@@ -172,14 +186,31 @@ static int win_new(rt_instance *inst, MPI_Win hw, MPI_Comm c, u32 base, u32 size
 		free(p);
 		return MPI_ERR_NO_MEM;
 	}
-	rma_peer me = { size, disp_unit, (uint64_t)(uintptr_t)rt_mem(inst, 0, 0) };
-	rc = MPI_Allgather(&me, 3, MPI_INT64_T, p, 3, MPI_INT64_T, c);
+	/* Without it (Open MPI 4.1 makes no MPI_Win_create window on a
+	 * 1-process communicator) the window works, but long double
+	 * accumulates on it fail, saying so. */
+	rc = hs.hp || flavor != MW_WIN_FLAVOR_DYNAMIC
+	   ? MPI_Win_create(hs.hp, hs.len, hs.du, MPI_INFO_NULL, c, &lk)
+	   : MPI_Win_create_dynamic(MPI_INFO_NULL, c, &lk);
+	if (rc != MPI_SUCCESS)
+		lk = MPI_WIN_NULL;
+	rma_peer me = { size, disp_unit, (uint64_t)(uintptr_t)rt_mem(inst, 0, 0),
+	                lk != MPI_WIN_NULL };
+	rc = MPI_Allgather(&me, 4, MPI_INT64_T, p, 4, MPI_INT64_T, c);
+	for (int i = 0; rc == MPI_SUCCESS && i < n; i++)
+		if (!p[i].lk_ok && lk != MPI_WIN_NULL)
+			MPI_Win_free(&lk);   /* all or none */
 	if (rc != MPI_SUCCESS) {
+		if (lk != MPI_WIN_NULL)
+			MPI_Win_free(&lk);
 		free(w);
 		free(p);
 		return rc;
 	}
 	MPI_Win_set_errhandler(hw, MPI_ERRORS_RETURN);
+	if (lk != MPI_WIN_NULL)
+		MPI_Win_set_errhandler(lk, MPI_ERRORS_RETURN);
+	w->lk = lk;
 	w->h = hw;
 	w->base = base;
 	w->size = size;
@@ -190,6 +221,8 @@ static int win_new(rt_instance *inst, MPI_Win hw, MPI_Comm c, u32 base, u32 size
 	w->peers = p;
 	u32 h = win_add(w);
 	if (h == MW_WIN_NULL) {
+		if (lk != MPI_WIN_NULL)
+			MPI_Win_free(&lk);
 		free(w);
 		free(p);
 		return MPI_ERR_NO_MEM;
@@ -227,7 +260,8 @@ u32 mwh_Win_create(rt_instance *inst, u32 base, u32 size, u32 du, u32 info,
 		TRY(MW_ERR_ARG);
 	rc = MPI_Win_create(p, (MPI_Aint)size, (int)du, in, c, &hw);
 	if (rc == MPI_SUCCESS &&
-	    (rc = win_new(inst, hw, c, base, size, (int32_t)du, MW_WIN_FLAVOR_CREATE, o)))
+	    (rc = win_new(inst, hw, c, (host_span){ p, (MPI_Aint)size, (int)du }, base, size,
+	                  (int32_t)du, MW_WIN_FLAVOR_CREATE, o)))
 		host_win_drop(&hw);
 	return mw_ret(inst, rc, comm, proc);
 fail:
@@ -264,7 +298,8 @@ u32 mwh_Win_allocate(rt_instance *inst, u32 size, u32 du, u32 info, u32 comm,
 	rc = MPI_Win_create(mw_ptr(inst, a, size), (MPI_Aint)size, (int)du, in, c, &hw);
 	uint32_t h = MW_WIN_NULL;
 	if (rc == MPI_SUCCESS &&
-	    (rc = win_new(inst, hw, c, a, size, (int32_t)du, MW_WIN_FLAVOR_ALLOCATE, &h)))
+	    (rc = win_new(inst, hw, c, (host_span){ mw_ptr(inst, a, size), (MPI_Aint)size,
+	                  (int)du }, a, size, (int32_t)du, MW_WIN_FLAVOR_ALLOCATE, &h)))
 		host_win_drop(&hw);
 	if (rc == MPI_SUCCESS) {
 		*(uint32_t *)mw_ptr(inst, basep, 4) = a;
@@ -410,7 +445,8 @@ u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 c
 	rc = MPI_Win_create(mem + hbase, (MPI_Aint)(size + (u32)(off % pg)), 1, in, c, &hw);
 	uint32_t h = MW_WIN_NULL;
 	if (rc == MPI_SUCCESS &&
-	    (rc = win_new(inst, hw, c, base, size, (int32_t)du, MW_WIN_FLAVOR_SHARED, &h)))
+	    (rc = win_new(inst, hw, c, (host_span){ mem + hbase, (MPI_Aint)(size +
+	                  (u32)(off % pg)), 1 }, base, size, (int32_t)du, MW_WIN_FLAVOR_SHARED, &h)))
 		host_win_drop(&hw);
 	if (rc != MPI_SUCCESS) {
 		free(sizes);
@@ -472,7 +508,8 @@ u32 mwh_Win_create_dynamic(rt_instance *inst, u32 info, u32 comm, u32 winp)
 		TRY(MW_ERR_ARG);
 	rc = MPI_Win_create_dynamic(in, c, &hw);
 	if (rc == MPI_SUCCESS &&
-	    (rc = win_new(inst, hw, c, 0, 0, 1, MW_WIN_FLAVOR_DYNAMIC, o)))
+	    (rc = win_new(inst, hw, c, (host_span){ NULL, 0, 1 }, 0, 0, 1,
+	                  MW_WIN_FLAVOR_DYNAMIC, o)))
 		host_win_drop(&hw);
 	return mw_ret(inst, rc, comm, proc);
 fail:
@@ -490,7 +527,11 @@ u32 mwh_Win_attach(rt_instance *inst, u32 win, u32 base, u32 size)
 	void *p = mw_ptr(inst, base, size);
 	if (!p)
 		TRY(MW_ERR_BUFFER);
-	return WRET(w, win, MPI_Win_attach(w->h, p, (MPI_Aint)size), proc);
+	rc = MPI_Win_attach(w->h, p, (MPI_Aint)size);
+	if (rc == MPI_SUCCESS && w->lk != MPI_WIN_NULL &&
+	    (rc = MPI_Win_attach(w->lk, p, (MPI_Aint)size)))
+		MPI_Win_detach(w->h, p);
+	return WRET(w, win, rc, proc);
 fail:
 	return WFAIL(w, win, proc);
 }
@@ -504,7 +545,10 @@ u32 mwh_Win_detach(rt_instance *inst, u32 win, u32 base)
 	void *p = mw_ptr(inst, base, 0);
 	if (!p)
 		TRY(MW_ERR_BUFFER);
-	return WRET(w, win, MPI_Win_detach(w->h, p), proc);
+	rc = MPI_Win_detach(w->h, p);
+	if (rc == MPI_SUCCESS && w->lk != MPI_WIN_NULL)
+		MPI_Win_detach(w->lk, p);
+	return WRET(w, win, rc, proc);
 fail:
 	return WFAIL(w, win, proc);
 }
@@ -521,6 +565,8 @@ u32 mwh_Win_free(rt_instance *inst, u32 winp)
 	int rc = MPI_Win_free(&w->h);   /* runs attribute delete callbacks */
 	if (rc != MPI_SUCCESS)
 		return WRET(w, win, rc, proc);
+	if (w->lk != MPI_WIN_NULL)
+		MPI_Win_free(&w->lk);
 	if (w->flavor == MW_WIN_FLAVOR_ALLOCATE)
 		mw_free(inst, w->base);
 	if (w->flavor == MW_WIN_FLAVOR_SHARED)
@@ -696,16 +742,230 @@ static int target_in(const rma_win *w, int rank, u32 disp, int count,
 	return 0;
 }
 
-/* Only predefined operations may accumulate (MPI 3.1, 11.3.4).  On the
- * module's long double types the host can only replace or fetch: its
- * arithmetic would be on bytes, so the rest is refused, not wrong. */
-static int acc_op(u32 opv, const mw_dtype *d, MPI_Op *op)
+/* Only predefined operations may accumulate (MPI 3.1, 11.3.4).  The
+ * module's long double types are checked by ld_acc. */
+static int acc_op(u32 opv, MPI_Op *op)
 {
 	if (opv >= 32 || opv == MW_OP_NULL || mw_op_get(opv, op))
 		return MW_ERR_OP;
-	if (mw_dtype_ld(d) && opv != MW_REPLACE && opv != MW_NO_OP)
-		return MW_ERR_OP;
 	return 0;
+}
+
+/* ---- long double accumulates ---------------------------------------------------
+ * The host has no arithmetic on the module's long double types (IEEE
+ * binary128; the host moves them as bytes), so every accumulate whose
+ * target elements are one of them, REPLACE and NO_OP included, is done
+ * here: under an exclusive passive-target lock on the target in the
+ * window's second host window (w->lk, created with the window over the
+ * same memory), the origin Gets the target elements, computes in
+ * binary128 (the bridge's reduction ops, mpib.c), Puts them back and
+ * unlocks.  All of them take that lock, so they are atomic with respect
+ * to each other, which is what MPI promises accumulates of one basic
+ * type on one location; they do not exclude Put/Get through the window,
+ * nor do native accumulates (MPI calls those conflicting accesses).
+ *
+ * The second window has its own epochs, so this works in every
+ * synchronization mode of the module's window: fence and PSCW (the host
+ * library progresses the lock while the target waits in MPI_Win_fence or
+ * MPI_Win_wait), lock and lock_all.  Each operation completes at the
+ * target before the call returns, earlier than MPI requires; the request
+ * of MPI_Raccumulate/MPI_Rget_accumulate is already complete. */
+
+/* Frees a type MPI_Type_get_contents gave, unless it is predefined. */
+static void type_drop(MPI_Datatype *t)
+{
+	int ni, na, nd, comb;
+	if (*t != MPI_DATATYPE_NULL &&
+	    MPI_Type_get_envelope(*t, &ni, &na, &nd, &comb) == MPI_SUCCESS &&
+	    comb != MPI_COMBINER_NAMED)
+		MPI_Type_free(t);
+}
+
+/* The host type of module type m (one of the long double types). */
+static MPI_Datatype ld_host(u32 m)
+{
+	mw_dtype *d = NULL;
+	return mw_dtype_get(m, &d) ? MPI_DATATYPE_NULL : d->h;
+}
+
+/* Which long double type host type t is, if it is one: the bridge's own
+ * handle, or structurally inside a derived type (the host's
+ * MPI_Type_get_contents may give a copy, Open MPI 4.1 does): 16 bytes
+ * (long double), 32 bytes (complex), 20 bytes resized to 32 ({long
+ * double; int}).  MPI_DATATYPE_NULL if not. */
+static MPI_Datatype ld_kind(MPI_Datatype t, int comb, int ni, int na, int nd)
+{
+	mw_dtype probe = { .h = t };
+	if (mw_dtype_ld(&probe))
+		return t;
+	if ((comb != MPI_COMBINER_CONTIGUOUS && comb != MPI_COMBINER_RESIZED) || nd != 1 ||
+	    ni > 1 || na > 2)
+		return MPI_DATATYPE_NULL;
+	int iv[1] = { 0 };
+	MPI_Aint av[2] = { 0, 0 };
+	MPI_Datatype in = MPI_DATATYPE_NULL, k = MPI_DATATYPE_NULL;
+	if (MPI_Type_get_contents(t, ni, na, nd, iv, av, &in) != MPI_SUCCESS)
+		return MPI_DATATYPE_NULL;
+	if (comb == MPI_COMBINER_CONTIGUOUS && in == MPI_BYTE)
+		k = iv[0] == 16 ? ld_host(MW_LONG_DOUBLE)
+		  : iv[0] == 32 ? ld_host(MW_C_LONG_DOUBLE_COMPLEX) : MPI_DATATYPE_NULL;
+	if (comb == MPI_COMBINER_RESIZED && av[0] == 0 && av[1] == 32) {
+		int ni2, na2, nd2, c2, n = 0;
+		MPI_Type_get_envelope(in, &ni2, &na2, &nd2, &c2);
+		MPI_Type_size(in, &n);
+		if (c2 == MPI_COMBINER_CONTIGUOUS && n == 20 && ni2 == 1 && nd2 == 1) {
+			int cnt = 0;
+			MPI_Aint none;
+			MPI_Datatype b = MPI_DATATYPE_NULL;
+			if (MPI_Type_get_contents(in, 1, 0, 1, &cnt, &none, &b) == MPI_SUCCESS &&
+			    b == MPI_BYTE)
+				k = ld_host(MW_LONG_DOUBLE_INT);
+			type_drop(&b);
+		}
+	}
+	type_drop(&in);
+	return k;
+}
+
+/* Element type of host type t if every basic element of it is the same
+ * one of the module's long double types: 1 and *leaf; 0 if none is; -1
+ * if they are mixed with other elements or with each other.  (A
+ * program's own type of exactly 16 or 32 contiguous MPI_BYTEs looks the
+ * same as long double inside a derived type; accumulating on MPI_BYTE is
+ * erroneous anyway.) */
+static int ld_leaf(MPI_Datatype t, MPI_Datatype *leaf, int depth)
+{
+	int ni, na, nd, comb;
+	if (depth > 16 || MPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS)
+		return 0;
+	MPI_Datatype k = depth ? ld_kind(t, comb, ni, na, nd) : MPI_DATATYPE_NULL;
+	mw_dtype probe = { .h = t };
+	if (!depth && mw_dtype_ld(&probe))
+		k = t;
+	if (k != MPI_DATATYPE_NULL) {
+		if (*leaf != MPI_DATATYPE_NULL && *leaf != k)
+			return -1;
+		*leaf = k;
+		return 1;
+	}
+	if (comb == MPI_COMBINER_NAMED || nd <= 0)
+		return 0;
+	int *iv = malloc(((size_t)ni + 1) * sizeof *iv);
+	MPI_Aint *av = malloc(((size_t)na + 1) * sizeof *av);
+	MPI_Datatype *dv = malloc((size_t)nd * sizeof *dv);
+	int r = 0, some = 0, other = 0;
+	if (iv && av && dv && MPI_Type_get_contents(t, ni, na, nd, iv, av, dv) == MPI_SUCCESS) {
+		for (int i = 0; i < nd; i++) {
+			int k2 = ld_leaf(dv[i], leaf, depth + 1);
+			if (k2 < 0)
+				r = -1;
+			some |= k2 > 0;
+			other |= k2 == 0;
+			type_drop(&dv[i]);
+		}
+		if (r == 0 && some)
+			r = other ? -1 : 1;
+	}
+	free(iv);
+	free(av);
+	free(dv);
+	return r;
+}
+
+/* A host request that is already complete (for the request forms). */
+static int done_query(void *x, MPI_Status *st)
+{
+	(void)x;
+	MPI_Status_set_elements(st, MPI_BYTE, 0);
+	MPI_Status_set_cancelled(st, 0);
+	st->MPI_SOURCE = MPI_UNDEFINED;
+	st->MPI_TAG = MPI_UNDEFINED;
+	return MPI_SUCCESS;
+}
+static int done_free(void *x) { (void)x; return MPI_SUCCESS; }
+static int done_cancel(void *x, int c) { (void)x; (void)c; return MPI_SUCCESS; }
+
+static int req_done(MPI_Request *q)
+{
+	int rc = MPI_Grequest_start(done_query, done_free, done_cancel, NULL, q);
+	return rc ? rc : MPI_Grequest_complete(*q);
+}
+
+/* The operation of rma_op/Fetch_and_op on long double elements (leaf):
+ * origin (ob, oc, od), result (rp, rcn, rd) if rp, target tc elements of
+ * td at host displacement hd.  A host return code. */
+static int ld_acc(rma_win *w, const char *proc, const void *ob, int oc,
+                  MPI_Datatype od, void *rp, int rcn, MPI_Datatype rd, int rank,
+                  MPI_Aint hd, int tc, MPI_Datatype td, MPI_Datatype leaf, u32 opv)
+{
+	MPI_Op op = MPI_OP_NULL;
+	if (opv != MW_REPLACE && opv != MW_NO_OP) {
+		mw_dtype probe = { .h = leaf };
+		mw_ld_op(opv, &probe, &op);
+		if (op == MPI_OP_NULL)
+			return MPI_ERR_OP;   /* not defined on this type by MPI */
+	}
+	if (rank == MPI_PROC_NULL)
+		return MPI_SUCCESS;
+	if (w->lk == MPI_WIN_NULL) {
+		fprintf(stderr, "mpiwasm: rank %d: %s: accumulate on a long double type not "
+		        "supported on this window: the host library made no second window over "
+		        "its memory to lock (MPI_Win_create failed)\n", mw_world_rank, proc);
+		return MPI_ERR_INTERN;
+	}
+	int n = 0, ls = 0, pos = 0, rc = 0;
+	MPI_Type_size(td, &n);
+	MPI_Type_size(leaf, &ls);
+	if ((int64_t)n * tc > INT32_MAX)
+		return MPI_ERR_COUNT;
+	n *= tc;
+	unsigned char *cur = malloc((size_t)n + 1), *in = malloc((size_t)n + 1);
+	if (!cur || !in) {
+		free(cur);
+		free(in);
+		return MPI_ERR_NO_MEM;
+	}
+	/* The origin's elements in the order the target's type lists them. */
+	if (opv != MW_NO_OP) {
+		int osz = 0;
+		MPI_Type_size(od, &osz);
+		if ((int64_t)osz * oc != n)
+			rc = MPI_ERR_TYPE;   /* type signatures differ */
+		else
+			rc = MPI_Pack(ob, oc, od, in, n, &pos, MPI_COMM_SELF);
+	}
+	if (!rc && rp) {
+		int rsz = 0;
+		MPI_Type_size(rd, &rsz);
+		if ((int64_t)rsz * rcn != n)
+			rc = MPI_ERR_TYPE;
+	}
+	if (rc)
+		goto out;
+	if ((rc = MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, w->lk)))
+		goto out;
+	rc = MPI_Get(cur, n, MPI_BYTE, rank, hd, tc, td, w->lk);
+	if (!rc)
+		rc = MPI_Win_flush(rank, w->lk);
+	if (!rc && rp) {
+		pos = 0;
+		rc = MPI_Unpack(cur, n, &pos, rp, rcn, rd, MPI_COMM_SELF);
+	}
+	if (!rc && opv != MW_NO_OP) {
+		if (opv == MW_REPLACE)
+			memcpy(cur, in, (size_t)n);
+		else
+			rc = MPI_Reduce_local(in, cur, ls ? n / ls : 0, leaf, op);
+		if (!rc)
+			rc = MPI_Put(cur, n, MPI_BYTE, rank, hd, tc, td, w->lk);
+	}
+	int urc = MPI_Win_unlock(rank, w->lk);
+	if (!rc)
+		rc = urc;
+out:
+	free(cur);
+	free(in);
+	return rc;
 }
 
 enum { K_PUT, K_GET, K_ACC, K_GACC };
@@ -727,7 +987,7 @@ static u32 rma_op(rt_instance *inst, int kind, const char *proc, u32 ob, u32 oc,
 	TRY(mw_dtype_get(odt, &od));
 	TRY(mw_dtype_get(tdt, &td));
 	if (kind == K_ACC || kind == K_GACC)
-		TRY(acc_op(opv, td, &op));
+		TRY(acc_op(opv, &op));
 	/* With MPI_NO_OP the origin buffer is not used. */
 	rc = mw_buf(inst, ob, (int)oc, od, &op_);
 	if (rc && opv == MW_NO_OP && kind == K_GACC)
@@ -742,6 +1002,19 @@ static u32 rma_op(rt_instance *inst, int kind, const char *proc, u32 ob, u32 oc,
 	if (reqp && !(r = mw_ptr(inst, reqp, 4)))
 		TRY(MW_ERR_ARG);
 	MPI_Request *q = reqp ? &hr : NULL;
+	MPI_Datatype leaf = MPI_DATATYPE_NULL;
+	int ld = kind == K_ACC || kind == K_GACC ? ld_leaf(td->h, &leaf, 0) : 0;
+	if (ld < 0)
+		TRY(MW_ERR_TYPE);   /* MPI: one basic type in an accumulate */
+	if (ld) {
+		rc = ld_acc(w, proc, op_, (int)oc, od->h, rp, (int)rcn, rd ? rd->h : MPI_BYTE,
+		            rank, hd, (int)tc, td->h, leaf, opv);
+		if (rc == MPI_SUCCESS && q)
+			rc = req_done(q);
+		if (rc == MPI_SUCCESS && r)
+			*r = mw_req_put(hr);
+		return WRET(w, win, rc, proc);
+	}
 	switch (kind) {
 	case K_PUT:
 		rc = q ? MPI_Rput(op_, (int)oc, od->h, rank, hd, (int)tc, td->h, w->h, q)
@@ -807,7 +1080,7 @@ u32 mwh_Fetch_and_op(rt_instance *inst, u32 ob, u32 rb, u32 dt, u32 trank,
 	int rc, rank = mw_rank_in(trank);
 	WIN(w, win, proc);
 	TRY(mw_dtype_get(dt, &d));
-	TRY(acc_op(opv, d, &op));
+	TRY(acc_op(opv, &op));
 	rc = mw_buf(inst, ob, 1, d, &op_);
 	if (rc && opv == MW_NO_OP)
 		op_ = NULL;
@@ -815,6 +1088,9 @@ u32 mwh_Fetch_and_op(rt_instance *inst, u32 ob, u32 rb, u32 dt, u32 trank,
 		goto fail;
 	TRY(mw_buf(inst, rb, 1, d, &rp));
 	TRY(target_in(w, rank, tdisp, 1, d, &hd));
+	if (mw_dtype_ld(d))
+		return WRET(w, win, ld_acc(w, proc, op_, 1, d->h, rp, 1, d->h, rank, hd, 1,
+		                           d->h, d->h, opv), proc);
 	return WRET(w, win, MPI_Fetch_and_op(op_, rp, d->h, rank, hd, op, w->h), proc);
 fail:
 	return WFAIL(w, win, proc);
@@ -831,6 +1107,8 @@ u32 mwh_Compare_and_swap(rt_instance *inst, u32 ob, u32 cb, u32 rb, u32 dt,
 	int rc, rank = mw_rank_in(trank);
 	WIN(w, win, proc);
 	TRY(mw_dtype_get(dt, &d));
+	if (mw_dtype_ld(d))
+		TRY(MW_ERR_TYPE);   /* MPI: integer, logical and byte types only */
 	TRY(mw_buf(inst, ob, 1, d, &op_));
 	TRY(mw_buf(inst, cb, 1, d, &cp));
 	TRY(mw_buf(inst, rb, 1, d, &rp));
