@@ -80,6 +80,9 @@ typedef struct rma_win {
 	int64_t *pad;          /* shared: each segment's offset in its page */
 	MPI_Win lk;            /* long double accumulates: a second host window
 	                        * over the same memory (see ld_acc) */
+	int lk_seg;            /* lk's displacements count from the segment, not
+	                        * from the host window's base (pad[rank] less) */
+	void *host_pages;      /* allocated, 1 process: host pages given a memfd */
 } rma_win;
 
 static rma_win **wins;     /* by module handle; 0 is MPI_WIN_NULL */
@@ -270,6 +273,165 @@ fail:
 
 static int all_ok(int ok, MPI_Comm c);
 
+static void shm_release(rt_instance *inst, u32 blk, u32 at, uint64_t len);
+
+/* Whether [p, p + len) lies in one shared mapping of this process. */
+static int shared_span(const void *p, uint64_t len)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int yes = 0;
+	uintptr_t a = (uintptr_t)p;
+	while (f && !yes && fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		char perm[8];
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perm) == 3 && a >= lo &&
+		    a + len <= hi && perm[3] == 's')
+			yes = 1;
+	}
+	if (f)
+		fclose(f);
+	return yes;
+}
+
+/* Private pages back at host address p (len bytes, their contents kept)
+ * before the host frees its window: nothing of the host's heap stays
+ * shared with linear memory, and the host's malloc finds its memory as
+ * it was. */
+static void host_pages_back(void *p, uint64_t len)
+{
+	void *t = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (t != MAP_FAILED)
+		memcpy(t, p, len);
+	if (t == MAP_FAILED || mremap(t, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, p) != p) {
+		fprintf(stderr, "mpiwasm: rank %d: hand_rma.c: MPI_Win_free: cannot restore the "
+		        "host's window pages: %s\n", mw_world_rank, strerror(errno));
+		mw_abort_job(MPI_COMM_WORLD, 1);
+	}
+}
+
+/* MPI_Win_allocate with the host's own MPI_Win_allocate (its fast paths:
+ * Open MPI's osc/rdma and osc/sm, MPICH's shared-memory windows) whose
+ * memory is made to appear in linear memory.  The host is asked for the
+ * size rounded up to whole pages plus one page, so that the whole pages
+ * inside what it returns, [A, A + len), hold nothing but this window's
+ * data; those pages are mapped a second time over a page-aligned block of
+ * the module's malloc, so module loads and stores and the host's RMA see
+ * the same bytes:
+ *   - the host memory is a shared mapping (a /dev/shm segment the peers
+ *     map too, Open MPI and MPICH with 2 or more ranks on a node):
+ *     mremap(A, 0, len, MREMAP_MAYMOVE | MREMAP_FIXED, dest) maps the same
+ *     pages again at dest;
+ *   - it is private memory (the host's heap, as with 1 process): the
+ *     pages at A are replaced by a memfd mapped at A and at dest, but only
+ *     on a 1-process communicator, where no other process reaches them
+ *     (with peers, the host may have registered those pages with a
+ *     network or shared them otherwise, so it is not done).
+ * A test write through dest read back at A shows the aliasing works.  No
+ * byte of the host outside its window's data becomes linear memory, and
+ * remote accesses are checked against the module's size (target_in), so
+ * they stay inside the pages mapped.  The host window counts in bytes
+ * from its base; each rank's A - base is w->pad.  The runtime never
+ * touches pages below the memory's current size (memory.grow only opens
+ * pages above it, the base never moves), so the mapping stays until
+ * MPI_Win_free puts private zero pages back and frees the block.
+ * If any rank cannot alias, all fall back to MPI_Win_create over a block
+ * of the module's malloc (0 here: *done stays 0). */
+static int alloc_alias(rt_instance *inst, MPI_Comm c, MPI_Info in, u32 size, int32_t du,
+                       u32 *basep, u32 *hp, int *done)
+{
+	const char *proc = "MPI_Win_allocate";
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *mem = rt_mem(inst, 0, 0);
+	int n = 0, rc;
+	MPI_Comm_size(c, &n);
+	*done = 0;
+	if (pg <= 0 || (uintptr_t)mem % (uintptr_t)pg)
+		return 0;
+	uint64_t len = ((uint64_t)(size ? size : 1) + (uint64_t)pg - 1) / (uint64_t)pg *
+	               (uint64_t)pg;
+	if (len + 2 * (uint64_t)pg >= UINT32_MAX)
+		return 0;
+	void *hb = NULL;
+	MPI_Win hw = MPI_WIN_NULL;
+	rc = MPI_Win_allocate((MPI_Aint)(len + (uint64_t)pg), 1, in, c, &hb, &hw);
+	if (!all_ok(rc == MPI_SUCCESS, c)) {
+		host_win_drop(&hw);
+		return 0;
+	}
+	uint8_t *A = (uint8_t *)(((uintptr_t)hb + (uintptr_t)pg - 1) / (uintptr_t)pg *
+	                         (uintptr_t)pg);
+	u32 blk = mw_malloc(inst, (u32)(len + (uint64_t)pg), proc);
+	mw_after(inst, 0);
+	u32 at = blk ? (u32)(((uint64_t)blk + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg) : 0;
+	int mapped = 0, own = 0;
+	if (blk && shared_span(A, len)) {
+		void *p = mremap(A, 0, len, MREMAP_MAYMOVE | MREMAP_FIXED, mem + at);
+		mapped = p == (void *)(mem + at);
+		if (mapped) {
+			/* shared pages, or (a private file mapping) a copy? */
+			volatile uint8_t *x = A, *y = mem + at;
+			uint8_t old = *x, flip = (uint8_t)~old;
+			*y = flip;
+			mapped = *x == flip;
+			*y = old;
+			if (!mapped)
+				shm_release(inst, 0, at, len);
+		}
+	} else if (blk && n == 1) {
+			int fd = memfd_create("mpiwasm-win", MFD_CLOEXEC);
+			if (fd >= 0 && ftruncate(fd, (off_t)len) == 0 &&
+			    pwrite(fd, A, len, 0) == (ssize_t)len &&
+			    mmap(mem + at, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+			         0) != MAP_FAILED) {
+				mapped = own = mmap(A, len, PROT_READ | PROT_WRITE, MAP_SHARED |
+				                    MAP_FIXED, fd, 0) != MAP_FAILED;
+				if (!mapped)
+					shm_release(inst, 0, at, len);
+			}
+			if (fd >= 0)
+				close(fd);
+	}
+	if (!all_ok(mapped, c)) {
+		shm_release(inst, blk, at, mapped ? len : 0);
+		if (own)
+			host_pages_back(A, len);
+		host_win_drop(&hw);
+		return 0;
+	}
+	int64_t *pads = calloc((size_t)n + 1, sizeof *pads), mine = A - (uint8_t *)hb;
+	if (!pads || (rc = MPI_Allgather(&mine, 1, MPI_INT64_T, pads, 1, MPI_INT64_T, c))) {
+		free(pads);
+		shm_release(inst, blk, at, len);
+		if (own)
+			host_pages_back(A, len);
+		host_win_drop(&hw);
+		return rc ? rc : MPI_ERR_NO_MEM;
+	}
+	u32 h = MW_WIN_NULL;
+	rc = win_new(inst, hw, c, (host_span){ mem + at, (MPI_Aint)len, 1 }, at, size, du,
+	             MW_WIN_FLAVOR_ALLOCATE, &h);
+	if (rc != MPI_SUCCESS) {
+		free(pads);
+		shm_release(inst, blk, at, len);
+		if (own)
+			host_pages_back(A, len);
+		host_win_drop(&hw);
+		return rc;
+	}
+	rma_win *w = win_of(h);
+	w->pad = pads;
+	w->lk_seg = 1;
+	w->shm_blk = blk;
+	w->shm_at = at;
+	w->shm_len = len;
+	w->host_pages = own ? A : NULL;
+	*basep = at;
+	*hp = h;
+	*done = 1;
+	return MPI_SUCCESS;
+}
+
 u32 mwh_Win_allocate(rt_instance *inst, u32 size, u32 du, u32 info, u32 comm,
                      u32 basep, u32 winp)
 {
@@ -277,7 +439,7 @@ u32 mwh_Win_allocate(rt_instance *inst, u32 size, u32 du, u32 info, u32 comm,
 	MPI_Comm c;
 	MPI_Info in;
 	MPI_Win hw = MPI_WIN_NULL;
-	int rc;
+	int rc, done = 0;
 	TRY(mw_comm_get(comm, &c));
 	TRY(mw_info_get(info, &in));
 	if ((int32_t)size < 0)
@@ -286,8 +448,20 @@ u32 mwh_Win_allocate(rt_instance *inst, u32 size, u32 du, u32 info, u32 comm,
 		TRY(MW_ERR_DISP);
 	if (!mw_ptr(inst, basep, 4) || !mw_ptr(inst, winp, 4))
 		TRY(MW_ERR_ARG);
+	u32 a = 0;
+	uint32_t h = MW_WIN_NULL;
+	if (!getenv("MPIWASM_WIN_ALLOCATE_CREATE")) {   /* the old path, to compare */
+		rc = alloc_alias(inst, c, in, size, (int32_t)du, &a, &h, &done);
+		if (rc != MPI_SUCCESS || done) {
+			if (rc == MPI_SUCCESS) {
+				*(uint32_t *)mw_ptr(inst, basep, 4) = a;
+				*(uint32_t *)mw_ptr(inst, winp, 4) = h;
+			}
+			return mw_ret(inst, rc, comm, proc);
+		}
+	}
 	/* The module's own allocator: the memory is linear memory. */
-	u32 a = mw_malloc(inst, size ? size : 1, proc);
+	a = mw_malloc(inst, size ? size : 1, proc);
 	mw_after(inst, 0);
 	/* Collective: a rank whose malloc failed must not leave the others
 	 * waiting in MPI_Win_create. */
@@ -296,7 +470,6 @@ u32 mwh_Win_allocate(rt_instance *inst, u32 size, u32 du, u32 info, u32 comm,
 		TRY(MW_ERR_NO_MEM);
 	}
 	rc = MPI_Win_create(mw_ptr(inst, a, size), (MPI_Aint)size, (int)du, in, c, &hw);
-	uint32_t h = MW_WIN_NULL;
 	if (rc == MPI_SUCCESS &&
 	    (rc = win_new(inst, hw, c, (host_span){ mw_ptr(inst, a, size), (MPI_Aint)size,
 	                  (int)du }, a, size, (int32_t)du, MW_WIN_FLAVOR_ALLOCATE, &h)))
@@ -562,15 +735,22 @@ u32 mwh_Win_free(rt_instance *inst, u32 winp)
 		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
 	u32 win = *o;
 	WIN(w, win, proc);
+	if (w->host_pages)
+		host_pages_back(w->host_pages, w->shm_len);
 	int rc = MPI_Win_free(&w->h);   /* runs attribute delete callbacks */
+	if (rc != MPI_SUCCESS && w->host_pages) {
+		fprintf(stderr, "mpiwasm: rank %d: MPI_Win_free failed: from now on the window's "
+		        "memory in the module and the host's are separate copies\n", mw_world_rank);
+		w->host_pages = NULL;
+	}
 	if (rc != MPI_SUCCESS)
 		return WRET(w, win, rc, proc);
 	if (w->lk != MPI_WIN_NULL)
 		MPI_Win_free(&w->lk);
-	if (w->flavor == MW_WIN_FLAVOR_ALLOCATE)
-		mw_free(inst, w->base);
-	if (w->flavor == MW_WIN_FLAVOR_SHARED)
+	if (w->shm_len)   /* shared, or allocated by the host */
 		shm_release(inst, w->shm_blk, w->shm_at, w->shm_len);
+	else if (w->flavor == MW_WIN_FLAVOR_ALLOCATE)
+		mw_free(inst, w->base);
 	if (w->attrs)
 		mw_free(inst, w->attrs);
 	mw_errh_release(w->eh);
@@ -872,6 +1052,12 @@ static int ld_leaf(MPI_Datatype t, MPI_Datatype *leaf, int depth)
 	return r;
 }
 
+/* A host displacement in the window as one in its second host window. */
+static MPI_Aint lk_disp(const rma_win *w, int rank, MPI_Aint hd)
+{
+	return w->lk_seg && rank >= 0 && rank < w->n ? hd - (MPI_Aint)w->pad[rank] : hd;
+}
+
 /* A host request that is already complete (for the request forms). */
 static int done_query(void *x, MPI_Status *st)
 {
@@ -1008,7 +1194,7 @@ static u32 rma_op(rt_instance *inst, int kind, const char *proc, u32 ob, u32 oc,
 		TRY(MW_ERR_TYPE);   /* MPI: one basic type in an accumulate */
 	if (ld) {
 		rc = ld_acc(w, proc, op_, (int)oc, od->h, rp, (int)rcn, rd ? rd->h : MPI_BYTE,
-		            rank, hd, (int)tc, td->h, leaf, opv);
+		            rank, lk_disp(w, rank, hd), (int)tc, td->h, leaf, opv);
 		if (rc == MPI_SUCCESS && q)
 			rc = req_done(q);
 		if (rc == MPI_SUCCESS && r)
@@ -1089,8 +1275,8 @@ u32 mwh_Fetch_and_op(rt_instance *inst, u32 ob, u32 rb, u32 dt, u32 trank,
 	TRY(mw_buf(inst, rb, 1, d, &rp));
 	TRY(target_in(w, rank, tdisp, 1, d, &hd));
 	if (mw_dtype_ld(d))
-		return WRET(w, win, ld_acc(w, proc, op_, 1, d->h, rp, 1, d->h, rank, hd, 1,
-		                           d->h, d->h, opv), proc);
+		return WRET(w, win, ld_acc(w, proc, op_, 1, d->h, rp, 1, d->h, rank,
+		                           lk_disp(w, rank, hd), 1, d->h, d->h, opv), proc);
 	return WRET(w, win, MPI_Fetch_and_op(op_, rp, d->h, rank, hd, op, w->h), proc);
 fail:
 	return WFAIL(w, win, proc);
