@@ -16,3 +16,11 @@ bench-cg: toolchain $(B)/mpiwasm
 
 bench: bench-cg
 .PHONY: bench-cg
+
+# One-sided latency on an MPI_Win_allocate window, native vs wasm vs the
+# bridge's former MPI_Win_allocate (bench/mpi/rma-run.sh).
+bench-rma: toolchain $(B)/mpiwasm
+	@B=$(B) MPI=$(MPI) sh bench/mpi/rma-run.sh
+
+bench: bench-rma
+.PHONY: bench-rma

@@ -300,14 +300,17 @@ static int shared_span(const void *p, uint64_t len)
  * it was. */
 static void host_pages_back(void *p, uint64_t len)
 {
-	void *t = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (t != MAP_FAILED)
+	void *t = malloc(len);
+	if (t)
 		memcpy(t, p, len);
-	if (t == MAP_FAILED || mremap(t, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, p) != p) {
+	if (!t || mmap(p, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+	               -1, 0) == MAP_FAILED) {
 		fprintf(stderr, "mpiwasm: rank %d: hand_rma.c: MPI_Win_free: cannot restore the "
 		        "host's window pages: %s\n", mw_world_rank, strerror(errno));
 		mw_abort_job(MPI_COMM_WORLD, 1);
 	}
+	memcpy(p, t, len);
+	free(t);
 }
 
 /* MPI_Win_allocate with the host's own MPI_Win_allocate (its fast paths:
