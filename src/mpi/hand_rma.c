@@ -2,12 +2,13 @@
  * friends).
  *
  * Window memory is linear memory: Win_create and Win_attach check
- * [base, base+size) against it, Win_allocate takes its memory from the
- * module's own malloc (so the window is zero-copy and MPI_Free_mem/free
- * stay the module's).  Remote ranks read and write it through the host
- * library, so every access an origin asks for is checked at the origin
- * against what the target exposes, learned when the window is created
- * (collective): each rank's window size and displacement unit.
+ * [base, base+size) against it; Win_allocate's memory is the host's own
+ * window memory mapped into a block of the module's malloc (alloc_alias),
+ * or else a block of the module's malloc under a host Win_create.  Remote
+ * ranks read and write it through the host library, so every access an
+ * origin asks for is checked at the origin against what the target
+ * exposes, learned when the window is created (collective): each rank's
+ * window size and displacement unit.
  *
  * Dynamic windows: a target displacement is an MPI_Aint address as the
  * target's MPI_Get_address gives it, i.e. a module address (MPI_BOTTOM is

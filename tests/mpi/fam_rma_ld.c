@@ -218,6 +218,41 @@ static void other_types_test(void)
 	MPI_Free_mem(li);
 }
 
+/* A dynamic window: every rank adds into rank 0's attached cell, found by
+ * its address. */
+static void dynamic_test(void)
+{
+	static long double cell[2];
+	MPI_Win win;
+	MPI_Aint at = 0;
+	OK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+	MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+	cell[0] = 0.0L;
+	cell[1] = 0.0L;
+	OK(MPI_Win_attach(win, cell, sizeof cell));
+	MPI_Get_address(&cell[1], &at);
+	MPI_Bcast(&at, 1, MPI_AINT, 0, MPI_COMM_WORLD);
+	long double q = 0.25L, old = -1;
+	OK(MPI_Win_lock_all(0, win));
+	for (int i = 0; i < 8; i++) {
+		OK(MPI_Fetch_and_op(&q, &old, MPI_LONG_DOUBLE, 0, at, MPI_SUM, win));
+		OK(MPI_Win_flush(0, win));
+		CHECK(old >= 0.0L && old < 2.0L * size);
+	}
+	OK(MPI_Win_unlock_all(win));
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (rank == 0) {
+		OK(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+		long double v = cell[1];
+		OK(MPI_Win_unlock(0, win));
+		CHECK(v == 2.0L * size && cell[0] == 0.0L);
+		tm_out("dynamic fetch_and_op: %.2f", (double)v);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	OK(MPI_Win_detach(win, cell));
+	OK(MPI_Win_free(&win));
+}
+
 static void run_all(MPI_Win win, long double *buf, const char *what)
 {
 	MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
@@ -263,5 +298,6 @@ int main(int argc, char **argv)
 	MPI_Win_free(&win);
 
 	other_types_test();
+	dynamic_test();
 	return tm_finish("fam_rma_ld") | MPI_Finalize();
 }
