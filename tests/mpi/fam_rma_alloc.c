@@ -98,7 +98,7 @@ static void atomic_pairs(void)
 {
 	dint *d;
 	MPI_Win win;
-	enum { K = 300 };
+	enum { K = 100 };
 	OK(MPI_Win_allocate(2 * sizeof(dint), sizeof(dint), MPI_INFO_NULL, MPI_COMM_WORLD, &d,
 	                    &win));
 	sint *s = (sint *)(d + 1);
@@ -181,7 +181,7 @@ static void churn(void)
 	int *keep = malloc(64 * sizeof *keep);
 	for (int i = 0; i < 64; i++)
 		keep[i] = i * 3;
-	for (int round = 0; round < 20; round++) {
+	for (int round = 0; round < 10; round++) {
 		char *b;
 		MPI_Win win;
 		OK(MPI_Win_allocate(1000 + round * 500, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &b, &win));
@@ -198,7 +198,7 @@ static void churn(void)
 	CHECK(good);
 	free(keep);
 	if (rank == 0)
-		tm_out("20 windows made and freed");
+		tm_out("10 windows made and freed");
 }
 
 int main(int argc, char **argv)
