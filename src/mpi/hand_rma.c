@@ -1101,7 +1101,7 @@ static int ld_acc(rma_win *w, const char *proc, const void *ob, int oc,
 		fprintf(stderr, "mpiwasm: rank %d: %s: accumulate on a long double type not "
 		        "supported on this window: the host library made no second window over "
 		        "its memory to lock (MPI_Win_create failed)\n", mw_world_rank, proc);
-		return MPI_ERR_INTERN;
+		return MPI_ERR_UNSUPPORTED_OPERATION;
 	}
 	int n = 0, ls = 0, pos = 0, rc = 0;
 	MPI_Type_size(td, &n);
