@@ -247,9 +247,9 @@ for p in $ONLY; do
 	fi
 	# fam_dyn spawns itself (argv[0]): the module needs a grant holding it;
 	# a run takes 2-5 s (on a loaded machine too); one caught in
-	# the host library's spawn hang (below) never ends, so its limit is 30 s.
+	# the host library's spawn hang (below) never ends, so its limit is 20 s.
 	tmo=$RUN_TIMEOUT spawn=
-	[ "$p" = fam_dyn ] && wflags="--dir $OUT" && tmo=30 && spawn=$SPAWN_ENV
+	[ "$p" = fam_dyn ] && wflags="--dir $OUT" && tmo=20 && spawn=$SPAWN_ENV
 	for n in $NPS; do
 		o=$OUT/$p.np$n
 		nok=0
@@ -447,9 +447,11 @@ if wasm_build dyn_race "$here/dyn_race.c" "$CC_W" &&
 		mv -T sub.real sub.tmp; rm sub; mv -T sub.tmp sub; sleep 0.05
 	 done) &
 	swapper=$!
+	# 16 spawns take 4.5-5.5 s at load 7 (a spawn hang never ends): 40 s
+	DYN_RACE_TIMEOUT=40
 	rc=0
 	# shellcheck disable=SC2086
-	(cd "$R" && TMPDIR=$R/tmp exec timeout "$RUN_TIMEOUT" $SPAWN_ENV $LAUNCH 1 "$MPIWASM" --dir "$R/g:/g" \
+	(cd "$R" && TMPDIR=$R/tmp exec timeout "$DYN_RACE_TIMEOUT" $SPAWN_ENV $LAUNCH 1 "$MPIWASM" --dir "$R/g:/g" \
 		"$OUT/dyn_race.wasm" 16) > "$R.out" 2> "$R.err" || rc=$?
 	if [ "$rc" = 124 ]; then
 		# 16 spawns in one job: Open MPI's spawn hang (above) once more
@@ -457,7 +459,7 @@ if wasm_build dyn_race "$here/dyn_race.c" "$CC_W" &&
 		rm -rf "${R:?}/tmp"/*
 		rc=0
 		# shellcheck disable=SC2086
-		(cd "$R" && TMPDIR=$R/tmp exec timeout "$RUN_TIMEOUT" $SPAWN_ENV $LAUNCH 1 "$MPIWASM" --dir "$R/g:/g" \
+		(cd "$R" && TMPDIR=$R/tmp exec timeout "$DYN_RACE_TIMEOUT" $SPAWN_ENV $LAUNCH 1 "$MPIWASM" --dir "$R/g:/g" \
 			"$OUT/dyn_race.wasm" 16) > "$R.out" 2> "$R.err" || rc=$?
 	fi
 	touch "$R/stop"
