@@ -272,17 +272,20 @@ for p in $ONLY; do
 		# PMIx_Init.  That is Open MPI 4.1 with PMIx 4 itself, which hangs
 		# a native program the same way; no setting we found avoids it,
 		# and the bridge cannot (docs/notes/spawn-hang.md).  A hung fam_dyn
-		# run is tried once more, and said; two in a row fail.
-		if [ "$launch_rc" = 124 ] && [ "$p" = fam_dyn ]; then
+		# run is tried again, at most twice, and said; three in a row fail.
+		# (On a loaded machine one run in 5-8 hangs: with one retry, two
+		# in a row failed about one clean run in 10.)
+		tries=1
+		while [ "$launch_rc" = 124 ] && [ "$p" = fam_dyn ] && [ "$tries" -lt 3 ]; do
 			echo "note $p np=$n: hung (Open MPI's spawn hang, docs/notes/spawn-hang.md), run again"
-			launch_rc=0
+			launch_rc=0 tries=$((tries + 1))
 			# shellcheck disable=SC2086
 			(cd "$rundir" && exec timeout "$tmo" $spawn $LAUNCH "$n" "$MPIWASM" $wflags "$OUT/$p.wasm") > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
-			if [ "$launch_rc" = 124 ]; then
-				bad "$p np=$n: wasm hung twice in a row (killed after $tmo s each)"
-				excerpt "$o.wasm"; excerpt "$o.wasm.err"
-				continue
-			fi
+		done
+		if [ "$launch_rc" = 124 ] && [ "$p" = fam_dyn ]; then
+			bad "$p np=$n: wasm hung $tries times in a row (killed after $tmo s each)"
+			excerpt "$o.wasm"; excerpt "$o.wasm.err"
+			continue
 		fi
 		if [ "$launch_rc" != 0 ]; then
 			bad "$p np=$n: wasm (exit $launch_rc)"; excerpt "$o.wasm"; excerpt "$o.wasm.err"
@@ -453,15 +456,16 @@ if wasm_build dyn_race "$here/dyn_race.c" "$CC_W" &&
 	# shellcheck disable=SC2086
 	(cd "$R" && TMPDIR=$R/tmp exec timeout "$DYN_RACE_TIMEOUT" $SPAWN_ENV $LAUNCH 1 "$MPIWASM" --dir "$R/g:/g" \
 		"$OUT/dyn_race.wasm" 16) > "$R.out" 2> "$R.err" || rc=$?
-	if [ "$rc" = 124 ]; then
+	tries=1
+	while [ "$rc" = 124 ] && [ "$tries" -lt 3 ]; do
 		# 16 spawns in one job: Open MPI's spawn hang (above) once more
 		echo "note dyn_race: hung (Open MPI's spawn hang, docs/notes/spawn-hang.md), run again"
 		rm -rf "${R:?}/tmp"/*
-		rc=0
+		rc=0 tries=$((tries + 1))
 		# shellcheck disable=SC2086
 		(cd "$R" && TMPDIR=$R/tmp exec timeout "$DYN_RACE_TIMEOUT" $SPAWN_ENV $LAUNCH 1 "$MPIWASM" --dir "$R/g:/g" \
 			"$OUT/dyn_race.wasm" 16) > "$R.out" 2> "$R.err" || rc=$?
-	fi
+	done
 	touch "$R/stop"
 	wait "$swapper"
 	nin=$(grep -c '^dyn_race child: inside$' "$R.out")
