@@ -1039,7 +1039,7 @@ static void private_dir_template(const entry *e, const xlate_output *xo,
  * Besides the modules' objects, the cache keeps each compiled unit, as
  * u-KEY.o with KEY a SHA-256 over the unit's C text and everything else
  * the module key covers but the module (compiler, flags, CPU, translator).
- * The translator cuts units where the functions' own text says
+ * The translator cuts units that one function's change does not move
  * (xlate_options.stable_units), so a module rebuilt with a few functions
  * changed, or with only its data changed, translates to mostly the same
  * units: those are linked from the cache, and only the others compiled.
