@@ -18,6 +18,7 @@
 #include "mpib.h"
 #include "mpib_int.h"
 #include "hand_protos.h"
+#include "coll_args.h"
 #include "rt/rt.h"
 
 typedef uint32_t u32;
@@ -192,16 +193,6 @@ static u32 started(rt_instance *inst, int rc, MPI_Request hr, u32 *r, keep *k,
 
 
 
-/* Whether the root-only arguments are significant in this process. */
-static int at_root(MPI_Comm c, int root)
-{
-	int r = -1;
-	if (mw_is_inter(c))
-		return root == MPI_ROOT;
-	MPI_Comm_rank(c, &r);
-	return r == root;
-}
-
 /* Datatype of an argument: looked up where significant, else MPI_BYTE
  * (the host ignores it there, and the module may pass anything). */
 static int dtype(u32 h, int significant, mw_dtype **d)
@@ -223,17 +214,6 @@ static int blocks(rt_instance *inst, u32 a, u32 count, int nblocks,
 	if ((int32_t)count < 0 || n > INT_MAX)
 		return MW_ERR_COUNT;
 	return mw_buf(inst, a, (int)n, d, p);
-}
-
-/* Send buffer of nblocks blocks, or MPI_IN_PLACE where allowed. */
-static int sblocks(rt_instance *inst, u32 a, int in_place_ok, u32 count,
-                   int nblocks, const mw_dtype *d, void **p)
-{
-	if (in_place_ok && IN_PLACE(a)) {
-		*p = MPI_IN_PLACE;
-		return 0;
-	}
-	return blocks(inst, a, count, nblocks, d, p);
 }
 
 /* n int counts and n int displacements (in extents of d) from base a,
@@ -305,7 +285,43 @@ static int wblocks(rt_instance *inst, keep *k, u32 a, int n, int cap, u32 counts
 #define REQ(r, a) do { if (!((r) = mw_ptr(inst, (a), 4))) { rc = MW_ERR_ARG; goto fail; } } while (0)
 #define COMM(c, a) TRY(mw_comm_live((a), &(c)))
 
-/* ---- nonblocking collectives ----------------------------------------------- */
+/* ---- nonblocking collectives -----------------------------------------------
+ * Their arguments are checked by coll_args.c, by the same rules as their
+ * blocking forms' (hand.c); the snapshots go to the request's keep. */
+
+/* Starts the checks of a call whose snapshots the request keeps (kp:
+ * made here; NULL for a shape without arrays). */
+static int nbc_begin(mw_coll *a, rt_instance *inst, u32 comm, keep **kp)
+{
+	int rc = mw_coll_begin(a, inst, comm, NULL, 0);
+	if (rc || !kp)
+		return rc;
+	if (!keep_new(kp))
+		return MW_ERR_NO_MEM;
+	a->snap = (*kp)->snap;
+	a->maxsnap = KEEP_SNAPS;
+	return 0;
+}
+
+/* Hands what a's checks made (snapshots, host datatypes) to k, which
+ * releases them, also after a failure. */
+static void keep_take(keep *k, mw_coll *a)
+{
+	if (!k || !a->snap)
+		return;
+	if (a->nsnap)
+		k->nsnap = a->nsnap;
+	if (a->stypes)
+		k->stypes = a->stypes;
+	if (a->rtypes)
+		k->rtypes = a->rtypes;
+	a->nsnap = 0;
+	a->stypes = a->rtypes = NULL;
+}
+
+/* The request argument, checked after the others. */
+#define CREQ(r, x) do { if (!((r) = mw_ptr(inst, (x), 4))) { a.arg = "request"; \
+	rc = MW_ERR_ARG; goto fail; } } while (0)
 
 u32 mwh_Ibarrier(rt_instance *inst, u32 comm, u32 req)
 {
@@ -324,325 +340,199 @@ fail:
 u32 mwh_Ibcast(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 root,
                u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *d;
-	void *p = mw_raw(inst, buf);
 	u32 *r;
 	int rc;
-	COMM(c, comm);
-	int hroot = mw_rank_in(root), sig = hroot != MPI_PROC_NULL;
-	TRY(dtype(dt, sig, &d));
-	if (sig)
-		TRY(blocks(inst, buf, count, 1, d, &p));
-	REQ(r, req);
-	rc = MPI_Ibcast(p, (int)count, d->h, hroot, c, &hr);
+	TRY(nbc_begin(&a, inst, comm, NULL));
+	TRY(mw_coll_bcast(&a, buf, count, dt, root));
+	CREQ(r, req);
+	rc = MPI_Ibcast(a.sp, (int)count, a.sd->h, a.root, a.c, &hr);
 	return started(inst, rc, hr, r, NULL, comm, "MPI_Ibcast");
 fail:
-	return mw_fail(inst, rc, comm, "MPI_Ibcast");
+	return mw_coll_fail(&a, rc, comm, "MPI_Ibcast");
 }
 
-/* Which sides of a rooted collective this process uses: its own block
- * (not the root of an intercommunicator, nor MPI_PROC_NULL) and the n
- * blocks of the root. */
-static void rooted(MPI_Comm c, int hroot, int *own, int *all)
+/* Igather/Iscatter: per-process block on one side, n blocks at the root. */
+static u32 igather_scatter(rt_instance *inst, int scatter, u32 sb, u32 sc, u32 sdt,
+                           u32 rb, u32 rcn, u32 rdt, u32 root, u32 comm, u32 req)
 {
-	int inter = mw_is_inter(c);
-	*all = at_root(c, hroot);
-	*own = inter ? hroot != MPI_ROOT && hroot != MPI_PROC_NULL : 1;
+	const char *proc = scatter ? "MPI_Iscatter" : "MPI_Igather";
+	mw_coll a;
+	MPI_Request hr;
+	u32 *r;
+	int rc;
+	TRY(nbc_begin(&a, inst, comm, NULL));
+	TRY(mw_coll_gather(&a, scatter, sb, sc, sdt, rb, rcn, rdt, root));
+	CREQ(r, req);
+	rc = scatter ? MPI_Iscatter(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h,
+	                            a.root, a.c, &hr)
+	             : MPI_Igather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h,
+	                           a.root, a.c, &hr);
+	return started(inst, rc, hr, r, NULL, comm, proc);
+fail:
+	return mw_coll_fail(&a, rc, comm, proc);
 }
 
 u32 mwh_Igather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
                 u32 rdt, u32 root, u32 comm, u32 req)
-{
-	MPI_Comm c;
-	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
-	u32 *r;
-	int rc, own, all;
-	COMM(c, comm);
-	int hroot = mw_rank_in(root);
-	rooted(c, hroot, &own, &all);
-	int own_in_place = own && all && IN_PLACE(sb);
-	TRY(dtype(sdt, own && !own_in_place, &sd));
-	TRY(dtype(rdt, all, &rd));
-	if (own)
-		TRY(sblocks(inst, sb, all, sc, 1, sd, &sp));
-	if (all)
-		TRY(blocks(inst, rb, rcn, mw_peers(c), rd, &rp));
-	if (all && !mw_is_inter(c) && !own_in_place)
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
-	REQ(r, req);
-	rc = MPI_Igather(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, hroot, c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, "MPI_Igather");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Igather");
-}
+{ return igather_scatter(inst, 0, sb, sc, sdt, rb, rcn, rdt, root, comm, req); }
+u32 mwh_Iscatter(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
+                 u32 rdt, u32 root, u32 comm, u32 req)
+{ return igather_scatter(inst, 1, sb, sc, sdt, rb, rcn, rdt, root, comm, req); }
 
 u32 mwh_Igatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
                  u32 rcounts, u32 displs, u32 rdt, u32 root, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
-	int *cnt = NULL, *dis = NULL;
 	keep *k = NULL;
 	u32 *r;
-	int rc, own, all;
-	COMM(c, comm);
-	int hroot = mw_rank_in(root);
-	rooted(c, hroot, &own, &all);
-	int own_in_place = own && all && IN_PLACE(sb);
-	TRY(dtype(sdt, own && !own_in_place, &sd));
-	TRY(dtype(rdt, all, &rd));
-	if (own)
-		TRY(sblocks(inst, sb, all, sc, 1, sd, &sp));
-	if (all) {
-		if (!keep_new(&k))
-			TRY(MW_ERR_NO_MEM);
-		TRY(vblocks(inst, k, rb, mw_peers(c), 0, rcounts, displs, rd, &cnt, &dis, &rp));
-		if (!mw_is_inter(c) && !own_in_place)
-			TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)cnt[hroot] * rd->size));
-	}
-	REQ(r, req);
-	rc = MPI_Igatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, hroot, c, &hr);
+	int rc;
+	TRY(nbc_begin(&a, inst, comm, &k));
+	TRY(mw_coll_gatherv(&a, sb, sc, sdt, rb, rcounts, displs, rdt, root));
+	CREQ(r, req);
+	keep_take(k, &a);
+	rc = MPI_Igatherv(a.sp, (int)sc, a.sd->h, a.rp, a.rcounts, a.rdispls, a.rd->h,
+	                  a.root, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Igatherv");
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Igatherv");
-}
-
-u32 mwh_Iscatter(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
-                 u32 rdt, u32 root, u32 comm, u32 req)
-{
-	MPI_Comm c;
-	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
-	u32 *r;
-	int rc, own, all;
-	COMM(c, comm);
-	int hroot = mw_rank_in(root);
-	rooted(c, hroot, &own, &all);
-	int own_in_place = own && all && IN_PLACE(rb);
-	TRY(dtype(sdt, all, &sd));
-	TRY(dtype(rdt, own && !own_in_place, &rd));
-	if (all)
-		TRY(blocks(inst, sb, sc, mw_peers(c), sd, &sp));
-	if (own)
-		TRY(sblocks(inst, rb, all, rcn, 1, rd, &rp));
-	if (all && !mw_is_inter(c) && !own_in_place)
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
-	REQ(r, req);
-	rc = MPI_Iscatter(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, hroot, c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, "MPI_Iscatter");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Iscatter");
+	return mw_coll_fail(&a, rc, comm, "MPI_Igatherv");
 }
 
 u32 mwh_Iscatterv(rt_instance *inst, u32 sb, u32 scounts, u32 displs, u32 sdt,
                   u32 rb, u32 rcn, u32 rdt, u32 root, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
-	int *cnt = NULL, *dis = NULL;
 	keep *k = NULL;
 	u32 *r;
-	int rc, own, all;
-	COMM(c, comm);
-	int hroot = mw_rank_in(root);
-	rooted(c, hroot, &own, &all);
-	int own_in_place = own && all && IN_PLACE(rb);
-	TRY(dtype(sdt, all, &sd));
-	TRY(dtype(rdt, own && !own_in_place, &rd));
-	if (all) {
-		if (!keep_new(&k))
-			TRY(MW_ERR_NO_MEM);
-		TRY(vblocks(inst, k, sb, mw_peers(c), 0, scounts, displs, sd, &cnt, &dis, &sp));
-	}
-	if (own)
-		TRY(sblocks(inst, rb, all, rcn, 1, rd, &rp));
-	if (all && !mw_is_inter(c) && !own_in_place)
-		TRY(mw_own_block(c, (int64_t)cnt[hroot] * sd->size, (int64_t)(int32_t)rcn * rd->size));
-	REQ(r, req);
-	rc = MPI_Iscatterv(sp, cnt, dis, sd->h, rp, (int)rcn, rd->h, hroot, c, &hr);
+	int rc;
+	TRY(nbc_begin(&a, inst, comm, &k));
+	TRY(mw_coll_scatterv(&a, sb, scounts, displs, sdt, rb, rcn, rdt, root));
+	CREQ(r, req);
+	keep_take(k, &a);
+	rc = MPI_Iscatterv(a.sp, a.scounts, a.sdispls, a.sd->h, a.rp, (int)rcn, a.rd->h,
+	                   a.root, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Iscatterv");
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Iscatterv");
+	return mw_coll_fail(&a, rc, comm, "MPI_Iscatterv");
+}
+
+/* Iallgather and Ialltoall: one block or n blocks sent, n received. */
+static u32 iall_blocks(rt_instance *inst, int alltoall, u32 sb, u32 sc, u32 sdt,
+                       u32 rb, u32 rcn, u32 rdt, u32 comm, u32 req)
+{
+	const char *proc = alltoall ? "MPI_Ialltoall" : "MPI_Iallgather";
+	mw_coll a;
+	MPI_Request hr;
+	u32 *r;
+	int rc;
+	TRY(nbc_begin(&a, inst, comm, NULL));
+	TRY(mw_coll_allgather(&a, alltoall, sb, sc, sdt, rb, rcn, rdt));
+	CREQ(r, req);
+	rc = alltoall ? MPI_Ialltoall(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.c, &hr)
+	              : MPI_Iallgather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.c, &hr);
+	return started(inst, rc, hr, r, NULL, comm, proc);
+fail:
+	return mw_coll_fail(&a, rc, comm, proc);
 }
 
 u32 mwh_Iallgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
                    u32 rdt, u32 comm, u32 req)
-{
-	MPI_Comm c;
-	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp, *rp;
-	u32 *r;
-	int rc;
-	COMM(c, comm);
-	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
-	TRY(dtype(rdt, 1, &rd));
-	TRY(sblocks(inst, sb, 1, sc, 1, sd, &sp));
-	TRY(blocks(inst, rb, rcn, mw_peers(c), rd, &rp));
-	if (!IN_PLACE(sb))
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
-	REQ(r, req);
-	rc = MPI_Iallgather(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, "MPI_Iallgather");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Iallgather");
-}
+{ return iall_blocks(inst, 0, sb, sc, sdt, rb, rcn, rdt, comm, req); }
+u32 mwh_Ialltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
+                  u32 rdt, u32 comm, u32 req)
+{ return iall_blocks(inst, 1, sb, sc, sdt, rb, rcn, rdt, comm, req); }
 
 u32 mwh_Iallgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
                     u32 rcounts, u32 displs, u32 rdt, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp, *rp;
-	int *cnt, *dis;
 	keep *k = NULL;
 	u32 *r;
 	int rc;
-	COMM(c, comm);
-	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
-	TRY(dtype(rdt, 1, &rd));
-	TRY(sblocks(inst, sb, 1, sc, 1, sd, &sp));
-	if (!keep_new(&k))
-		TRY(MW_ERR_NO_MEM);
-	TRY(vblocks(inst, k, rb, mw_peers(c), 0, rcounts, displs, rd, &cnt, &dis, &rp));
-	if (!IN_PLACE(sb) && !mw_is_inter(c))
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)cnt[mw_my_rank(c)] * rd->size));
-	REQ(r, req);
-	rc = MPI_Iallgatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, c, &hr);
+	TRY(nbc_begin(&a, inst, comm, &k));
+	TRY(mw_coll_allgatherv(&a, sb, sc, sdt, rb, rcounts, displs, rdt));
+	CREQ(r, req);
+	keep_take(k, &a);
+	rc = MPI_Iallgatherv(a.sp, (int)sc, a.sd->h, a.rp, a.rcounts, a.rdispls,
+	                     a.rd->h, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Iallgatherv");
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Iallgatherv");
-}
-
-u32 mwh_Ialltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
-                  u32 rdt, u32 comm, u32 req)
-{
-	MPI_Comm c;
-	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp, *rp;
-	u32 *r;
-	int rc;
-	COMM(c, comm);
-	int n = mw_peers(c);
-	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
-	TRY(dtype(rdt, 1, &rd));
-	TRY(sblocks(inst, sb, 1, sc, n, sd, &sp));
-	TRY(blocks(inst, rb, rcn, n, rd, &rp));
-	if (!IN_PLACE(sb))
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
-	REQ(r, req);
-	rc = MPI_Ialltoall(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, "MPI_Ialltoall");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Ialltoall");
+	return mw_coll_fail(&a, rc, comm, "MPI_Iallgatherv");
 }
 
 u32 mwh_Ialltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
                    u32 rb, u32 rcounts, u32 rdispls, u32 rdt, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp = MPI_IN_PLACE, *rp;
-	int *sc = NULL, *sdi = NULL, *rcn, *rdi;
 	keep *k = NULL;
 	u32 *r;
 	int rc;
-	COMM(c, comm);
-	int n = mw_peers(c);
-	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
-	TRY(dtype(rdt, 1, &rd));
-	if (!keep_new(&k))
-		TRY(MW_ERR_NO_MEM);
-	if (!IN_PLACE(sb))
-		TRY(vblocks(inst, k, sb, n, 0, scounts, sdispls, sd, &sc, &sdi, &sp));
-	TRY(vblocks(inst, k, rb, n, 0, rcounts, rdispls, rd, &rcn, &rdi, &rp));
-	if (!IN_PLACE(sb) && !mw_is_inter(c))
-		TRY(mw_own_block(c, (int64_t)sc[mw_my_rank(c)] * sd->size, (int64_t)rcn[mw_my_rank(c)] * rd->size));
-	REQ(r, req);
-	rc = MPI_Ialltoallv(sp, sc, sdi, sd->h, rp, rcn, rdi, rd->h, c, &hr);
+	TRY(nbc_begin(&a, inst, comm, &k));
+	TRY(mw_coll_alltoallv(&a, sb, scounts, sdispls, sdt, rb, rcounts, rdispls, rdt));
+	CREQ(r, req);
+	keep_take(k, &a);
+	rc = MPI_Ialltoallv(a.sp, a.scounts, a.sdispls, a.sd->h, a.rp, a.rcounts,
+	                    a.rdispls, a.rd->h, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ialltoallv");
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Ialltoallv");
+	return mw_coll_fail(&a, rc, comm, "MPI_Ialltoallv");
 }
 
 u32 mwh_Ialltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
                    u32 stypes, u32 rb, u32 rcounts, u32 rdispls, u32 rtypes,
                    u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	void *sp = MPI_IN_PLACE, *rp;
-	int *sc = NULL, *sdi = NULL, *rcn, *rdi;
 	keep *k = NULL;
 	u32 *r;
 	int rc;
-	COMM(c, comm);
-	int n = mw_peers(c);
-	if (!keep_new(&k))
-		TRY(MW_ERR_NO_MEM);
-	if (!IN_PLACE(sb))
-		TRY(wblocks(inst, k, sb, n, 0, scounts, sdispls, stypes, &sc, &sdi, NULL,
-		            &k->stypes, &sp));
-	TRY(wblocks(inst, k, rb, n, 0, rcounts, rdispls, rtypes, &rcn, &rdi, NULL,
-	            &k->rtypes, &rp));
-	if (!IN_PLACE(sb) && !mw_is_inter(c)) {
-		int me = mw_my_rank(c);
-		TRY(mw_own_block(c, (int64_t)sc[me] * mw_type_size(k->stypes[me]),
-		                 (int64_t)rcn[me] * mw_type_size(k->rtypes[me])));
-	}
-	REQ(r, req);
-	rc = MPI_Ialltoallw(sp, sc, sdi, k->stypes, rp, rcn, rdi, k->rtypes, c, &hr);
+	TRY(nbc_begin(&a, inst, comm, &k));
+	TRY(mw_coll_alltoallw(&a, sb, scounts, sdispls, stypes, rb, rcounts, rdispls,
+	                      rtypes));
+	CREQ(r, req);
+	keep_take(k, &a);
+	rc = MPI_Ialltoallw(a.sp, a.scounts, a.sdispls, k->stypes, a.rp, a.rcounts,
+	                    a.rdispls, k->rtypes, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ialltoallw");
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Ialltoallw");
+	return mw_coll_fail(&a, rc, comm, "MPI_Ialltoallw");
 }
 
 u32 mwh_Ireduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
                 u32 root, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *d;
 	MPI_Op op;
-	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	keep *k = NULL;
 	u32 *r;
-	int rc, own, all;
-	COMM(c, comm);
-	int hroot = mw_rank_in(root);
-	rooted(c, hroot, &own, &all);
-	TRY(dtype(dt, own || all, &d));
-	if (own)
-		TRY(sblocks(inst, sb, all, count, 1, d, &sp));
-	if (all)
-		TRY(blocks(inst, rb, count, 1, d, &rp));
-	if (all && own && sp != MPI_IN_PLACE)
-		TRY(mw_disjoint(sp, (int32_t)count, rp, (int32_t)count, d));
-	REQ(r, req);
+	int rc;
+	TRY(nbc_begin(&a, inst, comm, NULL));
+	TRY(mw_coll_reduce(&a, sb, rb, count, dt, opv, root));
+	CREQ(r, req);
 	TRY(nbc_op(opv, &op, &k));
-	mw_ld_op(opv, d, &op);
-	rc = MPI_Ireduce(sp, rp, (int)count, d->h, op, hroot, c, &hr);
+	mw_ld_op(opv, a.sd, &op);
+	rc = MPI_Ireduce(a.sp, a.rp, (int)count, a.sd->h, op, a.root, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce");
 fail:
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Ireduce");
+	return mw_coll_fail(&a, rc, comm, "MPI_Ireduce");
 }
 
 /* Iallreduce, Iscan, Iexscan: count elements in, count out, in place. */
@@ -652,28 +542,22 @@ typedef int allred_fn(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
 static u32 iallred(rt_instance *inst, allred_fn *fn, const char *proc, u32 sb,
                    u32 rb, u32 count, u32 dt, u32 opv, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *d;
 	MPI_Op op;
-	void *sp, *rp;
 	keep *k = NULL;
 	u32 *r;
 	int rc;
-	COMM(c, comm);
-	TRY(dtype(dt, 1, &d));
-	TRY(sblocks(inst, sb, 1, count, 1, d, &sp));
-	TRY(blocks(inst, rb, count, 1, d, &rp));
-	if (sp != MPI_IN_PLACE)
-		TRY(mw_disjoint(sp, (int32_t)count, rp, (int32_t)count, d));
-	REQ(r, req);
+	TRY(nbc_begin(&a, inst, comm, NULL));
+	TRY(mw_coll_allreduce(&a, sb, rb, count, dt, opv));
+	CREQ(r, req);
 	TRY(nbc_op(opv, &op, &k));
-	mw_ld_op(opv, d, &op);
-	rc = fn(sp, rp, (int)count, d->h, op, c, &hr);
+	mw_ld_op(opv, a.sd, &op);
+	rc = fn(a.sp, a.rp, (int)count, a.sd->h, op, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, proc);
 fail:
 	keep_free(k);
-	return mw_fail(inst, rc, comm, proc);
+	return mw_coll_fail(&a, rc, comm, proc);
 }
 
 u32 mwh_Iallreduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt,
@@ -689,74 +573,45 @@ u32 mwh_Iexscan(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
 u32 mwh_Ireduce_scatter_block(rt_instance *inst, u32 sb, u32 rb, u32 count,
                               u32 dt, u32 opv, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *d;
 	MPI_Op op;
-	void *sp, *rp;
 	keep *k = NULL;
 	u32 *r;
 	int rc;
-	COMM(c, comm);
-	int n = mw_peers(c);
-	TRY(dtype(dt, 1, &d));
-	if (IN_PLACE(sb)) {
-		sp = MPI_IN_PLACE;
-		TRY(blocks(inst, rb, count, n, d, &rp));
-	} else {
-		TRY(blocks(inst, sb, count, n, d, &sp));
-		TRY(blocks(inst, rb, count, 1, d, &rp));
-		TRY(mw_disjoint(sp, (int64_t)(int32_t)count * n, rp, (int32_t)count, d));
-	}
-	REQ(r, req);
+	TRY(nbc_begin(&a, inst, comm, NULL));
+	TRY(mw_coll_reduce_scatter_block(&a, sb, rb, count, dt, opv));
+	CREQ(r, req);
 	TRY(nbc_op(opv, &op, &k));
-	mw_ld_op(opv, d, &op);
-	rc = MPI_Ireduce_scatter_block(sp, rp, (int)count, d->h, op, c, &hr);
+	mw_ld_op(opv, a.sd, &op);
+	rc = MPI_Ireduce_scatter_block(a.sp, a.rp, (int)count, a.sd->h, op, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce_scatter_block");
 fail:
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Ireduce_scatter_block");
+	return mw_coll_fail(&a, rc, comm, "MPI_Ireduce_scatter_block");
 }
 
 u32 mwh_Ireduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
                         u32 opv, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *d;
 	MPI_Op op;
-	void *sp, *rp;
 	keep *k = NULL;
 	u32 *r;
-	int rc, n, me, *cnt;
-	COMM(c, comm);
-	TRY(dtype(dt, 1, &d));
-	MPI_Comm_size(c, &n);
-	MPI_Comm_rank(c, &me);
-	if (!keep_new(&k))
-		TRY(MW_ERR_NO_MEM);
-	TRY(keep_snap(inst, k, rcounts, n, n, &cnt));
-	int64_t total = 0;
-	for (int i = 0; i < n; i++)
-		total += cnt[i] < 0 ? 0 : cnt[i];
-	if (total > INT_MAX)
-		TRY(MW_ERR_COUNT);
-	if (IN_PLACE(sb)) {
-		sp = MPI_IN_PLACE;
-		TRY(blocks(inst, rb, (u32)total, 1, d, &rp));
-	} else {
-		TRY(blocks(inst, sb, (u32)total, 1, d, &sp));
-		TRY(blocks(inst, rb, (u32)cnt[me], 1, d, &rp));
-		TRY(mw_disjoint(sp, total, rp, cnt[me], d));
-	}
-	REQ(r, req);
+	int rc;
+	TRY(nbc_begin(&a, inst, comm, &k));
+	TRY(mw_coll_reduce_scatter(&a, sb, rb, rcounts, dt, opv));
+	CREQ(r, req);
+	keep_take(k, &a);
 	TRY(nbc_op(opv, &op, &k));
-	mw_ld_op(opv, d, &op);
-	rc = MPI_Ireduce_scatter(sp, rp, cnt, d->h, op, c, &hr);
+	mw_ld_op(opv, a.sd, &op);
+	rc = MPI_Ireduce_scatter(a.sp, a.rp, a.rcounts, a.sd->h, op, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce_scatter");
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Ireduce_scatter");
+	return mw_coll_fail(&a, rc, comm, "MPI_Ireduce_scatter");
 }
 
 /* ---- neighborhood collectives ------------------------------------------------
