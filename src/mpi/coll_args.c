@@ -38,6 +38,8 @@ int mw_coll_begin(mw_coll *a, rt_instance *inst, u32 comm, mw_snap *snap,
 	a->maxsnap = maxsnap;
 	a->scounts = a->sdispls = a->rcounts = a->rdispls = NULL;
 	a->stypes = a->rtypes = NULL;
+	a->sadispls = a->radispls = NULL;
+	a->indeg = a->outdeg = a->cap = 0;
 	a->in_place = 0;
 	a->root = MPI_PROC_NULL;
 	a->all = a->own = 1;
@@ -56,7 +58,10 @@ void mw_coll_end(mw_coll *a)
 	a->nsnap = 0;
 	free(a->stypes);
 	free(a->rtypes);
+	free(a->sadispls);
+	free(a->radispls);
 	a->stypes = a->rtypes = NULL;
+	a->sadispls = a->radispls = NULL;
 }
 
 uint32_t mw_coll_fail(mw_coll *a, int rc, u32 comm, const char *proc)
@@ -121,14 +126,14 @@ static int blocks(mw_coll *a, u32 x, u32 count, int nblocks, const mw_dtype *d,
 	return mw_buf_at64(a->inst, x, 0, (int64_t)(int32_t)count * nblocks, d, p);
 }
 
-/* The next snapshot: n module ints at x. */
+/* The next snapshot: n module ints at x (zeros after them up to a->cap). */
 static int snap(mw_coll *a, u32 x, int n, int **out)
 {
 	if (a->nsnap == a->maxsnap)
 		return MW_ERR_INTERN;
 	mw_snap *s = &a->snap[a->nsnap++];
 	memset(s, 0, sizeof *s);
-	int rc = mw_snap_in(a->inst, s, x, n);
+	int rc = mw_snap_pad(a->inst, s, x, n, a->cap);
 	*out = s->v;
 	return rc;
 }
@@ -157,26 +162,34 @@ static int vblocks(mw_coll *a, u32 x, int n, u32 counts, u32 displs,
 }
 
 /* The w form's side: n counts, byte displacements and datatype handles
- * from base x; *ht gets the host datatypes (n + 1, malloc'd). */
+ * from base x; *ht gets the host datatypes (malloc'd, MPI_BYTE after the
+ * n up to a->cap), *ad if not NULL the displacements as host MPI_Aint
+ * (the neighborhood form's type). */
 static int wblocks(mw_coll *a, u32 x, int n, u32 counts, u32 displs, u32 types,
-                   int **cp, int **dp, MPI_Datatype **ht, void **p,
+                   int **cp, int **dp, MPI_Aint **ad, MPI_Datatype **ht, void **p,
                    const char *cname, const char *dname, const char *tname,
                    const char *bname)
 {
-	int *c, *s, *t;
+	int *c, *s, *t, cap = a->cap > n ? a->cap : n;
 	CK(snap(a, counts, n, &c), cname);
 	CK(snap(a, displs, n, &s), dname);
 	CK(snap(a, types, n, &t), tname);
 	*cp = c;
 	*dp = s;
-	if (!(*ht = calloc((size_t)n + 1, sizeof **ht)))
+	if (!(*ht = malloc(((size_t)cap + 1) * sizeof **ht)))
 		CK(MW_ERR_NO_MEM, tname);
+	for (int i = n; i <= cap; i++)
+		(*ht)[i] = MPI_BYTE;
+	if (ad && !(*ad = calloc((size_t)cap + 1, sizeof **ad)))
+		CK(MW_ERR_NO_MEM, dname);
 	*p = mw_raw(a->inst, x);
 	for (int i = 0; i < n; i++) {
 		mw_dtype *d;
 		void *q;
 		CK(mw_dtype_get((u32)t[i], &d), tname);
 		(*ht)[i] = d->h;
+		if (ad)
+			(*ad)[i] = s[i];
 		CK(mw_buf_at(a->inst, x, s[i], c[i], d, &q), bname);
 	}
 	return 0;
@@ -350,11 +363,11 @@ int mw_coll_alltoallw(mw_coll *a, u32 sb, u32 scounts, u32 sdispls, u32 stypes,
 	a->rd = a->sd;
 	a->sp = MPI_IN_PLACE;
 	if (!a->in_place && (rc = wblocks(a, sb, a->n, scounts, sdispls, stypes,
-	                                  &a->scounts, &a->sdispls, &a->stypes, &a->sp,
+	                                  &a->scounts, &a->sdispls, NULL, &a->stypes, &a->sp,
 	                                  "sendcounts", "sdispls", "sendtypes", "sendbuf")))
 		return rc;
 	if ((rc = wblocks(a, rb, a->n, rcounts, rdispls, rtypes, &a->rcounts,
-	                  &a->rdispls, &a->rtypes, &a->rp, "recvcounts", "rdispls",
+	                  &a->rdispls, NULL, &a->rtypes, &a->rp, "recvcounts", "rdispls",
 	                  "recvtypes", "recvbuf")))
 		return rc;
 	if (!a->in_place && !a->inter) {
@@ -461,4 +474,66 @@ int mw_coll_reduce_scatter(mw_coll *a, u32 sb, u32 rb, u32 rcounts, u32 dt, u32 
 		CK(mw_disjoint(a->sp, total, a->rp, a->rcounts[me], a->sd), "recvbuf");
 	}
 	return 0;
+}
+
+/* ---- neighborhood collectives ----------------------------------------------------
+ * Blocks go to and come from the neighbours of c's topology: outdeg sent,
+ * indeg received.  The block a process sends itself (a periodic
+ * dimension of size 1, a graph listing it as its own neighbour) is checked
+ * by hand_nbc.c's self_refused, which needs the neighbour lists. */
+
+int mw_coll_neighbors(mw_coll *a)
+{
+	CK(mw_degrees(a->c, &a->indeg, &a->outdeg), "comm");
+	a->cap = a->indeg > a->outdeg ? a->indeg : a->outdeg;
+	return 0;
+}
+
+int mw_coll_nb_allgather(mw_coll *a, int alltoall, u32 sb, u32 sc, u32 sdt,
+                         u32 rb, u32 rcn, u32 rdt)
+{
+	CK(dtype_arg(sdt, 1, &a->sd), "sendtype");
+	CK(dtype_arg(rdt, 1, &a->rd), "recvtype");
+	CK(blocks(a, sb, sc, alltoall ? a->outdeg : 1, a->sd, &a->sp), "sendbuf");
+	CK(blocks(a, rb, rcn, a->indeg, a->rd, &a->rp), "recvbuf");
+	return 0;
+}
+
+int mw_coll_nb_allgatherv(mw_coll *a, u32 sb, u32 sc, u32 sdt, u32 rb,
+                          u32 rcounts, u32 displs, u32 rdt)
+{
+	CK(dtype_arg(sdt, 1, &a->sd), "sendtype");
+	CK(dtype_arg(rdt, 1, &a->rd), "recvtype");
+	CK(blocks(a, sb, sc, 1, a->sd, &a->sp), "sendbuf");
+	return vblocks(a, rb, a->indeg, rcounts, displs, a->rd, &a->rcounts,
+	               &a->rdispls, &a->rp, "recvcounts", "displs", "recvbuf");
+}
+
+int mw_coll_nb_alltoallv(mw_coll *a, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
+                         u32 rb, u32 rcounts, u32 rdispls, u32 rdt)
+{
+	int rc;
+	CK(dtype_arg(sdt, 1, &a->sd), "sendtype");
+	CK(dtype_arg(rdt, 1, &a->rd), "recvtype");
+	if ((rc = vblocks(a, sb, a->outdeg, scounts, sdispls, a->sd, &a->scounts,
+	                  &a->sdispls, &a->sp, "sendcounts", "sdispls", "sendbuf")))
+		return rc;
+	return vblocks(a, rb, a->indeg, rcounts, rdispls, a->rd, &a->rcounts,
+	               &a->rdispls, &a->rp, "recvcounts", "rdispls", "recvbuf");
+}
+
+/* Byte displacements are MPI_Aint here: 32-bit in the module, converted. */
+int mw_coll_nb_alltoallw(mw_coll *a, u32 sb, u32 scounts, u32 sdispls, u32 stypes,
+                         u32 rb, u32 rcounts, u32 rdispls, u32 rtypes)
+{
+	int rc;
+	dtype_arg(0, 0, &a->sd);
+	a->rd = a->sd;
+	if ((rc = wblocks(a, sb, a->outdeg, scounts, sdispls, stypes, &a->scounts,
+	                  &a->sdispls, &a->sadispls, &a->stypes, &a->sp,
+	                  "sendcounts", "sdispls", "sendtypes", "sendbuf")))
+		return rc;
+	return wblocks(a, rb, a->indeg, rcounts, rdispls, rtypes, &a->rcounts,
+	               &a->rdispls, &a->radispls, &a->rtypes, &a->rp,
+	               "recvcounts", "rdispls", "recvtypes", "recvbuf");
 }

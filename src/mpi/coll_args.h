@@ -21,6 +21,9 @@ typedef struct mw_coll {
 	void *sp, *rp;       /* host buffers (the module address unchecked where not significant) */
 	int *scounts, *sdispls, *rcounts, *rdispls;   /* snapshots (v and w forms) */
 	MPI_Datatype *stypes, *rtypes;   /* w form: per-peer host types (malloc'd) */
+	MPI_Aint *sadispls, *radispls;   /* neighborhood w form: host MPI_Aint copies */
+	int indeg, outdeg;   /* neighborhood: degrees of c's topology */
+	int cap;             /* snapshots padded with zeros to this many entries */
 	mw_snap *snap;       /* where snapshots go (the caller's: stack or request) */
 	int nsnap, maxsnap;
 	const char *arg;     /* the argument refused, for mw_coll_fail */
@@ -35,7 +38,7 @@ typedef struct mw_coll {
  * arrays), which mw_coll_end or the request owning them releases. */
 int mw_coll_begin(mw_coll *a, rt_instance *inst, uint32_t comm, mw_snap *snap,
                   int maxsnap);
-/* Releases the snapshots (a blocking call's) and the w form's types not
+/* Releases the snapshots (a blocking call's) and the w form's arrays not
  * taken (set to NULL) by the caller. */
 void mw_coll_end(mw_coll *a);
 /* The refusal of proc with class rc: one line naming the argument. */
@@ -74,4 +77,20 @@ int mw_coll_reduce_scatter_block(mw_coll *a, uint32_t sb, uint32_t rb,
 int mw_coll_reduce_scatter(mw_coll *a, uint32_t sb, uint32_t rb, uint32_t rcounts,
                            uint32_t dt, uint32_t opv);
 
+/* Neighborhood collectives (blocks per neighbour of c's topology):
+ * mw_coll_neighbors first (the degrees; the snapshots are padded to the
+ * larger, mw_snap_pad says why), then one shape.  nb_allgather: alltoall
+ * as in mw_coll_allgather, by degree. */
+int mw_coll_neighbors(mw_coll *a);
+int mw_coll_nb_allgather(mw_coll *a, int alltoall, uint32_t sb, uint32_t sc,
+                         uint32_t sdt, uint32_t rb, uint32_t rcn, uint32_t rdt);
+int mw_coll_nb_allgatherv(mw_coll *a, uint32_t sb, uint32_t sc, uint32_t sdt,
+                          uint32_t rb, uint32_t rcounts, uint32_t displs,
+                          uint32_t rdt);
+int mw_coll_nb_alltoallv(mw_coll *a, uint32_t sb, uint32_t scounts,
+                         uint32_t sdispls, uint32_t sdt, uint32_t rb,
+                         uint32_t rcounts, uint32_t rdispls, uint32_t rdt);
+int mw_coll_nb_alltoallw(mw_coll *a, uint32_t sb, uint32_t scounts,
+                         uint32_t sdispls, uint32_t stypes, uint32_t rb,
+                         uint32_t rcounts, uint32_t rdispls, uint32_t rtypes);
 #endif

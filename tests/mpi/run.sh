@@ -599,7 +599,7 @@ if wasm_build nbc_fatal "$here/nbc_fatal.c" "$CC_W"; then
 		"^mpiwasm: rank 1: MPI_Allreduce: argument recvbuf: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
 		"survived" "$OUT/nbc_fatal.wasm" allreduce
 	must_die "nbc_fatal np=2: bad MPI_Ineighbor_alltoallw buffer under MPI_ERRORS_ARE_FATAL" 2 \
-		"^mpiwasm: rank 1: MPI_Ineighbor_alltoallw: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
+		"^mpiwasm: rank 1: MPI_Ineighbor_alltoallw: argument sendbuf: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
 		"survived" "$OUT/nbc_fatal.wasm" alltoallw
 	must_die "nbc_fatal np=2: trap in a user op applied during MPI_Wait" 2 \
 		"^mpiwasm: rank [01]: .*trap" "survived" "$OUT/nbc_fatal.wasm" optrap
