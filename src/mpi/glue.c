@@ -3,33 +3,10 @@
  * Host functions for the MPI procedures whose parameters follow
  * the generic rules; the rest are in hand.c (mwh_*). */
 #include "mpib_int.h"
+#include "hand_protos.h"
 
 #pragma GCC diagnostic ignored "-Wunused-variable"
 
-uint32_t mwh_Abort();
-uint32_t mwh_Accumulate();
-uint32_t mwh_Add_error_class();
-uint32_t mwh_Add_error_code();
-uint32_t mwh_Add_error_string();
-uint32_t mwh_Aint_add();
-uint32_t mwh_Aint_diff();
-uint32_t mwh_Allgather();
-uint32_t mwh_Allgatherv();
-uint32_t mwh_Alloc_mem();
-uint32_t mwh_Allreduce();
-uint32_t mwh_Alltoall();
-uint32_t mwh_Alltoallv();
-uint32_t mwh_Alltoallw();
-uint32_t mwh_Attr_delete();
-uint32_t mwh_Attr_get();
-uint32_t mwh_Attr_put();
-uint32_t mwh_Barrier();
-uint32_t mwh_Bcast();
-uint32_t mwh_Bsend();
-uint32_t mwh_Bsend_init();
-uint32_t mwh_Buffer_attach();
-uint32_t mwh_Buffer_detach();
-uint32_t mwh_Cancel();
 static uint32_t mwg_Cart_coords(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	int rc = 0;
@@ -96,7 +73,6 @@ static uint32_t mwg_Cart_map(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 	return mw_ret(inst, rc, a0, "MPI_Cart_map");
 }
 
-uint32_t mwh_Cart_rank();
 static uint32_t mwg_Cart_shift(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	int rc = 0;
@@ -113,7 +89,6 @@ static uint32_t mwg_Cart_shift(rt_instance *inst, uint32_t a0, uint32_t a1, uint
 	return mw_ret(inst, rc, a0, "MPI_Cart_shift");
 }
 
-uint32_t mwh_Cart_sub();
 static uint32_t mwg_Cartdim_get(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -126,14 +101,11 @@ static uint32_t mwg_Cartdim_get(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Cartdim_get");
 }
 
-uint32_t mwh_Close_port();
-uint32_t mwh_Comm_accept();
 static uint32_t mwg_Comm_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
 }
 
-uint32_t mwh_Comm_call_errhandler();
 static uint32_t mwg_Comm_compare(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -148,24 +120,11 @@ static uint32_t mwg_Comm_compare(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 	return mw_ret(inst, rc, a0, "MPI_Comm_compare");
 }
 
-uint32_t mwh_Comm_connect();
-uint32_t mwh_Comm_create();
-uint32_t mwh_Comm_create_errhandler();
-uint32_t mwh_Comm_create_group();
-uint32_t mwh_Comm_create_keyval();
-uint32_t mwh_Comm_delete_attr();
-uint32_t mwh_Comm_disconnect();
-uint32_t mwh_Comm_dup();
-uint32_t mwh_Comm_dup_with_info();
 static uint32_t mwg_Comm_f2c(rt_instance *inst, uint32_t a0)
 {
 	return a0;
 }
 
-uint32_t mwh_Comm_free();
-uint32_t mwh_Comm_free_keyval();
-uint32_t mwh_Comm_get_attr();
-uint32_t mwh_Comm_get_errhandler();
 static uint32_t mwg_Comm_get_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -179,8 +138,6 @@ static uint32_t mwg_Comm_get_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Comm_get_info");
 }
 
-uint32_t mwh_Comm_get_name();
-uint32_t mwh_Comm_get_parent();
 static uint32_t mwg_Comm_group(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -194,7 +151,6 @@ static uint32_t mwg_Comm_group(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Comm_group");
 }
 
-uint32_t mwh_Comm_idup();
 static uint32_t mwg_Comm_rank(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -231,8 +187,6 @@ static uint32_t mwg_Comm_remote_size(rt_instance *inst, uint32_t a0, uint32_t a1
 	return mw_ret(inst, rc, a0, "MPI_Comm_remote_size");
 }
 
-uint32_t mwh_Comm_set_attr();
-uint32_t mwh_Comm_set_errhandler();
 static uint32_t mwg_Comm_set_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -244,7 +198,6 @@ static uint32_t mwg_Comm_set_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Comm_set_info");
 }
 
-uint32_t mwh_Comm_set_name();
 static uint32_t mwg_Comm_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -256,10 +209,6 @@ static uint32_t mwg_Comm_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Comm_size");
 }
 
-uint32_t mwh_Comm_spawn();
-uint32_t mwh_Comm_spawn_multiple();
-uint32_t mwh_Comm_split();
-uint32_t mwh_Comm_split_type();
 static uint32_t mwg_Comm_test_inter(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -271,7 +220,6 @@ static uint32_t mwg_Comm_test_inter(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Comm_test_inter");
 }
 
-uint32_t mwh_Compare_and_swap();
 static uint32_t mwg_Dims_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -284,9 +232,6 @@ static uint32_t mwg_Dims_create(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Dims_create");
 }
 
-uint32_t mwh_Dist_graph_create();
-uint32_t mwh_Dist_graph_create_adjacent();
-uint32_t mwh_Dist_graph_neighbors();
 static uint32_t mwg_Dist_graph_neighbors_count(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	int rc = 0;
@@ -312,87 +257,6 @@ static uint32_t mwg_Errhandler_f2c(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
-uint32_t mwh_Errhandler_free();
-uint32_t mwh_Error_class();
-uint32_t mwh_Error_string();
-uint32_t mwh_Exscan();
-uint32_t mwh_Fetch_and_op();
-uint32_t mwh_File_c2f();
-uint32_t mwh_File_call_errhandler();
-uint32_t mwh_File_close();
-uint32_t mwh_File_create_errhandler();
-uint32_t mwh_File_delete();
-uint32_t mwh_File_f2c();
-uint32_t mwh_File_get_amode();
-uint32_t mwh_File_get_atomicity();
-uint32_t mwh_File_get_byte_offset();
-uint32_t mwh_File_get_errhandler();
-uint32_t mwh_File_get_group();
-uint32_t mwh_File_get_info();
-uint32_t mwh_File_get_position();
-uint32_t mwh_File_get_position_shared();
-uint32_t mwh_File_get_size();
-uint32_t mwh_File_get_type_extent();
-uint32_t mwh_File_get_view();
-uint32_t mwh_File_iread();
-uint32_t mwh_File_iread_all();
-uint32_t mwh_File_iread_at();
-uint32_t mwh_File_iread_at_all();
-uint32_t mwh_File_iread_shared();
-uint32_t mwh_File_iwrite();
-uint32_t mwh_File_iwrite_all();
-uint32_t mwh_File_iwrite_at();
-uint32_t mwh_File_iwrite_at_all();
-uint32_t mwh_File_iwrite_shared();
-uint32_t mwh_File_open();
-uint32_t mwh_File_preallocate();
-uint32_t mwh_File_read();
-uint32_t mwh_File_read_all();
-uint32_t mwh_File_read_all_begin();
-uint32_t mwh_File_read_all_end();
-uint32_t mwh_File_read_at();
-uint32_t mwh_File_read_at_all();
-uint32_t mwh_File_read_at_all_begin();
-uint32_t mwh_File_read_at_all_end();
-uint32_t mwh_File_read_ordered();
-uint32_t mwh_File_read_ordered_begin();
-uint32_t mwh_File_read_ordered_end();
-uint32_t mwh_File_read_shared();
-uint32_t mwh_File_seek();
-uint32_t mwh_File_seek_shared();
-uint32_t mwh_File_set_atomicity();
-uint32_t mwh_File_set_errhandler();
-uint32_t mwh_File_set_info();
-uint32_t mwh_File_set_size();
-uint32_t mwh_File_set_view();
-uint32_t mwh_File_sync();
-uint32_t mwh_File_write();
-uint32_t mwh_File_write_all();
-uint32_t mwh_File_write_all_begin();
-uint32_t mwh_File_write_all_end();
-uint32_t mwh_File_write_at();
-uint32_t mwh_File_write_at_all();
-uint32_t mwh_File_write_at_all_begin();
-uint32_t mwh_File_write_at_all_end();
-uint32_t mwh_File_write_ordered();
-uint32_t mwh_File_write_ordered_begin();
-uint32_t mwh_File_write_ordered_end();
-uint32_t mwh_File_write_shared();
-uint32_t mwh_Finalize();
-uint32_t mwh_Finalized();
-uint32_t mwh_Free_mem();
-uint32_t mwh_Gather();
-uint32_t mwh_Gatherv();
-uint32_t mwh_Get();
-uint32_t mwh_Get_accumulate();
-uint32_t mwh_Get_address();
-uint32_t mwh_Get_count();
-uint32_t mwh_Get_elements();
-uint32_t mwh_Get_elements_x();
-uint32_t mwh_Get_library_version();
-uint32_t mwh_Get_processor_name();
-uint32_t mwh_Get_version();
-uint32_t mwh_Graph_create();
 static uint32_t mwg_Graph_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	int rc = 0;
@@ -408,7 +272,6 @@ static uint32_t mwg_Graph_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint3
 	return mw_ret(inst, rc, a0, "MPI_Graph_get");
 }
 
-uint32_t mwh_Graph_map();
 static uint32_t mwg_Graph_neighbors(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	int rc = 0;
@@ -446,8 +309,6 @@ static uint32_t mwg_Graphdims_get(rt_instance *inst, uint32_t a0, uint32_t a1, u
 	return mw_ret(inst, rc, a0, "MPI_Graphdims_get");
 }
 
-uint32_t mwh_Grequest_complete();
-uint32_t mwh_Grequest_start();
 static uint32_t mwg_Group_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -503,7 +364,6 @@ static uint32_t mwg_Group_f2c(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
-uint32_t mwh_Group_free();
 static uint32_t mwg_Group_incl(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	int rc = 0;
@@ -535,8 +395,6 @@ static uint32_t mwg_Group_intersection(rt_instance *inst, uint32_t a0, uint32_t 
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_intersection");
 }
 
-uint32_t mwh_Group_range_excl();
-uint32_t mwh_Group_range_incl();
 static uint32_t mwg_Group_rank(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -560,7 +418,6 @@ static uint32_t mwg_Group_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_size");
 }
 
-uint32_t mwh_Group_translate_ranks();
 static uint32_t mwg_Group_union(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -576,25 +433,6 @@ static uint32_t mwg_Group_union(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_union");
 }
 
-uint32_t mwh_Iallgather();
-uint32_t mwh_Iallgatherv();
-uint32_t mwh_Iallreduce();
-uint32_t mwh_Ialltoall();
-uint32_t mwh_Ialltoallv();
-uint32_t mwh_Ialltoallw();
-uint32_t mwh_Ibarrier();
-uint32_t mwh_Ibcast();
-uint32_t mwh_Ibsend();
-uint32_t mwh_Iexscan();
-uint32_t mwh_Igather();
-uint32_t mwh_Igatherv();
-uint32_t mwh_Improbe();
-uint32_t mwh_Imrecv();
-uint32_t mwh_Ineighbor_allgather();
-uint32_t mwh_Ineighbor_allgatherv();
-uint32_t mwh_Ineighbor_alltoall();
-uint32_t mwh_Ineighbor_alltoallv();
-uint32_t mwh_Ineighbor_alltoallw();
 static uint32_t mwg_Info_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -640,8 +478,6 @@ static uint32_t mwg_Info_f2c(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
-uint32_t mwh_Info_free();
-uint32_t mwh_Info_get();
 static uint32_t mwg_Info_get_nkeys(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -653,7 +489,6 @@ static uint32_t mwg_Info_get_nkeys(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Info_get_nkeys");
 }
 
-uint32_t mwh_Info_get_nthkey();
 static uint32_t mwg_Info_get_valuelen(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	int rc = 0;
@@ -682,26 +517,6 @@ static uint32_t mwg_Info_set(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Info_set");
 }
 
-uint32_t mwh_Init();
-uint32_t mwh_Init_thread();
-uint32_t mwh_Initialized();
-uint32_t mwh_Intercomm_create();
-uint32_t mwh_Intercomm_merge();
-uint32_t mwh_Iprobe();
-uint32_t mwh_Irecv();
-uint32_t mwh_Ireduce();
-uint32_t mwh_Ireduce_scatter();
-uint32_t mwh_Ireduce_scatter_block();
-uint32_t mwh_Irsend();
-uint32_t mwh_Is_thread_main();
-uint32_t mwh_Iscan();
-uint32_t mwh_Iscatter();
-uint32_t mwh_Iscatterv();
-uint32_t mwh_Isend();
-uint32_t mwh_Issend();
-uint32_t mwh_Keyval_create();
-uint32_t mwh_Keyval_free();
-uint32_t mwh_Lookup_name();
 static uint32_t mwg_Message_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -712,43 +527,16 @@ static uint32_t mwg_Message_f2c(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
-uint32_t mwh_Mprobe();
-uint32_t mwh_Mrecv();
-uint32_t mwh_Neighbor_allgather();
-uint32_t mwh_Neighbor_allgatherv();
-uint32_t mwh_Neighbor_alltoall();
-uint32_t mwh_Neighbor_alltoallv();
-uint32_t mwh_Neighbor_alltoallw();
 static uint32_t mwg_Op_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
 }
 
-uint32_t mwh_Op_commutative();
-uint32_t mwh_Op_create();
 static uint32_t mwg_Op_f2c(rt_instance *inst, uint32_t a0)
 {
 	return a0;
 }
 
-uint32_t mwh_Op_free();
-uint32_t mwh_Open_port();
-uint32_t mwh_Pack();
-uint32_t mwh_Pack_external();
-uint32_t mwh_Pack_external_size();
-uint32_t mwh_Pack_size();
-uint32_t mwh_Pcontrol();
-uint32_t mwh_Probe();
-uint32_t mwh_Publish_name();
-uint32_t mwh_Put();
-uint32_t mwh_Query_thread();
-uint32_t mwh_Raccumulate();
-uint32_t mwh_Recv();
-uint32_t mwh_Recv_init();
-uint32_t mwh_Reduce();
-uint32_t mwh_Reduce_local();
-uint32_t mwh_Reduce_scatter();
-uint32_t mwh_Reduce_scatter_block();
 static uint32_t mwg_Request_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -759,69 +547,6 @@ static uint32_t mwg_Request_f2c(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
-uint32_t mwh_Request_free();
-uint32_t mwh_Request_get_status();
-uint32_t mwh_Rget();
-uint32_t mwh_Rget_accumulate();
-uint32_t mwh_Rput();
-uint32_t mwh_Rsend();
-uint32_t mwh_Rsend_init();
-uint32_t mwh_Scan();
-uint32_t mwh_Scatter();
-uint32_t mwh_Scatterv();
-uint32_t mwh_Send();
-uint32_t mwh_Send_init();
-uint32_t mwh_Sendrecv();
-uint32_t mwh_Sendrecv_replace();
-uint32_t mwh_Ssend();
-uint32_t mwh_Ssend_init();
-uint32_t mwh_Start();
-uint32_t mwh_Startall();
-uint32_t mwh_Status_c2f();
-uint32_t mwh_Status_c2f08();
-uint32_t mwh_Status_f082c();
-uint32_t mwh_Status_f082f();
-uint32_t mwh_Status_f2c();
-uint32_t mwh_Status_f2f08();
-uint32_t mwh_Status_set_cancelled();
-uint32_t mwh_Status_set_elements();
-uint32_t mwh_Status_set_elements_x();
-uint32_t mwh_T_category_changed();
-uint32_t mwh_T_category_get_categories();
-uint32_t mwh_T_category_get_cvars();
-uint32_t mwh_T_category_get_index();
-uint32_t mwh_T_category_get_info();
-uint32_t mwh_T_category_get_num();
-uint32_t mwh_T_category_get_pvars();
-uint32_t mwh_T_cvar_get_index();
-uint32_t mwh_T_cvar_get_info();
-uint32_t mwh_T_cvar_get_num();
-uint32_t mwh_T_cvar_handle_alloc();
-uint32_t mwh_T_cvar_handle_free();
-uint32_t mwh_T_cvar_read();
-uint32_t mwh_T_cvar_write();
-uint32_t mwh_T_enum_get_info();
-uint32_t mwh_T_enum_get_item();
-uint32_t mwh_T_finalize();
-uint32_t mwh_T_init_thread();
-uint32_t mwh_T_pvar_get_index();
-uint32_t mwh_T_pvar_get_info();
-uint32_t mwh_T_pvar_get_num();
-uint32_t mwh_T_pvar_handle_alloc();
-uint32_t mwh_T_pvar_handle_free();
-uint32_t mwh_T_pvar_read();
-uint32_t mwh_T_pvar_readreset();
-uint32_t mwh_T_pvar_reset();
-uint32_t mwh_T_pvar_session_create();
-uint32_t mwh_T_pvar_session_free();
-uint32_t mwh_T_pvar_start();
-uint32_t mwh_T_pvar_stop();
-uint32_t mwh_T_pvar_write();
-uint32_t mwh_Test();
-uint32_t mwh_Test_cancelled();
-uint32_t mwh_Testall();
-uint32_t mwh_Testany();
-uint32_t mwh_Testsome();
 static uint32_t mwg_Topo_test(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -839,7 +564,6 @@ static uint32_t mwg_Type_c2f(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
-uint32_t mwh_Type_commit();
 static uint32_t mwg_Type_contiguous(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -853,7 +577,6 @@ static uint32_t mwg_Type_contiguous(rt_instance *inst, uint32_t a0, uint32_t a1,
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_contiguous");
 }
 
-uint32_t mwh_Type_create_darray();
 static uint32_t mwg_Type_create_f90_complex(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -887,9 +610,6 @@ static uint32_t mwg_Type_create_f90_real(rt_instance *inst, uint32_t a0, uint32_
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_create_f90_real");
 }
 
-uint32_t mwh_Type_create_hindexed();
-uint32_t mwh_Type_create_hindexed_block();
-uint32_t mwh_Type_create_hvector();
 static uint32_t mwg_Type_create_indexed_block(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	int rc = 0;
@@ -906,11 +626,6 @@ static uint32_t mwg_Type_create_indexed_block(rt_instance *inst, uint32_t a0, ui
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_create_indexed_block");
 }
 
-uint32_t mwh_Type_create_keyval();
-uint32_t mwh_Type_create_resized();
-uint32_t mwh_Type_create_struct();
-uint32_t mwh_Type_create_subarray();
-uint32_t mwh_Type_delete_attr();
 static uint32_t mwg_Type_dup(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -929,12 +644,6 @@ static uint32_t mwg_Type_f2c(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
-uint32_t mwh_Type_free();
-uint32_t mwh_Type_free_keyval();
-uint32_t mwh_Type_get_attr();
-uint32_t mwh_Type_get_contents();
-uint32_t mwh_Type_get_envelope();
-uint32_t mwh_Type_get_extent();
 static uint32_t mwg_Type_get_extent_x(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -948,8 +657,6 @@ static uint32_t mwg_Type_get_extent_x(rt_instance *inst, uint32_t a0, uint32_t a
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_get_extent_x");
 }
 
-uint32_t mwh_Type_get_name();
-uint32_t mwh_Type_get_true_extent();
 static uint32_t mwg_Type_get_true_extent_x(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -992,8 +699,6 @@ static uint32_t mwg_Type_match_size(rt_instance *inst, uint32_t a0, uint32_t a1,
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_match_size");
 }
 
-uint32_t mwh_Type_set_attr();
-uint32_t mwh_Type_set_name();
 static uint32_t mwg_Type_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -1029,54 +734,6 @@ static uint32_t mwg_Type_vector(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_vector");
 }
 
-uint32_t mwh_Unpack();
-uint32_t mwh_Unpack_external();
-uint32_t mwh_Unpublish_name();
-uint32_t mwh_Wait();
-uint32_t mwh_Waitall();
-uint32_t mwh_Waitany();
-uint32_t mwh_Waitsome();
-uint32_t mwh_Win_allocate();
-uint32_t mwh_Win_allocate_shared();
-uint32_t mwh_Win_attach();
-uint32_t mwh_Win_c2f();
-uint32_t mwh_Win_call_errhandler();
-uint32_t mwh_Win_complete();
-uint32_t mwh_Win_create();
-uint32_t mwh_Win_create_dynamic();
-uint32_t mwh_Win_create_errhandler();
-uint32_t mwh_Win_create_keyval();
-uint32_t mwh_Win_delete_attr();
-uint32_t mwh_Win_detach();
-uint32_t mwh_Win_f2c();
-uint32_t mwh_Win_fence();
-uint32_t mwh_Win_flush();
-uint32_t mwh_Win_flush_all();
-uint32_t mwh_Win_flush_local();
-uint32_t mwh_Win_flush_local_all();
-uint32_t mwh_Win_free();
-uint32_t mwh_Win_free_keyval();
-uint32_t mwh_Win_get_attr();
-uint32_t mwh_Win_get_errhandler();
-uint32_t mwh_Win_get_group();
-uint32_t mwh_Win_get_info();
-uint32_t mwh_Win_get_name();
-uint32_t mwh_Win_lock();
-uint32_t mwh_Win_lock_all();
-uint32_t mwh_Win_post();
-uint32_t mwh_Win_set_attr();
-uint32_t mwh_Win_set_errhandler();
-uint32_t mwh_Win_set_info();
-uint32_t mwh_Win_set_name();
-uint32_t mwh_Win_shared_query();
-uint32_t mwh_Win_start();
-uint32_t mwh_Win_sync();
-uint32_t mwh_Win_test();
-uint32_t mwh_Win_unlock();
-uint32_t mwh_Win_unlock_all();
-uint32_t mwh_Win_wait();
-uint32_t mwh_Wtick();
-uint32_t mwh_Wtime();
 /* ---- MPI-4 large-count versions (mw_bigc_* in hand_bigc.c) ---- */
 static uint32_t mwb_Accumulate_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint64_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
@@ -1606,8 +1263,6 @@ out:
 	return mw_bigc_end(&x);
 }
 
-uint32_t mwb_Get_count_c();
-uint32_t mwb_Get_elements_c();
 static uint32_t mwb_Iallgather_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
 	mw_bigc x;
@@ -2325,7 +1980,6 @@ out:
 	return mw_bigc_end(&x);
 }
 
-uint32_t mwb_Type_contiguous_c();
 static uint32_t mwb_Type_create_darray_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
 {
 	mw_bigc x;
@@ -2440,8 +2094,6 @@ out:
 	return mw_bigc_end(&x);
 }
 
-uint32_t mwb_Type_get_extent_c();
-uint32_t mwb_Type_get_true_extent_c();
 static uint32_t mwb_Type_indexed_c(rt_instance *inst, uint64_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	mw_bigc x;
@@ -2457,7 +2109,6 @@ out:
 	return mw_bigc_end(&x);
 }
 
-uint32_t mwb_Type_size_c();
 static uint32_t mwb_Type_vector_c(rt_instance *inst, uint64_t a0, uint64_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
 {
 	mw_bigc x;
@@ -2503,7 +2154,6 @@ out:
 	return mw_bigc_end(&x);
 }
 
-#pragma GCC diagnostic ignored "-Wstrict-prototypes"
 const rt_hostfn mw_glue[] = {
 	{ "env", "MPI_Abort", "ii:i", (void *)mwh_Abort },
 	{ "env", "PMPI_Abort", "ii:i", (void *)mwh_Abort },

@@ -8,6 +8,8 @@
 #include <unistd.h>
 #include "mpib.h"
 #include "mpib_int.h"
+#include "hand_protos.h"
+#include "coll_args.h"
 #include "rt/rt.h"
 
 typedef uint32_t u32;
@@ -17,11 +19,6 @@ typedef uint32_t u32;
 #define DTYPE(d, a) TRY(mw_dtype_get((a), &(d)))
 #define OUT(p, a, n) do { if (!((p) = mw_ptr(inst, (a), (n)))) { rc = MW_ERR_ARG; goto fail; } } while (0)
 #define BUF(p, a, n, d) TRY(mw_buf(inst, (a), (int)(n), (d), &(p)))
-/* n blocks of `count` elements (a collective's per-peer count x peers): the
- * count is the module's int (negative: MPI_ERR_COUNT), the product is
- * checked in 64 bits. */
-#define BUFN(p, a, count, n, d) TRY((int32_t)(count) < 0 ? MW_ERR_COUNT : \
-	mw_buf_at64(inst, (a), 0, (int64_t)(int32_t)(count) * (int64_t)(n), (d), &(p)))
 #define STATUS_OK(a) do { if ((a) && !mw_ptr(inst, (a), 24)) { rc = MW_ERR_ARG; goto fail; } } while (0)
 #define IN_PLACE(a) ((a) == 1)
 
@@ -1064,28 +1061,8 @@ u32 mwh_Op_commutative(rt_instance *inst, u32 opv, u32 flag)
 
 /* ---- collectives -------------------------------------------------------------- */
 
-
-/* Whether the root-only arguments are significant in this process. */
-static int at_root(MPI_Comm c, int root)
-{
-	int inter = 0, r = -1;
-	MPI_Comm_test_inter(c, &inter);
-	if (inter)
-		return root == MPI_ROOT;
-	MPI_Comm_rank(c, &r);
-	return r == root;
-}
-
-
-/* Send buffer or MPI_IN_PLACE. */
-static int sbuf(rt_instance *inst, u32 a, int count, const mw_dtype *d, void **p)
-{
-	if (IN_PLACE(a)) {
-		*p = MPI_IN_PLACE;
-		return 0;
-	}
-	return mw_buf(inst, a, count, d, p);
-}
+/* The arguments of each are checked by coll_args.c, by the same rules as
+ * its nonblocking form's (hand_nbc.c); snapshots live on this stack. */
 
 u32 mwh_Barrier(rt_instance *inst, u32 comm)
 {
@@ -1099,17 +1076,14 @@ fail:
 
 u32 mwh_Bcast(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 root, u32 comm)
 {
-	MPI_Comm c;
-	mw_dtype *d;
-	void *p;
+	mw_coll a;
 	int rc;
-	COMM(c, comm);
-	DTYPE(d, dt);
-	BUF(p, buf, count, d);
-	return mw_ret(inst, MPI_Bcast(p, (int)count, d->h, mw_rank_in(root), c),
+	TRY(mw_coll_begin(&a, inst, comm, NULL, 0));
+	TRY(mw_coll_bcast(&a, buf, count, dt, root));
+	return mw_ret(inst, MPI_Bcast(a.sp, (int)count, a.sd->h, a.root, a.c),
 	              comm, "MPI_Bcast");
 fail:
-	return mw_fail(inst, rc, comm, "MPI_Bcast");
+	return mw_coll_fail(&a, rc, comm, "MPI_Bcast");
 }
 
 /* Gather/Scatter: per-process block on one side, n blocks at the root. */
@@ -1117,44 +1091,15 @@ static u32 gather_scatter(rt_instance *inst, int scatter, u32 sb, u32 sc, u32 sd
                           u32 rb, u32 rcn, u32 rdt, u32 root, u32 comm)
 {
 	const char *proc = scatter ? "MPI_Scatter" : "MPI_Gather";
-	MPI_Comm c;
-	mw_dtype *sd, *rd;
-	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
+	mw_coll a;
 	int rc;
-	COMM(c, comm);
-	int hroot = mw_rank_in(root), me = at_root(c, hroot), n = mw_peers(c);
-	int inter = mw_is_inter(c);
-	if (!scatter) {
-		if (!(inter && me)) {
-			DTYPE(sd, sdt);
-			if (!(hroot == MPI_PROC_NULL))
-				TRY(me && IN_PLACE(sb) ? (sp = MPI_IN_PLACE, 0) : mw_buf(inst, sb, (int)sc, sd, &sp));
-		} else
-			sd = NULL;
-		DTYPE(rd, rdt);
-		if (me)
-			BUFN(rp, rb, rcn, n, rd);
-	} else {
-		DTYPE(sd, sdt);
-		if (me)
-			BUFN(sp, sb, sc, n, sd);
-		rd = NULL;
-		if (!(inter && me)) {
-			DTYPE(rd, rdt);
-			if (hroot != MPI_PROC_NULL)
-				TRY(me && IN_PLACE(rb) ? (rp = MPI_IN_PLACE, 0) : mw_buf(inst, rb, (int)rcn, rd, &rp));
-		}
-	}
-	if (me && !inter && !IN_PLACE(scatter ? rb : sb))
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
-	MPI_Datatype sh = sd ? sd->h : MPI_DATATYPE_NULL, rh = rd ? rd->h : MPI_DATATYPE_NULL;
-	if (!sh) sh = MPI_BYTE;
-	if (!rh) rh = MPI_BYTE;
-	rc = scatter ? MPI_Scatter(sp, (int)sc, sh, rp, (int)rcn, rh, hroot, c)
-	             : MPI_Gather(sp, (int)sc, sh, rp, (int)rcn, rh, hroot, c);
+	TRY(mw_coll_begin(&a, inst, comm, NULL, 0));
+	TRY(mw_coll_gather(&a, scatter, sb, sc, sdt, rb, rcn, rdt, root));
+	rc = scatter ? MPI_Scatter(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.root, a.c)
+	             : MPI_Gather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.root, a.c);
 	return mw_ret(inst, rc, comm, proc);
 fail:
-	return mw_fail(inst, rc, comm, proc);
+	return mw_coll_fail(&a, rc, comm, proc);
 }
 
 u32 mwh_Gather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rc_,
@@ -1164,301 +1109,146 @@ u32 mwh_Scatter(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rc_,
                 u32 rdt, u32 root, u32 comm)
 { return gather_scatter(inst, 1, sb, sc, sdt, rb, rc_, rdt, root, comm); }
 
-/* Checks n (count, displacement) blocks of d from base address a. */
-static int vbuf(rt_instance *inst, u32 a, int n, const int *counts,
-                const int *displs, const mw_dtype *d, void **p)
-{
-	int rc = mw_buf(inst, a, 0, d, p);
-	for (int i = 0; i < n && !rc; i++) {
-		void *q;
-		int64_t at;
-		/* A displacement in extents of a huge type can pass 2^63 bytes. */
-		if (__builtin_mul_overflow((int64_t)displs[i], (int64_t)d->extent, &at))
-			return MW_ERR_BUFFER;
-		rc = mw_buf_at(inst, a, at, counts[i], d, &q);
-	}
-	return rc;
-}
-
-static u32 gatherv_scatterv(rt_instance *inst, int scatter, u32 sb, u32 sc,
-                            u32 displs_or_sdt, u32 x, u32 rb, u32 rcn, u32 y,
-                            u32 rdt, u32 root, u32 comm)
-{
-	/* Gatherv(sb, sc, sdt, rb, rcounts, displs, rdt, root, comm)
-	 * Scatterv(sb, scounts, displs, sdt, rb, rc, rdt, root, comm) */
-	const char *proc = scatter ? "MPI_Scatterv" : "MPI_Gatherv";
-	MPI_Comm c;
-	mw_dtype *sd = NULL, *rd = NULL;
-	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
-	int *counts = NULL, *displs = NULL, rc;
-	mw_snap cs = { 0 }, ds = { 0 };   /* host copies: the library reads these */
-	COMM(c, comm);
-	int hroot = mw_rank_in(root), me = at_root(c, hroot), n = mw_peers(c);
-	int inter = mw_is_inter(c);
-	if (!scatter) {
-		u32 sdt = displs_or_sdt, rcounts = rcn, rdispls = y;
-		(void)x;
-		if (!(inter && me) && hroot != MPI_PROC_NULL) {
-			DTYPE(sd, sdt);
-			TRY(me && IN_PLACE(sb) ? (sp = MPI_IN_PLACE, 0) : mw_buf(inst, sb, (int)sc, sd, &sp));
-		}
-		DTYPE(rd, rdt);
-		if (me) {
-			TRY(mw_snap_in(inst, &cs, rcounts, n));
-			TRY(mw_snap_in(inst, &ds, rdispls, n));
-			counts = cs.v;
-			displs = ds.v;
-			TRY(vbuf(inst, rb, n, counts, displs, rd, &rp));
-			if (!inter && !IN_PLACE(sb))
-				TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size,
-				                 (int64_t)counts[hroot] * rd->size));
-		}
-		rc = MPI_Gatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp, counts, displs,
-		                 rd->h, hroot, c);
-	} else {
-		u32 scounts = sc, sdispls = displs_or_sdt, sdt = x, rc_ = rcn;
-		(void)y;
-		DTYPE(sd, sdt);
-		if (me) {
-			TRY(mw_snap_in(inst, &cs, scounts, n));
-			TRY(mw_snap_in(inst, &ds, sdispls, n));
-			counts = cs.v;
-			displs = ds.v;
-			TRY(vbuf(inst, sb, n, counts, displs, sd, &sp));
-		}
-		if (!(inter && me) && hroot != MPI_PROC_NULL) {
-			DTYPE(rd, rdt);
-			TRY(me && IN_PLACE(rb) ? (rp = MPI_IN_PLACE, 0) : mw_buf(inst, rb, (int)rc_, rd, &rp));
-		}
-		if (me && !inter && !IN_PLACE(rb))
-			TRY(mw_own_block(c, (int64_t)counts[hroot] * sd->size,
-			                 (int64_t)(int32_t)rc_ * rd->size));
-		rc = MPI_Scatterv(sp, counts, displs, sd->h, rp, (int)rc_,
-		                  rd ? rd->h : MPI_BYTE, hroot, c);
-	}
-	MW_SNAPS_FREE(&cs, &ds);
-	return mw_ret(inst, rc, comm, proc);
-fail:
-	MW_SNAPS_FREE(&cs, &ds);
-	return mw_fail(inst, rc, comm, proc);
-}
-
 u32 mwh_Gatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcounts,
                 u32 displs, u32 rdt, u32 root, u32 comm)
-{ return gatherv_scatterv(inst, 0, sb, sc, sdt, 0, rb, rcounts, displs, rdt, root, comm); }
+{
+	mw_coll a;
+	mw_snap snaps[MW_COLL_SNAPS];
+	int rc;
+	TRY(mw_coll_begin(&a, inst, comm, snaps, MW_COLL_SNAPS));
+	TRY(mw_coll_gatherv(&a, sb, sc, sdt, rb, rcounts, displs, rdt, root));
+	rc = MPI_Gatherv(a.sp, (int)sc, a.sd->h, a.rp, a.rcounts, a.rdispls, a.rd->h,
+	                 a.root, a.c);
+	mw_coll_end(&a);
+	return mw_ret(inst, rc, comm, "MPI_Gatherv");
+fail:
+	mw_coll_end(&a);
+	return mw_coll_fail(&a, rc, comm, "MPI_Gatherv");
+}
+
 u32 mwh_Scatterv(rt_instance *inst, u32 sb, u32 scounts, u32 displs, u32 sdt,
                  u32 rb, u32 rcn, u32 rdt, u32 root, u32 comm)
-{ return gatherv_scatterv(inst, 1, sb, scounts, displs, sdt, rb, rcn, 0, rdt, root, comm); }
+{
+	mw_coll a;
+	mw_snap snaps[MW_COLL_SNAPS];
+	int rc;
+	TRY(mw_coll_begin(&a, inst, comm, snaps, MW_COLL_SNAPS));
+	TRY(mw_coll_scatterv(&a, sb, scounts, displs, sdt, rb, rcn, rdt, root));
+	rc = MPI_Scatterv(a.sp, a.scounts, a.sdispls, a.sd->h, a.rp, (int)rcn, a.rd->h,
+	                  a.root, a.c);
+	mw_coll_end(&a);
+	return mw_ret(inst, rc, comm, "MPI_Scatterv");
+fail:
+	mw_coll_end(&a);
+	return mw_coll_fail(&a, rc, comm, "MPI_Scatterv");
+}
+
+/* Allgather and Alltoall: one block or n blocks sent, n received. */
+static u32 all_blocks(rt_instance *inst, int alltoall, u32 sb, u32 sc, u32 sdt,
+                      u32 rb, u32 rcn, u32 rdt, u32 comm)
+{
+	const char *proc = alltoall ? "MPI_Alltoall" : "MPI_Allgather";
+	mw_coll a;
+	int rc;
+	TRY(mw_coll_begin(&a, inst, comm, NULL, 0));
+	TRY(mw_coll_allgather(&a, alltoall, sb, sc, sdt, rb, rcn, rdt));
+	rc = alltoall ? MPI_Alltoall(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.c)
+	              : MPI_Allgather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.c);
+	return mw_ret(inst, rc, comm, proc);
+fail:
+	return mw_coll_fail(&a, rc, comm, proc);
+}
 
 u32 mwh_Allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
                   u32 rdt, u32 comm)
-{
-	MPI_Comm c;
-	mw_dtype *sd = NULL, *rd;
-	void *sp, *rp;
-	int rc;
-	COMM(c, comm);
-	DTYPE(rd, rdt);
-	if (!IN_PLACE(sb))
-		DTYPE(sd, sdt);
-	TRY(sbuf(inst, sb, (int)sc, sd, &sp));
-	BUFN(rp, rb, rcn, mw_peers(c), rd);
-	if (sd)
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
-	return mw_ret(inst, MPI_Allgather(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp,
-	              (int)rcn, rd->h, c), comm, "MPI_Allgather");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Allgather");
-}
+{ return all_blocks(inst, 0, sb, sc, sdt, rb, rcn, rdt, comm); }
+u32 mwh_Alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
+                 u32 rdt, u32 comm)
+{ return all_blocks(inst, 1, sb, sc, sdt, rb, rcn, rdt, comm); }
 
 u32 mwh_Allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
                    u32 rcounts, u32 rdispls, u32 rdt, u32 comm)
 {
-	MPI_Comm c;
-	mw_dtype *sd = NULL, *rd;
-	void *sp, *rp;
+	mw_coll a;
+	mw_snap snaps[MW_COLL_SNAPS];
 	int rc;
-	mw_snap cnt = { 0 }, dis = { 0 };
-	COMM(c, comm);
-	int n = mw_peers(c);
-	DTYPE(rd, rdt);
-	if (!IN_PLACE(sb))
-		DTYPE(sd, sdt);
-	TRY(sbuf(inst, sb, (int)sc, sd, &sp));
-	TRY(mw_snap_in(inst, &cnt, rcounts, n));
-	TRY(mw_snap_in(inst, &dis, rdispls, n));
-	TRY(vbuf(inst, rb, n, cnt.v, dis.v, rd, &rp));
-	if (sd && !mw_is_inter(c))
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)cnt.v[mw_my_rank(c)] * rd->size));
-	rc = MPI_Allgatherv(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp, cnt.v, dis.v,
-	                    rd->h, c);
-	MW_SNAPS_FREE(&cnt, &dis);
+	TRY(mw_coll_begin(&a, inst, comm, snaps, MW_COLL_SNAPS));
+	TRY(mw_coll_allgatherv(&a, sb, sc, sdt, rb, rcounts, rdispls, rdt));
+	rc = MPI_Allgatherv(a.sp, (int)sc, a.sd->h, a.rp, a.rcounts, a.rdispls,
+	                    a.rd->h, a.c);
+	mw_coll_end(&a);
 	return mw_ret(inst, rc, comm, "MPI_Allgatherv");
 fail:
-	MW_SNAPS_FREE(&cnt, &dis);
-	return mw_fail(inst, rc, comm, "MPI_Allgatherv");
-}
-
-u32 mwh_Alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
-                 u32 rdt, u32 comm)
-{
-	MPI_Comm c;
-	mw_dtype *sd = NULL, *rd;
-	void *sp, *rp;
-	int rc;
-	COMM(c, comm);
-	int n = mw_peers(c);
-	DTYPE(rd, rdt);
-	if (!IN_PLACE(sb))
-		DTYPE(sd, sdt);
-	if (IN_PLACE(sb))
-		sp = MPI_IN_PLACE;
-	else
-		BUFN(sp, sb, sc, n, sd);
-	BUFN(rp, rb, rcn, n, rd);
-	if (sd)
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
-	return mw_ret(inst, MPI_Alltoall(sp, (int)sc, sd ? sd->h : MPI_BYTE, rp,
-	              (int)rcn, rd->h, c), comm, "MPI_Alltoall");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Alltoall");
+	mw_coll_end(&a);
+	return mw_coll_fail(&a, rc, comm, "MPI_Allgatherv");
 }
 
 u32 mwh_Alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
                   u32 rb, u32 rcounts, u32 rdispls, u32 rdt, u32 comm)
 {
-	MPI_Comm c;
-	mw_dtype *sd = NULL, *rd;
-	void *sp = MPI_IN_PLACE, *rp;
+	mw_coll a;
+	mw_snap snaps[MW_COLL_SNAPS];
 	int rc;
-	mw_snap sc = { 0 }, sdi = { 0 }, rcn = { 0 }, rdi = { 0 };
-	COMM(c, comm);
-	int n = mw_peers(c);
-	DTYPE(rd, rdt);
-	TRY(mw_snap_in(inst, &rcn, rcounts, n));
-	TRY(mw_snap_in(inst, &rdi, rdispls, n));
-	TRY(vbuf(inst, rb, n, rcn.v, rdi.v, rd, &rp));
-	if (!IN_PLACE(sb)) {
-		DTYPE(sd, sdt);
-		TRY(mw_snap_in(inst, &sc, scounts, n));
-		TRY(mw_snap_in(inst, &sdi, sdispls, n));
-		TRY(vbuf(inst, sb, n, sc.v, sdi.v, sd, &sp));
-		int me = mw_my_rank(c);
-		if (!mw_is_inter(c))
-			TRY(mw_own_block(c, (int64_t)sc.v[me] * sd->size, (int64_t)rcn.v[me] * rd->size));
-	}
-	rc = MPI_Alltoallv(sp, sc.v, sdi.v, sd ? sd->h : MPI_BYTE, rp, rcn.v, rdi.v,
-	                   rd->h, c);
-	MW_SNAPS_FREE(&sc, &sdi, &rcn, &rdi);
+	TRY(mw_coll_begin(&a, inst, comm, snaps, MW_COLL_SNAPS));
+	TRY(mw_coll_alltoallv(&a, sb, scounts, sdispls, sdt, rb, rcounts, rdispls, rdt));
+	rc = MPI_Alltoallv(a.sp, a.scounts, a.sdispls, a.sd->h, a.rp, a.rcounts,
+	                   a.rdispls, a.rd->h, a.c);
+	mw_coll_end(&a);
 	return mw_ret(inst, rc, comm, "MPI_Alltoallv");
 fail:
-	MW_SNAPS_FREE(&sc, &sdi, &rcn, &rdi);
-	return mw_fail(inst, rc, comm, "MPI_Alltoallv");
-}
-
-/* Alltoallw: byte displacements and one datatype per peer. */
-static int wbuf(rt_instance *inst, u32 a, int n, const int *counts,
-                const int *displs, const int32_t *types, MPI_Datatype *ht,
-                void **p)
-{
-	int rc = 0;
-	*p = (uint8_t *)rt_mem(inst, 0, 0) + a;
-	for (int i = 0; i < n && !rc; i++) {
-		mw_dtype *d;
-		void *q;
-		if ((rc = mw_dtype_get((u32)types[i], &d)))
-			break;
-		ht[i] = d->h;
-		rc = mw_buf_at(inst, a, displs[i], counts[i], d, &q);
-	}
-	return rc;
+	mw_coll_end(&a);
+	return mw_coll_fail(&a, rc, comm, "MPI_Alltoallv");
 }
 
 u32 mwh_Alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 stypes,
                   u32 rb, u32 rcounts, u32 rdispls, u32 rtypes, u32 comm)
 {
-	MPI_Comm c;
-	void *sp = MPI_IN_PLACE, *rp;
+	mw_coll a;
+	mw_snap snaps[MW_COLL_SNAPS];
 	int rc;
-	mw_snap sc = { 0 }, sdi = { 0 }, st = { 0 }, rcn = { 0 }, rdi = { 0 }, rt = { 0 };
-	MPI_Datatype *hs = NULL, *hr = NULL;
-	COMM(c, comm);
-	int n = mw_peers(c);
-	hs = calloc((size_t)n + 1, sizeof *hs);
-	hr = calloc((size_t)n + 1, sizeof *hr);
-	if (!hs || !hr)
-		TRY(MW_ERR_NO_MEM);
-	TRY(mw_snap_in(inst, &rcn, rcounts, n));
-	TRY(mw_snap_in(inst, &rdi, rdispls, n));
-	TRY(mw_snap_in(inst, &rt, rtypes, n));
-	TRY(wbuf(inst, rb, n, rcn.v, rdi.v, rt.v, hr, &rp));
-	if (!IN_PLACE(sb)) {
-		TRY(mw_snap_in(inst, &sc, scounts, n));
-		TRY(mw_snap_in(inst, &sdi, sdispls, n));
-		TRY(mw_snap_in(inst, &st, stypes, n));
-		TRY(wbuf(inst, sb, n, sc.v, sdi.v, st.v, hs, &sp));
-		int me = mw_my_rank(c);
-		if (!mw_is_inter(c))
-			TRY(mw_own_block(c, (int64_t)sc.v[me] * mw_type_size(hs[me]),
-			                 (int64_t)rcn.v[me] * mw_type_size(hr[me])));
-	}
-	rc = MPI_Alltoallw(sp, sc.v, sdi.v, IN_PLACE(sb) ? NULL : hs, rp, rcn.v, rdi.v,
-	                   hr, c);
-	free(hs);
-	free(hr);
-	MW_SNAPS_FREE(&sc, &sdi, &st, &rcn, &rdi, &rt);
+	TRY(mw_coll_begin(&a, inst, comm, snaps, MW_COLL_SNAPS));
+	TRY(mw_coll_alltoallw(&a, sb, scounts, sdispls, stypes, rb, rcounts, rdispls,
+	                      rtypes));
+	rc = MPI_Alltoallw(a.sp, a.scounts, a.sdispls, a.stypes, a.rp, a.rcounts,
+	                   a.rdispls, a.rtypes, a.c);
+	mw_coll_end(&a);
 	return mw_ret(inst, rc, comm, "MPI_Alltoallw");
 fail:
-	free(hs);
-	free(hr);
-	MW_SNAPS_FREE(&sc, &sdi, &st, &rcn, &rdi, &rt);
-	return mw_fail(inst, rc, comm, "MPI_Alltoallw");
+	mw_coll_end(&a);
+	return mw_coll_fail(&a, rc, comm, "MPI_Alltoallw");
 }
 
 u32 mwh_Reduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
                u32 root, u32 comm)
 {
-	MPI_Comm c;
-	mw_dtype *d;
+	mw_coll a;
 	MPI_Op op;
-	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	int rc;
-	COMM(c, comm);
-	DTYPE(d, dt);
+	TRY(mw_coll_begin(&a, inst, comm, NULL, 0));
+	TRY(mw_coll_reduce(&a, sb, rb, count, dt, opv, root));
+	mw_dtype *d = a.sd;
 	OP(op, opv);
-	int hroot = mw_rank_in(root), me = at_root(c, hroot), inter = mw_is_inter(c);
-	if (!(inter && me) && hroot != MPI_PROC_NULL)
-		TRY(me && IN_PLACE(sb) ? (sp = MPI_IN_PLACE, 0) : mw_buf(inst, sb, (int)count, d, &sp));
-	if (me)
-		BUF(rp, rb, count, d);
-	if (me && !inter && sp != MPI_IN_PLACE)
-		TRY(mw_disjoint(sp, (int32_t)count, rp, (int32_t)count, d));
-	rc = MPI_Reduce(sp, rp, (int)count, d->h, op, hroot, c);
+	rc = MPI_Reduce(a.sp, a.rp, (int)count, d->h, op, a.root, a.c);
 	return mw_ret(inst, rc, comm, "MPI_Reduce");
 fail:
-	return mw_fail(inst, rc, comm, "MPI_Reduce");
+	return mw_coll_fail(&a, rc, comm, "MPI_Reduce");
 }
 
 #define ALLRED_LIKE(NAME)                                                       \
 u32 mwh_##NAME(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,  \
                u32 comm)                                                      \
 {                                                                             \
-	MPI_Comm c;                                                           \
-	mw_dtype *d;                                                          \
+	mw_coll a;                                                            \
 	MPI_Op op;                                                            \
-	void *sp, *rp;                                                        \
 	int rc;                                                               \
-	COMM(c, comm);                                                        \
-	DTYPE(d, dt);                                                         \
+	TRY(mw_coll_begin(&a, inst, comm, NULL, 0));                          \
+	TRY(mw_coll_allreduce(&a, sb, rb, count, dt, opv));                   \
+	mw_dtype *d = a.sd;                                                   \
 	OP(op, opv);                                                          \
-	TRY(sbuf(inst, sb, (int)count, d, &sp));                              \
-	BUF(rp, rb, count, d);                                                \
-	if (sp != MPI_IN_PLACE)                                               \
-		TRY(mw_disjoint(sp, (int32_t)count, rp, (int32_t)count, d));  \
-	return mw_ret(inst, MPI_##NAME(sp, rp, (int)count, d->h, op, c), comm, \
-	              "MPI_" #NAME);                                          \
+	return mw_ret(inst, MPI_##NAME(a.sp, a.rp, (int)count, d->h, op, a.c), \
+	              comm, "MPI_" #NAME);                                    \
 fail:                                                                         \
-	return mw_fail(inst, rc, comm, "MPI_" #NAME);                         \
+	return mw_coll_fail(&a, rc, comm, "MPI_" #NAME);                      \
 }
 ALLRED_LIKE(Allreduce)
 ALLRED_LIKE(Scan)
@@ -1484,65 +1274,36 @@ fail:
 u32 mwh_Reduce_scatter_block(rt_instance *inst, u32 sb, u32 rb, u32 count,
                              u32 dt, u32 opv, u32 comm)
 {
-	MPI_Comm c;
-	mw_dtype *d;
+	mw_coll a;
 	MPI_Op op;
-	void *sp, *rp;
 	int rc;
-	COMM(c, comm);
-	DTYPE(d, dt);
+	TRY(mw_coll_begin(&a, inst, comm, NULL, 0));
+	TRY(mw_coll_reduce_scatter_block(&a, sb, rb, count, dt, opv));
+	mw_dtype *d = a.sd;
 	OP(op, opv);
-	int n;
-	MPI_Comm_size(c, &n);
-	if (IN_PLACE(sb)) {
-		sp = MPI_IN_PLACE;
-		BUFN(rp, rb, count, n, d);
-	} else {
-		BUFN(sp, sb, count, n, d);
-		BUF(rp, rb, count, d);
-		TRY(mw_disjoint(sp, (int64_t)(int32_t)count * n, rp, (int32_t)count, d));
-	}
-	return mw_ret(inst, MPI_Reduce_scatter_block(sp, rp, (int)count, d->h, op, c),
+	return mw_ret(inst, MPI_Reduce_scatter_block(a.sp, a.rp, (int)count, d->h, op, a.c),
 	              comm, "MPI_Reduce_scatter_block");
 fail:
-	return mw_fail(inst, rc, comm, "MPI_Reduce_scatter_block");
+	return mw_coll_fail(&a, rc, comm, "MPI_Reduce_scatter_block");
 }
 
 u32 mwh_Reduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
                        u32 opv, u32 comm)
 {
-	MPI_Comm c;
-	mw_dtype *d;
+	mw_coll a;
+	mw_snap snaps[MW_COLL_SNAPS];
 	MPI_Op op;
-	void *sp, *rp;
-	int rc, n, me;
-	mw_snap rcs = { 0 };
-	COMM(c, comm);
-	DTYPE(d, dt);
+	int rc;
+	TRY(mw_coll_begin(&a, inst, comm, snaps, MW_COLL_SNAPS));
+	TRY(mw_coll_reduce_scatter(&a, sb, rb, rcounts, dt, opv));
+	mw_dtype *d = a.sd;
 	OP(op, opv);
-	MPI_Comm_size(c, &n);
-	MPI_Comm_rank(c, &me);
-	TRY(mw_snap_in(inst, &rcs, rcounts, n));
-	int *cnt = rcs.v;
-	int64_t total = 0;
-	for (int i = 0; i < n; i++)
-		total += cnt[i] < 0 ? 0 : cnt[i];
-	if (total > INT32_MAX)
-		TRY(MW_ERR_COUNT);
-	if (IN_PLACE(sb)) {
-		sp = MPI_IN_PLACE;
-		BUF(rp, rb, total, d);
-	} else {
-		BUF(sp, sb, total, d);
-		BUF(rp, rb, cnt[me], d);
-		TRY(mw_disjoint(sp, total, rp, cnt[me], d));
-	}
-	rc = MPI_Reduce_scatter(sp, rp, cnt, d->h, op, c);
-	mw_snap_free(&rcs);
+	rc = MPI_Reduce_scatter(a.sp, a.rp, a.rcounts, d->h, op, a.c);
+	mw_coll_end(&a);
 	return mw_ret(inst, rc, comm, "MPI_Reduce_scatter");
 fail:
-	mw_snap_free(&rcs);
-	return mw_fail(inst, rc, comm, "MPI_Reduce_scatter");
+	mw_coll_end(&a);
+	return mw_coll_fail(&a, rc, comm, "MPI_Reduce_scatter");
 }
 
 /* ---- env imports the published binaries need ----------------------------------- */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "mpib.h"
 #include "mpib_int.h"
+#include "hand_protos.h"
 #include "rt/rt.h"
 
 typedef uint32_t u32;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "mpib_int.h"
+#include "hand_protos.h"
 
 typedef uint32_t u32;
 

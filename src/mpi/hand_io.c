@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include "mpib.h"
 #include "mpib_int.h"
+#include "hand_protos.h"
 #include "rt/rt.h"
 #include "wasi/wasi.h"
 

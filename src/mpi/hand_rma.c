@@ -51,6 +51,7 @@
 #include <unistd.h>
 #include "mpib.h"
 #include "mpib_int.h"
+#include "hand_protos.h"
 #include "rt/rt.h"
 
 typedef uint32_t u32;

@@ -1347,6 +1347,11 @@ static const char *fail_why(int cls)
 	return why;
 }
 
+const char *mw_class_why(int cls)
+{
+	return fail_why(cls);
+}
+
 uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc)
 {
 	return mw_raise(inst, cls, fail_why(cls), comm, proc);

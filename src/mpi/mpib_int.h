@@ -283,6 +283,9 @@ uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc);
  * ("MPI_Pack: argument position = -8 is outside [0, 64]"). */
 uint32_t mw_fail_arg(rt_instance *inst, int cls, uint32_t comm, const char *proc,
                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* What a refusal of class cls by the bridge means, in a few words ("buffer
+ * lies outside linear memory"). */
+const char *mw_class_why(int cls);
 int mw_class_out(int hostcode);
 /* Module error class -> the host's class number. */
 int mw_class_in(int cls);

@@ -214,7 +214,7 @@ pre_wasm() {
 # in the same two lanes (a module not listed is built where it is used).
 rm -f "$OUT"/*.pre
 PRE1="bounds argsnap dyn_sandbox bounds_fatal rma_fatal nbc_fatal host_view"
-PRE2="pack_pos io_sandbox dyn_race abort bad_malloc t_bounds"
+PRE2="pack_pos io_sandbox dyn_race abort bad_malloc t_bounds coll_forms"
 set -- $ONLY
 half1="" half2=""
 while [ $# -gt 0 ]; do
@@ -350,6 +350,11 @@ fi
 # the module, for a nonblocking call) rewriting them changes nothing.
 if wasm_build argsnap "$here/argsnap.c" "$CC_W"; then
 	wasm_only argsnap "1 2 3 4" "v-collectives use the displacements as they were at the call"
+fi
+# The blocking and nonblocking form of one erroneous collective call fail
+# with the same error class (src/mpi/coll_args.c has the rules of both).
+if wasm_build coll_forms "$here/coll_forms.c" "$CC_W"; then
+	wasm_only coll_forms "1 2 3 4" "blocking and nonblocking collectives refuse an erroneous call with the same class"
 fi
 
 # MPI-IO inside the WASI sandbox: /rw and /ro (--dir-ro) granted, and
@@ -593,10 +598,14 @@ if wasm_build bad_malloc "$here/bad_malloc.c" "$CC_W"; then
 fi
 if wasm_build nbc_fatal "$here/nbc_fatal.c" "$CC_W"; then
 	must_die "nbc_fatal np=2: bad MPI_Iallreduce buffer under MPI_ERRORS_ARE_FATAL" 2 \
-		"^mpiwasm: rank 1: MPI_Iallreduce: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
+		"^mpiwasm: rank 1: MPI_Iallreduce: argument recvbuf: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
 		"survived" "$OUT/nbc_fatal.wasm" iallreduce
+	# the blocking form of the same call: the same line (coll_args.c)
+	must_die "nbc_fatal np=2: the same buffer in MPI_Allreduce gives the same line" 2 \
+		"^mpiwasm: rank 1: MPI_Allreduce: argument recvbuf: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
+		"survived" "$OUT/nbc_fatal.wasm" allreduce
 	must_die "nbc_fatal np=2: bad MPI_Ineighbor_alltoallw buffer under MPI_ERRORS_ARE_FATAL" 2 \
-		"^mpiwasm: rank 1: MPI_Ineighbor_alltoallw: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
+		"^mpiwasm: rank 1: MPI_Ineighbor_alltoallw: argument sendbuf: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
 		"survived" "$OUT/nbc_fatal.wasm" alltoallw
 	must_die "nbc_fatal np=2: trap in a user op applied during MPI_Wait" 2 \
 		"^mpiwasm: rank [01]: .*trap" "survived" "$OUT/nbc_fatal.wasm" optrap
