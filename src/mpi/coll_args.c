@@ -1,6 +1,6 @@
 /* coll_args.c - the argument rules of the collective operations (MPI-3.1
  * chapter 5, Collective Communication), written once for the blocking
- * form of each (hand.c) and its nonblocking form (hand_nbc.c): the root,
+ * form of each (hand_coll.c) and its nonblocking form (hand_nbc.c): the root,
  * which arguments are significant at this process (root or not,
  * MPI_IN_PLACE, an intercommunicator's MPI_ROOT and MPI_PROC_NULL), the
  * datatypes and the op, host snapshots of the per-peer counts,

@@ -1,5 +1,5 @@
 /* coll_args.h - the argument rules of the collective operations, shared
- * by their blocking (hand.c) and nonblocking (hand_nbc.c) forms: see
+ * by their blocking (hand_coll.c) and nonblocking (hand_nbc.c) forms: see
  * coll_args.c. */
 #ifndef MPIWASM_COLL_ARGS_H
 #define MPIWASM_COLL_ARGS_H

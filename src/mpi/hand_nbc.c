@@ -12,7 +12,7 @@
  * exactly once, when the request completes or is freed.  A blocking
  * neighborhood collective keeps the same record on its stack.  The
  * arguments are checked by coll_args.c, which the blocking collectives
- * (hand.c) share. */
+ * (hand_coll.c) share. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,7 +187,7 @@ static u32 started(rt_instance *inst, int rc, MPI_Request hr, u32 *r, keep *k,
 
 /* ---- nonblocking collectives -----------------------------------------------
  * Their arguments are checked by coll_args.c, by the same rules as their
- * blocking forms' (hand.c); the snapshots go to the request's keep. */
+ * blocking forms' (hand_coll.c); the snapshots go to the request's keep. */
 
 /* Starts the checks of a call whose snapshots the request keeps (kp:
  * made here, on the heap or as *local for a blocking call; NULL for a

@@ -1077,7 +1077,7 @@ void mw_comm_inherit(uint32_t comm, uint32_t parent)
 		mw_comm_set_errh(comm, mw_comm_errh(parent));
 }
 
-/* User error handlers live in the module; see hand.c. */
+/* User error handlers live in the module; see hand_err.c. */
 int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls);
 
 int mw_finalized;
