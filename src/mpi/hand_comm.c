@@ -2,8 +2,8 @@
  * communicator constructors, MPI_Comm_idup, group ranges, naming objects)
  * and process topologies (chapter 7: the Cartesian, graph and distributed
  * graph constructors the generator cannot express).  New communicators
- * inherit the module-side error handler.  MPI_Pcontrol (14.2, profiling) is
- * here too. */
+ * inherit the module-side error handler; names are clipped to the
+ * module's maxima.  MPI_Pcontrol (14.2, profiling) is here too. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
