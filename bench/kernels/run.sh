@@ -196,20 +196,14 @@ for k in $KERNELS; do
 	kernel_pair "$k" "$D/$k.o3" "$w" simd
 done
 
-echo "run.sh: cold compile of the large module" >&2
-cold=$(mktemp -d "$T/coldcache.XXXXXX") || die "mktemp failed"
-bigfuncs=$(wasm-objdump -h "$D/big.wasm" | sed -n 's/.* Code .*count: \([0-9]*\).*/\1/p')
-bigsize=$(wc -c <"$D/big.wasm")
-# /usr/bin/time counts the C compiler processes too (user+sys of children):
-# with other jobs on the machine, CPU seconds say more than wall seconds.
-if MPIWASM_CACHE_DIR=$cold /usr/bin/time -f "%e %U %S" -o "$T/coldtime" \
-	timeout $TMO "$MPIWASM" compile --timings "$D/big.wasm" >"$T/cold" 2>&1; then
+echo "run.sh: cold compile of the large module, and a rebuild with a few changes" >&2
+# coldcompile.sh: an empty cache of its own, then big-edit.wasm into it.
+if MPIWASM=$MPIWASM COLD_RAW=$T/cold timeout $((2 * TMO)) \
+	sh "$HERE/coldcompile.sh" "$B" >"$T/coldtab" 2>"$T/colderr"; then
 	coldrc=ok
 else
-	coldrc="failed (exit $?)"
+	coldrc="failed (exit $?): $(head -n 3 "$T/colderr")"
 fi
-coldwall=$(awk '{ printf "%.1f s wall, %.1f s CPU (user+sys, compiler included)", $1, $2 + $3 }' "$T/coldtime")
-rm -rf "$cold"
 # For scale: the same C program compiled natively, once.
 /usr/bin/time -f "%e %U %S" -o "$T/nattime" \
 	${BENCH_CC:-cc} -O2 -march=native -c -o "$T/big.o" "$D/big.c" 2>/dev/null &&
@@ -358,8 +352,12 @@ simd_vs_scalar() {
 	echo
 	echo "## Cold compile of a large module"
 	echo
-	echo "\`bench/kernels/gen-big.sh\` output ($bigfuncs functions in the code section, $bigsize bytes)"
-	echo "compiled with an empty cache: \`mpiwasm compile --timings big.wasm\`: $coldrc, $coldwall."
+	echo "\`bench/kernels/coldcompile.sh\` ($coldrc): \`mpiwasm compile --timings\` of"
+	echo "\`gen-big.sh\` output with an empty cache (cold), then of the same program with"
+	echo "a few functions changed (edit), into the cache the cold run filled."
+	echo
+	cat "$T/coldtab"
+	echo
 	echo "For scale, \`${BENCH_CC:-cc} -O2 -march=native -c big.c\` (the C source of that module): $natcc."
 	echo
 	echo '```'

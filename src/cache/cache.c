@@ -1039,7 +1039,7 @@ static void private_dir_template(const entry *e, const xlate_output *xo,
  * Besides the modules' objects, the cache keeps each compiled unit, as
  * u-KEY.o with KEY a SHA-256 over the unit's C text and everything else
  * the module key covers but the module (compiler, flags, CPU, translator).
- * The translator cuts units where the functions' own text says
+ * The translator cuts units that one function's change does not move
  * (xlate_options.stable_units), so a module rebuilt with a few functions
  * changed, or with only its data changed, translates to mostly the same
  * units: those are linked from the cache, and only the others compiled.
@@ -1098,6 +1098,17 @@ static void unit_keep(const entry *e, const char *key, const char *obj)
 	free(p);
 }
 
+/* qsort_r order of unit indices: longer C text first, then by index. */
+static int unit_larger_first(const void *a, const void *b, void *arg)
+{
+	const xlate_output *xo = arg;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	size_t li = xo->units[i].len, lj = xo->units[j].len;
+	if (li != lj)
+		return li > lj ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
 /* Compiles the translated units in parallel and links them into `built`
  * in a private temp dir: 0, -1 (system: I/O, processes, memory) or -2
  * (the compiler failed) with one line in err.  The caller has armed the
@@ -1114,7 +1125,7 @@ static int build(cache *c, const xlate_output *xo, char *built, size_t builtlen,
 	int rc = -1;
 	char (*ukeys)[65] = NULL;
 	bool *reused = NULL;
-	size_t nreused = 0;
+	size_t *order = NULL, nreused = 0;
 
 	if (!xo->nunits) {
 		setf(err, errlen, "%s: cache: the translator produced no C units", filename);
@@ -1158,7 +1169,8 @@ static int build(cache *c, const xlate_output *xo, char *built, size_t builtlen,
 	bool keep_units = e->dfd >= 0 && !e->private_dir;
 	ukeys = calloc(xo->nunits, sizeof *ukeys);
 	reused = calloc(xo->nunits, sizeof *reused);
-	if (!ukeys || !reused)
+	order = calloc(xo->nunits, sizeof *order);
+	if (!ukeys || !reused || !order)
 		goto nomem;
 	for (size_t i = 0; i < xo->nunits; i++) {
 		char p[PATH_MAX + 32];
@@ -1178,17 +1190,23 @@ static int build(cache *c, const xlate_output *xo, char *built, size_t builtlen,
 	}
 
 compile:;
-	/* Compile: at most `jobs` compilers at a time. */
+	/* Compile: at most `jobs` compilers at a time, the largest units first
+	 * (a compiler's time grows with its unit's text), so that the last
+	 * one to finish is a small one and no core idles long at the end. */
+	for (size_t i = 0; i < xo->nunits; i++)
+		order[i] = i;
+	qsort_r(order, xo->nunits, sizeof *order, unit_larger_first, (void *)xo);
 	size_t next = 0, running = 0, failed_unit = SIZE_MAX;
 	int failed_status = 0;
 	while (next < xo->nunits || running) {
-		while (next < xo->nunits && reused[next])
+		while (next < xo->nunits && reused[order[next]])
 			next++;
 		while (next < xo->nunits && running < jobs && failed_unit == SIZE_MAX) {
+			size_t u = order[next];
 			char src[PATH_MAX + 32], obj[PATH_MAX + 32], logp[PATH_MAX + 32];
-			snprintf(src, sizeof src, "%s/u%zu.c", tdir, next);
-			snprintf(obj, sizeof obj, "%s/u%zu.o", tdir, next);
-			snprintf(logp, sizeof logp, "%s/u%zu.log", tdir, next);
+			snprintf(src, sizeof src, "%s/u%zu.c", tdir, u);
+			snprintf(obj, sizeof obj, "%s/u%zu.o", tdir, u);
+			snprintf(logp, sizeof logp, "%s/u%zu.log", tdir, u);
 			sv_free(&av);
 			if (sv_push(&av, cc) || sv_split(&av, ccargs) ||
 			    sv_split(&av, XLATE_CFLAGS) ||
@@ -1206,9 +1224,10 @@ compile:;
 				     filename, cc, strerror(errno));
 				goto done;
 			}
-			cl.pids[next++] = pid;
+			cl.pids[u] = pid;
+			next++;
 			running++;
-			while (next < xo->nunits && reused[next])
+			while (next < xo->nunits && reused[order[next]])
 				next++;
 		}
 		if (!running)
@@ -1216,7 +1235,7 @@ compile:;
 		/* Poll our own children only: the embedder may have others
 		 * (test drivers fork) that waitpid(-1) would steal. */
 		bool reaped = false;
-		for (size_t i = 0; i < next; i++) {
+		for (size_t i = 0; i < xo->nunits; i++) {
 			int st;
 			if (cl.pids[i] <= 0 || waitpid(cl.pids[i], &st, WNOHANG) <= 0)
 				continue;
@@ -1307,6 +1326,7 @@ done:
 	sv_free(&envp);
 	free(ukeys);
 	free(reused);
+	free(order);
 	return rc;
 }
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "mpib_int.h"
+#include "hand_protos.h"
 
 typedef uint32_t u32;
 
@@ -352,7 +353,7 @@ fail:
 	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_size_c");
 }
 
-/* The module's layout, as the int versions give it (hand2.c's extent). */
+/* The module's layout, as the int versions give it (hand_type.c's extent). */
 static u32 extent_c(rt_instance *inst, int truex, u32 dt, u32 lbp, u32 extp)
 {
 	const char *proc = truex ? "MPI_Type_get_true_extent_c" : "MPI_Type_get_extent_c";

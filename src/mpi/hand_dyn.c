@@ -33,6 +33,7 @@
 #include <unistd.h>
 #include "mpib.h"
 #include "mpib_int.h"
+#include "hand_protos.h"
 #include "rt/rt.h"
 #include "wasi/wasi.h"
 

@@ -31,13 +31,14 @@
 #include <unistd.h>
 #include "mpib.h"
 #include "mpib_int.h"
+#include "hand_protos.h"
 #include "rt/rt.h"
 #include "wasi/wasi.h"
 
 typedef uint32_t u32;
 typedef uint64_t u64;
 
-/* A user error handler lives in the module (hand2.c). */
+/* A user error handler lives in the module (hand_err.c). */
 int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls);
 u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp);
 

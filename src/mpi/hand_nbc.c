@@ -10,13 +10,17 @@
  * displacements, a host op standing for a module's user op - lives in a
  * `keep` record that the request owns (mw_req_attach): it is released
  * exactly once, when the request completes or is freed.  A blocking
- * neighborhood collective keeps the same record on its stack. */
+ * neighborhood collective keeps the same record on its stack.  The
+ * arguments are checked by coll_args.c, which the blocking collectives
+ * (hand_coll.c) share. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mpib.h"
 #include "mpib_int.h"
+#include "hand_protos.h"
+#include "coll_args.h"
 #include "rt/rt.h"
 
 typedef uint32_t u32;
@@ -77,7 +81,7 @@ static int tramp_get(u32 fn)
 
 /* ---- what a request keeps ------------------------------------------------ */
 
-#define KEEP_SNAPS 6   /* counts, displs, types; send and receive side */
+#define KEEP_SNAPS MW_COLL_SNAPS   /* counts, displs, types; send and receive side */
 
 typedef struct keep {
 	MPI_Op op;                /* host op for a user op, or MPI_OP_NULL */
@@ -128,18 +132,6 @@ static keep *keep_new(keep **kp)
 	return *kp;
 }
 
-/* A snapshot in k of the n ints at module address a, zeros after them up
- * to cap; *out is the copy. */
-static int keep_snap(rt_instance *inst, keep *k, u32 a, int n, int cap, int **out)
-{
-	if (k->nsnap == KEEP_SNAPS)
-		return MW_ERR_INTERN;
-	mw_snap *sn = &k->snap[k->nsnap++];
-	int rc = mw_snap_pad(inst, sn, a, n, cap);
-	*out = sn->v;
-	return rc;
-}
-
 /* The host op for module op opv: a predefined op or the host op of a
  * user op as it is; a user op gets a host op of its own, kept in *kp. */
 static int nbc_op(u32 opv, MPI_Op *out, keep **kp)
@@ -187,124 +179,57 @@ static u32 started(rt_instance *inst, int rc, MPI_Request hr, u32 *r, keep *k,
 	return mw_ret(inst, rc, comm, proc);
 }
 
-/* ---- arguments -------------------------------------------------------------- */
+/* ---- arguments (the collectives' own: coll_args.c) ------------------------- */
 
-
-
-/* Whether the root-only arguments are significant in this process. */
-static int at_root(MPI_Comm c, int root)
-{
-	int r = -1;
-	if (mw_is_inter(c))
-		return root == MPI_ROOT;
-	MPI_Comm_rank(c, &r);
-	return r == root;
-}
-
-/* Datatype of an argument: looked up where significant, else MPI_BYTE
- * (the host ignores it there, and the module may pass anything). */
-static int dtype(u32 h, int significant, mw_dtype **d)
-{
-	static mw_dtype byte_dt;
-	if (significant)
-		return mw_dtype_get(h, d);
-	byte_dt.h = MPI_BYTE;
-	*d = &byte_dt;
-	return 0;
-}
-
-
-/* nblocks blocks of count elements of d from module address a. */
-static int blocks(rt_instance *inst, u32 a, u32 count, int nblocks,
-                  const mw_dtype *d, void **p)
-{
-	int64_t n = (int64_t)(int32_t)count * nblocks;
-	if ((int32_t)count < 0 || n > INT_MAX)
-		return MW_ERR_COUNT;
-	return mw_buf(inst, a, (int)n, d, p);
-}
-
-/* Send buffer of nblocks blocks, or MPI_IN_PLACE where allowed. */
-static int sblocks(rt_instance *inst, u32 a, int in_place_ok, u32 count,
-                   int nblocks, const mw_dtype *d, void **p)
-{
-	if (in_place_ok && IN_PLACE(a)) {
-		*p = MPI_IN_PLACE;
-		return 0;
-	}
-	return blocks(inst, a, count, nblocks, d, p);
-}
-
-/* n int counts and n int displacements (in extents of d) from base a,
- * snapshots in k padded with zero counts up to cap entries (the other
- * degree of a neighborhood collective; else n). */
-static int vblocks(rt_instance *inst, keep *k, u32 a, int n, int cap, u32 counts,
-                   u32 displs, const mw_dtype *d, int **cp, int **dp, void **p)
-{
-	int *c, *s, rc;
-	if ((rc = keep_snap(inst, k, counts, n, cap, &c)) ||
-	    (rc = keep_snap(inst, k, displs, n, cap, &s)))
-		return rc;
-	if ((rc = mw_buf(inst, a, 0, d, p)))
-		return rc;
-	for (int i = 0; i < n; i++) {
-		void *q;
-		int64_t at;
-		/* A displacement in extents of a huge type can pass 2^63 bytes. */
-		if (__builtin_mul_overflow((int64_t)s[i], (int64_t)d->extent, &at))
-			return MW_ERR_BUFFER;
-		if ((rc = mw_buf_at(inst, a, at, c[i], d, &q)))
-			return rc;
-	}
-	*cp = c;
-	*dp = s;
-	return 0;
-}
-
-/* n int counts, n byte displacements (int, or module MPI_Aint if *ad is
- * to receive host MPI_Aint copies) and n datatype handles from base a,
- * snapshots in k padded up to cap entries as in vblocks (zero counts,
- * MPI_BYTE); the host datatypes go to a new array *ht. */
-static int wblocks(rt_instance *inst, keep *k, u32 a, int n, int cap, u32 counts,
-                   u32 displs, u32 types, int **cp, int **dp, MPI_Aint **ad,
-                   MPI_Datatype **ht, void **p)
-{
-	int *c, *s, *t, rc;
-	if (cap < n)
-		cap = n;
-	if ((rc = keep_snap(inst, k, counts, n, cap, &c)) ||
-	    (rc = keep_snap(inst, k, displs, n, cap, &s)) ||
-	    (rc = keep_snap(inst, k, types, n, cap, &t)))
-		return rc;
-	*p = (uint8_t *)rt_mem(inst, 0, 0) + a;
-	if (!(*ht = malloc(((size_t)cap + 1) * sizeof **ht)))
-		return MW_ERR_NO_MEM;
-	if (ad && !(*ad = calloc((size_t)cap + 1, sizeof **ad)))
-		return MW_ERR_NO_MEM;
-	for (int i = n; i <= cap; i++)
-		(*ht)[i] = MPI_BYTE;
-	for (int i = 0; i < n; i++) {
-		mw_dtype *d;
-		void *q;
-		if ((rc = mw_dtype_get((u32)t[i], &d)))
-			return rc;
-		(*ht)[i] = d->h;
-		if (ad)
-			(*ad)[i] = s[i];
-		if ((rc = mw_buf_at(inst, a, s[i], c[i], d, &q)))
-			return rc;
-	}
-	*cp = c;
-	if (dp)
-		*dp = s;
-	return 0;
-}
-
-/* The request argument, checked before anything starts. */
+/* MPI_Ibarrier's request and communicator. */
 #define REQ(r, a) do { if (!((r) = mw_ptr(inst, (a), 4))) { rc = MW_ERR_ARG; goto fail; } } while (0)
 #define COMM(c, a) TRY(mw_comm_live((a), &(c)))
 
-/* ---- nonblocking collectives ----------------------------------------------- */
+/* ---- nonblocking collectives -----------------------------------------------
+ * Their arguments are checked by coll_args.c, by the same rules as their
+ * blocking forms' (hand_coll.c); the snapshots go to the request's keep. */
+
+/* Starts the checks of a call whose snapshots the request keeps (kp:
+ * made here, on the heap or as *local for a blocking call; NULL for a
+ * shape without arrays). */
+static int nbc_begin(mw_coll *a, rt_instance *inst, u32 comm, keep **kp, keep *local)
+{
+	int rc = mw_coll_begin(a, inst, comm, NULL, 0);
+	if (rc || !kp)
+		return rc;
+	if (local)
+		*kp = keep_init(local);
+	else if (!keep_new(kp))
+		return MW_ERR_NO_MEM;
+	a->snap = (*kp)->snap;
+	a->maxsnap = KEEP_SNAPS;
+	return 0;
+}
+
+/* Hands what a's checks made (snapshots, host datatypes) to k, which
+ * releases them, also after a failure. */
+static void keep_take(keep *k, mw_coll *a)
+{
+	if (!k || !a->snap)
+		return;
+	if (a->nsnap)
+		k->nsnap = a->nsnap;
+	if (a->stypes)
+		k->stypes = a->stypes;
+	if (a->rtypes)
+		k->rtypes = a->rtypes;
+	if (a->sadispls)
+		k->sdispls = a->sadispls;
+	if (a->radispls)
+		k->rdispls = a->radispls;
+	a->nsnap = 0;
+	a->stypes = a->rtypes = NULL;
+	a->sadispls = a->radispls = NULL;
+}
+
+/* The request argument, checked after the others. */
+#define CREQ(r, x) do { if (!((r) = mw_ptr(inst, (x), 4))) { a.arg = "request"; \
+	rc = MW_ERR_ARG; goto fail; } } while (0)
 
 u32 mwh_Ibarrier(rt_instance *inst, u32 comm, u32 req)
 {
@@ -323,325 +248,199 @@ fail:
 u32 mwh_Ibcast(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 root,
                u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *d;
-	void *p = mw_raw(inst, buf);
 	u32 *r;
 	int rc;
-	COMM(c, comm);
-	int hroot = mw_rank_in(root), sig = hroot != MPI_PROC_NULL;
-	TRY(dtype(dt, sig, &d));
-	if (sig)
-		TRY(blocks(inst, buf, count, 1, d, &p));
-	REQ(r, req);
-	rc = MPI_Ibcast(p, (int)count, d->h, hroot, c, &hr);
+	TRY(nbc_begin(&a, inst, comm, NULL, NULL));
+	TRY(mw_coll_bcast(&a, buf, count, dt, root));
+	CREQ(r, req);
+	rc = MPI_Ibcast(a.sp, (int)count, a.sd->h, a.root, a.c, &hr);
 	return started(inst, rc, hr, r, NULL, comm, "MPI_Ibcast");
 fail:
-	return mw_fail(inst, rc, comm, "MPI_Ibcast");
+	return mw_coll_fail(&a, rc, comm, "MPI_Ibcast");
 }
 
-/* Which sides of a rooted collective this process uses: its own block
- * (not the root of an intercommunicator, nor MPI_PROC_NULL) and the n
- * blocks of the root. */
-static void rooted(MPI_Comm c, int hroot, int *own, int *all)
+/* Igather/Iscatter: per-process block on one side, n blocks at the root. */
+static u32 igather_scatter(rt_instance *inst, int scatter, u32 sb, u32 sc, u32 sdt,
+                           u32 rb, u32 rcn, u32 rdt, u32 root, u32 comm, u32 req)
 {
-	int inter = mw_is_inter(c);
-	*all = at_root(c, hroot);
-	*own = inter ? hroot != MPI_ROOT && hroot != MPI_PROC_NULL : 1;
+	const char *proc = scatter ? "MPI_Iscatter" : "MPI_Igather";
+	mw_coll a;
+	MPI_Request hr;
+	u32 *r;
+	int rc;
+	TRY(nbc_begin(&a, inst, comm, NULL, NULL));
+	TRY(mw_coll_gather(&a, scatter, sb, sc, sdt, rb, rcn, rdt, root));
+	CREQ(r, req);
+	rc = scatter ? MPI_Iscatter(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h,
+	                            a.root, a.c, &hr)
+	             : MPI_Igather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h,
+	                           a.root, a.c, &hr);
+	return started(inst, rc, hr, r, NULL, comm, proc);
+fail:
+	return mw_coll_fail(&a, rc, comm, proc);
 }
 
 u32 mwh_Igather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
                 u32 rdt, u32 root, u32 comm, u32 req)
-{
-	MPI_Comm c;
-	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
-	u32 *r;
-	int rc, own, all;
-	COMM(c, comm);
-	int hroot = mw_rank_in(root);
-	rooted(c, hroot, &own, &all);
-	int own_in_place = own && all && IN_PLACE(sb);
-	TRY(dtype(sdt, own && !own_in_place, &sd));
-	TRY(dtype(rdt, all, &rd));
-	if (own)
-		TRY(sblocks(inst, sb, all, sc, 1, sd, &sp));
-	if (all)
-		TRY(blocks(inst, rb, rcn, mw_peers(c), rd, &rp));
-	if (all && !mw_is_inter(c) && !own_in_place)
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
-	REQ(r, req);
-	rc = MPI_Igather(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, hroot, c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, "MPI_Igather");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Igather");
-}
+{ return igather_scatter(inst, 0, sb, sc, sdt, rb, rcn, rdt, root, comm, req); }
+u32 mwh_Iscatter(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
+                 u32 rdt, u32 root, u32 comm, u32 req)
+{ return igather_scatter(inst, 1, sb, sc, sdt, rb, rcn, rdt, root, comm, req); }
 
 u32 mwh_Igatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
                  u32 rcounts, u32 displs, u32 rdt, u32 root, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
-	int *cnt = NULL, *dis = NULL;
 	keep *k = NULL;
 	u32 *r;
-	int rc, own, all;
-	COMM(c, comm);
-	int hroot = mw_rank_in(root);
-	rooted(c, hroot, &own, &all);
-	int own_in_place = own && all && IN_PLACE(sb);
-	TRY(dtype(sdt, own && !own_in_place, &sd));
-	TRY(dtype(rdt, all, &rd));
-	if (own)
-		TRY(sblocks(inst, sb, all, sc, 1, sd, &sp));
-	if (all) {
-		if (!keep_new(&k))
-			TRY(MW_ERR_NO_MEM);
-		TRY(vblocks(inst, k, rb, mw_peers(c), 0, rcounts, displs, rd, &cnt, &dis, &rp));
-		if (!mw_is_inter(c) && !own_in_place)
-			TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)cnt[hroot] * rd->size));
-	}
-	REQ(r, req);
-	rc = MPI_Igatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, hroot, c, &hr);
+	int rc;
+	TRY(nbc_begin(&a, inst, comm, &k, NULL));
+	TRY(mw_coll_gatherv(&a, sb, sc, sdt, rb, rcounts, displs, rdt, root));
+	CREQ(r, req);
+	keep_take(k, &a);
+	rc = MPI_Igatherv(a.sp, (int)sc, a.sd->h, a.rp, a.rcounts, a.rdispls, a.rd->h,
+	                  a.root, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Igatherv");
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Igatherv");
-}
-
-u32 mwh_Iscatter(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
-                 u32 rdt, u32 root, u32 comm, u32 req)
-{
-	MPI_Comm c;
-	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
-	u32 *r;
-	int rc, own, all;
-	COMM(c, comm);
-	int hroot = mw_rank_in(root);
-	rooted(c, hroot, &own, &all);
-	int own_in_place = own && all && IN_PLACE(rb);
-	TRY(dtype(sdt, all, &sd));
-	TRY(dtype(rdt, own && !own_in_place, &rd));
-	if (all)
-		TRY(blocks(inst, sb, sc, mw_peers(c), sd, &sp));
-	if (own)
-		TRY(sblocks(inst, rb, all, rcn, 1, rd, &rp));
-	if (all && !mw_is_inter(c) && !own_in_place)
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
-	REQ(r, req);
-	rc = MPI_Iscatter(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, hroot, c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, "MPI_Iscatter");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Iscatter");
+	return mw_coll_fail(&a, rc, comm, "MPI_Igatherv");
 }
 
 u32 mwh_Iscatterv(rt_instance *inst, u32 sb, u32 scounts, u32 displs, u32 sdt,
                   u32 rb, u32 rcn, u32 rdt, u32 root, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
-	int *cnt = NULL, *dis = NULL;
 	keep *k = NULL;
 	u32 *r;
-	int rc, own, all;
-	COMM(c, comm);
-	int hroot = mw_rank_in(root);
-	rooted(c, hroot, &own, &all);
-	int own_in_place = own && all && IN_PLACE(rb);
-	TRY(dtype(sdt, all, &sd));
-	TRY(dtype(rdt, own && !own_in_place, &rd));
-	if (all) {
-		if (!keep_new(&k))
-			TRY(MW_ERR_NO_MEM);
-		TRY(vblocks(inst, k, sb, mw_peers(c), 0, scounts, displs, sd, &cnt, &dis, &sp));
-	}
-	if (own)
-		TRY(sblocks(inst, rb, all, rcn, 1, rd, &rp));
-	if (all && !mw_is_inter(c) && !own_in_place)
-		TRY(mw_own_block(c, (int64_t)cnt[hroot] * sd->size, (int64_t)(int32_t)rcn * rd->size));
-	REQ(r, req);
-	rc = MPI_Iscatterv(sp, cnt, dis, sd->h, rp, (int)rcn, rd->h, hroot, c, &hr);
+	int rc;
+	TRY(nbc_begin(&a, inst, comm, &k, NULL));
+	TRY(mw_coll_scatterv(&a, sb, scounts, displs, sdt, rb, rcn, rdt, root));
+	CREQ(r, req);
+	keep_take(k, &a);
+	rc = MPI_Iscatterv(a.sp, a.scounts, a.sdispls, a.sd->h, a.rp, (int)rcn, a.rd->h,
+	                   a.root, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Iscatterv");
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Iscatterv");
+	return mw_coll_fail(&a, rc, comm, "MPI_Iscatterv");
+}
+
+/* Iallgather and Ialltoall: one block or n blocks sent, n received. */
+static u32 iall_blocks(rt_instance *inst, int alltoall, u32 sb, u32 sc, u32 sdt,
+                       u32 rb, u32 rcn, u32 rdt, u32 comm, u32 req)
+{
+	const char *proc = alltoall ? "MPI_Ialltoall" : "MPI_Iallgather";
+	mw_coll a;
+	MPI_Request hr;
+	u32 *r;
+	int rc;
+	TRY(nbc_begin(&a, inst, comm, NULL, NULL));
+	TRY(mw_coll_allgather(&a, alltoall, sb, sc, sdt, rb, rcn, rdt));
+	CREQ(r, req);
+	rc = alltoall ? MPI_Ialltoall(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.c, &hr)
+	              : MPI_Iallgather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.c, &hr);
+	return started(inst, rc, hr, r, NULL, comm, proc);
+fail:
+	return mw_coll_fail(&a, rc, comm, proc);
 }
 
 u32 mwh_Iallgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
                    u32 rdt, u32 comm, u32 req)
-{
-	MPI_Comm c;
-	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp, *rp;
-	u32 *r;
-	int rc;
-	COMM(c, comm);
-	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
-	TRY(dtype(rdt, 1, &rd));
-	TRY(sblocks(inst, sb, 1, sc, 1, sd, &sp));
-	TRY(blocks(inst, rb, rcn, mw_peers(c), rd, &rp));
-	if (!IN_PLACE(sb))
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
-	REQ(r, req);
-	rc = MPI_Iallgather(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, "MPI_Iallgather");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Iallgather");
-}
+{ return iall_blocks(inst, 0, sb, sc, sdt, rb, rcn, rdt, comm, req); }
+u32 mwh_Ialltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
+                  u32 rdt, u32 comm, u32 req)
+{ return iall_blocks(inst, 1, sb, sc, sdt, rb, rcn, rdt, comm, req); }
 
 u32 mwh_Iallgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
                     u32 rcounts, u32 displs, u32 rdt, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp, *rp;
-	int *cnt, *dis;
 	keep *k = NULL;
 	u32 *r;
 	int rc;
-	COMM(c, comm);
-	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
-	TRY(dtype(rdt, 1, &rd));
-	TRY(sblocks(inst, sb, 1, sc, 1, sd, &sp));
-	if (!keep_new(&k))
-		TRY(MW_ERR_NO_MEM);
-	TRY(vblocks(inst, k, rb, mw_peers(c), 0, rcounts, displs, rd, &cnt, &dis, &rp));
-	if (!IN_PLACE(sb) && !mw_is_inter(c))
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)cnt[mw_my_rank(c)] * rd->size));
-	REQ(r, req);
-	rc = MPI_Iallgatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, c, &hr);
+	TRY(nbc_begin(&a, inst, comm, &k, NULL));
+	TRY(mw_coll_allgatherv(&a, sb, sc, sdt, rb, rcounts, displs, rdt));
+	CREQ(r, req);
+	keep_take(k, &a);
+	rc = MPI_Iallgatherv(a.sp, (int)sc, a.sd->h, a.rp, a.rcounts, a.rdispls,
+	                     a.rd->h, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Iallgatherv");
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Iallgatherv");
-}
-
-u32 mwh_Ialltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
-                  u32 rdt, u32 comm, u32 req)
-{
-	MPI_Comm c;
-	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp, *rp;
-	u32 *r;
-	int rc;
-	COMM(c, comm);
-	int n = mw_peers(c);
-	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
-	TRY(dtype(rdt, 1, &rd));
-	TRY(sblocks(inst, sb, 1, sc, n, sd, &sp));
-	TRY(blocks(inst, rb, rcn, n, rd, &rp));
-	if (!IN_PLACE(sb))
-		TRY(mw_own_block(c, (int64_t)(int32_t)sc * sd->size, (int64_t)(int32_t)rcn * rd->size));
-	REQ(r, req);
-	rc = MPI_Ialltoall(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, "MPI_Ialltoall");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Ialltoall");
+	return mw_coll_fail(&a, rc, comm, "MPI_Iallgatherv");
 }
 
 u32 mwh_Ialltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
                    u32 rb, u32 rcounts, u32 rdispls, u32 rdt, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp = MPI_IN_PLACE, *rp;
-	int *sc = NULL, *sdi = NULL, *rcn, *rdi;
 	keep *k = NULL;
 	u32 *r;
 	int rc;
-	COMM(c, comm);
-	int n = mw_peers(c);
-	TRY(dtype(sdt, !IN_PLACE(sb), &sd));
-	TRY(dtype(rdt, 1, &rd));
-	if (!keep_new(&k))
-		TRY(MW_ERR_NO_MEM);
-	if (!IN_PLACE(sb))
-		TRY(vblocks(inst, k, sb, n, 0, scounts, sdispls, sd, &sc, &sdi, &sp));
-	TRY(vblocks(inst, k, rb, n, 0, rcounts, rdispls, rd, &rcn, &rdi, &rp));
-	if (!IN_PLACE(sb) && !mw_is_inter(c))
-		TRY(mw_own_block(c, (int64_t)sc[mw_my_rank(c)] * sd->size, (int64_t)rcn[mw_my_rank(c)] * rd->size));
-	REQ(r, req);
-	rc = MPI_Ialltoallv(sp, sc, sdi, sd->h, rp, rcn, rdi, rd->h, c, &hr);
+	TRY(nbc_begin(&a, inst, comm, &k, NULL));
+	TRY(mw_coll_alltoallv(&a, sb, scounts, sdispls, sdt, rb, rcounts, rdispls, rdt));
+	CREQ(r, req);
+	keep_take(k, &a);
+	rc = MPI_Ialltoallv(a.sp, a.scounts, a.sdispls, a.sd->h, a.rp, a.rcounts,
+	                    a.rdispls, a.rd->h, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ialltoallv");
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Ialltoallv");
+	return mw_coll_fail(&a, rc, comm, "MPI_Ialltoallv");
 }
 
 u32 mwh_Ialltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
                    u32 stypes, u32 rb, u32 rcounts, u32 rdispls, u32 rtypes,
                    u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	void *sp = MPI_IN_PLACE, *rp;
-	int *sc = NULL, *sdi = NULL, *rcn, *rdi;
 	keep *k = NULL;
 	u32 *r;
 	int rc;
-	COMM(c, comm);
-	int n = mw_peers(c);
-	if (!keep_new(&k))
-		TRY(MW_ERR_NO_MEM);
-	if (!IN_PLACE(sb))
-		TRY(wblocks(inst, k, sb, n, 0, scounts, sdispls, stypes, &sc, &sdi, NULL,
-		            &k->stypes, &sp));
-	TRY(wblocks(inst, k, rb, n, 0, rcounts, rdispls, rtypes, &rcn, &rdi, NULL,
-	            &k->rtypes, &rp));
-	if (!IN_PLACE(sb) && !mw_is_inter(c)) {
-		int me = mw_my_rank(c);
-		TRY(mw_own_block(c, (int64_t)sc[me] * mw_type_size(k->stypes[me]),
-		                 (int64_t)rcn[me] * mw_type_size(k->rtypes[me])));
-	}
-	REQ(r, req);
-	rc = MPI_Ialltoallw(sp, sc, sdi, k->stypes, rp, rcn, rdi, k->rtypes, c, &hr);
+	TRY(nbc_begin(&a, inst, comm, &k, NULL));
+	TRY(mw_coll_alltoallw(&a, sb, scounts, sdispls, stypes, rb, rcounts, rdispls,
+	                      rtypes));
+	CREQ(r, req);
+	keep_take(k, &a);
+	rc = MPI_Ialltoallw(a.sp, a.scounts, a.sdispls, k->stypes, a.rp, a.rcounts,
+	                    a.rdispls, k->rtypes, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ialltoallw");
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Ialltoallw");
+	return mw_coll_fail(&a, rc, comm, "MPI_Ialltoallw");
 }
 
 u32 mwh_Ireduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
                 u32 root, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *d;
 	MPI_Op op;
-	void *sp = mw_raw(inst, sb), *rp = mw_raw(inst, rb);
 	keep *k = NULL;
 	u32 *r;
-	int rc, own, all;
-	COMM(c, comm);
-	int hroot = mw_rank_in(root);
-	rooted(c, hroot, &own, &all);
-	TRY(dtype(dt, own || all, &d));
-	if (own)
-		TRY(sblocks(inst, sb, all, count, 1, d, &sp));
-	if (all)
-		TRY(blocks(inst, rb, count, 1, d, &rp));
-	if (all && own && sp != MPI_IN_PLACE)
-		TRY(mw_disjoint(sp, (int32_t)count, rp, (int32_t)count, d));
-	REQ(r, req);
+	int rc;
+	TRY(nbc_begin(&a, inst, comm, NULL, NULL));
+	TRY(mw_coll_reduce(&a, sb, rb, count, dt, opv, root));
+	CREQ(r, req);
 	TRY(nbc_op(opv, &op, &k));
-	mw_ld_op(opv, d, &op);
-	rc = MPI_Ireduce(sp, rp, (int)count, d->h, op, hroot, c, &hr);
+	mw_ld_op(opv, a.sd, &op);
+	rc = MPI_Ireduce(a.sp, a.rp, (int)count, a.sd->h, op, a.root, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce");
 fail:
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Ireduce");
+	return mw_coll_fail(&a, rc, comm, "MPI_Ireduce");
 }
 
 /* Iallreduce, Iscan, Iexscan: count elements in, count out, in place. */
@@ -651,28 +450,22 @@ typedef int allred_fn(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
 static u32 iallred(rt_instance *inst, allred_fn *fn, const char *proc, u32 sb,
                    u32 rb, u32 count, u32 dt, u32 opv, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *d;
 	MPI_Op op;
-	void *sp, *rp;
 	keep *k = NULL;
 	u32 *r;
 	int rc;
-	COMM(c, comm);
-	TRY(dtype(dt, 1, &d));
-	TRY(sblocks(inst, sb, 1, count, 1, d, &sp));
-	TRY(blocks(inst, rb, count, 1, d, &rp));
-	if (sp != MPI_IN_PLACE)
-		TRY(mw_disjoint(sp, (int32_t)count, rp, (int32_t)count, d));
-	REQ(r, req);
+	TRY(nbc_begin(&a, inst, comm, NULL, NULL));
+	TRY(mw_coll_allreduce(&a, sb, rb, count, dt, opv));
+	CREQ(r, req);
 	TRY(nbc_op(opv, &op, &k));
-	mw_ld_op(opv, d, &op);
-	rc = fn(sp, rp, (int)count, d->h, op, c, &hr);
+	mw_ld_op(opv, a.sd, &op);
+	rc = fn(a.sp, a.rp, (int)count, a.sd->h, op, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, proc);
 fail:
 	keep_free(k);
-	return mw_fail(inst, rc, comm, proc);
+	return mw_coll_fail(&a, rc, comm, proc);
 }
 
 u32 mwh_Iallreduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt,
@@ -688,74 +481,45 @@ u32 mwh_Iexscan(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
 u32 mwh_Ireduce_scatter_block(rt_instance *inst, u32 sb, u32 rb, u32 count,
                               u32 dt, u32 opv, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *d;
 	MPI_Op op;
-	void *sp, *rp;
 	keep *k = NULL;
 	u32 *r;
 	int rc;
-	COMM(c, comm);
-	int n = mw_peers(c);
-	TRY(dtype(dt, 1, &d));
-	if (IN_PLACE(sb)) {
-		sp = MPI_IN_PLACE;
-		TRY(blocks(inst, rb, count, n, d, &rp));
-	} else {
-		TRY(blocks(inst, sb, count, n, d, &sp));
-		TRY(blocks(inst, rb, count, 1, d, &rp));
-		TRY(mw_disjoint(sp, (int64_t)(int32_t)count * n, rp, (int32_t)count, d));
-	}
-	REQ(r, req);
+	TRY(nbc_begin(&a, inst, comm, NULL, NULL));
+	TRY(mw_coll_reduce_scatter_block(&a, sb, rb, count, dt, opv));
+	CREQ(r, req);
 	TRY(nbc_op(opv, &op, &k));
-	mw_ld_op(opv, d, &op);
-	rc = MPI_Ireduce_scatter_block(sp, rp, (int)count, d->h, op, c, &hr);
+	mw_ld_op(opv, a.sd, &op);
+	rc = MPI_Ireduce_scatter_block(a.sp, a.rp, (int)count, a.sd->h, op, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce_scatter_block");
 fail:
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Ireduce_scatter_block");
+	return mw_coll_fail(&a, rc, comm, "MPI_Ireduce_scatter_block");
 }
 
 u32 mwh_Ireduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
                         u32 opv, u32 comm, u32 req)
 {
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *d;
 	MPI_Op op;
-	void *sp, *rp;
 	keep *k = NULL;
 	u32 *r;
-	int rc, n, me, *cnt;
-	COMM(c, comm);
-	TRY(dtype(dt, 1, &d));
-	MPI_Comm_size(c, &n);
-	MPI_Comm_rank(c, &me);
-	if (!keep_new(&k))
-		TRY(MW_ERR_NO_MEM);
-	TRY(keep_snap(inst, k, rcounts, n, n, &cnt));
-	int64_t total = 0;
-	for (int i = 0; i < n; i++)
-		total += cnt[i] < 0 ? 0 : cnt[i];
-	if (total > INT_MAX)
-		TRY(MW_ERR_COUNT);
-	if (IN_PLACE(sb)) {
-		sp = MPI_IN_PLACE;
-		TRY(blocks(inst, rb, (u32)total, 1, d, &rp));
-	} else {
-		TRY(blocks(inst, sb, (u32)total, 1, d, &sp));
-		TRY(blocks(inst, rb, (u32)cnt[me], 1, d, &rp));
-		TRY(mw_disjoint(sp, total, rp, cnt[me], d));
-	}
-	REQ(r, req);
+	int rc;
+	TRY(nbc_begin(&a, inst, comm, &k, NULL));
+	TRY(mw_coll_reduce_scatter(&a, sb, rb, rcounts, dt, opv));
+	CREQ(r, req);
+	keep_take(k, &a);
 	TRY(nbc_op(opv, &op, &k));
-	mw_ld_op(opv, d, &op);
-	rc = MPI_Ireduce_scatter(sp, rp, cnt, d->h, op, c, &hr);
+	mw_ld_op(opv, a.sd, &op);
+	rc = MPI_Ireduce_scatter(a.sp, a.rp, a.rcounts, a.sd->h, op, a.c, &hr);
 	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce_scatter");
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, "MPI_Ireduce_scatter");
+	return mw_coll_fail(&a, rc, comm, "MPI_Ireduce_scatter");
 }
 
 /* ---- neighborhood collectives ------------------------------------------------
@@ -763,9 +527,6 @@ fail:
  * request pointer, or NB_BLOCKING. */
 
 #define NB_BLOCKING UINT32_MAX
-/* Arrays of a neighborhood collective are snapshot with zero counts up to
- * the larger degree (mw_snap_pad says why). */
-#define MAXDEG (in > out ? in : out)
 
 /* In- and out-degree of comm's topology (a cartesian one has 2 per
  * dimension, MPI_PROC_NULL neighbors included). */
@@ -901,33 +662,51 @@ static int self_refused(rt_instance *inst, MPI_Comm c, int in, int out,
 		return started(inst, rc, hr, r, k, comm, proc);               \
 	} while (0)
 
-static u32 nb_allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
-                        u32 rcn, u32 rdt, u32 comm, u32 req)
+/* The start of every neighborhood collective: the degrees, then the
+ * arguments of the shape (in `check`). */
+#define NB_BEGIN(check)                                                        \
+	do {                                                                  \
+		TRY(nbc_begin(&a, inst, comm, &k, req == NB_BLOCKING ? &local : NULL)); \
+		TRY(mw_coll_neighbors(&a));                                   \
+		TRY(check);                                                   \
+		if (req != NB_BLOCKING)                                       \
+			CREQ(r, req);                                         \
+		keep_take(k, &a);                                             \
+	} while (0)
+
+/* Neighbor_allgather and Neighbor_alltoall: one block or outdeg blocks
+ * sent, indeg received. */
+static u32 nb_blocks(rt_instance *inst, int alltoall, u32 sb, u32 sc, u32 sdt,
+                     u32 rb, u32 rcn, u32 rdt, u32 comm, u32 req)
 {
-	const char *proc = req == NB_BLOCKING ? "MPI_Neighbor_allgather"
-	                                      : "MPI_Ineighbor_allgather";
-	MPI_Comm c;
+	const char *proc = alltoall ? (req == NB_BLOCKING ? "MPI_Neighbor_alltoall"
+	                                                  : "MPI_Ineighbor_alltoall")
+	                            : (req == NB_BLOCKING ? "MPI_Neighbor_allgather"
+	                                                  : "MPI_Ineighbor_allgather");
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp, *rp;
-	keep *k = NULL;
+	keep local, *k = NULL;   /* local: a blocking call's */
 	u32 *r = NULL, ret;
-	int rc, in, out;
-	COMM(c, comm);
-	TRY(mw_degrees(c, &in, &out));
-	TRY(dtype(sdt, 1, &sd));
-	TRY(dtype(rdt, 1, &rd));
-	TRY(blocks(inst, sb, sc, 1, sd, &sp));
-	TRY(blocks(inst, rb, rcn, in, rd, &rp));
-	if (req != NB_BLOCKING)
-		REQ(r, req);
-	side snd = { NULL, (int)sc, NULL, sd->h }, rcv = { NULL, (int)rcn, NULL, rd->h };
-	if (self_refused(inst, c, in, out, &snd, &rcv, comm, proc, &ret))
+	int rc;
+	NB_BEGIN(mw_coll_nb_allgather(&a, alltoall, sb, sc, sdt, rb, rcn, rdt));
+	side snd = { NULL, (int)sc, NULL, a.sd->h }, rcv = { NULL, (int)rcn, NULL, a.rd->h };
+	if (self_refused(inst, a.c, a.indeg, a.outdeg, &snd, &rcv, comm, proc, &ret)) {
+		keep_free(k);
 		return ret;
-	NB_END(proc, MPI_Neighbor_allgather(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c),
-	       MPI_Ineighbor_allgather(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c, &hr));
+	}
+	if (alltoall)
+		NB_END(proc, MPI_Neighbor_alltoall(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn,
+		                                   a.rd->h, a.c),
+		       MPI_Ineighbor_alltoall(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn,
+		                              a.rd->h, a.c, &hr));
+	NB_END(proc, MPI_Neighbor_allgather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn,
+	                                    a.rd->h, a.c),
+	       MPI_Ineighbor_allgather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn,
+	                               a.rd->h, a.c, &hr));
 fail:
-	return mw_fail(inst, rc, comm, proc);
+	keep_take(k, &a);
+	keep_free(k);
+	return mw_coll_fail(&a, rc, comm, proc);
 }
 
 static u32 nb_allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
@@ -935,64 +714,25 @@ static u32 nb_allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 {
 	const char *proc = req == NB_BLOCKING ? "MPI_Neighbor_allgatherv"
 	                                      : "MPI_Ineighbor_allgatherv";
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp, *rp;
-	int *cnt, *dis;
 	keep local, *k = NULL;   /* local: a blocking call's */
 	u32 *r = NULL, ret;
-	int rc, in, out;
-	COMM(c, comm);
-	TRY(mw_degrees(c, &in, &out));
-	TRY(dtype(sdt, 1, &sd));
-	TRY(dtype(rdt, 1, &rd));
-	TRY(blocks(inst, sb, sc, 1, sd, &sp));
-	k = req == NB_BLOCKING ? keep_init(&local) : keep_new(&k);
-	if (!k)
-		TRY(MW_ERR_NO_MEM);
-	TRY(vblocks(inst, k, rb, in, MAXDEG, rcounts, displs, rd, &cnt, &dis, &rp));
-	if (req != NB_BLOCKING)
-		REQ(r, req);
-	side snd = { NULL, (int)sc, NULL, sd->h }, rcv = { cnt, 0, NULL, rd->h };
-	if (self_refused(inst, c, in, out, &snd, &rcv, comm, proc, &ret)) {
+	int rc;
+	NB_BEGIN(mw_coll_nb_allgatherv(&a, sb, sc, sdt, rb, rcounts, displs, rdt));
+	side snd = { NULL, (int)sc, NULL, a.sd->h }, rcv = { a.rcounts, 0, NULL, a.rd->h };
+	if (self_refused(inst, a.c, a.indeg, a.outdeg, &snd, &rcv, comm, proc, &ret)) {
 		keep_free(k);
 		return ret;
 	}
-	NB_END(proc, MPI_Neighbor_allgatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, c),
-	       MPI_Ineighbor_allgatherv(sp, (int)sc, sd->h, rp, cnt, dis, rd->h, c, &hr));
+	NB_END(proc, MPI_Neighbor_allgatherv(a.sp, (int)sc, a.sd->h, a.rp, a.rcounts,
+	                                     a.rdispls, a.rd->h, a.c),
+	       MPI_Ineighbor_allgatherv(a.sp, (int)sc, a.sd->h, a.rp, a.rcounts,
+	                                a.rdispls, a.rd->h, a.c, &hr));
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, proc);
-}
-
-static u32 nb_alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
-                       u32 rcn, u32 rdt, u32 comm, u32 req)
-{
-	const char *proc = req == NB_BLOCKING ? "MPI_Neighbor_alltoall"
-	                                      : "MPI_Ineighbor_alltoall";
-	MPI_Comm c;
-	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp, *rp;
-	keep *k = NULL;
-	u32 *r = NULL, ret;
-	int rc, in, out;
-	COMM(c, comm);
-	TRY(mw_degrees(c, &in, &out));
-	TRY(dtype(sdt, 1, &sd));
-	TRY(dtype(rdt, 1, &rd));
-	TRY(blocks(inst, sb, sc, out, sd, &sp));
-	TRY(blocks(inst, rb, rcn, in, rd, &rp));
-	if (req != NB_BLOCKING)
-		REQ(r, req);
-	side snd = { NULL, (int)sc, NULL, sd->h }, rcv = { NULL, (int)rcn, NULL, rd->h };
-	if (self_refused(inst, c, in, out, &snd, &rcv, comm, proc, &ret))
-		return ret;
-	NB_END(proc, MPI_Neighbor_alltoall(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c),
-	       MPI_Ineighbor_alltoall(sp, (int)sc, sd->h, rp, (int)rcn, rd->h, c, &hr));
-fail:
-	return mw_fail(inst, rc, comm, proc);
+	return mw_coll_fail(&a, rc, comm, proc);
 }
 
 static u32 nb_alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
@@ -1001,82 +741,62 @@ static u32 nb_alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
 {
 	const char *proc = req == NB_BLOCKING ? "MPI_Neighbor_alltoallv"
 	                                      : "MPI_Ineighbor_alltoallv";
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	mw_dtype *sd, *rd;
-	void *sp, *rp;
-	int *sc, *sdi, *rcn, *rdi;
 	keep local, *k = NULL;   /* local: a blocking call's */
 	u32 *r = NULL, ret;
-	int rc, in, out;
-	COMM(c, comm);
-	TRY(mw_degrees(c, &in, &out));
-	TRY(dtype(sdt, 1, &sd));
-	TRY(dtype(rdt, 1, &rd));
-	k = req == NB_BLOCKING ? keep_init(&local) : keep_new(&k);
-	if (!k)
-		TRY(MW_ERR_NO_MEM);
-	TRY(vblocks(inst, k, sb, out, MAXDEG, scounts, sdispls, sd, &sc, &sdi, &sp));
-	TRY(vblocks(inst, k, rb, in, MAXDEG, rcounts, rdispls, rd, &rcn, &rdi, &rp));
-	if (req != NB_BLOCKING)
-		REQ(r, req);
-	side snd = { sc, 0, NULL, sd->h }, rcv = { rcn, 0, NULL, rd->h };
-	if (self_refused(inst, c, in, out, &snd, &rcv, comm, proc, &ret)) {
+	int rc;
+	NB_BEGIN(mw_coll_nb_alltoallv(&a, sb, scounts, sdispls, sdt, rb, rcounts,
+	                              rdispls, rdt));
+	side snd = { a.scounts, 0, NULL, a.sd->h }, rcv = { a.rcounts, 0, NULL, a.rd->h };
+	if (self_refused(inst, a.c, a.indeg, a.outdeg, &snd, &rcv, comm, proc, &ret)) {
 		keep_free(k);
 		return ret;
 	}
-	NB_END(proc, MPI_Neighbor_alltoallv(sp, sc, sdi, sd->h, rp, rcn, rdi, rd->h, c),
-	       MPI_Ineighbor_alltoallv(sp, sc, sdi, sd->h, rp, rcn, rdi, rd->h, c, &hr));
+	NB_END(proc, MPI_Neighbor_alltoallv(a.sp, a.scounts, a.sdispls, a.sd->h, a.rp,
+	                                    a.rcounts, a.rdispls, a.rd->h, a.c),
+	       MPI_Ineighbor_alltoallv(a.sp, a.scounts, a.sdispls, a.sd->h, a.rp,
+	                               a.rcounts, a.rdispls, a.rd->h, a.c, &hr));
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, proc);
+	return mw_coll_fail(&a, rc, comm, proc);
 }
 
-/* Byte displacements are MPI_Aint: 32-bit in the module, converted. */
 static u32 nb_alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
                         u32 stypes, u32 rb, u32 rcounts, u32 rdispls,
                         u32 rtypes, u32 comm, u32 req)
 {
 	const char *proc = req == NB_BLOCKING ? "MPI_Neighbor_alltoallw"
 	                                      : "MPI_Ineighbor_alltoallw";
-	MPI_Comm c;
+	mw_coll a;
 	MPI_Request hr;
-	void *sp, *rp;
-	int *sc, *rcn;
 	keep local, *k = NULL;   /* local: a blocking call's */
 	u32 *r = NULL, ret;
-	int rc, in, out;
-	COMM(c, comm);
-	TRY(mw_degrees(c, &in, &out));
-	k = req == NB_BLOCKING ? keep_init(&local) : keep_new(&k);
-	if (!k)
-		TRY(MW_ERR_NO_MEM);
-	TRY(wblocks(inst, k, sb, out, MAXDEG, scounts, sdispls, stypes, &sc, NULL,
-	            &k->sdispls, &k->stypes, &sp));
-	TRY(wblocks(inst, k, rb, in, MAXDEG, rcounts, rdispls, rtypes, &rcn, NULL,
-	            &k->rdispls, &k->rtypes, &rp));
-	if (req != NB_BLOCKING)
-		REQ(r, req);
-	side snd = { sc, 0, k->stypes, MPI_BYTE }, rcv = { rcn, 0, k->rtypes, MPI_BYTE };
-	if (self_refused(inst, c, in, out, &snd, &rcv, comm, proc, &ret)) {
+	int rc;
+	NB_BEGIN(mw_coll_nb_alltoallw(&a, sb, scounts, sdispls, stypes, rb, rcounts,
+	                              rdispls, rtypes));
+	side snd = { a.scounts, 0, k->stypes, MPI_BYTE }, rcv = { a.rcounts, 0, k->rtypes, MPI_BYTE };
+	if (self_refused(inst, a.c, a.indeg, a.outdeg, &snd, &rcv, comm, proc, &ret)) {
 		keep_free(k);
 		return ret;
 	}
-	NB_END(proc, MPI_Neighbor_alltoallw(sp, sc, k->sdispls, k->stypes, rp, rcn,
-	                                    k->rdispls, k->rtypes, c),
-	       MPI_Ineighbor_alltoallw(sp, sc, k->sdispls, k->stypes, rp, rcn,
-	                               k->rdispls, k->rtypes, c, &hr));
+	NB_END(proc, MPI_Neighbor_alltoallw(a.sp, a.scounts, k->sdispls, k->stypes, a.rp,
+	                                    a.rcounts, k->rdispls, k->rtypes, a.c),
+	       MPI_Ineighbor_alltoallw(a.sp, a.scounts, k->sdispls, k->stypes, a.rp,
+	                               a.rcounts, k->rdispls, k->rtypes, a.c, &hr));
 fail:
+	keep_take(k, &a);
 	keep_free(k);
-	return mw_fail(inst, rc, comm, proc);
+	return mw_coll_fail(&a, rc, comm, proc);
 }
 
 u32 mwh_Neighbor_allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
                            u32 rcn, u32 rdt, u32 comm)
-{ return nb_allgather(inst, sb, sc, sdt, rb, rcn, rdt, comm, NB_BLOCKING); }
+{ return nb_blocks(inst, 0, sb, sc, sdt, rb, rcn, rdt, comm, NB_BLOCKING); }
 u32 mwh_Ineighbor_allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
                             u32 rcn, u32 rdt, u32 comm, u32 req)
-{ return nb_allgather(inst, sb, sc, sdt, rb, rcn, rdt, comm, req); }
+{ return nb_blocks(inst, 0, sb, sc, sdt, rb, rcn, rdt, comm, req); }
 
 u32 mwh_Neighbor_allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
                             u32 rcounts, u32 displs, u32 rdt, u32 comm)
@@ -1087,10 +807,10 @@ u32 mwh_Ineighbor_allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
 
 u32 mwh_Neighbor_alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
                           u32 rcn, u32 rdt, u32 comm)
-{ return nb_alltoall(inst, sb, sc, sdt, rb, rcn, rdt, comm, NB_BLOCKING); }
+{ return nb_blocks(inst, 1, sb, sc, sdt, rb, rcn, rdt, comm, NB_BLOCKING); }
 u32 mwh_Ineighbor_alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
                            u32 rcn, u32 rdt, u32 comm, u32 req)
-{ return nb_alltoall(inst, sb, sc, sdt, rb, rcn, rdt, comm, req); }
+{ return nb_blocks(inst, 1, sb, sc, sdt, rb, rcn, rdt, comm, req); }
 
 u32 mwh_Neighbor_alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
                            u32 sdt, u32 rb, u32 rcounts, u32 rdispls, u32 rdt,

@@ -52,6 +52,7 @@
 #include <unistd.h>
 #include "mpib.h"
 #include "mpib_int.h"
+#include "hand_protos.h"
 #include "rt/rt.h"
 
 typedef uint32_t u32;
@@ -1400,7 +1401,7 @@ u32 mwh_Win_f2c(rt_instance *inst, u32 win)
 
 /* ---- error handlers ------------------------------------------------------------ */
 
-/* hand2.c: the bridge's user error handlers (kept in the module). */
+/* hand_err.c: the bridge's user error handlers (kept in the module). */
 u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp);
 
 u32 mwh_Win_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
@@ -1460,7 +1461,7 @@ u32 mwh_Win_call_errhandler(rt_instance *inst, u32 win, u32 code)
  * for attributes still set). */
 
 /* uses: attributes set with the keyval; a freed keyval keeps its module
- * number until the last is gone (as hand3.c's keyvals). */
+ * number until the last is gone (as hand_attr.c's keyvals). */
 typedef struct wkv {
 	u32 copy, del, extra, mkey;
 	int uses, freed;

@@ -52,6 +52,7 @@
 #include <string.h>
 #include "mpib.h"
 #include "mpib_int.h"
+#include "hand_protos.h"
 
 typedef uint32_t u32;
 

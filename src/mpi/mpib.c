@@ -1077,7 +1077,7 @@ void mw_comm_inherit(uint32_t comm, uint32_t parent)
 		mw_comm_set_errh(comm, mw_comm_errh(parent));
 }
 
-/* User error handlers live in the module; see hand.c. */
+/* User error handlers live in the module; see hand_err.c. */
 int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls);
 
 int mw_finalized;
@@ -1345,6 +1345,11 @@ static const char *fail_why(int cls)
 	default: why = "invalid argument"; break;
 	}
 	return why;
+}
+
+const char *mw_class_why(int cls)
+{
+	return fail_why(cls);
 }
 
 uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc)

@@ -75,7 +75,7 @@ void mw_comm_set(uint32_t h, MPI_Comm c);
 uint32_t mw_comm_reserve(void);
 /* MPI_Comm_free of comm while an MPI_Comm_idup of it is pending: 1 if so,
  * and the host communicator is freed when the last such idup completes
- * (Open MPI 4.1 crashes if it goes before); else 0.  hand3.c. */
+ * (Open MPI 4.1 crashes if it goes before); else 0.  hand_comm.c. */
 int mw_comm_free_later(uint32_t comm);
 /* What a request owns that the host reads until the operation ends and
  * that is not in linear memory (a nonblocking collective's converted
@@ -283,6 +283,9 @@ uint32_t mw_fail(rt_instance *inst, int cls, uint32_t comm, const char *proc);
  * ("MPI_Pack: argument position = -8 is outside [0, 64]"). */
 uint32_t mw_fail_arg(rt_instance *inst, int cls, uint32_t comm, const char *proc,
                      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* What a refusal of class cls by the bridge means, in a few words ("buffer
+ * lies outside linear memory"). */
+const char *mw_class_why(int cls);
 int mw_class_out(int hostcode);
 /* Module error class -> the host's class number. */
 int mw_class_in(int cls);
@@ -291,6 +294,8 @@ int mw_class_in(int cls);
  * predefined classes) and its module class, or MW_ERR_ARG if unknown. */
 int mw_code_out(int hostcode);
 int mw_code_in(int32_t code, int *host, int32_t *cls);
+/* How many user codes MPI_Add_error_code/class have made (hand_err.c). */
+uint32_t mw_ucode_count(void);
 /* Runs comm's error handler for a module code the program raises itself
  * (MPI_Comm_call_errhandler); returns only if the handler returns. */
 void mw_call_errh(rt_instance *inst, int code, uint32_t comm, const char *proc);
@@ -306,7 +311,7 @@ void mw_call_errh_eh(rt_instance *inst, int code, uint32_t eh, uint32_t obj,
 
 /* A module error handler function: table entry fn of type (i32, i32, i32)
  * (declared with the trailing ...) or (i32, i32) (without); NULL if
- * neither.  hand2.c. */
+ * neither.  hand_err.c. */
 const rt_func *mw_errh_fn(rt_instance *inst, uint32_t fn);
 
 /* Callbacks: a trap inside a module callback is kept here and raised
@@ -314,7 +319,7 @@ const rt_func *mw_errh_fn(rt_instance *inst, uint32_t fn);
 extern __thread int mw_pending_trap;
 uint32_t mw_after(rt_instance *inst, uint32_t r);
 
-/* User-defined ops (hand.c): the module function of module op handle op
+/* User-defined ops (hand_coll.c): the module function of module op handle op
  * (1, or 0 if op is not a live user op), and the call of such a function
  * on host buffers, as the host's MPI_User_function (staging through module
  * memory what lies outside it; a trap is left in mw_pending_trap). */

@@ -20,12 +20,15 @@ check-mpi-h:
 CHECKS += check-mpi-h
 
 # The committed outputs of gen.py (toolchain/mpi.h's prototypes,
-# src/mpi/abi.h, src/mpi/glue.c) and of the bridge fuzzer's gen_kinds.py
-# (tests/fuzz-bridge/kinds.h, from glue.c) are what they make now: they
-# run on a copy and every output must be byte-identical.
+# src/mpi/abi.h, src/mpi/glue.c, src/mpi/hand_protos.h) and of the bridge
+# fuzzer's gen_kinds.py (tests/fuzz-bridge/kinds.h, from glue.c) are what
+# they make now: they run on a copy and every output must be
+# byte-identical.  Then the handlers the built bridge defines are exactly
+# those hand_protos.h declares (src/mpi/gen/check-hand-protos.sh).
 MPI_APIS_JSON ?= $(SHARED)/mpi-standard/apis.json
-GEN_OUT := toolchain/mpi.h src/mpi/abi.h src/mpi/glue.c tests/fuzz-bridge/kinds.h
-check-gen:
+GEN_OUT := toolchain/mpi.h src/mpi/abi.h src/mpi/glue.c src/mpi/hand_protos.h \
+  tests/fuzz-bridge/kinds.h
+check-gen: $(MPI_OBJ)
 	@if [ ! -f "$(MPI_APIS_JSON)" ]; then \
 	  echo "check-gen: no $(MPI_APIS_JSON) (the MPI Forum's apis.json; set MPI_APIS_JSON)"; \
 	  echo "check-gen: 0 passed, 1 failed"; exit 1; fi; \
@@ -38,7 +41,9 @@ check-gen:
 	  if cmp -s $$f $$t/$$f; then pass=$$((pass+1)); else fail=$$((fail+1)); \
 	    echo "check-gen: $$f differs from what gen.py makes now (regenerate: python3 src/mpi/gen/gen.py)"; \
 	    diff -u $$f $$t/$$f | head -20; fi; \
-	done; echo "check-gen: $$pass passed, $$fail failed"; [ $$fail = 0 ]
+	done; \
+	if sh src/mpi/gen/check-hand-protos.sh $(MPI_OBJ); then pass=$$((pass+1)); else fail=$$((fail+1)); fi; \
+	echo "check-gen: $$pass passed, $$fail failed"; [ $$fail = 0 ]
 
 CHECKS += check-gen
 

@@ -1973,33 +1973,44 @@ static int check_supported(const wasm_module *m, wasm_error *err)
 	return WASM_ERR_UNSUPPORTED;
 }
 
-/* Content-defined units (xlate_options.stable_units): a unit ends after a
- * function whose C text hashes to 0 modulo STABLE_PICK once the unit holds
- * STABLE_MIN bytes, or wherever it reaches STABLE_MAX.  A cut depends only
- * on the text of the functions just before it, so a change to one
- * function moves no cut outside its own neighbourhood (functions named by
- * index: inserting or removing a function renames the ones after it, and
- * their units change anyway).  Averages about STABLE_MIN + 32 functions'
- * worth of text: units of a few hundred KB, enough of them to keep every
- * core busy and each cheap to recompile.  Returns the number of units. */
-#define STABLE_MIN (256u * 1024)
-#define STABLE_MAX (1024u * 1024)
-#define STABLE_PICK 32u
+/* Stable units (xlate_options.stable_units): a module of less than
+ * STABLE_ONE bytes of C is one unit (one compiler run).  A larger one is
+ * cut after function i when the unit holds STABLE_MIN bytes and a hash of
+ * i is 0 modulo STABLE_PICK, or wherever the unit reaches STABLE_MAX.
+ * Whether a function may end a unit thus depends on its index, not on its
+ * text: a changed function changes its own unit, and moves a cut only if
+ * its length carries a unit across STABLE_MIN or STABLE_MAX (functions
+ * are named by index: inserting or removing one renames the ones after
+ * it, and their units change anyway).  Units average about STABLE_MIN + 8
+ * functions' worth of text (60-70 KB for gen-big.sh's functions), a
+ * fraction of a second of compiler time each, so that a rebuilt module
+ * whose changes touch a few units recompiles in about a second; a unit's
+ * fixed cost (a compiler process, the prelude) is about 10 ms: the 199
+ * units of bench/kernels' 12 MB module cost no measurably more CPU cold
+ * than 29 units of 370 KB (bench/kernels/FINDINGS.md, section 9).  A
+ * module under STABLE_ONE (tests/e2e's hello world, every kernel of
+ * bench/kernels) stays one unit, so that its functions can still be
+ * inlined into each other and it costs one compiler run. */
+#define STABLE_ONE (512u * 1024)
+#define STABLE_MIN (32u * 1024)
+#define STABLE_MAX (256u * 1024)
+#define STABLE_PICK 8u
 
 static size_t split_stable(const xbuf *fb, uint32_t ndef, uint32_t *unit_of)
 {
 	uint32_t u = 0;
-	size_t acc = 0;
+	size_t acc = 0, total = 0;
 	if (!ndef)
 		return 0;
+	for (uint32_t i = 0; i < ndef; i++)
+		total += fb[i].len;
 	for (uint32_t i = 0; i < ndef; i++) {
 		unit_of[i] = u;
 		acc += fb[i].len;
-		uint64_t h = 0xcbf29ce484222325ull;   /* FNV-1a */
-		for (size_t k = 0; k < fb[i].len; k++)
-			h = (h ^ (uint8_t)fb[i].p[k]) * 0x100000001b3ull;
-		if (i + 1 < ndef && ((acc >= STABLE_MIN && h % STABLE_PICK == 0) ||
-		                     acc >= STABLE_MAX)) {
+		uint64_t h = ((uint64_t)i + 1) * 0x9e3779b97f4a7c15ull;   /* Fibonacci hashing */
+		bool pick = (h >> 40) % STABLE_PICK == 0;
+		if (total >= STABLE_ONE && i + 1 < ndef &&
+		    ((acc >= STABLE_MIN && pick) || acc >= STABLE_MAX)) {
 			u++;
 			acc = 0;
 		}

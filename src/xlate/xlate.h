@@ -14,7 +14,7 @@
 #include "../wasm/wasm.h"
 
 /* Bumped whenever the generated code changes; part of the cache key. */
-#define XLATE_VERSION "mpiwasm-xlate-11"
+#define XLATE_VERSION "mpiwasm-xlate-12"
 
 /* Flags generated code needs from the C compiler, whatever the -O level:
  * no FMA contraction (WebAssembly rounds every operation), no errno from
@@ -48,10 +48,10 @@ typedef struct xlate_options {
 	size_t unit_target_bytes; /* split into units of about this size; 0 = default */
 	unsigned max_units;       /* 0 = number of online CPUs */
 	bool no_loop_versioning;  /* no fast loop copies (src/xlate/loop.h) */
-	/* Units cut where the functions' own C text says (content-defined
-	 * chunking, as rsync cuts files): a function whose C changes changes
-	 * its own unit's text and no other, so a cache of compiled units can
-	 * reuse the rest.  The units hold the functions only; a last, small
+	/* Units cut at functions chosen by their index and the units' sizes
+	 * (split_stable in xlate.c): a function whose C changes changes its
+	 * own unit's text and, unless its length carries a unit across a size
+	 * bound, no other, so a cache of compiled units can reuse the rest.  The units hold the functions only; a last, small
 	 * unit holds the module-wide tables (mpiwasm_code), unless the
 	 * functions fit in one unit (then it has the tables too).  Ignores
 	 * unit_target_bytes and max_units. */

@@ -2,7 +2,8 @@
  * MPI_ERRORS_ARE_FATAL, a nonblocking or neighborhood collective given a
  * buffer that leaves linear memory ends the job with a message naming the
  * procedure; nothing after the call may run.  `nbc_fatal MODE`:
- * iallreduce (receive buffer past the end of memory) or alltoallw
+ * iallreduce (receive buffer past the end of memory), allreduce (the
+ * same call in the blocking form: the same line but for the name) or alltoallw
  * (MPI_Ineighbor_alltoallw, a byte displacement past the end); optrap: a
  * user op that traps, applied while MPI_Iallreduce completes (every rank
  * takes part; the job must end, naming the trap). */
@@ -25,7 +26,7 @@ int main(int argc, char **argv)
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	if (argc != 2) {
-		fprintf(stderr, "usage: nbc_fatal iallreduce|alltoallw|optrap\n");
+		fprintf(stderr, "usage: nbc_fatal iallreduce|allreduce|alltoallw|optrap\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	if (!strcmp(argv[1], "optrap")) {
@@ -40,6 +41,9 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], "iallreduce")) {
 			MPI_Iallreduce(&x, (void *)(uintptr_t)0xFFFFFFF0u, 4, MPI_INT, MPI_SUM,
 			               MPI_COMM_SELF, &rq);
+		} else if (!strcmp(argv[1], "allreduce")) {
+			MPI_Allreduce(&x, (void *)(uintptr_t)0xFFFFFFF0u, 4, MPI_INT, MPI_SUM,
+			              MPI_COMM_SELF);
 		} else {
 			MPI_Comm ring;
 			int one = 1, per = 1, cnt[2] = {1, 1};

@@ -214,7 +214,7 @@ pre_wasm() {
 # in the same two lanes (a module not listed is built where it is used).
 rm -f "$OUT"/*.pre
 PRE1="bounds argsnap dyn_sandbox bounds_fatal rma_fatal nbc_fatal host_view"
-PRE2="pack_pos io_sandbox dyn_race abort bad_malloc t_bounds"
+PRE2="pack_pos io_sandbox dyn_race abort bad_malloc t_bounds coll_forms"
 set -- $ONLY
 half1="" half2=""
 while [ $# -gt 0 ]; do
@@ -247,9 +247,9 @@ for p in $ONLY; do
 	fi
 	# fam_dyn spawns itself (argv[0]): the module needs a grant holding it;
 	# a run takes 2-5 s (on a loaded machine too); one caught in
-	# the host library's spawn hang (below) never ends, so its limit is 30 s.
+	# the host library's spawn hang (below) never ends, so its limit is 20 s.
 	tmo=$RUN_TIMEOUT spawn=
-	[ "$p" = fam_dyn ] && wflags="--dir $OUT" && tmo=30 && spawn=$SPAWN_ENV
+	[ "$p" = fam_dyn ] && wflags="--dir $OUT" && tmo=20 && spawn=$SPAWN_ENV
 	for n in $NPS; do
 		o=$OUT/$p.np$n
 		nok=0
@@ -272,17 +272,20 @@ for p in $ONLY; do
 		# PMIx_Init.  That is Open MPI 4.1 with PMIx 4 itself, which hangs
 		# a native program the same way; no setting we found avoids it,
 		# and the bridge cannot (docs/notes/spawn-hang.md).  A hung fam_dyn
-		# run is tried once more, and said; two in a row fail.
-		if [ "$launch_rc" = 124 ] && [ "$p" = fam_dyn ]; then
+		# run is tried again, at most twice, and said; three in a row fail.
+		# (On a loaded machine one run in 5-8 hangs: with one retry, two
+		# in a row failed about one clean run in 10.)
+		tries=1
+		while [ "$launch_rc" = 124 ] && [ "$p" = fam_dyn ] && [ "$tries" -lt 3 ]; do
 			echo "note $p np=$n: hung (Open MPI's spawn hang, docs/notes/spawn-hang.md), run again"
-			launch_rc=0
+			launch_rc=0 tries=$((tries + 1))
 			# shellcheck disable=SC2086
 			(cd "$rundir" && exec timeout "$tmo" $spawn $LAUNCH "$n" "$MPIWASM" $wflags "$OUT/$p.wasm") > "$o.wasm" 2> "$o.wasm.err" || launch_rc=$?
-			if [ "$launch_rc" = 124 ]; then
-				bad "$p np=$n: wasm hung twice in a row (killed after $tmo s each)"
-				excerpt "$o.wasm"; excerpt "$o.wasm.err"
-				continue
-			fi
+		done
+		if [ "$launch_rc" = 124 ] && [ "$p" = fam_dyn ]; then
+			bad "$p np=$n: wasm hung $tries times in a row (killed after $tmo s each)"
+			excerpt "$o.wasm"; excerpt "$o.wasm.err"
+			continue
 		fi
 		if [ "$launch_rc" != 0 ]; then
 			bad "$p np=$n: wasm (exit $launch_rc)"; excerpt "$o.wasm"; excerpt "$o.wasm.err"
@@ -347,6 +350,11 @@ fi
 # the module, for a nonblocking call) rewriting them changes nothing.
 if wasm_build argsnap "$here/argsnap.c" "$CC_W"; then
 	wasm_only argsnap "1 2 3 4" "v-collectives use the displacements as they were at the call"
+fi
+# The blocking and nonblocking form of one erroneous collective call fail
+# with the same error class (src/mpi/coll_args.c has the rules of both).
+if wasm_build coll_forms "$here/coll_forms.c" "$CC_W"; then
+	wasm_only coll_forms "1 2 3 4" "blocking and nonblocking collectives refuse an erroneous call with the same class"
 fi
 
 # MPI-IO inside the WASI sandbox: /rw and /ro (--dir-ro) granted, and
@@ -447,19 +455,22 @@ if wasm_build dyn_race "$here/dyn_race.c" "$CC_W" &&
 		mv -T sub.real sub.tmp; rm sub; mv -T sub.tmp sub; sleep 0.05
 	 done) &
 	swapper=$!
+	# 16 spawns take 4.5-5.5 s at load 7 (a spawn hang never ends): 40 s
+	DYN_RACE_TIMEOUT=40
 	rc=0
 	# shellcheck disable=SC2086
-	(cd "$R" && TMPDIR=$R/tmp exec timeout "$RUN_TIMEOUT" $SPAWN_ENV $LAUNCH 1 "$MPIWASM" --dir "$R/g:/g" \
+	(cd "$R" && TMPDIR=$R/tmp exec timeout "$DYN_RACE_TIMEOUT" $SPAWN_ENV $LAUNCH 1 "$MPIWASM" --dir "$R/g:/g" \
 		"$OUT/dyn_race.wasm" 16) > "$R.out" 2> "$R.err" || rc=$?
-	if [ "$rc" = 124 ]; then
+	tries=1
+	while [ "$rc" = 124 ] && [ "$tries" -lt 3 ]; do
 		# 16 spawns in one job: Open MPI's spawn hang (above) once more
 		echo "note dyn_race: hung (Open MPI's spawn hang, docs/notes/spawn-hang.md), run again"
 		rm -rf "${R:?}/tmp"/*
-		rc=0
+		rc=0 tries=$((tries + 1))
 		# shellcheck disable=SC2086
-		(cd "$R" && TMPDIR=$R/tmp exec timeout "$RUN_TIMEOUT" $SPAWN_ENV $LAUNCH 1 "$MPIWASM" --dir "$R/g:/g" \
+		(cd "$R" && TMPDIR=$R/tmp exec timeout "$DYN_RACE_TIMEOUT" $SPAWN_ENV $LAUNCH 1 "$MPIWASM" --dir "$R/g:/g" \
 			"$OUT/dyn_race.wasm" 16) > "$R.out" 2> "$R.err" || rc=$?
-	fi
+	done
 	touch "$R/stop"
 	wait "$swapper"
 	nin=$(grep -c '^dyn_race child: inside$' "$R.out")
@@ -587,10 +598,14 @@ if wasm_build bad_malloc "$here/bad_malloc.c" "$CC_W"; then
 fi
 if wasm_build nbc_fatal "$here/nbc_fatal.c" "$CC_W"; then
 	must_die "nbc_fatal np=2: bad MPI_Iallreduce buffer under MPI_ERRORS_ARE_FATAL" 2 \
-		"^mpiwasm: rank 1: MPI_Iallreduce: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
+		"^mpiwasm: rank 1: MPI_Iallreduce: argument recvbuf: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
 		"survived" "$OUT/nbc_fatal.wasm" iallreduce
+	# the blocking form of the same call: the same line (coll_args.c)
+	must_die "nbc_fatal np=2: the same buffer in MPI_Allreduce gives the same line" 2 \
+		"^mpiwasm: rank 1: MPI_Allreduce: argument recvbuf: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
+		"survived" "$OUT/nbc_fatal.wasm" allreduce
 	must_die "nbc_fatal np=2: bad MPI_Ineighbor_alltoallw buffer under MPI_ERRORS_ARE_FATAL" 2 \
-		"^mpiwasm: rank 1: MPI_Ineighbor_alltoallw: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
+		"^mpiwasm: rank 1: MPI_Ineighbor_alltoallw: argument sendbuf: buffer lies outside linear memory \\(MPI_ERR_BUFFER\\)" \
 		"survived" "$OUT/nbc_fatal.wasm" alltoallw
 	must_die "nbc_fatal np=2: trap in a user op applied during MPI_Wait" 2 \
 		"^mpiwasm: rank [01]: .*trap" "survived" "$OUT/nbc_fatal.wasm" optrap

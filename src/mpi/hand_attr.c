@@ -1,0 +1,420 @@
+/* hand_attr.c - caching (MPI-3.1 chapter 6.7): keyvals with module
+ * copy/delete callbacks, attributes on communicators and datatypes, and
+ * the predefined communicator attributes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mpib.h"
+#include "mpib_int.h"
+#include "hand_protos.h"
+#include "rt/rt.h"
+
+typedef uint32_t u32;
+
+#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
+#define OUT(p, a, n) do { if (!((p) = mw_ptr(inst, (a), (n)))) { rc = MW_ERR_ARG; goto fail; } } while (0)
+
+/* ---- keyvals --------------------------------------------------------------
+ * A user keyval remembers the module's callbacks (function-table indices,
+ * 0 = the NULL function, 0xFFFFFFFF = the DUP function) and extra state.
+ * The host gets our trampolines and a pointer to this record as its extra
+ * state; attribute values are module words stored as host pointers. */
+
+enum { KV_COMM, KV_TYPE };
+
+/* uses: attributes set with the keyval.  A freed keyval keeps its module
+ * number while any remain (MPI: it stays valid for them), so the number
+ * is not given to a new keyval that a later MPI_Attr_delete would reach. */
+typedef struct kv_rec {
+	u32 copy, del, extra, mkey;
+	int kind, uses, freed;
+} kv_rec;
+
+static void kv_release(kv_rec *kv);
+
+/* An attribute with kv is gone (deleted, replaced, or its object freed). */
+static void kv_unuse(kv_rec *kv)
+{
+	if (--kv->uses <= 0 && kv->freed)
+		kv_release(kv);
+}
+
+#define KV_DUP 0xFFFFFFFFu
+
+static __thread uint32_t kv_scratch;   /* 8 module bytes: attribute_val_out, flag */
+
+static int kv_scratch_get(rt_instance *inst)
+{
+	if (!kv_scratch)
+		kv_scratch = mw_malloc(inst, 8, "attribute copy callback");
+	return kv_scratch != 0;
+}
+
+/* Runs a module attribute callback; a trap is kept for mw_after and
+ * reported to the host as a failed callback. */
+static int kv_call(rt_instance *inst, u32 fn, const char *sig, rt_value *a,
+                   int n, int32_t *res)
+{
+	(void)n;
+	const rt_func *f = rt_table_func(inst, 0, fn, sig);
+	if (!f) {
+		fprintf(stderr, "mpiwasm: rank %d: attribute callback: table entry %u "
+		        "is not a function of the MPI callback type\n", mw_world_rank, fn);
+		mw_pending_trap = RT_TRAP_INDIRECT_TYPE;
+		return MPI_ERR_OTHER;
+	}
+	rt_value r = { .i32 = 0 };
+	int k = rt_call(inst, f, a, &r);
+	if (k) {
+		mw_pending_trap = k;
+		return MPI_ERR_OTHER;
+	}
+	*res = (int32_t)r.i32;
+	return MPI_SUCCESS;
+}
+
+static int kv_copy(u32 obj, kv_rec *kv, void *in, void *out, int *flag)
+{
+	rt_instance *inst = mw_inst;
+	u32 vin = (u32)(uintptr_t)in;
+	*flag = 0;
+	if (kv->copy == 0 || mw_pending_trap)
+		return MPI_SUCCESS;
+	if (kv->copy == KV_DUP) {
+		*(void **)out = in;
+		*flag = 1;
+		kv->uses++;
+		return MPI_SUCCESS;
+	}
+	if (!kv_scratch_get(inst))
+		return MPI_ERR_NO_MEM;
+	int32_t *s = mw_ptr(inst, kv_scratch, 8);
+	s[0] = 0;
+	s[1] = 0;
+	rt_value a[6] = { { .i32 = obj }, { .i32 = kv->mkey }, { .i32 = kv->extra },
+	                  { .i32 = vin }, { .i32 = kv_scratch }, { .i32 = kv_scratch + 4 } };
+	int32_t r = 0;
+	int rc = kv_call(inst, kv->copy, "iiiiii:i", a, 6, &r);
+	if (rc)
+		return rc;
+	if (r != MW_SUCCESS)
+		return MPI_ERR_OTHER;
+	s = mw_ptr(inst, kv_scratch, 8);
+	*(void **)out = (void *)(uintptr_t)(u32)s[0];
+	*flag = s[1] != 0;
+	kv->uses += *flag;
+	return MPI_SUCCESS;
+}
+
+/* A failed delete callback leaves the attribute set (the host returns
+ * the error), so only a success drops a use. */
+static int kv_delete(u32 obj, kv_rec *kv, void *val)
+{
+	int32_t r = MW_SUCCESS;
+	if (kv->del != 0 && !mw_pending_trap) {
+		rt_value a[4] = { { .i32 = obj }, { .i32 = kv->mkey },
+		                  { .i32 = (u32)(uintptr_t)val }, { .i32 = kv->extra } };
+		int rc = kv_call(mw_inst, kv->del, "iiii:i", a, 4, &r);
+		if (rc)
+			return rc;
+	}
+	if (r != MW_SUCCESS)
+		return MPI_ERR_OTHER;
+	kv_unuse(kv);
+	return MPI_SUCCESS;
+}
+
+static int comm_copy_tramp(MPI_Comm c, int key, void *extra, void *in, void *out,
+                           int *flag)
+{
+	(void)key;
+	return kv_copy(mw_comm_find(c), extra, in, out, flag);
+}
+
+static int comm_del_tramp(MPI_Comm c, int key, void *val, void *extra)
+{
+	(void)key;
+	return kv_delete(mw_comm_find(c), extra, val);
+}
+
+static int type_copy_tramp(MPI_Datatype t, int key, void *extra, void *in,
+                           void *out, int *flag)
+{
+	(void)key;
+	return kv_copy(mw_dtype_find(t), extra, in, out, flag);
+}
+
+static int type_del_tramp(MPI_Datatype t, int key, void *val, void *extra)
+{
+	(void)key;
+	return kv_delete(mw_dtype_find(t), extra, val);
+}
+
+/* Records by module keyval handle (freed with the keyval: the host may
+ * still call delete callbacks of a freed keyval, so records are kept
+ * until the end of the process). */
+static kv_rec **kv_tab;
+static uint32_t kv_cap;
+
+/* kv_tab and kv_cap change under mw_lock. */
+static kv_rec *kv_of(u32 key, int kind)
+{
+	mw_lock();
+	kv_rec *kv = key < kv_cap && kv_tab[key] && kv_tab[key]->kind == kind ? kv_tab[key]
+	                                                                     : NULL;
+	mw_unlock();
+	return kv;
+}
+
+/* The module number of a freed keyval whose last attribute is gone. */
+static void kv_release(kv_rec *kv)
+{
+	mw_lock();
+	if (kv->mkey < kv_cap && kv_tab[kv->mkey] == kv) {
+		kv_tab[kv->mkey] = NULL;
+		mw_keyval_del(kv->mkey);
+	}
+	mw_unlock();
+}
+
+static u32 keyval_create(rt_instance *inst, int kind, u32 copy, u32 del,
+                         u32 keyp, u32 extra, const char *proc)
+{
+	uint32_t *o = mw_ptr(inst, keyp, 4);
+	const char *csig = "iiiiii:i", *dsig = "iiii:i";
+	if (!o)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
+	if ((copy != 0 && copy != KV_DUP && !rt_table_func(inst, 0, copy, csig)) ||
+	    (del != 0 && !rt_table_func(inst, 0, del, dsig)))
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
+	kv_rec *kv = calloc(1, sizeof *kv);
+	if (!kv)
+		return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, proc);
+	kv->copy = copy;
+	kv->del = del;
+	kv->extra = extra;
+	kv->kind = kind;
+	int key, rc;
+	if (kind == KV_COMM)
+		rc = MPI_Comm_create_keyval(comm_copy_tramp, comm_del_tramp, &key, kv);
+	else
+		rc = MPI_Type_create_keyval(type_copy_tramp, type_del_tramp, &key, kv);
+	if (rc != MPI_SUCCESS) {
+		free(kv);
+		return mw_ret(inst, rc, MW_NOCOMM, proc);
+	}
+	u32 h = mw_keyval_new(key);
+	mw_lock();
+	if (h >= kv_cap) {
+		uint32_t cap = kv_cap ? kv_cap * 2 : 64;
+		while (cap <= h)
+			cap *= 2;
+		kv_rec **v = realloc(kv_tab, cap * sizeof *v);
+		if (!v) {
+			mw_unlock();
+			return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, proc);
+		}
+		memset(v + kv_cap, 0, (cap - kv_cap) * sizeof *v);
+		kv_tab = v;
+		kv_cap = cap;
+	}
+	kv->mkey = h;
+	kv_tab[h] = kv;
+	mw_unlock();
+	*o = h;
+	return 0;
+}
+
+static u32 keyval_free(rt_instance *inst, int kind, u32 keyp, const char *proc)
+{
+	uint32_t *o = mw_ptr(inst, keyp, 4);
+	int key, rc;
+	if (!o)
+		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
+	kv_rec *kv = kv_of(*o, kind);
+	if (!kv || mw_keyval_get(*o, &key))
+		return mw_fail(inst, MW_ERR_KEYVAL, MW_NOCOMM, proc);
+	if (kv->freed)
+		return mw_fail(inst, MW_ERR_KEYVAL, MW_NOCOMM, proc);
+	rc = kind == KV_COMM ? MPI_Comm_free_keyval(&key) : MPI_Type_free_keyval(&key);
+	if (rc == MPI_SUCCESS) {
+		/* The record stays: attributes still set call its delete fn. */
+		kv->freed = 1;
+		if (kv->uses <= 0)
+			kv_release(kv);
+		*o = MW_KEYVAL_INVALID;
+	}
+	return mw_ret(inst, rc, MW_NOCOMM, proc);
+}
+
+u32 mwh_Comm_create_keyval(rt_instance *inst, u32 c, u32 d, u32 k, u32 e)
+{ return keyval_create(inst, KV_COMM, c, d, k, e, "MPI_Comm_create_keyval"); }
+u32 mwh_Keyval_create(rt_instance *inst, u32 c, u32 d, u32 k, u32 e)
+{ return keyval_create(inst, KV_COMM, c, d, k, e, "MPI_Keyval_create"); }
+u32 mwh_Type_create_keyval(rt_instance *inst, u32 c, u32 d, u32 k, u32 e)
+{ return keyval_create(inst, KV_TYPE, c, d, k, e, "MPI_Type_create_keyval"); }
+u32 mwh_Comm_free_keyval(rt_instance *inst, u32 k)
+{ return keyval_free(inst, KV_COMM, k, "MPI_Comm_free_keyval"); }
+u32 mwh_Keyval_free(rt_instance *inst, u32 k)
+{ return keyval_free(inst, KV_COMM, k, "MPI_Keyval_free"); }
+u32 mwh_Type_free_keyval(rt_instance *inst, u32 k)
+{ return keyval_free(inst, KV_TYPE, k, "MPI_Type_free_keyval"); }
+
+/* Predefined communicator attributes: the module gets a pointer into its
+ * own memory, to a word holding the module-side value. */
+static uint32_t predef_block;
+
+static int predef_value(int mkey, int hval, int32_t *out)
+{
+	switch (mkey) {
+	case MW_HOST:
+	case MW_IO:
+		*out = (int32_t)mw_rank_out(hval);
+		return 1;
+	case MW_LASTUSEDCODE:   /* the module's numbering, not the host's */
+		*out = MW_ERR_LASTCODE + (int32_t)mw_ucode_count();
+		return 1;
+	case MW_TAG_UB: case MW_WTIME_IS_GLOBAL: case MW_APPNUM: case MW_UNIVERSE_SIZE:
+		*out = hval;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static u32 comm_get_attr(rt_instance *inst, u32 comm, u32 key, u32 valp, u32 flagp,
+                         const char *proc)
+{
+	MPI_Comm c;
+	int hkey, rc, flag = 0;
+	uint32_t *v;
+	int32_t *f;
+	void *val = NULL;
+	TRY(mw_comm_get(comm, &c));
+	TRY(mw_keyval_get(key, &hkey));
+	OUT(v, valp, 4);
+	OUT(f, flagp, 4);
+	rc = MPI_Comm_get_attr(c, hkey, &val, &flag);
+	if (rc != MPI_SUCCESS)
+		return mw_ret(inst, rc, comm, proc);
+	*f = flag;
+	if (!flag)
+		return 0;
+	if (kv_of(key, KV_COMM) || key >= 13) {
+		*v = (u32)(uintptr_t)val;
+		return 0;
+	}
+	int32_t mval;
+	if (!predef_value((int)key, *(int *)val, &mval))
+		TRY(MW_ERR_KEYVAL);
+	if (!predef_block) {
+		predef_block = mw_malloc(inst, 16 * 4, proc);
+		mw_after(inst, 0);
+		if (!predef_block)
+			TRY(MW_ERR_NO_MEM);
+		v = mw_ptr(inst, valp, 4);
+	}
+	int32_t *slot = mw_ptr(inst, predef_block + 4 * key, 4);
+	*slot = mval;
+	*v = predef_block + 4 * key;
+	return 0;
+fail:
+	return mw_fail(inst, rc, comm, proc);
+}
+
+u32 mwh_Comm_get_attr(rt_instance *inst, u32 c, u32 k, u32 v, u32 f)
+{ return comm_get_attr(inst, c, k, v, f, "MPI_Comm_get_attr"); }
+u32 mwh_Attr_get(rt_instance *inst, u32 c, u32 k, u32 v, u32 f)
+{ return comm_get_attr(inst, c, k, v, f, "MPI_Attr_get"); }
+
+static u32 comm_set_attr(rt_instance *inst, u32 comm, u32 key, u32 val, const char *proc)
+{
+	MPI_Comm c;
+	int hkey, rc;
+	TRY(mw_comm_get(comm, &c));
+	if (!kv_of(key, KV_COMM) || mw_keyval_get(key, &hkey))
+		TRY(MW_ERR_KEYVAL);
+	/* Counted first: a value replaced is counted off by kv_delete. */
+	kv_rec *kv = kv_of(key, KV_COMM);
+	kv->uses++;
+	rc = MPI_Comm_set_attr(c, hkey, (void *)(uintptr_t)val);
+	if (rc != MPI_SUCCESS)
+		kv_unuse(kv);
+	return mw_ret(inst, rc, comm, proc);
+fail:
+	return mw_fail(inst, rc, comm, proc);
+}
+
+u32 mwh_Comm_set_attr(rt_instance *inst, u32 c, u32 k, u32 v)
+{ return comm_set_attr(inst, c, k, v, "MPI_Comm_set_attr"); }
+u32 mwh_Attr_put(rt_instance *inst, u32 c, u32 k, u32 v)
+{ return comm_set_attr(inst, c, k, v, "MPI_Attr_put"); }
+
+static u32 comm_delete_attr(rt_instance *inst, u32 comm, u32 key, const char *proc)
+{
+	MPI_Comm c;
+	int hkey, rc;
+	TRY(mw_comm_get(comm, &c));
+	if (!kv_of(key, KV_COMM) || mw_keyval_get(key, &hkey))
+		TRY(MW_ERR_KEYVAL);
+	return mw_ret(inst, MPI_Comm_delete_attr(c, hkey), comm, proc);
+fail:
+	return mw_fail(inst, rc, comm, proc);
+}
+
+u32 mwh_Comm_delete_attr(rt_instance *inst, u32 c, u32 k)
+{ return comm_delete_attr(inst, c, k, "MPI_Comm_delete_attr"); }
+u32 mwh_Attr_delete(rt_instance *inst, u32 c, u32 k)
+{ return comm_delete_attr(inst, c, k, "MPI_Attr_delete"); }
+
+u32 mwh_Type_set_attr(rt_instance *inst, u32 dt, u32 key, u32 val)
+{
+	MPI_Datatype d;
+	int hkey, rc;
+	TRY(mw_dtype_hget(dt, &d));
+	if (!kv_of(key, KV_TYPE) || mw_keyval_get(key, &hkey))
+		TRY(MW_ERR_KEYVAL);
+	kv_rec *kv = kv_of(key, KV_TYPE);
+	kv->uses++;
+	rc = MPI_Type_set_attr(d, hkey, (void *)(uintptr_t)val);
+	if (rc != MPI_SUCCESS)
+		kv_unuse(kv);
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_set_attr");
+fail:
+	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_set_attr");
+}
+
+u32 mwh_Type_get_attr(rt_instance *inst, u32 dt, u32 key, u32 valp, u32 flagp)
+{
+	MPI_Datatype d;
+	int hkey, rc, flag = 0;
+	uint32_t *v;
+	int32_t *f;
+	void *val = NULL;
+	TRY(mw_dtype_hget(dt, &d));
+	if (!kv_of(key, KV_TYPE) || mw_keyval_get(key, &hkey))
+		TRY(MW_ERR_KEYVAL);
+	OUT(v, valp, 4);
+	OUT(f, flagp, 4);
+	rc = MPI_Type_get_attr(d, hkey, &val, &flag);
+	if (rc == MPI_SUCCESS) {
+		*f = flag;
+		if (flag)
+			*v = (u32)(uintptr_t)val;
+	}
+	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_get_attr");
+fail:
+	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_get_attr");
+}
+
+u32 mwh_Type_delete_attr(rt_instance *inst, u32 dt, u32 key)
+{
+	MPI_Datatype d;
+	int hkey, rc;
+	TRY(mw_dtype_hget(dt, &d));
+	if (!kv_of(key, KV_TYPE) || mw_keyval_get(key, &hkey))
+		TRY(MW_ERR_KEYVAL);
+	return mw_ret(inst, MPI_Type_delete_attr(d, hkey), MW_NOCOMM, "MPI_Type_delete_attr");
+fail:
+	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_delete_attr");
+}
