@@ -20,19 +20,37 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The measured machine: seconds, seconds per byte. */
+/* The measured machine: seconds, seconds per byte.  Two levels: ranks
+ * are placed in blocks of ppn per host (ranks 0..ppn-1 on the first host,
+ * and so on); a message between two hosts costs alpha + m*beta, one
+ * inside a host alpha_shm + m*beta_shm.  ppn <= 1 is the one-level model
+ * (every message crosses the network, as with one rank per host); ppn >= p
+ * is a job on one host (every message is a shared-memory one). */
 typedef struct coll_net {
-	double alpha;    /* latency of one message */
-	double beta;     /* transfer time per byte */
+	double alpha;    /* latency of one message between hosts */
+	double beta;     /* transfer time per byte between hosts */
 	double gamma;    /* MPI_SUM of doubles, per byte */
+	int ppn;         /* ranks per host (block placement); <= 1: one level */
+	double alpha_shm, beta_shm;   /* the same inside a host */
 } coll_net;
 
 /* Open MPI's COLLTYPE enum (ompi/mca/coll/base/coll_base_functions.h,
  * 4.1): the collective ids of the dynamic-rules file. */
-enum { COLL_ID_ALLREDUCE = 2, COLL_ID_BCAST = 7 };
+enum {
+	COLL_ID_ALLGATHER = 0, COLL_ID_ALLREDUCE = 2, COLL_ID_ALLTOALL = 3,
+	COLL_ID_BARRIER = 6, COLL_ID_BCAST = 7, COLL_ID_REDUCE = 11,
+	COLL_ID_REDUCE_SCATTER = 12
+};
+/* The collectives tuned, in the order of the rules file. */
+#define COLL_NCOLLS 7
+extern const int coll_ids[COLL_NCOLLS];
+/* "allreduce" (Open MPI's MCA spelling: coll_tuned_<name>_algorithm) and
+ * "MPI_Allreduce"; NULL for a collective not tuned. */
+const char *coll_name(int coll_id);
+const char *coll_title(int coll_id);
 
 /* Open MPI 4.1 coll/tuned algorithm numbers (ompi_info --param coll tuned
- * --level 9: coll_tuned_allreduce_algorithm, coll_tuned_bcast_algorithm). */
+ * --level 9: coll_tuned_<collective>_algorithm). */
 enum {
 	COLL_AR_LINEAR = 1,          /* basic_linear: linear reduce + linear bcast */
 	COLL_AR_NONOVERLAP = 2,      /* nonoverlapping: tuned reduce, then tuned bcast */
@@ -54,6 +72,49 @@ enum {
 	COLL_BC_SCATTER_ALLGATHER_RING = 9,  /* binomial scatter + ring allgather */
 	COLL_BC_COUNT = 10
 };
+enum {
+	COLL_AG_LINEAR = 1,          /* linear gather to rank 0, then its bcast */
+	COLL_AG_BRUCK = 2,           /* Bruck: ceil(log2 p) rounds of doubling block counts */
+	COLL_AG_RDBL = 3,            /* recursive_doubling (power-of-two p, else bruck) */
+	COLL_AG_RING = 4,            /* ring */
+	COLL_AG_NEIGHBOR = 5,        /* neighbor exchange (even p, else ring) */
+	COLL_AG_TWO_PROC = 6,        /* two_proc (p = 2 only) */
+	COLL_AG_COUNT = 7
+};
+enum {
+	COLL_A2A_LINEAR = 1,         /* every send and receive posted at once */
+	COLL_A2A_PAIRWISE = 2,       /* p-1 steps of one send-receive */
+	COLL_A2A_BRUCK = 3,          /* modified_bruck: log2 p rounds of half the data */
+	COLL_A2A_LINEAR_SYNC = 4,    /* linear with a bounded number of requests */
+	COLL_A2A_TWO_PROC = 5,       /* two_proc (p = 2 only) */
+	COLL_A2A_COUNT = 6
+};
+enum {
+	COLL_BAR_LINEAR = 1,         /* fan-in to rank 0, fan-out */
+	COLL_BAR_DOUBLE_RING = 2,    /* a token twice around the ring */
+	COLL_BAR_RDBL = 3,           /* recursive_doubling */
+	COLL_BAR_BRUCK = 4,          /* bruck (dissemination) */
+	COLL_BAR_TWO_PROC = 5,       /* two_proc (p = 2 only) */
+	COLL_BAR_TREE = 6,           /* tree: fan-in and fan-out along a binomial tree */
+	COLL_BAR_COUNT = 7
+};
+enum {
+	COLL_RED_LINEAR = 1,         /* rank 0 receives and reduces p-1 vectors */
+	COLL_RED_CHAIN = 2,          /* fanout chains, segmented */
+	COLL_RED_PIPELINE = 3,       /* one chain, segmented */
+	COLL_RED_BINARY = 4,         /* binary tree, segmented */
+	COLL_RED_BINOMIAL = 5,       /* binomial tree, segmented */
+	COLL_RED_INORDER_BINARY = 6, /* in-order_binary */
+	COLL_RED_RABENSEIFNER = 7,   /* reduce-scatter + binomial gather */
+	COLL_RED_COUNT = 8
+};
+enum {
+	COLL_RS_NONOVERLAP = 1,      /* non-overlapping: reduce to rank 0, then scatterv */
+	COLL_RS_HALVING = 2,         /* recursive_halving */
+	COLL_RS_RING = 3,            /* ring */
+	COLL_RS_BUTTERFLY = 4,       /* butterfly */
+	COLL_RS_COUNT = 5
+};
 
 /* One choice: algorithm number, fanout and segment size as written in the
  * rules file (0 = the algorithm's default / no segmentation). */
@@ -66,9 +127,11 @@ typedef struct coll_choice {
 const char *coll_alg_name(int coll_id, int alg);
 
 /* The model's time of one call of algorithm `alg` of collective `coll_id`
- * on p ranks for n bytes (count x datatype size), with the given fanout
- * and segment size (0: none).  Negative when the algorithm does not apply
- * (unknown number). */
+ * on p ranks for n bytes (the call's size in the rules file: count x
+ * datatype size; for MPI_Allgather and MPI_Alltoall the p blocks together,
+ * for MPI_Reduce_scatter the sum of the counts, for MPI_Barrier 0), with
+ * the given fanout and segment size (0: none).  Negative when the
+ * algorithm does not apply (unknown number, or two_proc on p != 2). */
 double coll_cost(int coll_id, int alg, int p, double n, int fanout, int segsize,
                  const coll_net *net);
 

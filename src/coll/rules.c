@@ -34,8 +34,7 @@ bool coll_library_supported(const char *library)
 /* One collective's section: a communicator size p per block. */
 static int write_coll(FILE *f, int coll_id, int np, const coll_net *net)
 {
-	fprintf(f, "%d  # collective id: %s\n", coll_id,
-	        coll_id == COLL_ID_ALLREDUCE ? "MPI_Allreduce" : "MPI_Bcast");
+	fprintf(f, "%d  # collective id: %s\n", coll_id, coll_title(coll_id));
 	/* Sizes 2..np, and np+1: larger communicators get the fixed rules. */
 	fprintf(f, "%d  # communicator sizes\n", np);
 	for (int p = 2; p <= np + 1; p++) {
@@ -78,9 +77,9 @@ int coll_rules_write(FILE *f, int np, const coll_net *net, const char *library,
 	        "# measured: alpha %.6g s, beta %.6g s/B, gamma %.6g s/B\n"
 	        "# (Hockney model: a message of n bytes costs alpha + n*beta)\n",
 	        host, np, library, net->alpha, net->beta, net->gamma);
-	fprintf(f, "2  # collectives\n");
-	write_coll(f, COLL_ID_ALLREDUCE, np, net);
-	write_coll(f, COLL_ID_BCAST, np, net);
+	fprintf(f, "%d  # collectives\n", COLL_NCOLLS);
+	for (int k = 0; k < COLL_NCOLLS; k++)
+		write_coll(f, coll_ids[k], np, net);
 	fflush(f);
 	return ferror(f) ? -1 : 0;
 }

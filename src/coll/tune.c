@@ -44,26 +44,34 @@ static int make_dirs(const char *path)
 }
 
 /* The model's prediction of every algorithm at a few sizes, beside the
- * rules file (PATH.model): "coll alg name p bytes predicted_seconds". */
+ * rules file (PATH.model): "coll alg name fanout segsize p bytes
+ * predicted_seconds". */
 static void write_model(FILE *f, int np, const coll_net *net)
 {
-	static const int ids[] = { COLL_ID_ALLREDUCE, COLL_ID_BCAST };
-	fprintf(f, "# alpha %.6g beta %.6g gamma %.6g\n", net->alpha, net->beta, net->gamma);
-	for (int k = 0; k < 2; k++)
-		for (int alg = 1; coll_alg_name(ids[k], alg); alg++)
+	fprintf(f, "# network: alpha %.6g beta %.6g; shared memory: alpha %.6g beta %.6g; "
+	        "gamma %.6g; %d ranks per host\n", net->alpha, net->beta, net->alpha_shm,
+	        net->beta_shm, net->gamma, net->ppn);
+	for (int k = 0; k < COLL_NCOLLS; k++) {
+		int id = coll_ids[k];
+		for (int alg = 1; coll_alg_name(id, alg); alg++)
 			for (int n = 8; n <= 4 << 20; n *= 8) {
-				/* each algorithm at the segment size / fanout the rules
-				 * would use for it: Open MPI's defaults otherwise */
+				/* each segmented algorithm at a segment size its rules
+				 * would use; Open MPI's defaults otherwise */
 				int seg = 0, fan = 0;
-				if (ids[k] == COLL_ID_BCAST && alg >= COLL_BC_CHAIN && alg <= COLL_BC_BINARY)
+				if (id == COLL_ID_BCAST && alg >= COLL_BC_CHAIN && alg <= COLL_BC_BINARY)
 					seg = 32768, fan = alg == COLL_BC_CHAIN ? 2 : alg == COLL_BC_PIPELINE;
-				if (ids[k] == COLL_ID_ALLREDUCE && alg == COLL_AR_SEGRING)
+				if (id == COLL_ID_REDUCE && alg >= COLL_RED_CHAIN && alg <= COLL_RED_BINARY)
+					seg = 32768, fan = alg == COLL_RED_PIPELINE;
+				if (id == COLL_ID_ALLREDUCE && alg == COLL_AR_SEGRING)
 					seg = 65536;
-				fprintf(f, "%s %d %s %d %d %d %d %.6g\n",
-				        ids[k] == COLL_ID_ALLREDUCE ? "allreduce" : "bcast", alg,
-				        coll_alg_name(ids[k], alg), fan, seg, np, n,
-				        coll_cost(ids[k], alg, np, n, fan, seg, net));
+				double t = coll_cost(id, alg, np, n, fan, seg, net);
+				if (t >= 0)
+					fprintf(f, "%s %d %s %d %d %d %d %.6g\n", coll_name(id), alg,
+					        coll_alg_name(id, alg), fan, seg, np, n, t);
+				if (id == COLL_ID_BARRIER)
+					break;
 			}
+	}
 }
 
 /* The rules file and the .model file, each written aside and renamed, so
@@ -97,11 +105,6 @@ static int write_files(const char *path, int np, const coll_net *net, const coll
 	return 0;
 }
 
-static const char *coll_title(int coll_id)
-{
-	return coll_id == COLL_ID_ALLREDUCE ? "MPI_Allreduce" : "MPI_Bcast";
-}
-
 static void report(int np, const char *host, const char *lib, const coll_net *net,
                    const coll_plan *plans, int nplans, const char *why, const char *path)
 {
@@ -109,6 +112,10 @@ static void report(int np, const char *host, const char *lib, const coll_net *ne
 	       "mpiwasm: tune: alpha %.3f us, beta %.4f ns/B (%.2f GB/s), gamma %.4f ns/B "
 	       "(MPI_SUM of doubles)\n", np, host, lib, net->alpha * 1e6, net->beta * 1e9,
 	       1e-9 / net->beta, net->gamma * 1e9);
+	if (net->ppn > 1 && net->ppn < np)
+		printf("mpiwasm: tune: two levels: %d ranks per host; the alpha and beta above are "
+		       "the network's, inside a host alpha %.3f us, beta %.4f ns/B (%.2f GB/s)\n",
+		       net->ppn, net->alpha_shm * 1e6, net->beta_shm * 1e9, 1e-9 / net->beta_shm);
 	if (!nplans)
 		printf("mpiwasm: tune: not verified (%s): every rule is Open MPI's own "
 		       "selection\n", why);
@@ -157,12 +164,12 @@ int coll_tune(const char *cache_dir, const char *lib, coll_tune_fn measure, bool
 		            "measured or written", lib);
 	coll_net net;
 	int np, rank, writer, nplans = 0;
-	static coll_plan plans[2];
+	static coll_plan plans[COLL_NCOLLS];
 	char why[512] = "", host[256], path[4096];
 	err[0] = 0;
 	/* The model proposes, measurement decides: every rule is timed against
 	 * Open MPI's own selection in this job (verify.c). */
-	if (measure(&net, &np, &rank, &writer, plans, 2, &nplans, coll_plan_propose,
+	if (measure(&net, &np, &rank, &writer, plans, COLL_NCOLLS, &nplans, coll_plan_propose,
 	            why, sizeof why, err, errlen)) {
 		if (!*err)
 			fail(err, errlen, "the measurement failed without a message");

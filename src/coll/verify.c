@@ -13,12 +13,13 @@ void coll_plan_propose(coll_plan *plan, int coll_id, int p, const coll_net *net)
 	memset(plan, 0, sizeof *plan);
 	plan->coll_id = coll_id;
 	plan->p = p;
-	plan->nr = COLL_VERIFY_NRANGES;
-	for (int i = 0; i < COLL_VERIFY_NRANGES; i++) {
+	/* MPI_Barrier has no message: one range, its rule for every call */
+	plan->nr = coll_id == COLL_ID_BARRIER ? 1 : COLL_VERIFY_NRANGES;
+	for (int i = 0; i < plan->nr; i++) {
 		coll_range *r = &plan->r[i];
 		r->lo = i ? 8 << i : 0;
-		r->probe = i ? r->lo : 8;
-		r->probe2 = i ? r->lo + r->lo / 2 : 8;
+		r->probe = i ? r->lo : coll_id == COLL_ID_BARRIER ? 0 : 8;
+		r->probe2 = i ? r->lo + r->lo / 2 : r->probe;
 		r->model = coll_choose(coll_id, p, r->probe, net);
 	}
 }
@@ -103,8 +104,7 @@ static const coll_plan *find_plan(const coll_plan *plans, int nplans, int coll_i
 
 static void write_coll(FILE *f, int coll_id, int np, const coll_plan *plans, int nplans)
 {
-	fprintf(f, "%d  # collective id: %s\n", coll_id,
-	        coll_id == COLL_ID_ALLREDUCE ? "MPI_Allreduce" : "MPI_Bcast");
+	fprintf(f, "%d  # collective id: %s\n", coll_id, coll_title(coll_id));
 	fprintf(f, "%d  # communicator sizes\n", np);
 	for (int p = 2; p <= np + 1; p++) {
 		const coll_plan *pl = p <= np ? find_plan(plans, nplans, coll_id, p) : NULL;
@@ -162,9 +162,9 @@ int coll_rules_write_plans(FILE *f, int np, const coll_net *net, const coll_plan
 		fprintf(f, "%s\n# (every rule below is algorithm 0; coll_apply does not point Open MPI\n"
 		        "# at this file, so that runs do not pay for the dynamic-rules lookup)\n",
 		        COLL_NO_RULE_MARK);
-	fprintf(f, "2  # collectives\n");
-	write_coll(f, COLL_ID_ALLREDUCE, np, plans, nplans);
-	write_coll(f, COLL_ID_BCAST, np, plans, nplans);
+	fprintf(f, "%d  # collectives\n", COLL_NCOLLS);
+	for (int k = 0; k < COLL_NCOLLS; k++)
+		write_coll(f, coll_ids[k], np, plans, nplans);
 	fflush(f);
 	return ferror(f) ? -1 : 0;
 }
@@ -178,8 +178,7 @@ void coll_plans_record(FILE *f, const coll_plan *plans, int nplans)
 		const coll_plan *pl = &plans[k];
 		for (int i = 0; i < pl->nr; i++) {
 			const coll_range *r = &pl->r[i];
-			fprintf(f, "range %s %d %d %d %d %s %d %d %.4g ",
-			        pl->coll_id == COLL_ID_ALLREDUCE ? "allreduce" : "bcast", pl->p,
+			fprintf(f, "range %s %d %d %d %d %s %d %d %.4g ", coll_name(pl->coll_id), pl->p,
 			        r->lo, r->probe, r->model.alg, coll_alg_name(pl->coll_id, r->model.alg),
 			        r->model.fanout, r->model.segsize, r->model.t * 1e6);
 			if (r->measured)

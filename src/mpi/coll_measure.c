@@ -101,27 +101,28 @@ static int cvar_set(const char *name, int v)
  * algorithm alg (0: Open MPI's own decision): the forced-algorithm control
  * variables are written, then MPI_COMM_WORLD duplicated (coll/tuned reads
  * them when it is enabled on a new communicator; use_dynamic_rules is set
- * in the environment before MPI_Init).  The other collective is left to
- * Open MPI.  MPI_COMM_NULL with *what naming the variable that failed. */
+ * in the environment before MPI_Init).  The other collectives are left to
+ * Open MPI.  Only coll_tuned_<coll>_algorithm must exist: the segment size
+ * and fanouts are written where the collective has them (MPI_Barrier has
+ * none).  MPI_COMM_NULL with *what naming the variable that failed. */
 static MPI_Comm forced_comm(int coll_id, int alg, int fanout, int segsize, const char **what)
 {
-	static const char *names[2][5] = {
-		{ "coll_tuned_allreduce_algorithm", "coll_tuned_allreduce_algorithm_segmentsize",
-		  "coll_tuned_allreduce_algorithm_chain_fanout",
-		  "coll_tuned_allreduce_algorithm_tree_fanout", NULL },
-		{ "coll_tuned_bcast_algorithm", "coll_tuned_bcast_algorithm_segmentsize",
-		  "coll_tuned_bcast_algorithm_chain_fanout", "coll_tuned_bcast_algorithm_tree_fanout",
-		  NULL },
-	};
+	static char failed[128];
+	static const char *const knobs[4] = { "algorithm", "algorithm_segmentsize",
+	                                      "algorithm_chain_fanout", "algorithm_tree_fanout" };
 	int fan = fanout > 0 ? fanout : 4;   /* Open MPI's default fanouts */
-	for (int k = 0; k < 2; k++) {
-		int mine = (k == 0) == (coll_id == COLL_ID_ALLREDUCE);
+	for (int k = 0; k < COLL_NCOLLS; k++) {
+		int mine = coll_ids[k] == coll_id;
 		int v[4] = { mine ? alg : 0, mine ? segsize : 0, mine ? fan : 4, mine ? fan : 4 };
-		for (int j = 0; j < 4; j++)
-			if (cvar_set(names[k][j], v[j])) {
-				*what = names[k][j];
+		for (int j = 0; j < 4; j++) {
+			char name[128];
+			snprintf(name, sizeof name, "coll_tuned_%s_%s", coll_name(coll_ids[k]), knobs[j]);
+			if (cvar_set(name, v[j]) && j == 0) {
+				snprintf(failed, sizeof failed, "%s", name);
+				*what = failed;
 				return MPI_COMM_NULL;
 			}
+		}
 	}
 	MPI_Comm c;
 	if (MPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS) {
@@ -131,18 +132,52 @@ static MPI_Comm forced_comm(int coll_id, int alg, int fanout, int segsize, const
 	return c;
 }
 
+/* One call of the collective for `bytes` (its size in the rules file,
+ * coll_cost): doubles, MPI_SUM, root 0; MPI_Allgather and MPI_Alltoall
+ * with blocks of bytes/p (at least one double), MPI_Reduce_scatter with
+ * the counts summing to bytes/8 (the first ranks one more where it does
+ * not divide).  buf and out hold VMAXBYTES each. */
+static void one_call(int coll_id, MPI_Comm c, int bytes, double *buf, double *out, int *rcounts)
+{
+	int p, count = bytes / (int)sizeof(double);
+	MPI_Comm_size(c, &p);
+	int block = count / p > 0 ? count / p : 1;
+	switch (coll_id) {
+	case COLL_ID_ALLREDUCE:
+		MPI_Allreduce(buf, out, count, MPI_DOUBLE, MPI_SUM, c);
+		break;
+	case COLL_ID_BCAST:
+		MPI_Bcast(buf, count, MPI_DOUBLE, 0, c);
+		break;
+	case COLL_ID_ALLGATHER:
+		MPI_Allgather(buf, block, MPI_DOUBLE, out, block, MPI_DOUBLE, c);
+		break;
+	case COLL_ID_ALLTOALL:
+		MPI_Alltoall(buf, block, MPI_DOUBLE, out, block, MPI_DOUBLE, c);
+		break;
+	case COLL_ID_BARRIER:
+		MPI_Barrier(c);
+		break;
+	case COLL_ID_REDUCE:
+		MPI_Reduce(buf, out, count, MPI_DOUBLE, MPI_SUM, 0, c);
+		break;
+	case COLL_ID_REDUCE_SCATTER:
+		for (int i = 0; i < p; i++)
+			rcounts[i] = count / p + (i < count % p);
+		MPI_Reduce_scatter(buf, out, rcounts, MPI_DOUBLE, MPI_SUM, c);
+		break;
+	}
+}
+
 /* Seconds per call of k calls of the collective on c, the slowest rank's
  * (the same on every rank). */
-static double batch(int coll_id, MPI_Comm c, double *buf, double *out, int count, int k)
+static double batch(int coll_id, MPI_Comm c, double *buf, double *out, int bytes, int k)
 {
+	static int rcounts[4096];
 	MPI_Barrier(c);
 	double t0 = MPI_Wtime();
-	for (int i = 0; i < k; i++) {
-		if (coll_id == COLL_ID_ALLREDUCE)
-			MPI_Allreduce(buf, out, count, MPI_DOUBLE, MPI_SUM, c);
-		else
-			MPI_Bcast(buf, count, MPI_DOUBLE, 0, c);
-	}
+	for (int i = 0; i < k; i++)
+		one_call(coll_id, c, bytes, buf, out, rcounts);
 	double t = (MPI_Wtime() - t0) / k, tmax;
 	MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 	return tmax;
@@ -156,19 +191,18 @@ static double batch(int coll_id, MPI_Comm c, double *buf, double *out, int count
 static void verify_size(int bytes, double *td, double *tc, int coll_id, MPI_Comm def,
                         MPI_Comm cand, double *buf, double *out)
 {
-	int count = bytes / (int)sizeof(double);
-	batch(coll_id, def, buf, out, count, 1);    /* warm up both */
-	batch(coll_id, cand, buf, out, count, 1);
-	double t1 = batch(coll_id, def, buf, out, count, 1);
+	batch(coll_id, def, buf, out, bytes, 1);    /* warm up both */
+	batch(coll_id, cand, buf, out, bytes, 1);
+	double t1 = batch(coll_id, def, buf, out, bytes, 1);
 	int k = t1 > 0 ? (int)ceil(VBATCH / t1) : 1000;
 	k = k < 1 ? 1 : k > 1000 ? 1000 : k;
 	for (int i = 0; i < VROUNDS; i++) {
 		if (i % 2) {
-			tc[i] = batch(coll_id, cand, buf, out, count, k);
-			td[i] = batch(coll_id, def, buf, out, count, k);
+			tc[i] = batch(coll_id, cand, buf, out, bytes, k);
+			td[i] = batch(coll_id, def, buf, out, bytes, k);
 		} else {
-			td[i] = batch(coll_id, def, buf, out, count, k);
-			tc[i] = batch(coll_id, cand, buf, out, count, k);
+			td[i] = batch(coll_id, def, buf, out, bytes, k);
+			tc[i] = batch(coll_id, cand, buf, out, bytes, k);
 		}
 	}
 }
@@ -183,18 +217,18 @@ static void verify_range(coll_range *r, int coll_id, MPI_Comm def, MPI_Comm cand
 	r->measured = 1;
 }
 
-#define MAXCOMMS 64
+#define MAXCOMMS 160
 
-/* Both collectives on MPI_COMM_WORLD.  Returns the plans filled, 0 with
+/* Every tuned collective on MPI_COMM_WORLD.  Returns the plans filled, 0 with
  * `why` when forcing does not work here. */
 static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int maxplans,
                   coll_propose_fn propose, char *why, size_t whylen, int log)
 {
-	static const int ids[] = { COLL_ID_ALLREDUCE, COLL_ID_BCAST };
+	const int *ids = coll_ids;
 	struct { int coll, alg, fan, seg; MPI_Comm c; } comms[MAXCOMMS];
 	int ncomms = 0, nplans = 0, provided;
 	const char *what = "?";
-	if (maxplans < 2) {
+	if (maxplans < COLL_NCOLLS || np > 4096) {
 		snprintf(why, whylen, "no room for the plans");
 		return 0;
 	}
@@ -225,11 +259,10 @@ static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int m
 		 * one batch, never speeds one up, so the minima compare the two
 		 * algorithms (the medians of 3 once failed the check at load 8). */
 		double md = 1e30, mb = 1e30;
-		int count = (1 << 20) / (int)sizeof(double);
 		for (int i = 0; i < 5; i++) {
-			double t = batch(COLL_ID_BCAST, def, buf, out, count, 2);
+			double t = batch(COLL_ID_BCAST, def, buf, out, 1 << 20, 2);
 			md = t < md ? t : md;
-			t = batch(COLL_ID_BCAST, bad, buf, out, count, 2);
+			t = batch(COLL_ID_BCAST, bad, buf, out, 1 << 20, 2);
 			mb = t < mb ? t : mb;
 		}
 		if (log && rank == 0)
@@ -243,7 +276,7 @@ static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int m
 			goto done;
 		}
 	}
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < COLL_NCOLLS; k++) {
 		coll_plan *pl = &plans[nplans++];
 		propose(pl, ids[k], np, net);
 		for (int i = 0; i < pl->nr; i++) {
@@ -286,6 +319,21 @@ done:
 	return nplans;
 }
 
+/* The model's ranks per host (coll_net.ppn) from each rank's host (the
+ * lowest world rank on it) and this rank's host's size: ppn when every
+ * host has ppn consecutive ranks (block placement, what the model's
+ * rounds assume); 1 otherwise (every message counted as a network one). */
+static int placement(const int *host, int np, int nodesize)
+{
+	/* block placement on one rank's host size holds for every rank's
+	 * (all hosts are then blocks of that size): the ranks agree */
+	int ppn = nodesize;
+	for (int r = 0; r < np; r++)
+		if (np % ppn || host[r] != r - r % ppn)
+			return 1;
+	return ppn;
+}
+
 int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *plans,
                    int maxplans, int *nplans, coll_propose_fn propose, char *why,
                    size_t whylen, char *err, size_t errlen)
@@ -308,10 +356,10 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
 	const char *lv = getenv("MPIWASM_COLL_LOG");
 	int log = lv && *lv && strcmp(lv, "0");
 
-	int maxsize = pp_sizes[NSIZES - 1], npts = 0;
+	int maxsize = pp_sizes[NSIZES - 1];
 	char *buf = calloc(1, (size_t)maxsize);
-	double *pn = malloc(sizeof *pn * (size_t)(NSIZES * (*np > 1 ? *np - 1 : 1)));
-	double *pt = malloc(sizeof *pt * (size_t)(NSIZES * (*np > 1 ? *np - 1 : 1)));
+	double *pn = malloc(sizeof *pn * (size_t)(2 * NSIZES * (*np > 1 ? *np - 1 : 1)));
+	double *pt = malloc(sizeof *pt * (size_t)(2 * NSIZES * (*np > 1 ? *np - 1 : 1)));
 	enum { GN = 131072 };   /* 1 MiB of doubles for gamma */
 	double *a = malloc(GN * sizeof *a), *b = malloc(GN * sizeof *b);
 	if (!buf || !pn || !pt || !a || !b) {
@@ -320,23 +368,63 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
 		return -1;
 	}
 
-	double ab[2] = { 0, 0 };
+	/* The hosts (MPI_COMM_TYPE_SHARED): each rank's host is named by the
+	 * lowest world rank on it. */
+	int *host = malloc(sizeof *host * (size_t)*np), noderank = 0, nodesize = 1, leader = *rank;
+	MPI_Comm node;
+	if (!host) {
+		snprintf(err, errlen, "out of memory");
+		MPI_Abort(MPI_COMM_WORLD, 1);
+		return -1;
+	}
+	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+	                        &node) == MPI_SUCCESS) {
+		MPI_Comm_rank(node, &noderank);
+		MPI_Comm_size(node, &nodesize);
+		MPI_Bcast(&leader, 1, MPI_INT, 0, node);
+		MPI_Comm_free(&node);
+	}
+	MPI_Allgather(&leader, 1, MPI_INT, host, 1, MPI_INT, MPI_COMM_WORLD);
+	int ppn = placement(host, *np, nodesize);
+
+	/* Ping-pongs between rank 0 and every other rank, fitted separately
+	 * for the peers on rank 0's host (shared memory) and the others (the
+	 * network).  When one kind is missing (one rank per host, or one
+	 * host) both levels get the other's figures. */
+	int nnet = 0, nshm = 0, npeers = *np > 1 ? *np - 1 : 1;
+	double *netn = pn, *nett = pt;   /* the network's points first ... */
+	double *shmn = pn + NSIZES * npeers, *shmt = pt + NSIZES * npeers;   /* ... then these */
 	for (int peer = 1; peer < *np; peer++) {
 		MPI_Barrier(MPI_COMM_WORLD);
+		int local = host[peer] == host[0];
 		for (int s = 0; s < NSIZES; s++) {
 			double t = pingpong(*rank, peer, pp_sizes[s], buf);
 			if (*rank == 0) {
-				pn[npts] = pp_sizes[s];
-				pt[npts++] = t;
+				if (local) {
+					shmn[nshm] = pp_sizes[s];
+					shmt[nshm++] = t;
+				} else {
+					netn[nnet] = pp_sizes[s];
+					nett[nnet++] = t;
+				}
 				if (log)
-					fprintf(stderr, "mpiwasm: tune: ping-pong 0<->%d %d B: %.3f us\n",
-					        peer, pp_sizes[s], t * 1e6);
+					fprintf(stderr, "mpiwasm: tune: ping-pong 0<->%d (%s) %d B: %.3f us\n",
+					        peer, local ? "same host" : "other host", pp_sizes[s], t * 1e6);
 			}
 		}
 	}
-	if (*rank == 0 && npts)
-		fit(pn, pt, npts, &ab[0], &ab[1]);
-	MPI_Bcast(ab, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	double ab[4] = { 0, 0, 0, 0 };   /* network alpha, beta; shared memory alpha, beta */
+	if (*rank == 0) {
+		if (nnet)
+			fit(netn, nett, nnet, &ab[0], &ab[1]);
+		if (nshm)
+			fit(shmn, shmt, nshm, &ab[2], &ab[3]);
+		if (!nnet)
+			ab[0] = ab[2], ab[1] = ab[3];
+		if (!nshm)
+			ab[2] = ab[0], ab[3] = ab[1];
+	}
+	MPI_Bcast(ab, 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 
 	/* gamma: every rank at once (as in a collective), the slowest counts. */
 	double g[15];
@@ -354,17 +442,14 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
 	double gamma = median(g, 15), gmax;
 	MPI_Allreduce(&gamma, &gmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 
-	MPI_Comm node;
-	int noderank = 0;
-	if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
-	                        &node) == MPI_SUCCESS) {
-		MPI_Comm_rank(node, &noderank);
-		MPI_Comm_free(&node);
-	}
 	*writer = noderank == 0;
 	net->alpha = ab[0];
 	net->beta = ab[1];
 	net->gamma = gmax;
+	net->ppn = ppn;
+	net->alpha_shm = ab[2];
+	net->beta_shm = ab[3];
+	free(host);
 	if (plans && propose && *np > 1)
 		*nplans = verify(net, *np, *rank, plans, maxplans, propose, why, whylen, log);
 	free(buf);

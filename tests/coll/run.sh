@@ -41,17 +41,21 @@ host=$(hostname | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9.]\{1,\}/-/g')
 $RUN "$MPIWASM" tune --cache-dir "$W/c" >"$W/out" 2>"$W/err"
 rules=$(ls "$W/c/coll/"*-np2-open-mpi-*.rules 2>/dev/null | head -1)
 if [ -n "$rules" ] && [ "$(basename "$rules")" = "$host-np2-open-mpi-$(ompi_info --version 2>/dev/null | sed -n 's/^Open MPI v//p').rules" ] &&
-   grep -q "^2  # collectives" "$rules" && grep -q "^wrote\|wrote $rules" "$W/out" &&
+   grep -q "^7  # collectives" "$rules" && grep -q "^wrote\|wrote $rules" "$W/out" &&
    grep -q "alpha .* us, beta .* ns/B" "$W/out"; then
 	ok "tune writes $(basename "$rules")"
 else bad "tune" "no rules file named for host '$host', 2 ranks and the library"; cat "$W/out"; done_; fi
 
-# 1b. tune verified its rules: every range of 2 ranks measured, with a decision
+# 1b. tune verified its rules: every range of 2 ranks measured, with a
+# decision: 20 ranges of each of MPI_Allgather, MPI_Allreduce,
+# MPI_Alltoall, MPI_Bcast, MPI_Reduce, MPI_Reduce_scatter, one of MPI_Barrier
 model="$rules.model"
-nr=$(grep -c '^range \(allreduce\|bcast\) 2 ' "$model" 2>/dev/null)
+nr=$(grep -c '^range [a-z_]* 2 ' "$model" 2>/dev/null)
 nm=$(awk '$1 == "range" && $3 == 2 && $11 != "-" && $12 != "-"' "$model" 2>/dev/null | wc -l)
-if [ "$nr" = 40 ] && [ "$nm" = 40 ] && grep -q "size ranges verified faster" "$W/out"; then
-	ok "tune verified 40 size ranges ($(grep -c ' [1-9]$' "$model" || true) kept a model rule)"
+ncoll=$(awk '$1 == "range" { print $2 }' "$model" 2>/dev/null | sort -u | tr '\n' ' ')
+if [ "$nr" = 121 ] && [ "$nm" = 121 ] && grep -q "size ranges verified faster" "$W/out" &&
+   [ "$ncoll" = "allgather allreduce alltoall barrier bcast reduce reduce_scatter " ]; then
+	ok "tune verified 121 size ranges of 7 collectives ($(grep -c ' [1-9]$' "$model" || true) kept a model rule)"
 else bad "verify" "$nr range lines, $nm measured in $model"; fi
 # every rule that is not algorithm 0 was measured faster (5% margin) at both probes
 if awk '$1 == "range" && $NF != 0 && !($11 <= 0.95 * $12 && $14 <= 0.95 * $15) { bad = 1 }

@@ -22,7 +22,7 @@ static bool near(double a, double b)
 }
 
 /* A cluster-like network: 1 us, 1 GB/s, reductions at 10 GB/s. */
-static const coll_net NET = { 1e-6, 1e-9, 1e-10 };
+static const coll_net NET = { .alpha = 1e-6, .beta = 1e-9, .gamma = 1e-10 };
 
 static void formulas(void)
 {
@@ -66,6 +66,116 @@ static void formulas(void)
 	      !coll_alg_name(COLL_ID_BCAST, 10), "names");
 }
 
+/* The two-level model on 4 hosts x 2 ranks (block placement: ranks 0,1
+ * on the first host, 2,3 on the second, ...): a network of 10 us and
+ * 100 MB/s, shared memory of 1 us and 1 GB/s.  Each expected value is
+ * worked out round by round from the formulas in model.c: a round inside
+ * the hosts costs the shared-memory link; one that crosses costs the
+ * network, beta times the number of the host's ranks that cross. */
+static const coll_net TWO = { .alpha = 10e-6, .beta = 1e-8, .gamma = 1e-10, .ppn = 2,
+                              .alpha_shm = 1e-6, .beta_shm = 1e-9 };
+
+static void two_levels(void)
+{
+	double a = TWO.alpha, b = TWO.beta, g = TWO.gamma, as = TWO.alpha_shm, bs = TWO.beta_shm;
+	double n = 1 << 20, blk = n / 8;
+	/* recursive doubling: distance 1 inside the hosts, 2 and 4 across
+	 * with both ranks of a host crossing */
+	CHECK(near(coll_cost(COLL_ID_ALLREDUCE, COLL_AR_RDBL, 8, n, 0, 0, &TWO),
+	           (as + n * bs + n * g) + 2 * (a + n * 2 * b + n * g)), "two-level rdbl");
+	/* ring: every step has rank 1 -> 2 crossing, one rank per host */
+	CHECK(near(coll_cost(COLL_ID_ALLREDUCE, COLL_AR_RING, 8, n, 0, 0, &TWO),
+	           14 * (a + blk * b) + 7.0 / 8 * n * g), "two-level ring");
+	/* Rabenseifner: halving at distance 1 (n/2, inside), 2 (n/4) and 4
+	 * (n/8) across, and the allgather back the same way */
+	CHECK(near(coll_cost(COLL_ID_ALLREDUCE, COLL_AR_RABENSEIFNER, 8, n, 0, 0, &TWO),
+	           2 * (as + n / 2 * bs) + 2 * (a + n / 4 * 2 * b) + 2 * (a + n / 8 * 2 * b) +
+	           7.0 / 8 * n * g), "two-level rabenseifner");
+	/* binomial bcast: 0->1 inside, 0->2 and 0->4 across, one sender a host */
+	CHECK(near(coll_cost(COLL_ID_BCAST, COLL_BC_BINOMIAL, 8, n, 0, 0, &TWO),
+	           (as + n * bs) + 2 * (a + n * b)), "two-level binomial");
+	CHECK(near(coll_cost(COLL_ID_BCAST, COLL_BC_LINEAR, 8, n, 0, 0, &TWO),
+	           (as + n * bs) + 6 * (a + n * b)), "two-level linear bcast");
+	/* a pipeline's step costs its slowest hop: the network */
+	CHECK(near(coll_cost(COLL_ID_BCAST, COLL_BC_PIPELINE, 8, n, 1, 32768, &TWO),
+	           38 * (a + 32768 * b)), "two-level pipeline");
+	/* alltoall linear: one block to the host's other rank, six over the
+	 * network that both ranks of the host share */
+	CHECK(near(coll_cost(COLL_ID_ALLTOALL, COLL_A2A_LINEAR, 8, n, 0, 0, &TWO),
+	           (as + blk * bs) + 6 * (a + blk * 2 * b)), "two-level alltoall linear");
+	/* pairwise: step 1 and step 7 have one rank of a host crossing
+	 * (1 -> 2; 0 -> 7), steps 2..6 both */
+	CHECK(near(coll_cost(COLL_ID_ALLTOALL, COLL_A2A_PAIRWISE, 8, n, 0, 0, &TWO),
+	           2 * (a + blk * b) + 5 * (a + blk * 2 * b)), "two-level pairwise");
+	/* modified Bruck: 3 rounds of the 4 blocks with bit 0, 1, 2 set, at
+	 * distances 1 (one crossing), 2 and 4 (both) */
+	CHECK(near(coll_cost(COLL_ID_ALLTOALL, COLL_A2A_BRUCK, 8, n, 0, 0, &TWO),
+	           (a + 4 * blk * b) + 2 * (a + 4 * blk * 2 * b)), "two-level alltoall bruck");
+	CHECK(near(coll_cost(COLL_ID_ALLGATHER, COLL_AG_RING, 8, n, 0, 0, &TWO), 7 * (a + blk * b)),
+	      "two-level allgather ring");
+	/* allgather recursive doubling: 1 block inside, 2 and 4 across */
+	CHECK(near(coll_cost(COLL_ID_ALLGATHER, COLL_AG_RDBL, 8, n, 0, 0, &TWO),
+	           (as + blk * bs) + (a + 2 * blk * 2 * b) + (a + 4 * blk * 2 * b)),
+	      "two-level allgather rdbl");
+	CHECK(near(coll_cost(COLL_ID_BARRIER, COLL_BAR_RDBL, 8, 0, 0, 0, &TWO), as + 2 * a),
+	      "two-level barrier rdbl");
+	CHECK(near(coll_cost(COLL_ID_BARRIER, COLL_BAR_BRUCK, 8, 0, 0, 0, &TWO), 3 * a),
+	      "two-level barrier bruck (every round crosses)");
+	/* reduce_scatter recursive halving, the farthest first: distance 4
+	 * carries n/2, 2 n/4 (both across), 1 n/8 (inside) */
+	CHECK(near(coll_cost(COLL_ID_REDUCE_SCATTER, COLL_RS_HALVING, 8, n, 0, 0, &TWO),
+	           (a + n / 2 * 2 * b) + (a + n / 4 * 2 * b) + (as + n / 8 * bs) + 7.0 / 8 * n * g),
+	      "two-level reduce_scatter halving");
+	CHECK(near(coll_cost(COLL_ID_REDUCE, COLL_RED_BINOMIAL, 8, n, 0, 0, &TWO),
+	           (as + n * bs + n * g) + 2 * (a + n * b + n * g)), "two-level reduce binomial");
+	/* one host (ppn >= p): everything is shared memory */
+	coll_net one = TWO;
+	one.ppn = 8;
+	CHECK(near(coll_cost(COLL_ID_ALLREDUCE, COLL_AR_RDBL, 8, n, 0, 0, &one),
+	           3 * (as + n * bs + n * g)), "one host: shared memory only");
+	/* ppn 1 is the one-level model on the network's figures */
+	coll_net flat = { .alpha = a, .beta = b, .gamma = g };
+	one.ppn = 1;
+	for (int k = 0; k < COLL_NCOLLS; k++)
+		for (int alg = 1; coll_alg_name(coll_ids[k], alg); alg++)
+			CHECK(near(coll_cost(coll_ids[k], alg, 8, n, 0, 0, &one),
+			           coll_cost(coll_ids[k], alg, 8, n, 0, 0, &flat)),
+			      "ppn 1: %s %d differs from one level", coll_name(coll_ids[k]), alg);
+	/* the choice moves with the levels: on a slow network with fast
+	 * shared memory, 1 MiB allreduce on 4 x 2 keeps the full-vector
+	 * exchange inside the hosts */
+	coll_choice c = coll_choose(COLL_ID_ALLREDUCE, 8, n, &TWO);
+	CHECK(c.t > 0 && c.t <= coll_cost(COLL_ID_ALLREDUCE, COLL_AR_RDBL, 8, n, 0, 0, &TWO),
+	      "two-level choice %s", coll_alg_name(COLL_ID_ALLREDUCE, c.alg));
+}
+
+/* Every collective: names, costs that apply, a choice that is the
+ * cheapest candidate. */
+static void all_collectives(void)
+{
+	for (int k = 0; k < COLL_NCOLLS; k++) {
+		int id = coll_ids[k];
+		CHECK(coll_name(id) && coll_title(id) && coll_alg_name(id, 1), "names of %d", id);
+		for (int p = 2; p <= 9; p++)
+			for (double n = 8; n <= 1 << 22; n *= 16) {
+				coll_choice c = coll_choose(id, p, n, &TWO);
+				CHECK(c.alg > 0 && c.t >= 0, "%s p=%d n=%g: no choice", coll_name(id), p, n);
+				for (int alg = 1; coll_alg_name(id, alg); alg++) {
+					double t = coll_cost(id, alg, p, n, 0, 0, &TWO);
+					bool two_proc = !strcmp(coll_alg_name(id, alg), "two_proc");
+					CHECK(two_proc && p != 2 ? t < 0 : t > 0, "%s %d p=%d n=%g: %g",
+					      coll_name(id), alg, p, n, t);
+					CHECK(t < 0 || c.t <= 1.02 * t + 1e-15, "%s p=%d n=%g: %s beaten by %d",
+					      coll_name(id), p, n, coll_alg_name(id, c.alg), alg);
+				}
+			}
+	}
+	CHECK(!coll_name(1) && !coll_alg_name(COLL_ID_BARRIER, 7), "unknown names");
+	/* a barrier's cost does not depend on n */
+	CHECK(near(coll_cost(COLL_ID_BARRIER, COLL_BAR_TREE, 8, 1e6, 0, 0, &NET), 6 * NET.alpha),
+	      "barrier tree: 2 x 3 rounds");
+}
+
 static void choices(void)
 {
 	coll_choice c;
@@ -89,7 +199,7 @@ static void choices(void)
 	CHECK(c.alg == COLL_BC_BINOMIAL, "bcast 1 MiB on 2: %s", coll_alg_name(COLL_ID_BCAST, c.alg));
 	/* a slow reduction favours reducing half the vector on 2 ranks (ring
 	 * and Rabenseifner are the same exchange there) */
-	coll_net slowred = { 1e-6, 1e-10, 1e-9 };
+	coll_net slowred = { .alpha = 1e-6, .beta = 1e-10, .gamma = 1e-9 };
 	c = coll_choose(COLL_ID_ALLREDUCE, 2, 1 << 20, &slowred);
 	CHECK(c.alg == COLL_AR_RING || c.alg == COLL_AR_RABENSEIFNER,
 	      "allreduce 1 MiB on 2, slow reduction: %s",
@@ -136,7 +246,7 @@ static int next(FILE *f, long *v)
 
 static int parse(FILE *f, rcoll *c, long *nc)
 {
-	if (next(f, nc) || *nc < 1 || *nc > 4)
+	if (next(f, nc) || *nc < 1 || *nc > COLL_NCOLLS)
 		return -1;
 	for (long i = 0; i < *nc; i++) {
 		if (next(f, &c[i].id) || next(f, &c[i].ns) || c[i].ns < 1 || c[i].ns > 64)
@@ -164,14 +274,16 @@ static void rules_file(void)
 	CHECK(f && !coll_rules_write(f, NP, &NET, "Open MPI 4.1.4", "node1"), "write");
 	fclose(f);
 	CHECK(strstr(text, "alpha 1e-06 s"), "alpha recorded in a comment");
-	static rcoll c[4];
+	static rcoll c[COLL_NCOLLS];
 	long nc = 0;
 	f = fmemopen(text, len, "r");
 	CHECK(!parse(f, c, &nc), "the file parses back");
 	fclose(f);
-	CHECK(nc == 2 && c[0].id == COLL_ID_ALLREDUCE && c[1].id == COLL_ID_BCAST,
-	      "collectives %ld: ids %ld %ld", nc, c[0].id, c[1].id);
-	for (int i = 0; i < nc && i < 2; i++) {
+	CHECK(nc == COLL_NCOLLS, "%ld collectives", nc);
+	for (int i = 0; i < nc; i++)
+		CHECK(c[i].id == coll_ids[i], "collective %d: id %ld, want %d", i, c[i].id,
+		      coll_ids[i]);
+	for (int i = 0; i < nc; i++) {
 		int id = (int)c[i].id;
 		CHECK(c[i].ns == NP, "comm sections %ld", c[i].ns);
 		for (long s = 0; s < c[i].ns; s++) {
@@ -255,6 +367,8 @@ static void paths_and_env(void)
 
 int main(void)
 {
+	two_levels();
+	all_collectives();
 	formulas();
 	choices();
 	rules_file();

@@ -16,7 +16,7 @@ static int failures, checks;
 	fprintf(stderr, "test_coll_verify:%d: ", __LINE__); \
 	fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); failures++; } } while (0)
 
-static const coll_net NET = { 1.5e-6, 9e-11, 2e-11 };
+static const coll_net NET = { .alpha = 1.5e-6, .beta = 9e-11, .gamma = 2e-11 };
 
 /* n timings around t: t * (1 + spread * (i - n/2) / n), shuffled order. */
 static void series(double *v, int n, double t, double spread)
@@ -206,7 +206,7 @@ static void decisions_and_file(void)
 	fclose(f);
 	static long v[4096];
 	int nv = ints(text, v, 4096);
-	CHECK(nv < 4096 && v[0] == 2, "%d integers, %ld collectives", nv, v[0]);
+	CHECK(nv < 4096 && v[0] == COLL_NCOLLS, "%d integers, %ld collectives", nv, v[0]);
 	int ar_alg = pl[0].r[11].model.alg;
 	for (long comm = 2; comm <= 7; comm++)
 		for (long b = 0; b <= 8 << 20; b = b ? b * 2 : 1) {
