@@ -2,8 +2,11 @@
  *
  * `mpirun -np N mpiwasm tune` measures the job's network parameters
  * (Hockney model: a message of n bytes costs alpha + n*beta; a reduction
- * costs gamma per byte), models each algorithm of the host library's
- * collectives with them, and writes Open MPI's coll/tuned dynamic-rules
+ * costs gamma per byte), on two levels when the job spans hosts (the
+ * network between hosts, shared memory inside one), models each algorithm
+ * of the host library's collectives (MPI_Allreduce, MPI_Bcast,
+ * MPI_Allgather, MPI_Alltoall, MPI_Reduce, MPI_Reduce_scatter,
+ * MPI_Barrier) with them, and writes Open MPI's coll/tuned dynamic-rules
  * file choosing the fastest per (communicator size, message size).  Later
  * `mpiwasm` runs of the same rank count on the same host point Open MPI at
  * that file (MCA parameters in the environment, set before MPI_Init), so
@@ -140,8 +143,8 @@ double coll_cost(int coll_id, int alg, int p, double n, int fanout, int segsize,
  * preference order (the simpler, unsegmented algorithms first). */
 coll_choice coll_choose(int coll_id, int p, double n, const coll_net *net);
 
-/* Writes an Open MPI (4.x classic format) dynamic-rules file for
- * MPI_Allreduce and MPI_Bcast: one communicator-size section for each
+/* Writes an Open MPI (4.x classic format) dynamic-rules file for the
+ * COLL_NCOLLS collectives, from the model alone: one communicator-size section for each
  * p in 2..np (above np: Open MPI's fixed rules, algorithm 0), and in each,
  * message-size ranges (starting at 0) with the chosen algorithm.  `net`
  * is recorded in comments.  Returns 0, or -1 on an I/O error. */
@@ -250,7 +253,7 @@ typedef void (*coll_propose_fn)(coll_plan *plan, int coll_id, int p, const coll_
  * ping-pong between rank 0 and every other rank at a few sizes
  * (least-squares fit of alpha and beta over them), a timed
  * MPI_Reduce_local of doubles (gamma, the slowest rank's); then, before
- * MPI_Finalize, for MPI_Allreduce and MPI_Bcast on MPI_COMM_WORLD a plan
+ * MPI_Finalize, for every collective of coll_ids on MPI_COMM_WORLD a plan
  * proposed (propose: coll_plan_propose; a pointer so that the bridge
  * links without src/coll) and measured: the raw timings td/tc of every
  * range (the caller decides: coll_plans_decide), algorithms forced

@@ -82,6 +82,19 @@ static void fit(const double *n, const double *t, int m, double *alpha, double *
 
 /* ---- verification: the model's candidates against Open MPI's own ------- */
 
+/* The collectives tuned and their MCA names (coll_tuned_<name>_algorithm):
+ * src/coll's coll_ids and coll_name(), spelled out here because the
+ * bridge links without src/coll (src/mpi/test). */
+static const struct {
+	int id;
+	const char *name;
+} colls[COLL_NCOLLS] = {
+	{ COLL_ID_ALLGATHER, "allgather" }, { COLL_ID_ALLREDUCE, "allreduce" },
+	{ COLL_ID_ALLTOALL, "alltoall" }, { COLL_ID_BARRIER, "barrier" },
+	{ COLL_ID_BCAST, "bcast" }, { COLL_ID_REDUCE, "reduce" },
+	{ COLL_ID_REDUCE_SCATTER, "reduce_scatter" },
+};
+
 /* Writes an int MPI_T control variable; 0, or -1 (MPI_T error or no such
  * variable). */
 static int cvar_set(const char *name, int v)
@@ -112,11 +125,11 @@ static MPI_Comm forced_comm(int coll_id, int alg, int fanout, int segsize, const
 	                                      "algorithm_chain_fanout", "algorithm_tree_fanout" };
 	int fan = fanout > 0 ? fanout : 4;   /* Open MPI's default fanouts */
 	for (int k = 0; k < COLL_NCOLLS; k++) {
-		int mine = coll_ids[k] == coll_id;
+		int mine = colls[k].id == coll_id;
 		int v[4] = { mine ? alg : 0, mine ? segsize : 0, mine ? fan : 4, mine ? fan : 4 };
 		for (int j = 0; j < 4; j++) {
 			char name[128];
-			snprintf(name, sizeof name, "coll_tuned_%s_%s", coll_name(coll_ids[k]), knobs[j]);
+			snprintf(name, sizeof name, "coll_tuned_%s_%s", colls[k].name, knobs[j]);
 			if (cvar_set(name, v[j]) && j == 0) {
 				snprintf(failed, sizeof failed, "%s", name);
 				*what = failed;
@@ -224,7 +237,6 @@ static void verify_range(coll_range *r, int coll_id, MPI_Comm def, MPI_Comm cand
 static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int maxplans,
                   coll_propose_fn propose, char *why, size_t whylen, int log)
 {
-	const int *ids = coll_ids;
 	struct { int coll, alg, fan, seg; MPI_Comm c; } comms[MAXCOMMS];
 	int ncomms = 0, nplans = 0, provided;
 	const char *what = "?";
@@ -278,22 +290,22 @@ static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int m
 	}
 	for (int k = 0; k < COLL_NCOLLS; k++) {
 		coll_plan *pl = &plans[nplans++];
-		propose(pl, ids[k], np, net);
+		propose(pl, colls[k].id, np, net);
 		for (int i = 0; i < pl->nr; i++) {
 			coll_range *r = &pl->r[i];
 			if (r->probe > VMAXBYTES || r->probe2 > VMAXBYTES)
 				continue;
 			MPI_Comm cand = MPI_COMM_NULL;
 			for (int j = 0; j < ncomms; j++)
-				if (comms[j].coll == ids[k] && comms[j].alg == r->model.alg &&
+				if (comms[j].coll == colls[k].id && comms[j].alg == r->model.alg &&
 				    comms[j].fan == r->model.fanout && comms[j].seg == r->model.segsize)
 					cand = comms[j].c;
 			if (cand == MPI_COMM_NULL && ncomms < MAXCOMMS) {
-				cand = forced_comm(ids[k], r->model.alg, r->model.fanout,
+				cand = forced_comm(colls[k].id, r->model.alg, r->model.fanout,
 				                   r->model.segsize, &what);
 				if (cand == MPI_COMM_NULL)
 					continue;   /* not measured: algorithm 0 */
-				comms[ncomms].coll = ids[k];
+				comms[ncomms].coll = colls[k].id;
 				comms[ncomms].alg = r->model.alg;
 				comms[ncomms].fan = r->model.fanout;
 				comms[ncomms].seg = r->model.segsize;
@@ -301,7 +313,7 @@ static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int m
 			}
 			if (cand == MPI_COMM_NULL)
 				continue;
-			verify_range(r, ids[k], def, cand, buf, out);
+			verify_range(r, colls[k].id, def, cand, buf, out);
 		}
 	}
 done:

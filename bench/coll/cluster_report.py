@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""bench/coll/cluster_report.py - the report of bench/coll/cluster.sh.
+
+Reads the raw data cluster.sh left in --out (raw.txt: "profile variant
+repeat op alg bytes round us"; model.PROFILE.txt from collmodel; the tune
+logs; app.txt; load.txt) and writes the markdown report (--report) and one
+gnuplot PNG per profile (--pngdir/cluster-PROFILE.png).  Figures are
+medians over every round of every job of a kind (default / tuned); the
+noise is the relative half interquartile range of those timings, and the
+job-to-job difference of the medians of the repeated default jobs.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import time
+
+NAMES = {
+    "allreduce": ["default", "basic_linear", "nonoverlapping", "recursive_doubling", "ring",
+                  "segmented_ring", "rabenseifner"],
+    "bcast": ["default", "basic_linear", "chain", "pipeline", "split_binary_tree", "binary_tree",
+              "binomial", "knomial", "scatter_allgather", "scatter_allgather_ring"],
+    "allgather": ["default", "linear", "bruck", "recursive_doubling", "ring", "neighbor",
+                  "two_proc"],
+    "alltoall": ["default", "linear", "pairwise", "modified_bruck", "linear_sync", "two_proc"],
+    "reduce": ["default", "linear", "chain", "pipeline", "binary", "binomial", "in-order_binary",
+               "rabenseifner"],
+    "reduce_scatter": ["default", "non-overlapping", "recursive_halving", "ring", "butterfly"],
+    "barrier": ["default", "linear", "double_ring", "recursive_doubling", "bruck", "two_proc",
+                "tree"],
+}
+MISSELECT = 1.2     # default over 1.2 x the best forced algorithm
+GOAL_GAIN = 0.8     # tuned at least 20% faster than default there
+GOAL_LOSS = 1.03    # nowhere tuned over 3% slower than default beyond noise
+GOAL_MODEL = 0.25   # predictions within 25% for the chosen algorithms
+
+
+def name(op, alg):
+    n = NAMES.get(op, [])
+    return n[alg] if 0 <= alg < len(n) else str(alg)
+
+
+def quartiles(v):
+    v = sorted(v)
+    if len(v) < 2:
+        return v[0], v[0], v[0]
+    q = statistics.quantiles(v, n=4, method="inclusive")
+    return q[0], q[1], q[2]
+
+
+def spread(v):
+    q1, med, q3 = quartiles(v)
+    return (q3 - q1) / 2 / med if med > 0 else 0
+
+
+def fmt(us):
+    return "%.1f" % us if us >= 10 else "%.2f" % us
+
+
+def load(args):
+    raw = {}      # (prof, variant, op, alg, bytes) -> [us]
+    byrep = {}    # (prof, variant, op, alg, bytes, rep) -> [us]
+    with open(os.path.join(args.out, "raw.txt")) as f:
+        for line in f:
+            w = line.split()
+            if len(w) != 8:
+                continue
+            prof, var, rep, op, alg, nb, _, us = w
+            key = (prof, var, op, int(alg), int(nb))
+            raw.setdefault(key, []).append(float(us))
+            byrep.setdefault(key + (rep,), []).append(float(us))
+    model, choice, rule = {}, {}, {}
+    for prof in args.profiles.split():
+        path = os.path.join(args.out, "model.%s.txt" % prof)
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            for line in f:
+                w = line.split()
+                if w[0] == "model":
+                    model[(prof, w[1], int(w[2]), int(w[3]))] = float(w[4])
+                elif w[0] == "choice":
+                    choice[(prof, w[1], int(w[2]))] = (int(w[3]), int(w[4]), float(w[5]))
+                elif w[0] == "rule":
+                    rule[(prof, w[1], int(w[2]))] = (int(w[3]), int(w[4]))
+    return raw, byrep, model, choice, rule
+
+
+def rows_of(args, raw, byrep, model, choice, rule, prof, op):
+    """One row per size: the figures of the report's tables."""
+    sizes = sorted({k[4] for k in raw if k[0] == prof and k[2] == op})
+    rows = []
+    for nb in sizes:
+        d = raw.get((prof, "default", op, 0, nb))
+        t = raw.get((prof, "tuned", op, 0, nb))
+        if not d or not t:
+            continue
+        forced = {k[3]: statistics.median(v) for k, v in raw.items()
+                  if k[0] == prof and k[1] == "default" and k[2] == op and k[4] == nb and k[3] > 0}
+        best = min(forced, key=forced.get) if forced else 0
+        reps = sorted({k[5] for k in byrep if k[:5] == (prof, "default", op, 0, nb)})
+        rep_meds = [statistics.median(byrep[(prof, "default", op, 0, nb, r)]) for r in reps]
+        jobnoise = (max(rep_meds) - min(rep_meds)) / statistics.median(rep_meds) if len(rep_meds) > 1 else 0
+        ru = rule.get((prof, op, nb), (0, 0))
+        ch = choice.get((prof, op, nb))
+        # the model beside the measurement: the rule's algorithm (or, where
+        # the rule is Open MPI's own, the model's candidate), predicted at
+        # the segment size the forced run used (Open MPI's default: 0)
+        malg = ru[0] if ru[0] else (ch[0] if ch else 0)
+        pred = model.get((prof, op, malg, nb))
+        meas = forced.get(malg)
+        rows.append(dict(
+            bytes=nb, default=statistics.median(d), tuned=statistics.median(t),
+            best=best, best_us=forced.get(best, 0), forced=forced,
+            noise=max(spread(d), spread(t)), jobnoise=jobnoise, rule=ru, malg=malg,
+            pred=pred, meas=meas, nd=len(d), nt=len(t)))
+    return rows
+
+
+def plot(args, prof, table, pngdir, out):
+    ops = [op for op in args.ops.split() if table.get(op)]
+    if not ops:
+        return None
+    png = os.path.join(pngdir, "cluster-%s.png" % prof)
+    data = os.path.join(out, "plot.%s" % prof)
+    cols = 3
+    nrow = (len(ops) + cols - 1) // cols
+    script = ["set terminal png size %d,%d" % (1500, 420 * nrow), "set output '%s'" % png,
+              "set multiplot layout %d,%d title 'profile %s: %d hosts x %d rank(s), us per call "
+              "(median)'" % (nrow, cols, prof, args.hosts, args.ppn),
+              "set key left top font ',8'", "set grid"]
+    for op in ops:
+        rows = table[op]
+        fn = "%s.%s" % (data, op)
+        with open(fn, "w") as f:
+            for r in rows:
+                f.write("%d %g %g %g %g\n" % (max(r["bytes"], 1), r["default"], r["tuned"],
+                                              r["best_us"], r["pred"] or 0))
+        if op == "barrier":
+            script += ["unset logscale", "set logscale y", "set xrange [0:2]",
+                       "set title 'barrier'", "set style data histogram",
+                       "plot '%s' using 2 title 'default', '' using 3 title 'tuned', "
+                       "'' using 4 title 'best forced'" % fn, "set style data lines",
+                       "set autoscale x"]
+        else:
+            script += ["set logscale xy", "set xlabel 'bytes'", "set title '%s'" % op,
+                       "plot '%s' using 1:2 with linespoints title 'default', "
+                       "'' using 1:3 with linespoints title 'tuned', "
+                       "'' using 1:4 with lines dt 2 title 'best forced', "
+                       "'' using 1:($5 > 0 ? $5 : 1/0) with lines dt 3 title 'model (rule or "
+                       "candidate)'" % fn]
+    script.append("unset multiplot")
+    try:
+        subprocess.run(["gnuplot"], input="\n".join(script), text=True, check=True,
+                       stderr=subprocess.DEVNULL)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return os.path.basename(png)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    for a in ("out", "report", "pngdir", "profiles", "ops", "cmd"):
+        ap.add_argument("--" + a, required=True)
+    for a in ("np", "hosts", "ppn", "rounds", "repeats"):
+        ap.add_argument("--" + a, type=int, required=True)
+    args = ap.parse_args()
+    raw, byrep, model, choice, rule = load(args)
+    out = []
+    w = out.append
+
+    def readf(name, default=""):
+        p = os.path.join(args.out, name)
+        return open(p).read().strip() if os.path.exists(p) else default
+
+    ver = subprocess.run(["sh", "-c", "mpirun.openmpi --version | sed -n 's/.*) //p;q'"],
+                         capture_output=True, text=True).stdout.strip()
+    w("# Model-based collective tuning on the emulated cluster")
+    w("")
+    w("Generated by bench/coll/cluster.sh (%s): %d hosts x %d rank(s) (network namespaces, "
+      "Open MPI %s, TCP BTL between hosts)." % (time.strftime("%Y-%m-%d", time.gmtime()),
+                                                args.hosts, args.ppn, ver))
+    w("Run as: `%s`; measuring took %s s." % (args.cmd, readf("seconds.txt", "?")))
+    w("")
+    w("How it was measured: per profile, `mpiwasm tune` first (its model proposes, its "
+      "verification keeps a rule only where measured faster; seconds per profile: %s). "
+      "Then for each collective, native `collsweep` jobs of Open MPI's own selection with "
+      "every coll_tuned algorithm forced beside it (interleaved, %d rounds a job, the order "
+      "rotating each round) alternate with jobs under the rules file tune wrote (set as "
+      "`mpiwasm` sets it), %d jobs of each.  A figure is the median of all its rounds "
+      "(the slowest rank's time per call, batches of >= 2 ms); every call's result is "
+      "checked.  The machine has 2 cores shared with other work: load averages (1, 5, 15 "
+      "min) at the end of each profile: %s." % (
+          readf("tune-seconds.txt").replace("\n", ", "), args.rounds, args.repeats,
+          "; ".join(readf("load.txt").splitlines())))
+    w("")
+    w("Columns: *tuned* is the tuned job's time, with the rule it used (the algorithm, or "
+      "`own` where the rule is Open MPI's own selection); *best forced* the fastest forced "
+      "algorithm; *model* the model's prediction for the rule's algorithm (where the rule is "
+      "Open MPI's own: for the model's candidate, which verification rejected) beside that "
+      "algorithm's measured forced time; *noise* the larger relative half-IQR of the default "
+      "and tuned timings, and the difference between the repeated default jobs' medians.")
+    w("")
+    miss, losses, modelrows, summary = [], [], [], []
+    for prof in args.profiles.split():
+        table = {}
+        w("## Profile %s" % prof)
+        w("")
+        tl = readf("tune.%s.log" % prof)
+        for line in tl.splitlines():
+            if "alpha" in line or "two levels" in line:
+                w("    " + line)
+        w("")
+        for op in args.ops.split():
+            rows = rows_of(args, raw, byrep, model, choice, rule, prof, op)
+            if not rows:
+                continue
+            table[op] = rows
+            w("### %s, profile %s" % (op, prof))
+            w("")
+            w("| bytes | default us | tuned us (rule) | tuned/default | best forced us (alg) | "
+              "default/best | model us (alg) / measured us | noise % (jobs %) |")
+            w("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+            for r in rows:
+                ru = r["rule"]
+                rule_s = name(op, ru[0]) if ru[0] else "own"
+                if ru[1]:
+                    rule_s += " %d KiB seg" % (ru[1] // 1024)
+                dbest = r["default"] / r["best_us"] if r["best_us"] else 0
+                tdef = r["tuned"] / r["default"]
+                mark = " **misselect**" if dbest > MISSELECT else ""
+                if r["pred"] and r["meas"]:
+                    ms = "%s (%s) / %s" % (fmt(r["pred"]), name(op, r["malg"]), fmt(r["meas"]))
+                else:
+                    ms = "-"
+                w("| %d | %s | %s (%s) | %.2f | %s (%s) | %.2f%s | %s | %.0f (%.0f) |" % (
+                    r["bytes"], fmt(r["default"]), fmt(r["tuned"]), rule_s, tdef,
+                    fmt(r["best_us"]), name(op, r["best"]), dbest, mark, ms, r["noise"] * 100,
+                    r["jobnoise"] * 100))
+                if dbest > MISSELECT:
+                    miss.append((prof, op, r, dbest, tdef))
+                noise = max(r["noise"], r["jobnoise"])
+                if tdef > GOAL_LOSS and tdef > 1 + noise:
+                    losses.append((prof, op, r, tdef, noise))
+                if ru[0] and r["pred"] and r["meas"]:
+                    modelrows.append((prof, op, r))
+            w("")
+        png = plot(args, prof, table, args.pngdir, args.out)
+        if png:
+            w("![profile %s](%s)" % (prof, png))
+            w("")
+        summary.append((prof, table))
+
+    w("## Where the default misselects, and what tuning recovered")
+    w("")
+    w("Rows where Open MPI's default is over %.1fx the best forced algorithm. *recovered*: "
+      "(default - tuned) / (default - best)." % MISSELECT)
+    w("")
+    w("| profile | collective | bytes | default us | best us (alg) | default/best | tuned us "
+      "(rule) | tuned/default | recovered |")
+    w("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    gain_ok = 0
+    for prof, op, r, dbest, tdef in miss:
+        rec = (r["default"] - r["tuned"]) / (r["default"] - r["best_us"])
+        gain_ok += tdef <= GOAL_GAIN
+        w("| %s | %s | %d | %s | %s (%s) | %.2f | %s (%s) | %.2f | %.0f%% |" % (
+            prof, op, r["bytes"], fmt(r["default"]), fmt(r["best_us"]), name(op, r["best"]),
+            dbest, fmt(r["tuned"]), name(op, r["rule"][0]) if r["rule"][0] else "own", tdef,
+            rec * 100))
+    if not miss:
+        w("| (none) | | | | | | | | |")
+    w("")
+    w("## Goals (issue 10)")
+    w("")
+    w("- Where the default is more than 20%% slower than the best algorithm (%d rows), tuned "
+      "at least 20%% faster than default: %d of %d." % (len(miss), gain_ok, len(miss)))
+    w("- Tuned more than 3%% slower than default beyond the measured noise (the larger of the "
+      "timings' half-IQR and the default jobs' difference): %d rows%s" % (
+          len(losses), ":" if losses else "."))
+    for prof, op, r, tdef, noise in losses:
+        w("  - %s %s %d B: tuned/default %.2f, noise %.0f%%, rule %s" % (
+            prof, op, r["bytes"], tdef, noise * 100,
+            name(op, r["rule"][0]) if r["rule"][0] else "own"))
+    within = [m for m in modelrows if abs(m[2]["pred"] / m[2]["meas"] - 1) <= GOAL_MODEL]
+    w("- The model's prediction within 25%% of the measured time for the chosen algorithms "
+      "(the rules' algorithms, forced, at Open MPI's default segment size): %d of %d rows." % (
+          len(within), len(modelrows)))
+    ratios = sorted(m[2]["pred"] / m[2]["meas"] for m in modelrows)
+    if ratios:
+        w("  predicted/measured: min %.2f, median %.2f, max %.2f." % (
+            ratios[0], statistics.median(ratios), ratios[-1]))
+    allr = [r for _, t in summary for rows in t.values() for r in rows]
+    if allr:
+        w("- Noise: median relative half-IQR of the timings %.1f%% (90th percentile %.1f%%); "
+          "median difference between the repeated default jobs %.1f%%." % (
+              statistics.median(r["noise"] for r in allr) * 100,
+              sorted(r["noise"] for r in allr)[int(0.9 * (len(allr) - 1))] * 100,
+              statistics.median(r["jobnoise"] for r in allr) * 100))
+    w("")
+    app = readf("app.txt")
+    if app:
+        w("## Application kernel (bench/coll/appkernel.c)")
+        w("")
+        w("A CG-like solver: 16384 rows x 8 right-hand sides, 30 iterations, each an "
+          "MPI_Allgather of the direction (1 MiB), two MPI_Allreduce of 8 doubles and an "
+          "MPI_Alltoall of 4096 keys per rank pair; default and tuned jobs alternating; "
+          "seconds of the iterations (slowest rank), median and the runs.")
+        w("")
+        w("| profile | default s | tuned s | tuned/default | runs default | runs tuned |")
+        w("| --- | ---: | ---: | ---: | --- | --- |")
+        runs = {}
+        for line in app.splitlines():
+            x = line.split()
+            runs.setdefault((x[0], x[1]), []).append(float(x[4]))
+        for prof in args.profiles.split():
+            d, t = runs.get((prof, "default")), runs.get((prof, "tuned"))
+            if d and t:
+                w("| %s | %.4f | %.4f | %.2f | %s | %s |" % (
+                    prof, statistics.median(d), statistics.median(t),
+                    statistics.median(t) / statistics.median(d), " ".join("%.4f" % v for v in d),
+                    " ".join("%.4f" % v for v in t)))
+        w("")
+    with open(args.report, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()
