@@ -250,7 +250,7 @@ void coll_plans_record(FILE *f, const coll_plan *plans, int nplans);
 typedef void (*coll_propose_fn)(coll_plan *plan, int coll_id, int p, const coll_net *net);
 
 /* The measurement and then the verification, in one job: MPI_Init,
- * ping-pong between rank 0 and every other rank at a few sizes
+ * exchange rounds (every rank with its partner at once) at a few sizes
  * (least-squares fit of alpha and beta over them), a timed
  * MPI_Reduce_local of doubles (gamma, the slowest rank's); then, before
  * MPI_Finalize, for every collective of coll_ids on MPI_COMM_WORLD a plan

@@ -1,5 +1,6 @@
 /* coll_measure.c - the measurement of `mpiwasm tune` (src/coll/coll.h):
- * alpha and beta from ping-pongs between rank 0 and every other rank,
+ * alpha and beta, of the network and of shared memory, from exchange
+ * rounds (every rank with a partner at once, as the model's rounds),
  * gamma from MPI_Reduce_local of doubles.  Runs the host MPI directly (no
  * module is loaded); then (mpib_coll_tune) the model's candidates timed
  * against Open MPI's own selection.  Uses nothing of src/coll but its header, so that the
@@ -34,25 +35,39 @@ static int reps_for(int size)
 	return r > MAXREPS ? MAXREPS : r < 11 ? 11 : r;
 }
 
-/* One-way time (round trip / 2, median) between rank 0 and `peer` for
- * `size` bytes; on rank 0 only, the others return 0. */
-static double pingpong(int rank, int peer, int size, char *buf)
+/* The time of one exchange round of `size` bytes: every rank sends to
+ * and receives from rank ^ d at once (idle where that is not a rank).
+ * The median of 7 batches of the slowest rank's time per exchange; the
+ * same on every rank. */
+static double exchange_round(int rank, int np, int d, int size, char *sbuf, char *rbuf)
 {
-	double t[MAXREPS];
-	int reps = reps_for(size);
-	for (int i = -3; i < reps; i++) {   /* 3 warm-up rounds */
-		if (rank == 0) {
-			double t0 = MPI_Wtime();
-			MPI_Send(buf, size, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
-			MPI_Recv(buf, size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-			if (i >= 0)
-				t[i] = (MPI_Wtime() - t0) / 2;
-		} else if (rank == peer) {
-			MPI_Recv(buf, size, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-			MPI_Send(buf, size, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
-		}
+	double t[7];
+	int peer = rank ^ d, k = reps_for(size) / 7 + 1;
+	for (int b = -1; b < 7; b++) {   /* one warm-up batch */
+		MPI_Barrier(MPI_COMM_WORLD);
+		double t0 = MPI_Wtime();
+		for (int i = 0; i < k && peer < np; i++)
+			MPI_Sendrecv(sbuf, size, MPI_BYTE, peer, 1, rbuf, size, MPI_BYTE, peer, 1,
+			             MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		double mine = (MPI_Wtime() - t0) / k, slowest;
+		MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+		if (b >= 0)
+			t[b] = slowest;
 	}
-	return rank == 0 ? median(t, reps) : 0;
+	return median(t, 7);
+}
+
+/* The pairs (r, r ^ d) of ranks below np: 1 when every one is inside a
+ * host, 2 when every one crosses hosts, 0 when mixed or there are none. */
+static int pairs_at(const int *host, int np, int d)
+{
+	int inside = 0, across = 0;
+	for (int r = 0; r < np; r++)
+		if ((r ^ d) < np) {
+			inside += host[r] == host[r ^ d];
+			across += host[r] != host[r ^ d];
+		}
+	return inside && !across ? 1 : across && !inside ? 2 : 0;
 }
 
 /* alpha, beta minimizing the relative error sum((alpha + n*beta - t) / t)^2
@@ -369,12 +384,11 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
 	int log = lv && *lv && strcmp(lv, "0");
 
 	int maxsize = pp_sizes[NSIZES - 1];
-	char *buf = calloc(1, (size_t)maxsize);
-	double *pn = malloc(sizeof *pn * (size_t)(2 * NSIZES * (*np > 1 ? *np - 1 : 1)));
-	double *pt = malloc(sizeof *pt * (size_t)(2 * NSIZES * (*np > 1 ? *np - 1 : 1)));
+	char *buf = calloc(1, (size_t)maxsize), *rbuf = calloc(1, (size_t)maxsize);
+	double pn[NSIZES], pt[NSIZES];
 	enum { GN = 131072 };   /* 1 MiB of doubles for gamma */
 	double *a = malloc(GN * sizeof *a), *b = malloc(GN * sizeof *b);
-	if (!buf || !pn || !pt || !a || !b) {
+	if (!buf || !rbuf || !a || !b) {
 		snprintf(err, errlen, "out of memory");
 		MPI_Abort(MPI_COMM_WORLD, 1);
 		return -1;
@@ -399,43 +413,42 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
 	MPI_Allgather(&leader, 1, MPI_INT, host, 1, MPI_INT, MPI_COMM_WORLD);
 	int ppn = placement(host, *np, nodesize);
 
-	/* Ping-pongs between rank 0 and every other rank, fitted separately
-	 * for the peers on rank 0's host (shared memory) and the others (the
-	 * network).  When one kind is missing (one rank per host, or one
-	 * host) both levels get the other's figures. */
-	int nnet = 0, nshm = 0, npeers = *np > 1 ? *np - 1 : 1;
-	double *netn = pn, *nett = pt;   /* the network's points first ... */
-	double *shmn = pn + NSIZES * npeers, *shmt = pt + NSIZES * npeers;   /* ... then these */
-	for (int peer = 1; peer < *np; peer++) {
-		MPI_Barrier(MPI_COMM_WORLD);
-		int local = host[peer] == host[0];
-		for (int s = 0; s < NSIZES; s++) {
-			double t = pingpong(*rank, peer, pp_sizes[s], buf);
-			if (*rank == 0) {
-				if (local) {
-					shmn[nshm] = pp_sizes[s];
-					shmt[nshm++] = t;
-				} else {
-					netn[nnet] = pp_sizes[s];
-					nett[nnet++] = t;
-				}
-				if (log)
-					fprintf(stderr, "mpiwasm: tune: ping-pong 0<->%d (%s) %d B: %.3f us\n",
-					        peer, local ? "same host" : "other host", pp_sizes[s], t * 1e6);
-			}
-		}
-	}
+	/* Exchange rounds, as the model costs them: every rank at once with
+	 * its partner rank ^ d.  The shared-memory round (d = 1) where every
+	 * such pair is on one host; the network round at the first power of
+	 * two d >= ppn, where every pair crosses, so that all ppn ranks of a
+	 * host share its link: that round's beta is ppn times the link's.
+	 * When one kind cannot be made (one rank per host, or one host) both
+	 * levels get the other's figures. */
+	int dnet = 1;
+	while (dnet < ppn)
+		dnet *= 2;
+	int has_shm = pairs_at(host, *np, 1) == 1, has_net = pairs_at(host, *np, dnet) == 2;
+	if (!has_shm && !has_net)
+		has_net = 1;   /* hosts not in blocks (ppn 1): a mixed round, costed as the network */
 	double ab[4] = { 0, 0, 0, 0 };   /* network alpha, beta; shared memory alpha, beta */
-	if (*rank == 0) {
-		if (nnet)
-			fit(netn, nett, nnet, &ab[0], &ab[1]);
-		if (nshm)
-			fit(shmn, shmt, nshm, &ab[2], &ab[3]);
-		if (!nnet)
-			ab[0] = ab[2], ab[1] = ab[3];
-		if (!nshm)
-			ab[2] = ab[0], ab[3] = ab[1];
+	for (int level = 0; level < 2; level++) {
+		int d = level ? 1 : dnet;
+		if (!(level ? has_shm : has_net))
+			continue;
+		for (int s = 0; s < NSIZES; s++) {
+			pn[s] = pp_sizes[s];
+			pt[s] = exchange_round(*rank, *np, d, pp_sizes[s], buf, rbuf);
+			if (log && *rank == 0)
+				fprintf(stderr, "mpiwasm: tune: exchange round at distance %d (%s) %d B: "
+				        "%.3f us\n", d, level ? "inside the hosts" : "across hosts",
+				        pp_sizes[s], pt[s] * 1e6);
+		}
+		fit(pn, pt, NSIZES, &ab[2 * level], &ab[2 * level + 1]);
 	}
+	if (has_net)
+		ab[1] /= ppn;   /* the ppn ranks of a host crossed at once */
+	if (!has_net)
+		ab[0] = ab[2], ab[1] = ab[3];
+	if (!has_shm)
+		ab[2] = ab[0], ab[3] = ab[1];
+	/* every rank fitted the same figures (exchange_round's are the
+	 * slowest rank's); rank 0's are the ones written */
 	MPI_Bcast(ab, 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
 
 	/* gamma: every rank at once (as in a collective), the slowest counts. */
@@ -465,8 +478,7 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
 	if (plans && propose && *np > 1)
 		*nplans = verify(net, *np, *rank, plans, maxplans, propose, why, whylen, log);
 	free(buf);
-	free(pn);
-	free(pt);
+	free(rbuf);
 	free(a);
 	free(b);
 	MPI_Finalize();
