@@ -13,7 +13,7 @@
  * from MINBYTES by factors of 4 (8 is followed by 16: 8 B, 16 B .. 4 MiB); bytes are the call's size in the rules
  * file (for MPI_Allgather and MPI_Alltoall the p blocks together, for
  * MPI_Reduce_scatter the sum of the counts).  Each round times every
- * algorithm once (a batch of calls of at least 2 ms, the slowest rank's
+ * algorithm once (a batch of calls of at least 10 ms, the slowest rank's
  * time per call), in an order that rotates from round to round.  Rank 0
  * prints one line per (size, algorithm, round): "OP ALG BYTES ROUND US".
  * Every variant's results are checked; a wrong one ends the run with
@@ -181,7 +181,7 @@ int main(int argc, char **argv)
 					        op, alg[a], bytes);
 				MPI_Abort(MPI_COMM_WORLD, 1);
 			}
-			k[a] = t > 0 ? (int)(2e-3 / t) + 1 : 1000;
+			k[a] = t > 0 ? (int)(10e-3 / t) + 1 : 1000;
 			k[a] = k[a] > 1000 ? 1000 : k[a];
 		}
 		for (int r = 0; r < rounds; r++)

@@ -5,7 +5,9 @@
 # --no-coll-tuning and a user's OMPI_MCA_coll_tuned_* keep it off; and
 # Open MPI really follows it: a deliberately terrible rule (MPI_Bcast as a
 # pipeline of 64-byte segments) put at that path makes a 1 MiB MPI_Bcast
-# several times slower.  Prints `coll: N passed, N failed`.
+# several times slower; tests/mpi/coll.c gives correct answers under the
+# file tune wrote and under one forcing all seven tuned collectives.
+# Prints `coll: N passed, N failed`.
 #   MPIWASM=build/mpiwasm MPI=openmpi|mpich sh tests/coll/run.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -114,4 +116,36 @@ slow=$(t); fast=$(t --no-coll-tuning)
 if [ -n "$slow" ] && [ -n "$fast" ] && awk -v s="$slow" -v f="$fast" 'BEGIN { exit !(s > 4 * f) }'; then
 	ok "Open MPI honours the file (1 MiB MPI_Bcast: $slow us with the terrible rule, $fast us without)"
 else bad "honoured" "terrible rule: '$slow' us, without: '$fast' us"; fi
+
+# 4. correct answers under rules: tests/mpi/coll.c (its collectives'
+# results checked, among them MPI_Allgather, MPI_Alltoall, MPI_Barrier,
+# MPI_Reduce and MPI_Reduce_scatter) under the file tune wrote, and under
+# one that sends every one of the seven collectives to an algorithm that
+# is not Open MPI's choice for 2 ranks
+cp "$W/good.rules" "$rules"
+if "$(dirname "$MPIWASM")/mpiwasm-cc" -O2 -o "$W/coll.wasm" "$root/tests/mpi/coll.c" 2>"$W/err"; then
+	MPIWASM_COLL_LOG=1 $RUN "$MPIWASM" --cache-dir "$W/c" "$W/coll.wasm" >"$W/out" 2>"$W/err"
+	rc=$?
+	[ $rc = 0 ] && grep -qx "coll np=2: 0 failed" "$W/out" &&
+		grep -q "coll tuning: \(applied rules file\|not applied: .* has no verified rule\)" "$W/err" &&
+		ok "tests/mpi/coll.c passes under tune's rules file" ||
+		bad "coll under tune's rules" "exit $rc: $(head -3 "$W/out")"
+	# allgather ring, allreduce ring, alltoall pairwise, barrier
+	# double_ring, bcast binomial, reduce binomial, reduce_scatter ring
+	{
+		echo "# every collective forced, for tests/coll"
+		echo 7
+		for cr in "0 4" "2 4" "3 2" "6 2" "7 6" "11 5" "12 3"; do
+			set -- $cr
+			echo "$1 1 2 1 0 $2 0 0"
+		done
+	} > "$rules"
+	MPIWASM_COLL_LOG=1 $RUN "$MPIWASM" --cache-dir "$W/c" "$W/coll.wasm" >"$W/out" 2>"$W/err"
+	rc=$?
+	[ $rc = 0 ] && grep -qx "coll np=2: 0 failed" "$W/out" &&
+		[ "$(grep -c "coll tuning: applied rules file $rules" "$W/err")" = 2 ] &&
+		ok "tests/mpi/coll.c passes with all seven collectives forced to other algorithms" ||
+		bad "coll under forced rules" "exit $rc: $(head -3 "$W/out")"
+	cp "$W/good.rules" "$rules"
+else bad "build coll.wasm" "mpiwasm-cc tests/mpi/coll.c"; fi
 done_
