@@ -118,14 +118,15 @@ def rows_of(args, raw, byrep, model, choice, rule, prof, op):
 
 
 def plot(args, prof, table, pngdir, out):
-    ops = [op for op in args.ops.split() if table.get(op)]
+    # MPI_Barrier is one size: its table says it all
+    ops = [op for op in args.ops.split() if table.get(op) and op != "barrier"]
     if not ops:
         return None
     png = os.path.join(pngdir, "cluster-%s.png" % prof)
     data = os.path.join(out, "plot.%s" % prof)
     cols = 3
     nrow = (len(ops) + cols - 1) // cols
-    script = ["set terminal png size %d,%d" % (1500, 420 * nrow), "set output '%s'" % png,
+    script = ["set terminal png noenhanced size %d,%d" % (1500, 420 * nrow), "set output '%s'" % png,
               "set multiplot layout %d,%d title 'profile %s: %d hosts x %d rank(s), us per call "
               "(median)'" % (nrow, cols, prof, args.hosts, args.ppn),
               "set key left top font ',8'", "set grid"]
@@ -136,19 +137,12 @@ def plot(args, prof, table, pngdir, out):
             for r in rows:
                 f.write("%d %g %g %g %g\n" % (max(r["bytes"], 1), r["default"], r["tuned"],
                                               r["best_us"], r["pred"] or 0))
-        if op == "barrier":
-            script += ["unset logscale", "set logscale y", "set xrange [0:2]",
-                       "set title 'barrier'", "set style data histogram",
-                       "plot '%s' using 2 title 'default', '' using 3 title 'tuned', "
-                       "'' using 4 title 'best forced'" % fn, "set style data lines",
-                       "set autoscale x"]
-        else:
-            script += ["set logscale xy", "set xlabel 'bytes'", "set title '%s'" % op,
-                       "plot '%s' using 1:2 with linespoints title 'default', "
-                       "'' using 1:3 with linespoints title 'tuned', "
-                       "'' using 1:4 with lines dt 2 title 'best forced', "
-                       "'' using 1:($5 > 0 ? $5 : 1/0) with lines dt 3 title 'model (rule or "
-                       "candidate)'" % fn]
+        script += ["set logscale xy", "set xlabel 'bytes'", "set title '%s'" % op,
+                   "plot '%s' using 1:2 with linespoints title 'default', "
+                   "'' using 1:3 with linespoints title 'tuned', "
+                   "'' using 1:4 with lines dt 2 title 'best forced', "
+                   "'' using 1:($5 > 0 ? $5 : 1/0) with lines dt 3 title 'model (rule or "
+                   "candidate)'" % fn]
     script.append("unset multiplot")
     try:
         subprocess.run(["gnuplot"], input="\n".join(script), text=True, check=True,

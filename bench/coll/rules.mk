@@ -9,10 +9,12 @@ bench-coll: toolchain $(B)/mpiwasm
 bench: bench-coll
 .PHONY: bench-coll
 
-# The same collectives on the emulated cluster (root: network namespaces),
-# every coll_tuned algorithm forced natively per link profile: where the
-# default misselects.  Writes bench/coll/CLUSTER.md and cluster-*.png
-# (bench/coll/cluster.sh; PROFILES="1g none" NHOSTS=4 PPN=1).
+# The emulated cluster (root: network namespaces), per link profile:
+# `mpiwasm tune` across the hosts, then the seven tuned collectives with
+# Open MPI's default, every coll_tuned algorithm forced, and the tuned
+# rules, the model's predictions beside them, and an application kernel.
+# Writes bench/coll/CLUSTER.md and cluster-PROFILE.png (bench/coll/cluster.sh;
+# PROFILES="none 10g 1g" NHOSTS=4 PPN=1 REPEATS=2; about 12 minutes).
 bench-coll-cluster: $(B)/mpiwasm
 	@B=$(B) sh bench/coll/cluster.sh
 .PHONY: bench-coll-cluster

@@ -132,10 +132,10 @@ static void write_coll(FILE *f, int coll_id, int np, const coll_plan *plans, int
 		for (int i = 0; i < nl; i++) {
 			const coll_range *r = use[i];
 			if (r->win)
-				fprintf(f, "%d %d %d %d  # %s: measured %.3g us vs Open MPI's %.3g us at %d B, "
-				        "%.3g vs %.3g at %d B\n",
+				fprintf(f, "%d %d %d %d  # %s: model %.3g us, measured %.3g us vs Open MPI's "
+				        "%.3g us at %d B, %.3g vs %.3g at %d B\n",
 				        r->lo, r->model.alg, r->model.fanout, r->model.segsize,
-				        coll_alg_name(coll_id, r->model.alg), r->t_cand * 1e6,
+				        coll_alg_name(coll_id, r->model.alg), r->model.t * 1e6, r->t_cand * 1e6,
 				        r->t_def * 1e6, r->probe, r->t_cand2 * 1e6, r->t_def2 * 1e6, r->probe2);
 			else
 				fprintf(f, "%d 0 0 0  # Open MPI's fixed rules (no candidate measured faster)\n",
