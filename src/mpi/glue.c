@@ -7,6 +7,80 @@
 
 #pragma GCC diagnostic ignored "-Wunused-variable"
 
+static uint32_t mwg_Bsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Bsend", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	return mwh_Bsend(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Bsend_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Bsend_init", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	uint32_t *p6;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	p6 = mw_ptr(inst, a6, 4);
+	if (!p6) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Bsend_init(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Buffer_attach(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Buffer_attach", MW_NOCOMM };
+	int rc;
+	void *p0;
+	p0 = mw_ptr(inst, a0, a1);
+	if (!p0 || (int32_t)a1 < 0) { rc = MW_ERR_BUFFER; goto fail; }
+	return mwh_Buffer_attach(&k, p0, (int)a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Buffer_detach(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Buffer_detach", MW_NOCOMM };
+	int rc;
+	int32_t *p0;
+	int32_t *p1;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Buffer_detach(&k, p0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Cancel(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Cancel", MW_NOCOMM };
+	int rc;
+	mw_req_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_req_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Cancel(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Cart_coords(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	int rc = 0;
@@ -257,6 +331,54 @@ static uint32_t mwg_Errhandler_f2c(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+static uint32_t mwg_Get_count(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Get_count", MW_NOCOMM };
+	int rc;
+	MPI_Status s0;
+	mw_dtype *d1;
+	int32_t *p2;
+	if ((rc = mw_dtype_get(a1, &d1))) goto fail;
+	if ((rc = mw_status_in(inst, a0, &s0))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Get_count(&k, &s0, d1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Get_elements(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Get_elements", MW_NOCOMM };
+	int rc;
+	MPI_Status s0;
+	mw_dtype *d1;
+	int32_t *p2;
+	if ((rc = mw_dtype_get(a1, &d1))) goto fail;
+	if ((rc = mw_status_in(inst, a0, &s0))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Get_elements(&k, &s0, d1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Get_elements_x(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Get_elements_x", MW_NOCOMM };
+	int rc;
+	MPI_Status s0;
+	mw_dtype *d1;
+	MPI_Count *p2;
+	if ((rc = mw_dtype_get(a1, &d1))) goto fail;
+	if ((rc = mw_status_in(inst, a0, &s0))) goto fail;
+	p2 = mw_ptr(inst, a2, 8);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Get_elements_x(&k, &s0, d1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Graph_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	int rc = 0;
@@ -433,6 +555,64 @@ static uint32_t mwg_Group_union(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_union");
 }
 
+static uint32_t mwg_Ibsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Ibsend", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	uint32_t *p6;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	p6 = mw_ptr(inst, a6, 4);
+	if (!p6) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Ibsend(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Improbe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Improbe", a2 };
+	int rc;
+	MPI_Comm h2;
+	int32_t *p3;
+	uint32_t *p4;
+	mw_status *p5 = NULL;
+	if ((rc = mw_comm_live(a2, &h2))) goto fail;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	if (a5 && !(p5 = mw_ptr(inst, a5, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Improbe(&k, mw_rank_in(a0), mw_tag_in(a1), h2, p3, p4, p5);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Imrecv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Imrecv", MW_NOCOMM };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	mw_msg_io q3;
+	uint32_t *p4;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	q3.slot = mw_ptr(inst, a3, 4);
+	if (!q3.slot) { rc = MW_ERR_ARG; goto fail; }
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	q3.mod = *q3.slot;
+	if ((rc = mw_msg_get(q3.mod, &q3.h))) goto fail;
+	return mwh_Imrecv(&k, p0, (int)a1, d2, &q3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Info_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -517,6 +697,94 @@ static uint32_t mwg_Info_set(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Info_set");
 }
 
+static uint32_t mwg_Iprobe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Iprobe", a2 };
+	int rc;
+	MPI_Comm h2;
+	int32_t *p3;
+	mw_status *p4 = NULL;
+	if ((rc = mw_comm_live(a2, &h2))) goto fail;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	if (a4 && !(p4 = mw_ptr(inst, a4, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Iprobe(&k, mw_rank_in(a0), mw_tag_in(a1), h2, p3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Irecv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Irecv", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	uint32_t *p6;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	p6 = mw_ptr(inst, a6, 4);
+	if (!p6) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Irecv(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Irsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Irsend", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	uint32_t *p6;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	p6 = mw_ptr(inst, a6, 4);
+	if (!p6) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Irsend(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Isend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Isend", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	uint32_t *p6;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	p6 = mw_ptr(inst, a6, 4);
+	if (!p6) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Isend(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Issend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Issend", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	uint32_t *p6;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	p6 = mw_ptr(inst, a6, 4);
+	if (!p6) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Issend(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Message_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -525,6 +793,42 @@ static uint32_t mwg_Message_c2f(rt_instance *inst, uint32_t a0)
 static uint32_t mwg_Message_f2c(rt_instance *inst, uint32_t a0)
 {
 	return a0;
+}
+
+static uint32_t mwg_Mprobe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Mprobe", a2 };
+	int rc;
+	MPI_Comm h2;
+	uint32_t *p3;
+	mw_status *p4 = NULL;
+	if ((rc = mw_comm_live(a2, &h2))) goto fail;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	if (a4 && !(p4 = mw_ptr(inst, a4, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Mprobe(&k, mw_rank_in(a0), mw_tag_in(a1), h2, p3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Mrecv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Mrecv", MW_NOCOMM };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	mw_msg_io q3;
+	mw_status *p4 = NULL;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	q3.slot = mw_ptr(inst, a3, 4);
+	if (!q3.slot) { rc = MW_ERR_ARG; goto fail; }
+	if (a4 && !(p4 = mw_ptr(inst, a4, 24))) { rc = MW_ERR_ARG; goto fail; }
+	q3.mod = *q3.slot;
+	if ((rc = mw_msg_get(q3.mod, &q3.h))) goto fail;
+	return mwh_Mrecv(&k, p0, (int)a1, d2, &q3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Op_c2f(rt_instance *inst, uint32_t a0)
@@ -537,6 +841,54 @@ static uint32_t mwg_Op_f2c(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+static uint32_t mwg_Probe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Probe", a2 };
+	int rc;
+	MPI_Comm h2;
+	mw_status *p3 = NULL;
+	if ((rc = mw_comm_live(a2, &h2))) goto fail;
+	if (a3 && !(p3 = mw_ptr(inst, a3, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Probe(&k, mw_rank_in(a0), mw_tag_in(a1), h2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Recv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Recv", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	mw_status *p6 = NULL;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	if (a6 && !(p6 = mw_ptr(inst, a6, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Recv(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Recv_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Recv_init", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	uint32_t *p6;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	p6 = mw_ptr(inst, a6, 4);
+	if (!p6) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Recv_init(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Request_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -545,6 +897,342 @@ static uint32_t mwg_Request_c2f(rt_instance *inst, uint32_t a0)
 static uint32_t mwg_Request_f2c(rt_instance *inst, uint32_t a0)
 {
 	return a0;
+}
+
+static uint32_t mwg_Request_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Request_free", MW_NOCOMM };
+	int rc;
+	mw_req_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_req_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Request_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Request_get_status(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Request_get_status", MW_NOCOMM };
+	int rc;
+	MPI_Request h0;
+	int32_t *p1;
+	mw_status *p2 = NULL;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	if (a2 && !(p2 = mw_ptr(inst, a2, 24))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_req_get(a0, &h0))) goto fail;
+	return mwh_Request_get_status(&k, h0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Rsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Rsend", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	return mwh_Rsend(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Rsend_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Rsend_init", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	uint32_t *p6;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	p6 = mw_ptr(inst, a6, 4);
+	if (!p6) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Rsend_init(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Send(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Send", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	return mwh_Send(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Send_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Send_init", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	uint32_t *p6;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	p6 = mw_ptr(inst, a6, 4);
+	if (!p6) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Send_init(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Sendrecv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9, uint32_t a10, uint32_t a11)
+{
+	const mw_call k = { inst, "MPI_Sendrecv", a10 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	void *p5;
+	mw_dtype *d7;
+	MPI_Comm h10;
+	mw_status *p11 = NULL;
+	if ((rc = mw_comm_live(a10, &h10))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_dtype_get(a7, &d7))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	if ((rc = mw_buf(inst, a5, (int32_t)a6, d7, &p5))) goto fail;
+	if (a11 && !(p11 = mw_ptr(inst, a11, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Sendrecv(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), p5, (int)a6, d7, mw_rank_in(a8), mw_tag_in(a9), h10, p11);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Sendrecv_replace(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Sendrecv_replace", a7 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h7;
+	mw_status *p8 = NULL;
+	if ((rc = mw_comm_live(a7, &h7))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	if (a8 && !(p8 = mw_ptr(inst, a8, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Sendrecv_replace(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), mw_rank_in(a5), mw_tag_in(a6), h7, p8);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Ssend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Ssend", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	return mwh_Ssend(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Ssend_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Ssend_init", a5 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Comm h5;
+	uint32_t *p6;
+	if ((rc = mw_comm_live(a5, &h5))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	p6 = mw_ptr(inst, a6, 4);
+	if (!p6) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Ssend_init(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Start(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Start", MW_NOCOMM };
+	int rc;
+	mw_req_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_req_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Start(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Startall(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Startall", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_reqs q1 = { 0 };
+	if ((rc = mw_reqs_in(inst, &q1, a1, (int32_t)a0))) goto fail;
+	r = mwh_Startall(&k, (int)a0, &q1);
+	mw_reqs_free(&q1);
+	return r;
+fail:
+	mw_reqs_free(&q1);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Status_set_cancelled(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Status_set_cancelled", MW_NOCOMM };
+	int rc;
+	mw_status *p0;
+	p0 = mw_ptr(inst, a0, 24);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Status_set_cancelled(&k, p0, (int)a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Status_set_elements(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Status_set_elements", MW_NOCOMM };
+	int rc;
+	mw_status *p0;
+	mw_dtype *d1;
+	if ((rc = mw_dtype_get(a1, &d1))) goto fail;
+	p0 = mw_ptr(inst, a0, 24);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Status_set_elements(&k, p0, d1, (int)a2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Status_set_elements_x(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2)
+{
+	const mw_call k = { inst, "MPI_Status_set_elements_x", MW_NOCOMM };
+	int rc;
+	mw_status *p0;
+	mw_dtype *d1;
+	if ((rc = mw_dtype_get(a1, &d1))) goto fail;
+	p0 = mw_ptr(inst, a0, 24);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Status_set_elements_x(&k, p0, d1, (MPI_Count)(int64_t)a2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Test(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Test", MW_NOCOMM };
+	int rc;
+	mw_req_io q0;
+	int32_t *p1;
+	mw_status *p2 = NULL;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	if (a2 && !(p2 = mw_ptr(inst, a2, 24))) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_req_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Test(&k, &q0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Test_cancelled(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Test_cancelled", MW_NOCOMM };
+	int rc;
+	mw_status *p0;
+	int32_t *p1;
+	p0 = mw_ptr(inst, a0, 24);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Test_cancelled(&k, p0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Testall(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Testall", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_reqs q1 = { 0 };
+	int32_t *p2;
+	mw_status *p3 = NULL;
+	if ((rc = mw_reqs_in(inst, &q1, a1, (int32_t)a0))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	if (a3 && !(p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a0, 24)) && (int32_t)a0 > 0) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Testall(&k, (int)a0, &q1, p2, p3);
+	mw_reqs_free(&q1);
+	return r;
+fail:
+	mw_reqs_free(&q1);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Testany(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Testany", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_reqs q1 = { 0 };
+	int32_t *p2;
+	int32_t *p3;
+	mw_status *p4 = NULL;
+	if ((rc = mw_reqs_in(inst, &q1, a1, (int32_t)a0))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	if (a4 && !(p4 = mw_ptr(inst, a4, 24))) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Testany(&k, (int)a0, &q1, p2, p3, p4);
+	mw_reqs_free(&q1);
+	return r;
+fail:
+	mw_reqs_free(&q1);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Testsome(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Testsome", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_reqs q1 = { 0 };
+	int32_t *p2;
+	int32_t *p3;
+	mw_status *p4 = NULL;
+	if ((rc = mw_reqs_in(inst, &q1, a1, (int32_t)a0))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a0, 4);
+	if (!p3 && (int32_t)a0 > 0) { rc = MW_ERR_ARG; goto fail; }
+	if (a4 && !(p4 = mw_arr(inst, a4, (uint64_t)(int32_t)a0, 24)) && (int32_t)a0 > 0) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Testsome(&k, (int)a0, &q1, p2, p3, p4);
+	mw_reqs_free(&q1);
+	return r;
+fail:
+	mw_reqs_free(&q1);
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Topo_test(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -734,6 +1422,82 @@ static uint32_t mwg_Type_vector(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_vector");
 }
 
+static uint32_t mwg_Wait(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Wait", MW_NOCOMM };
+	int rc;
+	mw_req_io q0;
+	mw_status *p1 = NULL;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	if (a1 && !(p1 = mw_ptr(inst, a1, 24))) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_req_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Wait(&k, &q0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Waitall(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Waitall", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_reqs q1 = { 0 };
+	mw_status *p2 = NULL;
+	if ((rc = mw_reqs_in(inst, &q1, a1, (int32_t)a0))) goto fail;
+	if (a2 && !(p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a0, 24)) && (int32_t)a0 > 0) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Waitall(&k, (int)a0, &q1, p2);
+	mw_reqs_free(&q1);
+	return r;
+fail:
+	mw_reqs_free(&q1);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Waitany(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Waitany", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_reqs q1 = { 0 };
+	int32_t *p2;
+	mw_status *p3 = NULL;
+	if ((rc = mw_reqs_in(inst, &q1, a1, (int32_t)a0))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	if (a3 && !(p3 = mw_ptr(inst, a3, 24))) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Waitany(&k, (int)a0, &q1, p2, p3);
+	mw_reqs_free(&q1);
+	return r;
+fail:
+	mw_reqs_free(&q1);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Waitsome(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Waitsome", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_reqs q1 = { 0 };
+	int32_t *p2;
+	int32_t *p3;
+	mw_status *p4 = NULL;
+	if ((rc = mw_reqs_in(inst, &q1, a1, (int32_t)a0))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a0, 4);
+	if (!p3 && (int32_t)a0 > 0) { rc = MW_ERR_ARG; goto fail; }
+	if (a4 && !(p4 = mw_arr(inst, a4, (uint64_t)(int32_t)a0, 24)) && (int32_t)a0 > 0) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Waitsome(&k, (int)a0, &q1, p2, p3, p4);
+	mw_reqs_free(&q1);
+	return r;
+fail:
+	mw_reqs_free(&q1);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 /* ---- MPI-4 large-count versions (mw_bigc_* in hand_bigc.c) ---- */
 static uint32_t mwb_Accumulate_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint64_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
@@ -841,7 +1605,7 @@ static uint32_t mwb_Bsend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_
 	mw_bigc_begin(&x, inst, "MPI_Bsend_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Bsend(inst, a0, b1, b2, a3, a4, a5);
+	x.r = mwg_Bsend(inst, a0, b1, b2, a3, a4, a5);
 out:
 	return mw_bigc_end(&x);
 }
@@ -852,7 +1616,7 @@ static uint32_t mwb_Bsend_init_c(rt_instance *inst, uint32_t a0, uint64_t a1, ui
 	mw_bigc_begin(&x, inst, "MPI_Bsend_init_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Bsend_init(inst, a0, b1, b2, a3, a4, a5, a6);
+	x.r = mwg_Bsend_init(inst, a0, b1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -863,7 +1627,7 @@ static uint32_t mwb_Buffer_attach_c(rt_instance *inst, uint32_t a0, uint64_t a1)
 	mw_bigc_begin(&x, inst, "MPI_Buffer_attach_c", MW_BIGC_COMM, MW_NOCOMM);
 	uint32_t b1;
 	if (mw_bigc_int(&x, "size", a1, &b1)) goto out;
-	x.r = mwh_Buffer_attach(inst, a0, b1);
+	x.r = mwg_Buffer_attach(inst, a0, b1);
 out:
 	return mw_bigc_end(&x);
 }
@@ -874,7 +1638,7 @@ static uint32_t mwb_Buffer_detach_c(rt_instance *inst, uint32_t a0, uint32_t a1)
 	mw_bigc_begin(&x, inst, "MPI_Buffer_detach_c", MW_BIGC_COMM, MW_NOCOMM);
 	uint32_t b1;
 	if (mw_bigc_out(&x, "size", a1, 0, &b1)) goto out;
-	x.r = mwh_Buffer_detach(inst, a0, b1);
+	x.r = mwg_Buffer_detach(inst, a0, b1);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1356,7 +2120,7 @@ static uint32_t mwb_Ibsend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32
 	mw_bigc_begin(&x, inst, "MPI_Ibsend_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Ibsend(inst, a0, b1, b2, a3, a4, a5, a6);
+	x.r = mwg_Ibsend(inst, a0, b1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1404,7 +2168,7 @@ static uint32_t mwb_Imrecv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32
 	mw_bigc_begin(&x, inst, "MPI_Imrecv_c", MW_BIGC_COMM, MW_NOCOMM);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Imrecv(inst, a0, b1, b2, a3, a4);
+	x.r = mwg_Imrecv(inst, a0, b1, b2, a3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1480,7 +2244,7 @@ static uint32_t mwb_Irecv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_
 	mw_bigc_begin(&x, inst, "MPI_Irecv_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Irecv(inst, a0, b1, b2, a3, a4, a5, a6);
+	x.r = mwg_Irecv(inst, a0, b1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1524,7 +2288,7 @@ static uint32_t mwb_Irsend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32
 	mw_bigc_begin(&x, inst, "MPI_Irsend_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Irsend(inst, a0, b1, b2, a3, a4, a5, a6);
+	x.r = mwg_Irsend(inst, a0, b1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1572,7 +2336,7 @@ static uint32_t mwb_Isend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_
 	mw_bigc_begin(&x, inst, "MPI_Isend_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Isend(inst, a0, b1, b2, a3, a4, a5, a6);
+	x.r = mwg_Isend(inst, a0, b1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1583,7 +2347,7 @@ static uint32_t mwb_Issend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32
 	mw_bigc_begin(&x, inst, "MPI_Issend_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Issend(inst, a0, b1, b2, a3, a4, a5, a6);
+	x.r = mwg_Issend(inst, a0, b1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1594,7 +2358,7 @@ static uint32_t mwb_Mrecv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_
 	mw_bigc_begin(&x, inst, "MPI_Mrecv_c", MW_BIGC_COMM, MW_NOCOMM);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Mrecv(inst, a0, b1, b2, a3, a4);
+	x.r = mwg_Mrecv(inst, a0, b1, b2, a3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1752,7 +2516,7 @@ static uint32_t mwb_Recv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t
 	mw_bigc_begin(&x, inst, "MPI_Recv_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Recv(inst, a0, b1, b2, a3, a4, a5, a6);
+	x.r = mwg_Recv(inst, a0, b1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1763,7 +2527,7 @@ static uint32_t mwb_Recv_init_c(rt_instance *inst, uint32_t a0, uint64_t a1, uin
 	mw_bigc_begin(&x, inst, "MPI_Recv_init_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Recv_init(inst, a0, b1, b2, a3, a4, a5, a6);
+	x.r = mwg_Recv_init(inst, a0, b1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1859,7 +2623,7 @@ static uint32_t mwb_Rsend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_
 	mw_bigc_begin(&x, inst, "MPI_Rsend_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Rsend(inst, a0, b1, b2, a3, a4, a5);
+	x.r = mwg_Rsend(inst, a0, b1, b2, a3, a4, a5);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1870,7 +2634,7 @@ static uint32_t mwb_Rsend_init_c(rt_instance *inst, uint32_t a0, uint64_t a1, ui
 	mw_bigc_begin(&x, inst, "MPI_Rsend_init_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Rsend_init(inst, a0, b1, b2, a3, a4, a5, a6);
+	x.r = mwg_Rsend_init(inst, a0, b1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1918,7 +2682,7 @@ static uint32_t mwb_Send_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t
 	mw_bigc_begin(&x, inst, "MPI_Send_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Send(inst, a0, b1, b2, a3, a4, a5);
+	x.r = mwg_Send(inst, a0, b1, b2, a3, a4, a5);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1929,7 +2693,7 @@ static uint32_t mwb_Send_init_c(rt_instance *inst, uint32_t a0, uint64_t a1, uin
 	mw_bigc_begin(&x, inst, "MPI_Send_init_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Send_init(inst, a0, b1, b2, a3, a4, a5, a6);
+	x.r = mwg_Send_init(inst, a0, b1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1942,7 +2706,7 @@ static uint32_t mwb_Sendrecv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b6, b7;
 	if (mw_bigc_xfer(&x, "recvcount", a6, a7, &b6, &b7)) goto out;
-	x.r = mwh_Sendrecv(inst, a0, b1, b2, a3, a4, a5, b6, b7, a8, a9, a10, a11);
+	x.r = mwg_Sendrecv(inst, a0, b1, b2, a3, a4, a5, b6, b7, a8, a9, a10, a11);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1953,7 +2717,7 @@ static uint32_t mwb_Sendrecv_replace_c(rt_instance *inst, uint32_t a0, uint64_t 
 	mw_bigc_begin(&x, inst, "MPI_Sendrecv_replace_c", MW_BIGC_COMM, a7);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Sendrecv_replace(inst, a0, b1, b2, a3, a4, a5, a6, a7, a8);
+	x.r = mwg_Sendrecv_replace(inst, a0, b1, b2, a3, a4, a5, a6, a7, a8);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1964,7 +2728,7 @@ static uint32_t mwb_Ssend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_
 	mw_bigc_begin(&x, inst, "MPI_Ssend_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Ssend(inst, a0, b1, b2, a3, a4, a5);
+	x.r = mwg_Ssend(inst, a0, b1, b2, a3, a4, a5);
 out:
 	return mw_bigc_end(&x);
 }
@@ -1975,7 +2739,7 @@ static uint32_t mwb_Ssend_init_c(rt_instance *inst, uint32_t a0, uint64_t a1, ui
 	mw_bigc_begin(&x, inst, "MPI_Ssend_init_c", MW_BIGC_COMM, a5);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Ssend_init(inst, a0, b1, b2, a3, a4, a5, a6);
+	x.r = mwg_Ssend_init(inst, a0, b1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -2193,16 +2957,16 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Barrier", "i:i", (void *)mwh_Barrier },
 	{ "env", "MPI_Bcast", "iiiii:i", (void *)mwh_Bcast },
 	{ "env", "PMPI_Bcast", "iiiii:i", (void *)mwh_Bcast },
-	{ "env", "MPI_Bsend", "iiiiii:i", (void *)mwh_Bsend },
-	{ "env", "PMPI_Bsend", "iiiiii:i", (void *)mwh_Bsend },
-	{ "env", "MPI_Bsend_init", "iiiiiii:i", (void *)mwh_Bsend_init },
-	{ "env", "PMPI_Bsend_init", "iiiiiii:i", (void *)mwh_Bsend_init },
-	{ "env", "MPI_Buffer_attach", "ii:i", (void *)mwh_Buffer_attach },
-	{ "env", "PMPI_Buffer_attach", "ii:i", (void *)mwh_Buffer_attach },
-	{ "env", "MPI_Buffer_detach", "ii:i", (void *)mwh_Buffer_detach },
-	{ "env", "PMPI_Buffer_detach", "ii:i", (void *)mwh_Buffer_detach },
-	{ "env", "MPI_Cancel", "i:i", (void *)mwh_Cancel },
-	{ "env", "PMPI_Cancel", "i:i", (void *)mwh_Cancel },
+	{ "env", "MPI_Bsend", "iiiiii:i", (void *)mwg_Bsend },
+	{ "env", "PMPI_Bsend", "iiiiii:i", (void *)mwg_Bsend },
+	{ "env", "MPI_Bsend_init", "iiiiiii:i", (void *)mwg_Bsend_init },
+	{ "env", "PMPI_Bsend_init", "iiiiiii:i", (void *)mwg_Bsend_init },
+	{ "env", "MPI_Buffer_attach", "ii:i", (void *)mwg_Buffer_attach },
+	{ "env", "PMPI_Buffer_attach", "ii:i", (void *)mwg_Buffer_attach },
+	{ "env", "MPI_Buffer_detach", "ii:i", (void *)mwg_Buffer_detach },
+	{ "env", "PMPI_Buffer_detach", "ii:i", (void *)mwg_Buffer_detach },
+	{ "env", "MPI_Cancel", "i:i", (void *)mwg_Cancel },
+	{ "env", "PMPI_Cancel", "i:i", (void *)mwg_Cancel },
 	{ "env", "MPI_Cart_coords", "iiii:i", (void *)mwg_Cart_coords },
 	{ "env", "PMPI_Cart_coords", "iiii:i", (void *)mwg_Cart_coords },
 	{ "env", "MPI_Cart_create", "iiiiii:i", (void *)mwg_Cart_create },
@@ -2457,12 +3221,12 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Get_accumulate", "iiiiiiiiiiii:i", (void *)mwh_Get_accumulate },
 	{ "env", "MPI_Get_address", "ii:i", (void *)mwh_Get_address },
 	{ "env", "PMPI_Get_address", "ii:i", (void *)mwh_Get_address },
-	{ "env", "MPI_Get_count", "iii:i", (void *)mwh_Get_count },
-	{ "env", "PMPI_Get_count", "iii:i", (void *)mwh_Get_count },
-	{ "env", "MPI_Get_elements", "iii:i", (void *)mwh_Get_elements },
-	{ "env", "PMPI_Get_elements", "iii:i", (void *)mwh_Get_elements },
-	{ "env", "MPI_Get_elements_x", "iii:i", (void *)mwh_Get_elements_x },
-	{ "env", "PMPI_Get_elements_x", "iii:i", (void *)mwh_Get_elements_x },
+	{ "env", "MPI_Get_count", "iii:i", (void *)mwg_Get_count },
+	{ "env", "PMPI_Get_count", "iii:i", (void *)mwg_Get_count },
+	{ "env", "MPI_Get_elements", "iii:i", (void *)mwg_Get_elements },
+	{ "env", "PMPI_Get_elements", "iii:i", (void *)mwg_Get_elements },
+	{ "env", "MPI_Get_elements_x", "iii:i", (void *)mwg_Get_elements_x },
+	{ "env", "PMPI_Get_elements_x", "iii:i", (void *)mwg_Get_elements_x },
 	{ "env", "MPI_Get_library_version", "ii:i", (void *)mwh_Get_library_version },
 	{ "env", "PMPI_Get_library_version", "ii:i", (void *)mwh_Get_library_version },
 	{ "env", "MPI_Get_processor_name", "ii:i", (void *)mwh_Get_processor_name },
@@ -2529,18 +3293,18 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Ibarrier", "ii:i", (void *)mwh_Ibarrier },
 	{ "env", "MPI_Ibcast", "iiiiii:i", (void *)mwh_Ibcast },
 	{ "env", "PMPI_Ibcast", "iiiiii:i", (void *)mwh_Ibcast },
-	{ "env", "MPI_Ibsend", "iiiiiii:i", (void *)mwh_Ibsend },
-	{ "env", "PMPI_Ibsend", "iiiiiii:i", (void *)mwh_Ibsend },
+	{ "env", "MPI_Ibsend", "iiiiiii:i", (void *)mwg_Ibsend },
+	{ "env", "PMPI_Ibsend", "iiiiiii:i", (void *)mwg_Ibsend },
 	{ "env", "MPI_Iexscan", "iiiiiii:i", (void *)mwh_Iexscan },
 	{ "env", "PMPI_Iexscan", "iiiiiii:i", (void *)mwh_Iexscan },
 	{ "env", "MPI_Igather", "iiiiiiiii:i", (void *)mwh_Igather },
 	{ "env", "PMPI_Igather", "iiiiiiiii:i", (void *)mwh_Igather },
 	{ "env", "MPI_Igatherv", "iiiiiiiiii:i", (void *)mwh_Igatherv },
 	{ "env", "PMPI_Igatherv", "iiiiiiiiii:i", (void *)mwh_Igatherv },
-	{ "env", "MPI_Improbe", "iiiiii:i", (void *)mwh_Improbe },
-	{ "env", "PMPI_Improbe", "iiiiii:i", (void *)mwh_Improbe },
-	{ "env", "MPI_Imrecv", "iiiii:i", (void *)mwh_Imrecv },
-	{ "env", "PMPI_Imrecv", "iiiii:i", (void *)mwh_Imrecv },
+	{ "env", "MPI_Improbe", "iiiiii:i", (void *)mwg_Improbe },
+	{ "env", "PMPI_Improbe", "iiiiii:i", (void *)mwg_Improbe },
+	{ "env", "MPI_Imrecv", "iiiii:i", (void *)mwg_Imrecv },
+	{ "env", "PMPI_Imrecv", "iiiii:i", (void *)mwg_Imrecv },
 	{ "env", "MPI_Ineighbor_allgather", "iiiiiiii:i", (void *)mwh_Ineighbor_allgather },
 	{ "env", "PMPI_Ineighbor_allgather", "iiiiiiii:i", (void *)mwh_Ineighbor_allgather },
 	{ "env", "MPI_Ineighbor_allgatherv", "iiiiiiiii:i", (void *)mwh_Ineighbor_allgatherv },
@@ -2583,18 +3347,18 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Intercomm_create", "iiiiii:i", (void *)mwh_Intercomm_create },
 	{ "env", "MPI_Intercomm_merge", "iii:i", (void *)mwh_Intercomm_merge },
 	{ "env", "PMPI_Intercomm_merge", "iii:i", (void *)mwh_Intercomm_merge },
-	{ "env", "MPI_Iprobe", "iiiii:i", (void *)mwh_Iprobe },
-	{ "env", "PMPI_Iprobe", "iiiii:i", (void *)mwh_Iprobe },
-	{ "env", "MPI_Irecv", "iiiiiii:i", (void *)mwh_Irecv },
-	{ "env", "PMPI_Irecv", "iiiiiii:i", (void *)mwh_Irecv },
+	{ "env", "MPI_Iprobe", "iiiii:i", (void *)mwg_Iprobe },
+	{ "env", "PMPI_Iprobe", "iiiii:i", (void *)mwg_Iprobe },
+	{ "env", "MPI_Irecv", "iiiiiii:i", (void *)mwg_Irecv },
+	{ "env", "PMPI_Irecv", "iiiiiii:i", (void *)mwg_Irecv },
 	{ "env", "MPI_Ireduce", "iiiiiiii:i", (void *)mwh_Ireduce },
 	{ "env", "PMPI_Ireduce", "iiiiiiii:i", (void *)mwh_Ireduce },
 	{ "env", "MPI_Ireduce_scatter", "iiiiiii:i", (void *)mwh_Ireduce_scatter },
 	{ "env", "PMPI_Ireduce_scatter", "iiiiiii:i", (void *)mwh_Ireduce_scatter },
 	{ "env", "MPI_Ireduce_scatter_block", "iiiiiii:i", (void *)mwh_Ireduce_scatter_block },
 	{ "env", "PMPI_Ireduce_scatter_block", "iiiiiii:i", (void *)mwh_Ireduce_scatter_block },
-	{ "env", "MPI_Irsend", "iiiiiii:i", (void *)mwh_Irsend },
-	{ "env", "PMPI_Irsend", "iiiiiii:i", (void *)mwh_Irsend },
+	{ "env", "MPI_Irsend", "iiiiiii:i", (void *)mwg_Irsend },
+	{ "env", "PMPI_Irsend", "iiiiiii:i", (void *)mwg_Irsend },
 	{ "env", "MPI_Is_thread_main", "i:i", (void *)mwh_Is_thread_main },
 	{ "env", "PMPI_Is_thread_main", "i:i", (void *)mwh_Is_thread_main },
 	{ "env", "MPI_Iscan", "iiiiiii:i", (void *)mwh_Iscan },
@@ -2603,10 +3367,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Iscatter", "iiiiiiiii:i", (void *)mwh_Iscatter },
 	{ "env", "MPI_Iscatterv", "iiiiiiiiii:i", (void *)mwh_Iscatterv },
 	{ "env", "PMPI_Iscatterv", "iiiiiiiiii:i", (void *)mwh_Iscatterv },
-	{ "env", "MPI_Isend", "iiiiiii:i", (void *)mwh_Isend },
-	{ "env", "PMPI_Isend", "iiiiiii:i", (void *)mwh_Isend },
-	{ "env", "MPI_Issend", "iiiiiii:i", (void *)mwh_Issend },
-	{ "env", "PMPI_Issend", "iiiiiii:i", (void *)mwh_Issend },
+	{ "env", "MPI_Isend", "iiiiiii:i", (void *)mwg_Isend },
+	{ "env", "PMPI_Isend", "iiiiiii:i", (void *)mwg_Isend },
+	{ "env", "MPI_Issend", "iiiiiii:i", (void *)mwg_Issend },
+	{ "env", "PMPI_Issend", "iiiiiii:i", (void *)mwg_Issend },
 	{ "env", "MPI_Keyval_create", "iiii:i", (void *)mwh_Keyval_create },
 	{ "env", "PMPI_Keyval_create", "iiii:i", (void *)mwh_Keyval_create },
 	{ "env", "MPI_Keyval_free", "i:i", (void *)mwh_Keyval_free },
@@ -2617,10 +3381,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Message_c2f", "i:i", (void *)mwg_Message_c2f },
 	{ "env", "MPI_Message_f2c", "i:i", (void *)mwg_Message_f2c },
 	{ "env", "PMPI_Message_f2c", "i:i", (void *)mwg_Message_f2c },
-	{ "env", "MPI_Mprobe", "iiiii:i", (void *)mwh_Mprobe },
-	{ "env", "PMPI_Mprobe", "iiiii:i", (void *)mwh_Mprobe },
-	{ "env", "MPI_Mrecv", "iiiii:i", (void *)mwh_Mrecv },
-	{ "env", "PMPI_Mrecv", "iiiii:i", (void *)mwh_Mrecv },
+	{ "env", "MPI_Mprobe", "iiiii:i", (void *)mwg_Mprobe },
+	{ "env", "PMPI_Mprobe", "iiiii:i", (void *)mwg_Mprobe },
+	{ "env", "MPI_Mrecv", "iiiii:i", (void *)mwg_Mrecv },
+	{ "env", "PMPI_Mrecv", "iiiii:i", (void *)mwg_Mrecv },
 	{ "env", "MPI_Neighbor_allgather", "iiiiiii:i", (void *)mwh_Neighbor_allgather },
 	{ "env", "PMPI_Neighbor_allgather", "iiiiiii:i", (void *)mwh_Neighbor_allgather },
 	{ "env", "MPI_Neighbor_allgatherv", "iiiiiiii:i", (void *)mwh_Neighbor_allgatherv },
@@ -2653,8 +3417,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Pack_size", "iiii:i", (void *)mwh_Pack_size },
 	{ "env", "MPI_Pcontrol", "ii:i", (void *)mwh_Pcontrol },
 	{ "env", "PMPI_Pcontrol", "ii:i", (void *)mwh_Pcontrol },
-	{ "env", "MPI_Probe", "iiii:i", (void *)mwh_Probe },
-	{ "env", "PMPI_Probe", "iiii:i", (void *)mwh_Probe },
+	{ "env", "MPI_Probe", "iiii:i", (void *)mwg_Probe },
+	{ "env", "PMPI_Probe", "iiii:i", (void *)mwg_Probe },
 	{ "env", "MPI_Publish_name", "iii:i", (void *)mwh_Publish_name },
 	{ "env", "PMPI_Publish_name", "iii:i", (void *)mwh_Publish_name },
 	{ "env", "MPI_Put", "iiiiiiii:i", (void *)mwh_Put },
@@ -2663,10 +3427,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Query_thread", "i:i", (void *)mwh_Query_thread },
 	{ "env", "MPI_Raccumulate", "iiiiiiiiii:i", (void *)mwh_Raccumulate },
 	{ "env", "PMPI_Raccumulate", "iiiiiiiiii:i", (void *)mwh_Raccumulate },
-	{ "env", "MPI_Recv", "iiiiiii:i", (void *)mwh_Recv },
-	{ "env", "PMPI_Recv", "iiiiiii:i", (void *)mwh_Recv },
-	{ "env", "MPI_Recv_init", "iiiiiii:i", (void *)mwh_Recv_init },
-	{ "env", "PMPI_Recv_init", "iiiiiii:i", (void *)mwh_Recv_init },
+	{ "env", "MPI_Recv", "iiiiiii:i", (void *)mwg_Recv },
+	{ "env", "PMPI_Recv", "iiiiiii:i", (void *)mwg_Recv },
+	{ "env", "MPI_Recv_init", "iiiiiii:i", (void *)mwg_Recv_init },
+	{ "env", "PMPI_Recv_init", "iiiiiii:i", (void *)mwg_Recv_init },
 	{ "env", "MPI_Reduce", "iiiiiii:i", (void *)mwh_Reduce },
 	{ "env", "PMPI_Reduce", "iiiiiii:i", (void *)mwh_Reduce },
 	{ "env", "MPI_Reduce_local", "iiiii:i", (void *)mwh_Reduce_local },
@@ -2679,42 +3443,42 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Request_c2f", "i:i", (void *)mwg_Request_c2f },
 	{ "env", "MPI_Request_f2c", "i:i", (void *)mwg_Request_f2c },
 	{ "env", "PMPI_Request_f2c", "i:i", (void *)mwg_Request_f2c },
-	{ "env", "MPI_Request_free", "i:i", (void *)mwh_Request_free },
-	{ "env", "PMPI_Request_free", "i:i", (void *)mwh_Request_free },
-	{ "env", "MPI_Request_get_status", "iii:i", (void *)mwh_Request_get_status },
-	{ "env", "PMPI_Request_get_status", "iii:i", (void *)mwh_Request_get_status },
+	{ "env", "MPI_Request_free", "i:i", (void *)mwg_Request_free },
+	{ "env", "PMPI_Request_free", "i:i", (void *)mwg_Request_free },
+	{ "env", "MPI_Request_get_status", "iii:i", (void *)mwg_Request_get_status },
+	{ "env", "PMPI_Request_get_status", "iii:i", (void *)mwg_Request_get_status },
 	{ "env", "MPI_Rget", "iiiiiiiii:i", (void *)mwh_Rget },
 	{ "env", "PMPI_Rget", "iiiiiiiii:i", (void *)mwh_Rget },
 	{ "env", "MPI_Rget_accumulate", "iiiiiiiiiiiii:i", (void *)mwh_Rget_accumulate },
 	{ "env", "PMPI_Rget_accumulate", "iiiiiiiiiiiii:i", (void *)mwh_Rget_accumulate },
 	{ "env", "MPI_Rput", "iiiiiiiii:i", (void *)mwh_Rput },
 	{ "env", "PMPI_Rput", "iiiiiiiii:i", (void *)mwh_Rput },
-	{ "env", "MPI_Rsend", "iiiiii:i", (void *)mwh_Rsend },
-	{ "env", "PMPI_Rsend", "iiiiii:i", (void *)mwh_Rsend },
-	{ "env", "MPI_Rsend_init", "iiiiiii:i", (void *)mwh_Rsend_init },
-	{ "env", "PMPI_Rsend_init", "iiiiiii:i", (void *)mwh_Rsend_init },
+	{ "env", "MPI_Rsend", "iiiiii:i", (void *)mwg_Rsend },
+	{ "env", "PMPI_Rsend", "iiiiii:i", (void *)mwg_Rsend },
+	{ "env", "MPI_Rsend_init", "iiiiiii:i", (void *)mwg_Rsend_init },
+	{ "env", "PMPI_Rsend_init", "iiiiiii:i", (void *)mwg_Rsend_init },
 	{ "env", "MPI_Scan", "iiiiii:i", (void *)mwh_Scan },
 	{ "env", "PMPI_Scan", "iiiiii:i", (void *)mwh_Scan },
 	{ "env", "MPI_Scatter", "iiiiiiii:i", (void *)mwh_Scatter },
 	{ "env", "PMPI_Scatter", "iiiiiiii:i", (void *)mwh_Scatter },
 	{ "env", "MPI_Scatterv", "iiiiiiiii:i", (void *)mwh_Scatterv },
 	{ "env", "PMPI_Scatterv", "iiiiiiiii:i", (void *)mwh_Scatterv },
-	{ "env", "MPI_Send", "iiiiii:i", (void *)mwh_Send },
-	{ "env", "PMPI_Send", "iiiiii:i", (void *)mwh_Send },
-	{ "env", "MPI_Send_init", "iiiiiii:i", (void *)mwh_Send_init },
-	{ "env", "PMPI_Send_init", "iiiiiii:i", (void *)mwh_Send_init },
-	{ "env", "MPI_Sendrecv", "iiiiiiiiiiii:i", (void *)mwh_Sendrecv },
-	{ "env", "PMPI_Sendrecv", "iiiiiiiiiiii:i", (void *)mwh_Sendrecv },
-	{ "env", "MPI_Sendrecv_replace", "iiiiiiiii:i", (void *)mwh_Sendrecv_replace },
-	{ "env", "PMPI_Sendrecv_replace", "iiiiiiiii:i", (void *)mwh_Sendrecv_replace },
-	{ "env", "MPI_Ssend", "iiiiii:i", (void *)mwh_Ssend },
-	{ "env", "PMPI_Ssend", "iiiiii:i", (void *)mwh_Ssend },
-	{ "env", "MPI_Ssend_init", "iiiiiii:i", (void *)mwh_Ssend_init },
-	{ "env", "PMPI_Ssend_init", "iiiiiii:i", (void *)mwh_Ssend_init },
-	{ "env", "MPI_Start", "i:i", (void *)mwh_Start },
-	{ "env", "PMPI_Start", "i:i", (void *)mwh_Start },
-	{ "env", "MPI_Startall", "ii:i", (void *)mwh_Startall },
-	{ "env", "PMPI_Startall", "ii:i", (void *)mwh_Startall },
+	{ "env", "MPI_Send", "iiiiii:i", (void *)mwg_Send },
+	{ "env", "PMPI_Send", "iiiiii:i", (void *)mwg_Send },
+	{ "env", "MPI_Send_init", "iiiiiii:i", (void *)mwg_Send_init },
+	{ "env", "PMPI_Send_init", "iiiiiii:i", (void *)mwg_Send_init },
+	{ "env", "MPI_Sendrecv", "iiiiiiiiiiii:i", (void *)mwg_Sendrecv },
+	{ "env", "PMPI_Sendrecv", "iiiiiiiiiiii:i", (void *)mwg_Sendrecv },
+	{ "env", "MPI_Sendrecv_replace", "iiiiiiiii:i", (void *)mwg_Sendrecv_replace },
+	{ "env", "PMPI_Sendrecv_replace", "iiiiiiiii:i", (void *)mwg_Sendrecv_replace },
+	{ "env", "MPI_Ssend", "iiiiii:i", (void *)mwg_Ssend },
+	{ "env", "PMPI_Ssend", "iiiiii:i", (void *)mwg_Ssend },
+	{ "env", "MPI_Ssend_init", "iiiiiii:i", (void *)mwg_Ssend_init },
+	{ "env", "PMPI_Ssend_init", "iiiiiii:i", (void *)mwg_Ssend_init },
+	{ "env", "MPI_Start", "i:i", (void *)mwg_Start },
+	{ "env", "PMPI_Start", "i:i", (void *)mwg_Start },
+	{ "env", "MPI_Startall", "ii:i", (void *)mwg_Startall },
+	{ "env", "PMPI_Startall", "ii:i", (void *)mwg_Startall },
 	{ "env", "MPI_Status_c2f", "ii:i", (void *)mwh_Status_c2f },
 	{ "env", "PMPI_Status_c2f", "ii:i", (void *)mwh_Status_c2f },
 	{ "env", "MPI_Status_c2f08", "ii:i", (void *)mwh_Status_c2f08 },
@@ -2727,12 +3491,12 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Status_f2c", "ii:i", (void *)mwh_Status_f2c },
 	{ "env", "MPI_Status_f2f08", "ii:i", (void *)mwh_Status_f2f08 },
 	{ "env", "PMPI_Status_f2f08", "ii:i", (void *)mwh_Status_f2f08 },
-	{ "env", "MPI_Status_set_cancelled", "ii:i", (void *)mwh_Status_set_cancelled },
-	{ "env", "PMPI_Status_set_cancelled", "ii:i", (void *)mwh_Status_set_cancelled },
-	{ "env", "MPI_Status_set_elements", "iii:i", (void *)mwh_Status_set_elements },
-	{ "env", "PMPI_Status_set_elements", "iii:i", (void *)mwh_Status_set_elements },
-	{ "env", "MPI_Status_set_elements_x", "iiI:i", (void *)mwh_Status_set_elements_x },
-	{ "env", "PMPI_Status_set_elements_x", "iiI:i", (void *)mwh_Status_set_elements_x },
+	{ "env", "MPI_Status_set_cancelled", "ii:i", (void *)mwg_Status_set_cancelled },
+	{ "env", "PMPI_Status_set_cancelled", "ii:i", (void *)mwg_Status_set_cancelled },
+	{ "env", "MPI_Status_set_elements", "iii:i", (void *)mwg_Status_set_elements },
+	{ "env", "PMPI_Status_set_elements", "iii:i", (void *)mwg_Status_set_elements },
+	{ "env", "MPI_Status_set_elements_x", "iiI:i", (void *)mwg_Status_set_elements_x },
+	{ "env", "PMPI_Status_set_elements_x", "iiI:i", (void *)mwg_Status_set_elements_x },
 	{ "env", "MPI_T_category_changed", "i:i", (void *)mwh_T_category_changed },
 	{ "env", "PMPI_T_category_changed", "i:i", (void *)mwh_T_category_changed },
 	{ "env", "MPI_T_category_get_categories", "iii:i", (void *)mwh_T_category_get_categories },
@@ -2795,16 +3559,16 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_T_pvar_stop", "ii:i", (void *)mwh_T_pvar_stop },
 	{ "env", "MPI_T_pvar_write", "iii:i", (void *)mwh_T_pvar_write },
 	{ "env", "PMPI_T_pvar_write", "iii:i", (void *)mwh_T_pvar_write },
-	{ "env", "MPI_Test", "iii:i", (void *)mwh_Test },
-	{ "env", "PMPI_Test", "iii:i", (void *)mwh_Test },
-	{ "env", "MPI_Test_cancelled", "ii:i", (void *)mwh_Test_cancelled },
-	{ "env", "PMPI_Test_cancelled", "ii:i", (void *)mwh_Test_cancelled },
-	{ "env", "MPI_Testall", "iiii:i", (void *)mwh_Testall },
-	{ "env", "PMPI_Testall", "iiii:i", (void *)mwh_Testall },
-	{ "env", "MPI_Testany", "iiiii:i", (void *)mwh_Testany },
-	{ "env", "PMPI_Testany", "iiiii:i", (void *)mwh_Testany },
-	{ "env", "MPI_Testsome", "iiiii:i", (void *)mwh_Testsome },
-	{ "env", "PMPI_Testsome", "iiiii:i", (void *)mwh_Testsome },
+	{ "env", "MPI_Test", "iii:i", (void *)mwg_Test },
+	{ "env", "PMPI_Test", "iii:i", (void *)mwg_Test },
+	{ "env", "MPI_Test_cancelled", "ii:i", (void *)mwg_Test_cancelled },
+	{ "env", "PMPI_Test_cancelled", "ii:i", (void *)mwg_Test_cancelled },
+	{ "env", "MPI_Testall", "iiii:i", (void *)mwg_Testall },
+	{ "env", "PMPI_Testall", "iiii:i", (void *)mwg_Testall },
+	{ "env", "MPI_Testany", "iiiii:i", (void *)mwg_Testany },
+	{ "env", "PMPI_Testany", "iiiii:i", (void *)mwg_Testany },
+	{ "env", "MPI_Testsome", "iiiii:i", (void *)mwg_Testsome },
+	{ "env", "PMPI_Testsome", "iiiii:i", (void *)mwg_Testsome },
 	{ "env", "MPI_Topo_test", "ii:i", (void *)mwg_Topo_test },
 	{ "env", "PMPI_Topo_test", "ii:i", (void *)mwg_Topo_test },
 	{ "env", "MPI_Type_c2f", "i:i", (void *)mwg_Type_c2f },
@@ -2883,14 +3647,14 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Unpack_external", "iiiiiii:i", (void *)mwh_Unpack_external },
 	{ "env", "MPI_Unpublish_name", "iii:i", (void *)mwh_Unpublish_name },
 	{ "env", "PMPI_Unpublish_name", "iii:i", (void *)mwh_Unpublish_name },
-	{ "env", "MPI_Wait", "ii:i", (void *)mwh_Wait },
-	{ "env", "PMPI_Wait", "ii:i", (void *)mwh_Wait },
-	{ "env", "MPI_Waitall", "iii:i", (void *)mwh_Waitall },
-	{ "env", "PMPI_Waitall", "iii:i", (void *)mwh_Waitall },
-	{ "env", "MPI_Waitany", "iiii:i", (void *)mwh_Waitany },
-	{ "env", "PMPI_Waitany", "iiii:i", (void *)mwh_Waitany },
-	{ "env", "MPI_Waitsome", "iiiii:i", (void *)mwh_Waitsome },
-	{ "env", "PMPI_Waitsome", "iiiii:i", (void *)mwh_Waitsome },
+	{ "env", "MPI_Wait", "ii:i", (void *)mwg_Wait },
+	{ "env", "PMPI_Wait", "ii:i", (void *)mwg_Wait },
+	{ "env", "MPI_Waitall", "iii:i", (void *)mwg_Waitall },
+	{ "env", "PMPI_Waitall", "iii:i", (void *)mwg_Waitall },
+	{ "env", "MPI_Waitany", "iiii:i", (void *)mwg_Waitany },
+	{ "env", "PMPI_Waitany", "iiii:i", (void *)mwg_Waitany },
+	{ "env", "MPI_Waitsome", "iiiii:i", (void *)mwg_Waitsome },
+	{ "env", "PMPI_Waitsome", "iiiii:i", (void *)mwg_Waitsome },
 	{ "env", "MPI_Win_allocate", "iiiiii:i", (void *)mwh_Win_allocate },
 	{ "env", "PMPI_Win_allocate", "iiiiii:i", (void *)mwh_Win_allocate },
 	{ "env", "MPI_Win_allocate_shared", "iiiiii:i", (void *)mwh_Win_allocate_shared },
