@@ -519,6 +519,7 @@ def gen_simple(e):
 # call's object (its first communicator, else MPI_COMM_WORLD's), as
 # mw_fail: the same class and line as the checks written by hand gave.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
 import args as argclass   # noqa: E402
 
 
