@@ -717,6 +717,12 @@ void *mw_arr(rt_instance *inst, uint32_t addr, uint64_t n, uint64_t sz)
 	return rt_mem_array(inst, addr, n, sz);
 }
 
+uint32_t mw_addr(rt_instance *inst, const void *p)
+{
+	const char *base = rt_mem(inst, 0, 0);
+	return (uint32_t)((const char *)p - base);
+}
+
 const char *mw_str(rt_instance *inst, uint32_t addr)
 {
 	uint64_t size = rt_mem_size(inst);
@@ -930,22 +936,13 @@ int mw_enum_in(enum mw_enum kind, int32_t mod)
 
 /* ---- statuses ------------------------------------------------------------- */
 
-struct mw_status {            /* ABI.md: 24 bytes */
-	int32_t source, tag, error, cancelled;
-	int64_t ucount;
-};
-
 /* MPI_ERROR is the module's own unless err: only a multiple-completion
  * call that returns MPI_ERR_IN_STATUS sets it (MPI 3.2.5); the host
  * leaves it unset otherwise, so it is not read then. */
-static void status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s,
-                       int err)
+void mw_status_put(mw_status *m, const MPI_Status *s, int err)
 {
-	if (addr == 0)
-		return;
-	struct mw_status *m = mw_ptr(inst, addr, sizeof *m);
 	if (!m)
-		return;   /* checked by the caller before the call */
+		return;
 	MPI_Count n = 0;
 	int c = 0;
 	MPI_Get_elements_x(s, MPI_BYTE, &n);
@@ -956,6 +953,15 @@ static void status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s,
 		m->error = s->MPI_ERROR == MPI_SUCCESS ? 0 : mw_code_out(s->MPI_ERROR);
 	m->cancelled = c;
 	m->ucount = n == MPI_UNDEFINED ? 0 : n;
+}
+
+static void status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s,
+                       int err)
+{
+	if (addr == 0)
+		return;
+	/* NULL: checked by the caller before the call */
+	mw_status_put(mw_ptr(inst, addr, sizeof(mw_status)), s, err);
 }
 
 void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s)
@@ -970,16 +976,21 @@ void mw_status_out_err(rt_instance *inst, uint32_t addr, const MPI_Status *s)
 
 int mw_status_in(rt_instance *inst, uint32_t addr, MPI_Status *s)
 {
-	struct mw_status *m = mw_ptr(inst, addr, sizeof *m);
+	mw_status *m = mw_ptr(inst, addr, sizeof *m);
 	if (!m)
 		return MW_ERR_ARG;
+	mw_status_get(m, s);
+	return 0;
+}
+
+void mw_status_get(const mw_status *m, MPI_Status *s)
+{
 	memset(s, 0, sizeof *s);
 	MPI_Status_set_elements_x(s, MPI_BYTE, m->ucount);
 	MPI_Status_set_cancelled(s, m->cancelled);
 	s->MPI_SOURCE = mw_rank_in((uint32_t)m->source);
 	s->MPI_TAG = mw_tag_in((uint32_t)m->tag);
 	s->MPI_ERROR = MPI_SUCCESS;
-	return 0;
 }
 
 /* ---- errors ---------------------------------------------------------------- */

@@ -138,6 +138,9 @@ int mw_dtype_ld(const mw_dtype *d);
 /* Memory.  mw_ptr: host pointer of [addr, addr+len) or NULL. */
 void *mw_ptr(rt_instance *inst, uint32_t addr, uint64_t len);
 void *mw_arr(rt_instance *inst, uint32_t addr, uint64_t n, uint64_t sz);
+/* The module address of host pointer p into linear memory (a checked
+ * buffer a procedure must give back later, as MPI_Buffer_detach does). */
+uint32_t mw_addr(rt_instance *inst, const void *p);
 /* NUL-terminated module string, or NULL if it runs off memory. */
 const char *mw_str(rt_instance *inst, uint32_t addr);
 /* Copies a host string into a module buffer of cap bytes (truncating,
@@ -265,6 +268,15 @@ void mw_snap_free(mw_snap *s);
 	for (size_t mw_i_ = 0; mw_i_ < sizeof mw_s_ / sizeof mw_s_[0]; mw_i_++) \
 		mw_snap_free(mw_s_[mw_i_]); } while (0)
 
+/* A module status as it lies in linear memory (ABI.md: 24 bytes). */
+typedef struct mw_status {
+	int32_t source, tag, error, cancelled;
+	int64_t ucount;
+} mw_status;
+/* mw_status_out on a checked host pointer (NULL = MPI_STATUS_IGNORE);
+ * err as in mw_status_out_err.  mw_status_get: mw_status_in from one. */
+void mw_status_put(mw_status *m, const MPI_Status *s, int err);
+void mw_status_get(const mw_status *m, MPI_Status *s);
 /* Status: host -> module (addr 0 = MPI_STATUS_IGNORE); MPI_ERROR is left
  * as the module had it.  _err also converts MPI_ERROR: for the statuses of
  * a multiple-completion call that returned MPI_ERR_IN_STATUS. */
@@ -272,6 +284,47 @@ void mw_status_out(rt_instance *inst, uint32_t addr, const MPI_Status *s);
 void mw_status_out_err(rt_instance *inst, uint32_t addr, const MPI_Status *s);
 /* Module status -> host status with the same byte count, source, tag. */
 int mw_status_in(rt_instance *inst, uint32_t addr, MPI_Status *s);
+
+/* ---- typed handlers (src/mpi/gen/args.py; docs/ARCHITECTURE.md) --------
+ * A typed procedure's generated entry (glue.c, mwg_NAME) checks and
+ * converts its arguments and calls mwh_NAME(k, <host values>): k says the
+ * instance, the procedure's name and the module handle of the object
+ * whose error handler a failure goes to; mw_call_ret/mw_call_fail are
+ * mw_ret/mw_fail on it. */
+typedef struct mw_call {
+	rt_instance *inst;
+	const char *proc;
+	uint32_t obj;
+} mw_call;
+/* An in/out request or message argument: the module slot (checked), the
+ * module handle it held when the call began (read once) and its host
+ * handle. */
+typedef struct mw_req_io {
+	uint32_t *slot;
+	uint32_t mod;
+	MPI_Request h;
+} mw_req_io;
+typedef struct mw_msg_io {
+	uint32_t *slot;
+	uint32_t mod;
+	MPI_Message h;
+} mw_msg_io;
+/* An array of n module requests (hand_p2p.c): slot is the module array,
+ * was a snapshot of its handles when the call began (module code may run
+ * during a wait and rewrite the array; the slots released afterwards are
+ * those that were waited for), h their host handles.  mw_reqs_in
+ * (zero-initialized r): 0, MW_ERR_COUNT (n < 0), MW_ERR_ARG (off linear
+ * memory), MW_ERR_REQUEST (a live request twice, or a bad handle),
+ * MW_ERR_NO_MEM; mw_reqs_free releases it whatever mw_reqs_in gave. */
+typedef struct mw_reqs {
+	int n;
+	uint32_t *slot;
+	mw_snap was;
+	MPI_Request *h;
+	MPI_Request small[16];
+} mw_reqs;
+int mw_reqs_in(rt_instance *inst, mw_reqs *r, uint32_t addr, int32_t n);
+void mw_reqs_free(mw_reqs *r);
 
 /* Errors.  mw_ret: host return code of `proc` on communicator comm (a
  * module handle, or UINT32_MAX for "no communicator": MPI_COMM_WORLD's
@@ -300,6 +353,14 @@ uint32_t mw_ucode_count(void);
  * (MPI_Comm_call_errhandler); returns only if the handler returns. */
 void mw_call_errh(rt_instance *inst, int code, uint32_t comm, const char *proc);
 #define MW_NOCOMM UINT32_MAX
+static inline uint32_t mw_call_ret(const struct mw_call *k, int rc)
+{
+	return mw_ret(k->inst, rc, k->obj, k->proc);
+}
+static inline uint32_t mw_call_fail(const struct mw_call *k, int cls)
+{
+	return mw_fail(k->inst, cls, k->obj, k->proc);
+}
 /* The same for an object with its own error handler (a window): eh is
  * its module handler, obj the handle a user handler receives. */
 uint32_t mw_ret_eh(rt_instance *inst, int rc, uint32_t eh, uint32_t obj,

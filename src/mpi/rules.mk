@@ -24,7 +24,9 @@ CHECKS += check-mpi-h
 # fuzzer's gen_kinds.py (tests/fuzz-bridge/kinds.h, from glue.c) are what
 # they make now: they run on a copy and every output must be
 # byte-identical.  Then the handlers the built bridge defines are exactly
-# those hand_protos.h declares (src/mpi/gen/check-hand-protos.sh).
+# those hand_protos.h declares (src/mpi/gen/check-hand-protos.sh), and a
+# typed handler defined with other parameters does not compile
+# (src/mpi/gen/check-typed-sig.sh).
 MPI_APIS_JSON ?= $(SHARED)/mpi-standard/apis.json
 GEN_OUT := toolchain/mpi.h src/mpi/abi.h src/mpi/glue.c src/mpi/hand_protos.h \
   tests/fuzz-bridge/kinds.h
@@ -43,6 +45,7 @@ check-gen: $(MPI_OBJ)
 	    diff -u $$f $$t/$$f | head -20; fi; \
 	done; \
 	if sh src/mpi/gen/check-hand-protos.sh $(MPI_OBJ); then pass=$$((pass+1)); else fail=$$((fail+1)); fi; \
+	if sh src/mpi/gen/check-typed-sig.sh $(CC) -std=gnu11 -D_GNU_SOURCE $(MPI_CFLAGS); then pass=$$((pass+1)); else fail=$$((fail+1)); fi; \
 	echo "check-gen: $$pass passed, $$fail failed"; [ $$fail = 0 ]
 
 CHECKS += check-gen

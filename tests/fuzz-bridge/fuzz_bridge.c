@@ -642,6 +642,8 @@ static int run_call(fz_call *c)
 		last_ret = (u32)fz_dispatch(INST, fz_procs[c->proc].sig,
 		                            rt_host_find("env", fz_procs[c->proc].name)->fn, c->a);
 	fz_trap_jmp = NULL;
+	if (trace)   /* and what it returned (comparing two bridges' traces) */
+		fprintf(stderr, "# -> %s %u\n", trapped ? "trap" : "ret", trapped ? 0 : last_ret);
 	fz_sh->in_call = 0;
 	fz_sh->exec[c->proc]++;
 	fz_sh->executions++;

@@ -6,9 +6,10 @@ Standard's apis.json parameter kinds, plus a call dispatcher per signature.
 
     python3 tests/fuzz-bridge/gen_kinds.py     (from the repository root)
 
-Input: ../shared/mpi-standard/apis.json (or $MPI_APIS_JSON).  The output,
+Input: ../shared/mpi-standard/apis.json (or $MPI_APIS_JSON) and, for the
+typed procedures, src/mpi/gen/args.py's classification.  The output,
 tests/fuzz-bridge/kinds.h, is committed; the build never runs this."""
-import json, os, re
+import json, os, re, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 APIS = os.environ.get('MPI_APIS_JSON', os.path.join(ROOT, '..', 'shared',
@@ -69,6 +70,40 @@ def cls(p):
     return elem(p)
 
 
+# Typed procedures (src/mpi/gen/family-*.txt `typed:` lines): the letters
+# come from the bridge's own classification of their arguments
+# (src/mpi/gen/args.py), the one its generated checks follow.
+GEN = os.path.join(ROOT, 'src', 'mpi', 'gen')
+sys.path.insert(0, GEN)
+sys.dont_write_bytecode = True   # no __pycache__ in the source tree
+import args as argclass   # noqa: E402
+
+TYPED = set()
+for _fn in sorted(os.listdir(GEN)):
+    if _fn.startswith('family-') and _fn.endswith('.txt'):
+        for _line in open(os.path.join(GEN, _fn)):
+            _w = _line.split('#')[0].split()
+            if _w and _w[0] == 'typed:':
+                TYPED.update('MPI_' + n for n in _w[1:])
+# Class -> letter; None: the letter of the apis.json kind (elem).
+LETTER = {'comm': 'c', 'dtype': 'y', 'buf': 'b', 'count': 'n', 'bytes': 'b',
+          'size': 'n', 'rank': 'r', 'tag': 't', 'int': None, 'count64': 'n',
+          'out': 'p', 'out64': 'p', 'outarr': 'p', 'hout': 'p', 'req': 'q',
+          'reqs': 'aq', 'len': 'n', 'status': 'p', 'statuses': 'p',
+          'status_in': 'p', 'status_io': 'p'}
+
+
+def typed_cls(e, ps):
+    """The letters of typed procedure e from its argument classes."""
+    out = ''
+    for a, p in zip(argclass.classify(e), ps):
+        if a.cls == 'hio':   # in/out slot, or a handle passed by pointer
+            out += ('P' if a.dir == 'inout' else 'a') + elem(p)
+        else:
+            out += LETTER[a.cls] or elem(p)
+    return out
+
+
 def main():
     apis = json.load(open(APIS))
     glue = open(os.path.join(ROOT, 'src', 'mpi', 'glue.c')).read()
@@ -84,7 +119,10 @@ def main():
         ps = [p for p in e['parameters']
               if (large or not p['large_only']) and 'c_parameter' not in p['suppress']]
         assert len(ps) == len(sig.split(':')[0]), name
-        rows.append((name, sig, ''.join(cls(p) for p in ps)))
+        if e['name'] in TYPED and len(ps) == len(argclass.params(e)):
+            rows.append((name, sig, typed_cls(e, ps)))
+        else:
+            rows.append((name, sig, ''.join(cls(p) for p in ps)))
     # env helpers: gethostname(name, len), __cxa_allocate_exception(size),
     # __cxa_throw(obj, tinfo, dtor)
     envcls = {'gethostname': 'pn', '__cxa_allocate_exception': 'n',

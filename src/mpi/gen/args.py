@@ -1,0 +1,179 @@
+"""args.py - the classification of every parameter of a typed procedure:
+what the generated entry (mwg_X in glue.c) checks, how it converts the
+argument, and what C type the hand-written handler (mwh_X) receives.
+
+Derived from apis.json (kind, direction, length, pointer) by classify();
+what apis.json cannot say comes from src/mpi/gen/args.txt (read here, one
+override a line).  gen.py (gen_typed) emits the checks and the handler's
+prototype from it; tests/fuzz-bridge/gen_kinds.py reads it for the fuzzer's
+argument classes of typed procedures.
+
+Classes (handler type in brackets):
+  comm      communicator handle, in; must be a live one   [MPI_Comm]
+  dtype     datatype handle, in                           [mw_dtype *]
+  buf       buffer of a (buf, count, datatype) triple, checked over the
+            whole extent count elements of the datatype span; MPI_BOTTOM is
+            the memory base                        [const void * / void *]
+  count     the count of a buffer triple                  [int]
+  bytes     buffer followed by its size in bytes (MW_ERR_BUFFER if off
+            linear memory or the size is negative)        [void *]
+  size      that size                                     [int]
+  rank      peer rank, wildcards converted                [int]
+  tag       tag, wildcards converted                      [int]
+  int       any other int scalar, in                      [int]
+  count64   a 64-bit count, in                            [MPI_Count]
+  out       int out pointer, 4 bytes                      [int32_t *]
+  out64     64-bit count out pointer, 8 bytes             [MPI_Count *]
+  outarr    int out array of `len` elements               [int32_t *]
+  hout      request / message out: the module slot        [uint32_t *]
+  hio       request / message in/out (or in by pointer): the slot is
+            checked, read once, and its handle looked up  [mw_req_io * /
+                                                             mw_msg_io *]
+  req       request handle by value                       [MPI_Request]
+  reqs      array of `len` requests: snapshotted, no live request twice,
+            each looked up                                [mw_reqs *]
+  len       the length of a reqs array (negative: MW_ERR_COUNT) [int]
+  status    status out; 0 is MPI_STATUS_IGNORE            [mw_status * or NULL]
+  statuses  array of `len` statuses out; 0 is MPI_STATUSES_IGNORE
+                                                          [mw_status * or NULL]
+  status_in status in, converted to a host status     [const MPI_Status *]
+  status_io status read or written in place (in/out), never ignored:
+            24 bytes                                      [mw_status *]
+
+The checks run in phases, each in argument order: the communicator whose
+error handler a failure goes to (the first comm), the other handles (dtype),
+buffers and request arrays, pointers (out, outarr, hout, statuses, status,
+status_in, status_io, and hio's slot), then the request and message lookups
+(req, and hio's read of its slot).  A failure returns at once: the first
+bad argument in that order names the class.
+"""
+import os
+import re
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# Handler C type of each class (the buffer's depends on its direction).
+CTYPE = {'comm': 'MPI_Comm', 'dtype': 'mw_dtype *', 'count': 'int',
+         'bytes': 'void *', 'size': 'int', 'rank': 'int', 'tag': 'int',
+         'int': 'int', 'count64': 'MPI_Count', 'out': 'int32_t *',
+         'out64': 'MPI_Count *', 'outarr': 'int32_t *', 'hout': 'uint32_t *',
+         'req': 'MPI_Request', 'reqs': 'mw_reqs *', 'len': 'int',
+         'status': 'mw_status *', 'statuses': 'mw_status *',
+         'status_in': 'const MPI_Status *', 'status_io': 'mw_status *'}
+HIO = {'REQUEST': 'mw_req_io *', 'MESSAGE': 'mw_msg_io *'}
+
+# Phase of each class's check (see the module comment).
+PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
+         'out': 3, 'out64': 3, 'outarr': 3, 'hout': 3, 'hio': 3,
+         'status': 3, 'statuses': 3, 'status_in': 3, 'status_io': 3,
+         'req': 4}
+# Classes with no check of their own (converted only, or checked with
+# the argument they describe).
+PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len'}
+
+
+class Arg:
+    """One parameter: index, apis.json name and kind, class, the index of
+    the argument giving its count/length (buf, bytes, outarr, reqs,
+    statuses) and of its datatype (buf)."""
+    def __init__(self, i, p, cls, n=None, dt=None):
+        self.i, self.name, self.kind, self.cls = i, p['name'], p['kind'], cls
+        self.dir = p['param_direction']
+        self.n, self.dt = n, dt
+
+    def ctype(self):
+        if self.cls == 'buf':
+            return 'const void *' if self.dir == 'in' else 'void *'
+        if self.cls == 'hio':
+            return HIO[self.kind]
+        return CTYPE[self.cls]
+
+
+def overrides():
+    """args.txt: `MPI_Proc param class [length-param]` lines."""
+    over = {}
+    for line in open(os.path.join(HERE, 'args.txt')):
+        w = line.split('#')[0].split()
+        if not w:
+            continue
+        if len(w) not in (3, 4) or w[2] not in CTYPE and w[2] not in ('buf', 'hio'):
+            raise SystemExit('args.txt: bad line %r' % line)
+        over[w[0], w[1]] = (w[2], w[3] if len(w) == 4 else None)
+    return over
+
+
+_OVER = None
+
+
+class Unclassified(Exception):
+    pass
+
+
+def params(e):
+    return [p for p in e['parameters']
+            if 'c_parameter' not in p['suppress'] and not p['large_only']]
+
+
+def classify(e):
+    """The Arg of every parameter of procedure e (apis.json entry), or
+    Unclassified naming the first parameter no rule covers."""
+    global _OVER
+    if _OVER is None:
+        _OVER = overrides()
+    ps = params(e)
+    idx = {p['name']: i for i, p in enumerate(ps)}
+    out = [None] * len(ps)
+    for i, p in enumerate(ps):
+        k, d, ln, ptr = p['kind'], p['param_direction'], p['length'], p['pointer']
+        o = _OVER.get((e['name'], p['name']))
+        if o:
+            cls, lname = o
+            out[i] = Arg(i, p, cls, idx[lname] if lname else None)
+            continue
+        if out[i] is not None:
+            continue
+        nxt = ps[i + 1]['kind'] if i + 1 < len(ps) else ''
+        if k == 'BUFFER' and ln is None and re.match(r'POLYXFER_NUM_ELEM', nxt) and \
+                i + 2 < len(ps) and ps[i + 2]['kind'] == 'DATATYPE':
+            out[i] = Arg(i, p, 'buf', i + 1, i + 2)
+            out[i + 1] = Arg(i + 1, ps[i + 1], 'count')
+        elif k == 'BUFFER' and ln is None and nxt.startswith('POLYNUM_BYTES'):
+            out[i] = Arg(i, p, 'bytes', i + 1)
+            out[i + 1] = Arg(i + 1, ps[i + 1], 'size')
+        elif k == 'COMMUNICATOR' and d == 'in' and ln is None and not ptr:
+            out[i] = Arg(i, p, 'comm')
+        elif k == 'DATATYPE' and d == 'in' and ln is None and not ptr:
+            out[i] = Arg(i, p, 'dtype')
+        elif k in ('REQUEST', 'MESSAGE') and ln is None:
+            if d == 'out':
+                out[i] = Arg(i, p, 'hout')
+            elif d == 'inout' or ptr:
+                out[i] = Arg(i, p, 'hio')
+            elif k == 'REQUEST':
+                out[i] = Arg(i, p, 'req')
+        elif k == 'REQUEST' and d == 'inout' and ln in idx:
+            out[i] = Arg(i, p, 'reqs', idx[ln])
+            li = idx[ln]
+            if ps[li]['param_direction'] != 'in':
+                raise Unclassified(p['name'])
+            out[li] = Arg(li, ps[li], 'len')
+        elif k == 'STATUS' and ln is None:
+            out[i] = Arg(i, p, {'out': 'status', 'in': 'status_in',
+                                'inout': 'status_io'}[d])
+        elif d == 'in' and ln is None and not ptr and k in ('RANK', 'TAG'):
+            out[i] = Arg(i, p, k.lower())
+        elif d == 'in' and ln is None and not ptr and k in ('LOGICAL', 'XFER_NUM_ELEM_SMALL'):
+            out[i] = Arg(i, p, 'int')
+        elif d == 'in' and ln is None and not ptr and k == 'XFER_NUM_ELEM':
+            out[i] = Arg(i, p, 'count64')
+        elif d == 'out' and ln is None and k == 'NUM_BYTES':
+            out[i] = Arg(i, p, 'out64')
+        elif d == 'out' and ln is None and k in ('LOGICAL', 'INDEX', 'ARRAY_LENGTH',
+                                                  'POLYXFER_NUM_ELEM', 'POLYDTYPE_NUM_ELEM',
+                                                  'POLYNUM_BYTES', 'C_BUFFER2'):
+            out[i] = Arg(i, p, 'out')
+    for i, a in enumerate(out):
+        if a is None:
+            raise Unclassified('%s: %s (%s, %s)' % (e['name'], ps[i]['name'],
+                                                    ps[i]['kind'], ps[i]['param_direction']))
+    return out
