@@ -534,6 +534,20 @@ static int info_noncontig(MPI_Info in)
 	return flag && strcmp(v, "true") == 0;
 }
 
+/* The fallback is taken: rank 0 of c says so on stderr, once, with its
+ * own reason if it has one (why NULL: another rank's). */
+static void shared_fallback_note(MPI_Comm c, const char *why)
+{
+	int r = 0;
+	MPI_Comm_rank(c, &r);
+	if (r == 0)
+		fprintf(stderr, "mpiwasm: rank %d: MPI_Win_allocate_shared: %s; the window uses "
+		        "the bridge's own shared memory under MPI_Win_create instead (slower; "
+		        "Open MPI 4.1 then fails on 1 process and accumulate-based reads of pair "
+		        "types are not atomic)\n", mw_world_rank,
+		        why ? why : "another rank could not alias the host's segments");
+}
+
 /* MPI_Win_allocate_shared with the host's own MPI_Win_allocate_shared (its
  * shared-memory window: Open MPI's osc/sm, MPICH's POSIX segment), the
  * node's whole segment made to appear in every rank's linear memory.
@@ -619,6 +633,9 @@ static int shared_alias(rt_instance *inst, MPI_Comm c, MPI_Info in, u32 size, in
 		     len + 2 * (uint64_t)pg < UINT32_MAX;
 	}
 	if (!all_ok(ok, c)) {
+		shared_fallback_note(c, ok ? NULL : rc != MPI_SUCCESS ? "the host's "
+		                     "MPI_Win_allocate_shared failed" : "the host's segments are "
+		                     "not laid out as MPI's default (in rank order, contiguous)");
 		free(pad);
 		free(lkpad);
 		free(seg);
@@ -669,6 +686,8 @@ static int shared_alias(rt_instance *inst, MPI_Comm c, MPI_Info in, u32 size, in
 			close(fd);
 	}
 	if (!all_ok(mapped, c)) {
+		shared_fallback_note(c, mapped ? NULL : "the host's segments are not one "
+		                     "shared mapping this process can map again");
 		shm_release(inst, blk, at, mapped ? len : 0);
 		if (own)
 			host_pages_back(A, len);
