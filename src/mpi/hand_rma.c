@@ -31,18 +31,19 @@
  * MPI_ERRORS_ARE_FATAL, as MPI says); the host window always returns.
  *
  * Shared windows (Win_allocate_shared, Win_shared_query): every rank's
- * segment must appear inside every rank's linear memory.  Each rank takes
- * a block from the module's malloc, big enough for all segments plus a
- * host page; the page-aligned part of it is replaced (mmap MAP_FIXED) by
- * a POSIX shared-memory object holding all segments back to back, in rank
- * order, as MPI's default contiguous layout.  The runtime never touches
- * pages below the memory's current size (memory.grow only opens pages
- * above it, the base never moves), and the module's allocator keeps its
- * bookkeeping outside a block it handed out, so the mapping stays the
- * program's own until Win_free puts private zero pages back and frees
- * the block.  Win_shared_query answers with module addresses in the
- * caller's own memory.  The host window is an ordinary MPI_Win_create
- * over the rank's segment, so Put/Get/Accumulate reach the same memory. */
+ * segment must appear inside every rank's linear memory.  The host's own
+ * MPI_Win_allocate_shared makes the window; the span of the node's
+ * segments in its shared mapping is mapped again over a block of each
+ * rank's malloc (shared_alias).  Where that cannot be done, the former
+ * path (shared_own): a POSIX shared-memory object of the bridge's own,
+ * all segments back to back in rank order, mapped over each rank's block,
+ * under a host MPI_Win_create over the rank's segment.  Either way the
+ * runtime never touches pages below the memory's current size
+ * (memory.grow only opens pages above it, the base never moves), and the
+ * module's allocator keeps its bookkeeping outside a block it handed out,
+ * so the mapping stays the program's own until Win_free puts private zero
+ * pages back and frees the block.  Win_shared_query answers with module
+ * addresses in the caller's own memory (w->seg). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
