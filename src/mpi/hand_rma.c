@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "mpib.h"
 #include "mpib_int.h"
@@ -301,6 +302,17 @@ static int shared_span(const void *p, uint64_t len)
 	return yes;
 }
 
+/* The shared pages [p, p + len) mapped a second time at dest (mremap with
+ * old size 0), or MAP_FAILED.  The system call itself: MPICH over UCX
+ * links UCX's memory hooks, whose mremap refuses this (ENODEV, ENOMEM),
+ * so through the library both MPI_Win_allocate and
+ * MPI_Win_allocate_shared would fall back on MPICH. */
+static void *map_again(void *p, uint64_t len, void *dest)
+{
+	return (void *)syscall(SYS_mremap, p, (size_t)0, (size_t)len,
+	                       MREMAP_MAYMOVE | MREMAP_FIXED, dest);
+}
+
 /* Private pages back at host address p (len bytes, their contents kept)
  * before the host frees its window: nothing of the host's heap stays
  * shared with linear memory, and the host's malloc finds its memory as
@@ -376,7 +388,7 @@ static int alloc_alias(rt_instance *inst, MPI_Comm c, MPI_Info in, u32 size, int
 	u32 at = blk ? (u32)(((uint64_t)blk + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg) : 0;
 	int mapped = 0, own = 0;
 	if (blk && shared_span(A, len)) {
-		void *p = mremap(A, 0, len, MREMAP_MAYMOVE | MREMAP_FIXED, mem + at);
+		void *p = map_again(A, len, mem + at);
 		mapped = p == (void *)(mem + at);
 		if (mapped) {
 			/* shared pages, or (a private file mapping) a copy? */
@@ -661,7 +673,7 @@ static int shared_alias(rt_instance *inst, MPI_Comm c, MPI_Info in, u32 size, in
 	u32 at = (u32)(((uint64_t)blk + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg);
 	int mapped = 0, own = 0;
 	if (shared_span(A, len)) {
-		void *p = mremap(A, 0, len, MREMAP_MAYMOVE | MREMAP_FIXED, mem + at);
+		void *p = map_again(A, len, mem + at);
 		mapped = p == (void *)(mem + at);
 		if (mapped) {
 			volatile uint8_t *x = A, *y = mem + at;
