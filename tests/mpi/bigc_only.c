@@ -9,7 +9,8 @@
  * On MPICH (MPI 4, its own large-count procedures) a reduction above
  * INT_MAX goes to the host's MPI_Allreduce_c: its buffer is checked like
  * any other, and an in-place MPI_BOR over the 2^31 + 24 bytes on both
- * ranks combines them; on Open MPI 4.1 it fails with MPI_ERR_COUNT. */
+ * ranks combines them (then MPI_Reduce_c and MPI_Scan_c); on Open MPI 4.1
+ * it fails with MPI_ERR_COUNT. */
 #include "tmpi.h"
 #include <limits.h>
 #include <stdint.h>
@@ -160,6 +161,21 @@ static void transfer(void)
 		CHECK(bad == 0);
 		if (rank == 1)
 			tm_out("allreduce_c: %lld bytes combined in place, %d wrong", (long long)n, bad);
+		/* Reduce_c to rank 0 (in place there) and an in-place Scan_c. */
+		for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+			b[at[k]] = rank == 0 ? 0x01 : 0x02;
+		OK(MPI_Reduce_c(rank == 0 ? MPI_IN_PLACE : b, rank == 0 ? b : NULL, n, MPI_BYTE,
+		                MPI_BOR, 0, MPI_COMM_WORLD));
+		bad = 0;
+		for (size_t k = 0; rank == 0 && k < sizeof at / sizeof at[0]; k++)
+			bad += b[at[k]] != 0x03;
+		for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+			b[at[k]] = rank == 0 ? 0x10 : 0x20;
+		OK(MPI_Scan_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD));
+		for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+			bad += b[at[k]] != (rank == 0 ? 0x10 : 0x30);
+		CHECK(bad == 0);
+		tm_out("reduce_c and scan_c: %d wrong", bad);
 	}
 }
 
