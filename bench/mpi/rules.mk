@@ -22,5 +22,10 @@ bench: bench-cg
 bench-rma: toolchain $(B)/mpiwasm
 	@B=$(B) MPI=$(MPI) sh bench/mpi/rma-run.sh
 
-bench: bench-rma
-.PHONY: bench-rma
+# The same on an MPI_Win_allocate_shared window: loads and stores through
+# MPI_Win_shared_query's pointer, Put, Get (bench/mpi/rma_shared.c).
+bench-rma-shared: toolchain $(B)/mpiwasm
+	@B=$(B) MPI=$(MPI) sh bench/mpi/rma-run.sh rma_shared
+
+bench: bench-rma bench-rma-shared
+.PHONY: bench-rma bench-rma-shared

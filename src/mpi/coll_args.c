@@ -118,12 +118,18 @@ static int dtype_arg(u32 h, int significant, mw_dtype **d)
 /* nblocks blocks of count elements of d from module address x (count is
  * the module's int: negative is MPI_ERR_COUNT; the product is checked in
  * 64 bits). */
+static int blocks64(mw_coll *a, u32 x, int64_t count, int nblocks, const mw_dtype *d,
+                    void **p)
+{
+	if (count < 0 || count > INT64_MAX / (nblocks > 1 ? nblocks : 1))
+		return MW_ERR_COUNT;
+	return mw_buf_at64(a->inst, x, 0, count * nblocks, d, p);
+}
+
 static int blocks(mw_coll *a, u32 x, u32 count, int nblocks, const mw_dtype *d,
                   void **p)
 {
-	if ((int32_t)count < 0)
-		return MW_ERR_COUNT;
-	return mw_buf_at64(a->inst, x, 0, (int64_t)(int32_t)count * nblocks, d, p);
+	return blocks64(a, x, (int32_t)count, nblocks, d, p);
 }
 
 /* The next snapshot: n module ints at x (zeros after them up to a->cap). */
@@ -388,6 +394,11 @@ static int op_arg(u32 opv)
 
 int mw_coll_reduce(mw_coll *a, u32 sb, u32 rb, u32 count, u32 dt, u32 opv, u32 root)
 {
+	return mw_coll_reduce64(a, sb, rb, (int32_t)count, dt, opv, root);
+}
+
+int mw_coll_reduce64(mw_coll *a, u32 sb, u32 rb, int64_t count, u32 dt, u32 opv, u32 root)
+{
 	CK(root_arg(a, root), "root");
 	a->sp = mw_raw(a->inst, sb);
 	a->rp = mw_raw(a->inst, rb);
@@ -398,16 +409,21 @@ int mw_coll_reduce(mw_coll *a, u32 sb, u32 rb, u32 count, u32 dt, u32 opv, u32 r
 	if (a->in_place)
 		a->sp = MPI_IN_PLACE;
 	else if (a->own)
-		CK(blocks(a, sb, count, 1, a->sd, &a->sp), "sendbuf");
+		CK(blocks64(a, sb, count, 1, a->sd, &a->sp), "sendbuf");
 	if (a->all)
-		CK(blocks(a, rb, count, 1, a->sd, &a->rp), "recvbuf");
+		CK(blocks64(a, rb, count, 1, a->sd, &a->rp), "recvbuf");
 	if (a->all && a->own && !a->in_place)
-		CK(mw_disjoint(a->sp, (int32_t)count, a->rp, (int32_t)count, a->sd), "recvbuf");
+		CK(mw_disjoint(a->sp, count, a->rp, count, a->sd), "recvbuf");
 	return 0;
 }
 
 /* Allreduce, Scan, Exscan: count elements in, count out. */
 int mw_coll_allreduce(mw_coll *a, u32 sb, u32 rb, u32 count, u32 dt, u32 opv)
+{
+	return mw_coll_allreduce64(a, sb, rb, (int32_t)count, dt, opv);
+}
+
+int mw_coll_allreduce64(mw_coll *a, u32 sb, u32 rb, int64_t count, u32 dt, u32 opv)
 {
 	CK(dtype_arg(dt, 1, &a->sd), "datatype");
 	a->rd = a->sd;
@@ -416,10 +432,10 @@ int mw_coll_allreduce(mw_coll *a, u32 sb, u32 rb, u32 count, u32 dt, u32 opv)
 	if (a->in_place)
 		a->sp = MPI_IN_PLACE;
 	else
-		CK(blocks(a, sb, count, 1, a->sd, &a->sp), "sendbuf");
-	CK(blocks(a, rb, count, 1, a->sd, &a->rp), "recvbuf");
+		CK(blocks64(a, sb, count, 1, a->sd, &a->sp), "sendbuf");
+	CK(blocks64(a, rb, count, 1, a->sd, &a->rp), "recvbuf");
 	if (!a->in_place)
-		CK(mw_disjoint(a->sp, (int32_t)count, a->rp, (int32_t)count, a->sd), "recvbuf");
+		CK(mw_disjoint(a->sp, count, a->rp, count, a->sd), "recvbuf");
 	return 0;
 }
 

@@ -72,6 +72,11 @@ int mw_coll_reduce(mw_coll *a, uint32_t sb, uint32_t rb, uint32_t count,
                    uint32_t dt, uint32_t opv, uint32_t root);
 int mw_coll_allreduce(mw_coll *a, uint32_t sb, uint32_t rb, uint32_t count,
                       uint32_t dt, uint32_t opv);
+/* The same with a count beyond an int (the host's large-count reductions). */
+int mw_coll_reduce64(mw_coll *a, uint32_t sb, uint32_t rb, int64_t count,
+                     uint32_t dt, uint32_t opv, uint32_t root);
+int mw_coll_allreduce64(mw_coll *a, uint32_t sb, uint32_t rb, int64_t count,
+                        uint32_t dt, uint32_t opv);
 int mw_coll_reduce_scatter_block(mw_coll *a, uint32_t sb, uint32_t rb,
                                  uint32_t count, uint32_t dt, uint32_t opv);
 int mw_coll_reduce_scatter(mw_coll *a, uint32_t sb, uint32_t rb, uint32_t rcounts,

@@ -1540,17 +1540,6 @@ out:
 	return mw_bigc_end(&x);
 }
 
-static uint32_t mwb_Allreduce_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
-{
-	mw_bigc x;
-	mw_bigc_begin(&x, inst, "MPI_Allreduce_c", MW_BIGC_COMM, a5);
-	uint32_t b2;
-	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
-	x.r = mwh_Allreduce(inst, a0, a1, b2, a3, a4, a5);
-out:
-	return mw_bigc_end(&x);
-}
-
 static uint32_t mwb_Alltoall_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6)
 {
 	mw_bigc x;
@@ -1641,17 +1630,6 @@ static uint32_t mwb_Buffer_detach_c(rt_instance *inst, uint32_t a0, uint32_t a1)
 	uint32_t b1;
 	if (mw_bigc_out(&x, "size", a1, 0, &b1)) goto out;
 	x.r = mwg_Buffer_detach(inst, a0, b1);
-out:
-	return mw_bigc_end(&x);
-}
-
-static uint32_t mwb_Exscan_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
-{
-	mw_bigc x;
-	mw_bigc_begin(&x, inst, "MPI_Exscan_c", MW_BIGC_COMM, a5);
-	uint32_t b2;
-	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
-	x.r = mwh_Exscan(inst, a0, a1, b2, a3, a4, a5);
 out:
 	return mw_bigc_end(&x);
 }
@@ -2534,17 +2512,6 @@ out:
 	return mw_bigc_end(&x);
 }
 
-static uint32_t mwb_Reduce_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
-{
-	mw_bigc x;
-	mw_bigc_begin(&x, inst, "MPI_Reduce_c", MW_BIGC_COMM, a6);
-	uint32_t b2;
-	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
-	x.r = mwh_Reduce(inst, a0, a1, b2, a3, a4, a5, a6);
-out:
-	return mw_bigc_end(&x);
-}
-
 static uint32_t mwb_Reduce_local_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
 {
 	mw_bigc x;
@@ -2637,17 +2604,6 @@ static uint32_t mwb_Rsend_init_c(rt_instance *inst, uint32_t a0, uint64_t a1, ui
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
 	x.r = mwg_Rsend_init(inst, a0, b1, b2, a3, a4, a5, a6);
-out:
-	return mw_bigc_end(&x);
-}
-
-static uint32_t mwb_Scan_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
-{
-	mw_bigc x;
-	mw_bigc_begin(&x, inst, "MPI_Scan_c", MW_BIGC_COMM, a5);
-	uint32_t b2;
-	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
-	x.r = mwh_Scan(inst, a0, a1, b2, a3, a4, a5);
 out:
 	return mw_bigc_end(&x);
 }

@@ -6,11 +6,14 @@
  * (one call's scratch in module memory and temporary types, released by
  * mw_bigc_end), the contiguous type that carries a count above INT_MAX,
  * and the few large-count procedures written by hand (datatype and status
- * queries whose int versions cannot say a count above INT_MAX). */
+ * queries whose int versions cannot say a count above INT_MAX; reductions
+ * whose count above INT_MAX goes to the host's own large-count procedure
+ * where it has one). */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "coll_args.h"
 #include "mpib_int.h"
 #include "hand_protos.h"
 
@@ -411,3 +414,88 @@ u32 mwb_Get_count_c(rt_instance *inst, u32 status, u32 dt, u32 count)
 { return status_count_c(inst, 0, status, dt, count); }
 u32 mwb_Get_elements_c(rt_instance *inst, u32 status, u32 dt, u32 count)
 { return status_count_c(inst, 1, status, dt, count); }
+
+/* Allreduce_c, Reduce_c, Scan_c and Exscan_c.  A count that fits in an
+ * int goes through the int version (what the generated glue does for the
+ * others).  Above INT_MAX a reduction cannot use a contiguous type (a
+ * predefined op needs a predefined type), so where the host has MPI-4's
+ * large-count procedures (MPICH 4) the count goes to the host's own, with
+ * the int version's argument rules (coll_args.c, 64-bit counts) and only
+ * for predefined ops on types the host reduces itself (not a user op,
+ * which the bridge calls through an int length, nor the long double
+ * types, which the bridge reduces); elsewhere it fails as before
+ * (MPI_ERR_COUNT, naming the argument).  Only an in-place buffer (or a
+ * non-root's send buffer) of that many elements fits in wasm32 memory. */
+enum { RED_ALL, RED_ONE, RED_SCAN, RED_EXSCAN };
+
+static u32 reduce_c(rt_instance *inst, int kind, u32 sb, u32 rb, uint64_t count, u32 dt,
+                    u32 opv, u32 root, u32 comm)
+{
+	static const char *const names[] = { "MPI_Allreduce_c", "MPI_Reduce_c", "MPI_Scan_c",
+	                                     "MPI_Exscan_c" };
+	const char *proc = names[kind];
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, proc, MW_BIGC_COMM, comm);
+	if (fits((int64_t)count)) {
+		u32 n = (u32)(int32_t)(int64_t)count;
+		switch (kind) {
+		case RED_ALL: x.r = mwh_Allreduce(inst, sb, rb, n, dt, opv, comm); break;
+		case RED_ONE: x.r = mwh_Reduce(inst, sb, rb, n, dt, opv, root, comm); break;
+		case RED_SCAN: x.r = mwh_Scan(inst, sb, rb, n, dt, opv, comm); break;
+		default: x.r = mwh_Exscan(inst, sb, rb, n, dt, opv, comm); break;
+		}
+		return mw_bigc_end(&x);
+	}
+#if MPI_VERSION >= 4
+	if ((int64_t)count < 0) {
+		fail(&x, MW_ERR_COUNT, "argument count = %lld is negative", (long long)count);
+		return mw_bigc_end(&x);
+	}
+	mw_coll a;
+	MPI_Op op, plain;
+	int rc = mw_coll_begin(&a, inst, comm, NULL, 0);
+	if (!rc)
+		rc = kind == RED_ONE ? mw_coll_reduce64(&a, sb, rb, (int64_t)count, dt, opv, root)
+		                     : mw_coll_allreduce64(&a, sb, rb, (int64_t)count, dt, opv);
+	if (rc) {
+		mw_proc_as = NULL;
+		x.r = mw_coll_fail(&a, rc, comm, proc);
+		return mw_bigc_end(&x);
+	}
+	mw_op_get(opv, &op);   /* checked by the argument rules */
+	plain = op;
+	mw_ld_op(opv, a.sd, &op);
+	if (opv > MW_NO_OP || op != plain) {
+		fail(&x, MW_ERR_COUNT, "argument count = %lld: above INT_MAX only a predefined "
+		     "op on a type the host library reduces (not a user op, not a long double "
+		     "type)", (long long)count);
+		return mw_bigc_end(&x);
+	}
+	MPI_Count n = (MPI_Count)count;
+	switch (kind) {
+	case RED_ALL: rc = MPI_Allreduce_c(a.sp, a.rp, n, a.sd->h, op, a.c); break;
+	case RED_ONE: rc = MPI_Reduce_c(a.sp, a.rp, n, a.sd->h, op, a.root, a.c); break;
+	case RED_SCAN: rc = MPI_Scan_c(a.sp, a.rp, n, a.sd->h, op, a.c); break;
+	default: rc = MPI_Exscan_c(a.sp, a.rp, n, a.sd->h, op, a.c); break;
+	}
+	mw_proc_as = NULL;
+	x.r = mw_ret(inst, rc, comm, proc);
+#else
+	u32 unused;
+	(void)sb, (void)rb, (void)dt, (void)opv, (void)root;
+	mw_bigc_int(&x, "count", count, &unused);
+#endif
+	return mw_bigc_end(&x);
+}
+
+u32 mwb_Allreduce_c(rt_instance *inst, u32 sb, u32 rb, uint64_t count, u32 dt, u32 op,
+                    u32 comm)
+{ return reduce_c(inst, RED_ALL, sb, rb, count, dt, op, 0, comm); }
+u32 mwb_Reduce_c(rt_instance *inst, u32 sb, u32 rb, uint64_t count, u32 dt, u32 op,
+                 u32 root, u32 comm)
+{ return reduce_c(inst, RED_ONE, sb, rb, count, dt, op, root, comm); }
+u32 mwb_Scan_c(rt_instance *inst, u32 sb, u32 rb, uint64_t count, u32 dt, u32 op, u32 comm)
+{ return reduce_c(inst, RED_SCAN, sb, rb, count, dt, op, 0, comm); }
+u32 mwb_Exscan_c(rt_instance *inst, u32 sb, u32 rb, uint64_t count, u32 dt, u32 op,
+                 u32 comm)
+{ return reduce_c(inst, RED_EXSCAN, sb, rb, count, dt, op, 0, comm); }

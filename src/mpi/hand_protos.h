@@ -11,8 +11,12 @@
 #include <stdint.h>
 #include "mpib_int.h"
 
+uint32_t mwb_Allreduce_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t);
+uint32_t mwb_Exscan_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Get_count_c(rt_instance *inst, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Get_elements_c(rt_instance *inst, uint32_t, uint32_t, uint32_t);
+uint32_t mwb_Reduce_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t);
+uint32_t mwb_Scan_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Type_contiguous_c(rt_instance *inst, uint64_t, uint32_t, uint32_t);
 uint32_t mwb_Type_get_extent_c(rt_instance *inst, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Type_get_true_extent_c(rt_instance *inst, uint32_t, uint32_t, uint32_t);

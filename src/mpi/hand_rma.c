@@ -31,24 +31,26 @@
  * MPI_ERRORS_ARE_FATAL, as MPI says); the host window always returns.
  *
  * Shared windows (Win_allocate_shared, Win_shared_query): every rank's
- * segment must appear inside every rank's linear memory.  Each rank takes
- * a block from the module's malloc, big enough for all segments plus a
- * host page; the page-aligned part of it is replaced (mmap MAP_FIXED) by
- * a POSIX shared-memory object holding all segments back to back, in rank
- * order, as MPI's default contiguous layout.  The runtime never touches
- * pages below the memory's current size (memory.grow only opens pages
- * above it, the base never moves), and the module's allocator keeps its
- * bookkeeping outside a block it handed out, so the mapping stays the
- * program's own until Win_free puts private zero pages back and frees
- * the block.  Win_shared_query answers with module addresses in the
- * caller's own memory.  The host window is an ordinary MPI_Win_create
- * over the rank's segment, so Put/Get/Accumulate reach the same memory. */
+ * segment must appear inside every rank's linear memory.  The host's own
+ * MPI_Win_allocate_shared makes the window; the span of the node's
+ * segments in its shared mapping is mapped again over a block of each
+ * rank's malloc (shared_alias).  Where that cannot be done, the former
+ * path (shared_own): a POSIX shared-memory object of the bridge's own,
+ * all segments back to back in rank order, mapped over each rank's block,
+ * under a host MPI_Win_create over the rank's segment.  Either way the
+ * runtime never touches pages below the memory's current size
+ * (memory.grow only opens pages above it, the base never moves), and the
+ * module's allocator keeps its bookkeeping outside a block it handed out,
+ * so the mapping stays the program's own until Win_free puts private zero
+ * pages back and frees the block.  Win_shared_query answers with module
+ * addresses in the caller's own memory (w->seg). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "mpib.h"
 #include "mpib_int.h"
@@ -84,6 +86,10 @@ typedef struct rma_win {
 	                        * over the same memory (see ld_acc) */
 	int lk_seg;            /* lk's displacements count from the segment, not
 	                        * from the host window's base (pad[rank] less) */
+	int64_t *lk_pad;       /* shared, host-allocated: lk's displacements count
+	                        * from the segment's page (pad[r] less, lk_pad[r]
+	                        * more) */
+	u32 *seg;              /* shared: each rank's segment, a module address */
 	void *host_pages;      /* allocated, 1 process: host pages given a memfd */
 } rma_win;
 
@@ -296,6 +302,17 @@ static int shared_span(const void *p, uint64_t len)
 	return yes;
 }
 
+/* The shared pages [p, p + len) mapped a second time at dest (mremap with
+ * old size 0), or MAP_FAILED.  The system call itself: MPICH over UCX
+ * links UCX's memory hooks, whose mremap refuses this (ENODEV, ENOMEM),
+ * so through the library both MPI_Win_allocate and
+ * MPI_Win_allocate_shared would fall back on MPICH. */
+static void *map_again(void *p, uint64_t len, void *dest)
+{
+	return (void *)syscall(SYS_mremap, p, (size_t)0, (size_t)len,
+	                       MREMAP_MAYMOVE | MREMAP_FIXED, dest);
+}
+
 /* Private pages back at host address p (len bytes, their contents kept)
  * before the host frees its window: nothing of the host's heap stays
  * shared with linear memory, and the host's malloc finds its memory as
@@ -371,7 +388,7 @@ static int alloc_alias(rt_instance *inst, MPI_Comm c, MPI_Info in, u32 size, int
 	u32 at = blk ? (u32)(((uint64_t)blk + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg) : 0;
 	int mapped = 0, own = 0;
 	if (blk && shared_span(A, len)) {
-		void *p = mremap(A, 0, len, MREMAP_MAYMOVE | MREMAP_FIXED, mem + at);
+		void *p = map_again(A, len, mem + at);
 		mapped = p == (void *)(mem + at);
 		if (mapped) {
 			/* shared pages, or (a private file mapping) a copy? */
@@ -519,50 +536,245 @@ static int all_ok(int ok, MPI_Comm c)
 	return all;
 }
 
-u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 comm,
-                            u32 basep, u32 winp)
+/* Whether info says alloc_shared_noncontig (the host's reading of it). */
+static int info_noncontig(MPI_Info in)
+{
+	char v[16] = "";
+	int flag = 0;
+	if (in == MPI_INFO_NULL ||
+	    MPI_Info_get(in, "alloc_shared_noncontig", (int)sizeof v - 1, v, &flag) != MPI_SUCCESS)
+		return 0;
+	return flag && strcmp(v, "true") == 0;
+}
+
+/* The fallback is taken: rank 0 of c says so on stderr, once, with its
+ * own reason if it has one (why NULL: another rank's). */
+static void shared_fallback_note(MPI_Comm c, const char *why)
+{
+	int r = 0;
+	MPI_Comm_rank(c, &r);
+	if (r == 0)
+		fprintf(stderr, "mpiwasm: rank %d: MPI_Win_allocate_shared: %s; the window uses "
+		        "the bridge's own shared memory under MPI_Win_create instead (slower; "
+		        "Open MPI 4.1 then fails on 1 process and accumulate-based reads of pair "
+		        "types are not atomic)\n", mw_world_rank,
+		        why ? why : "another rank could not alias the host's segments");
+}
+
+/* MPI_Win_allocate_shared with the host's own MPI_Win_allocate_shared (its
+ * shared-memory window: Open MPI's osc/sm, MPICH's POSIX segment), the
+ * node's whole segment made to appear in every rank's linear memory.
+ * Both hosts keep all segments of a node in one shared file mapping
+ * (/dev/shm), in rank order, after their own control words (Open MPI
+ * puts its window state in the same file, before the data).  To alias
+ * only window data, never those words, rank 0 asks the host for one page
+ * more in front of its segment and the last rank for one page more
+ * behind its own: the module's segment of rank r starts pad[r] bytes into
+ * the host's (a page for rank 0, else 0), so the page-rounded span from
+ * rank 0's module segment to the end of the last one lies inside the
+ * host's data.  Each rank maps that span once more over a page-aligned
+ * block of its malloc (mremap of the shared mapping, as alloc_alias);
+ * with 1 process the host's memory is its private heap and a memfd takes
+ * its place (alloc_alias's second case).  Segments keep the host's
+ * layout, translated: contiguous in rank order unless info said
+ * alloc_shared_noncontig (checked; a host that lays them out otherwise
+ * gets the fallback).  The host window counts bytes from the host's base
+ * of each segment (pad[r] + the module's displacement times its unit).
+ * Any check failing on any rank: all free the host window and return with
+ * *done 0, for the caller's own-segment path. */
+static int shared_alias(rt_instance *inst, MPI_Comm c, MPI_Info in, u32 size, int32_t du,
+                        const int64_t *sizes, u32 *basep, u32 *hp, int *done)
 {
 	const char *proc = "MPI_Win_allocate_shared";
-	MPI_Comm c, node;
-	MPI_Info in;
-	MPI_Win hw = MPI_WIN_NULL;
-	int rc, n = 0, nn = 0, me = 0, fd = -1;
-	int64_t *sizes = NULL;
-	u32 blk = 0, at = 0;
-	uint64_t len = 0;
-	TRY(mw_comm_get(comm, &c));
-	TRY(mw_info_get(info, &in));
-	if ((int32_t)size < 0)
-		TRY(MW_ERR_SIZE);
-	if ((int32_t)du <= 0)
-		TRY(MW_ERR_DISP);
-	if (!mw_ptr(inst, basep, 4) || !mw_ptr(inst, winp, 4))
-		TRY(MW_ERR_ARG);
 	long pg = sysconf(_SC_PAGESIZE);
 	uint8_t *mem = rt_mem(inst, 0, 0);
-	if (pg <= 0 || (uintptr_t)mem % (uintptr_t)pg)
-		TRY(MW_ERR_RMA_SHARED);
-	/* All ranks of comm must share memory. */
-	if ((rc = MPI_Comm_size(c, &n)) || (rc = MPI_Comm_rank(c, &me)))
-		return mw_ret(inst, rc, comm, proc);
-	if ((rc = MPI_Comm_split_type(c, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)))
-		return mw_ret(inst, rc, comm, proc);
-	MPI_Comm_size(node, &nn);
-	MPI_Comm_free(&node);
-	if (nn != n)
-		TRY(MW_ERR_RMA_SHARED);
-	/* Segment sizes, the layout, a block in every rank's heap. */
-	if (!(sizes = calloc((size_t)n + 1, sizeof *sizes)))
-		TRY(MW_ERR_NO_MEM);
-	int64_t mine = (int32_t)size, total = 0, off = 0;
-	if ((rc = MPI_Allgather(&mine, 1, MPI_INT64_T, sizes, 1, MPI_INT64_T, c))) {
-		free(sizes);
-		return mw_ret(inst, rc, comm, proc);
+	int n = 0, me = 0, rc;
+	MPI_Comm_size(c, &n);
+	MPI_Comm_rank(c, &me);
+	*done = 0;
+	int64_t *pad = calloc((size_t)n + 1, sizeof *pad), *lkpad = calloc((size_t)n + 1,
+	                                                                     sizeof *lkpad);
+	u32 *seg = calloc((size_t)n + 1, sizeof *seg);
+	uint8_t **hbase = calloc((size_t)n + 1, sizeof *hbase);
+	if (!pad || !lkpad || !seg || !hbase) {
+		free(pad);
+		free(lkpad);
+		free(seg);
+		free(hbase);
+		return MPI_ERR_NO_MEM;
 	}
+	pad[0] = pg;
+	MPI_Aint ask = (MPI_Aint)size + (me == 0 ? pg : 0) + (me == n - 1 ? pg : 0);
+	void *hb = NULL;
+	MPI_Win hw = MPI_WIN_NULL;
+	rc = MPI_Win_allocate_shared(ask, 1, in, c, &hb, &hw);
+	int ok = rc == MPI_SUCCESS;
+	/* Where the host put every segment; the span of the module's. */
+	uint8_t *lo = NULL, *hi = NULL, *prev_end = NULL;
+	int contig = !info_noncontig(in);
+	for (int r = 0; ok && r < n; r++) {
+		MPI_Aint hs = 0;
+		int hdu = 0;
+		void *b = NULL;
+		/* (Open MPI reports a noncontiguous segment rounded up to pages) */
+		ok = MPI_Win_shared_query(hw, r, &hs, &hdu, &b) == MPI_SUCCESS &&
+		     hs >= (MPI_Aint)sizes[r] + (r == 0 ? pg : 0) + (r == n - 1 ? pg : 0);
+		if (ok && hs == 0)   /* an empty segment in between: no base (MPICH) */
+			b = prev_end;
+		if (!(ok = ok && b))
+			break;
+		hbase[r] = b;
+		uint8_t *m = hbase[r] + pad[r];
+		if (prev_end && (m < prev_end || (contig && m != prev_end)))
+			ok = 0;   /* not in rank order, or not contiguous */
+		if (r == 0)
+			lo = m;
+		prev_end = m + sizes[r];
+		hi = prev_end;
+	}
+	uint64_t len = 0;
+	uint8_t *A = NULL;
+	if (ok) {
+		A = (uint8_t *)((uintptr_t)lo / (uintptr_t)pg * (uintptr_t)pg);
+		uint8_t *E = (uint8_t *)(((uintptr_t)hi + (uintptr_t)pg - 1) / (uintptr_t)pg *
+		                         (uintptr_t)pg);
+		len = (uint64_t)(E - A);
+		if (len == 0)
+			len = (uint64_t)pg;
+		/* inside the host's data: from rank 0's base to the last one's end */
+		ok = A >= hbase[0] && A + len <= hbase[n - 1] + pad[n - 1] + sizes[n - 1] + pg &&
+		     len + 2 * (uint64_t)pg < UINT32_MAX;
+	}
+	if (!all_ok(ok, c)) {
+		shared_fallback_note(c, ok ? NULL : rc != MPI_SUCCESS ? "the host's "
+		                     "MPI_Win_allocate_shared failed" : "the host's segments are "
+		                     "not laid out as MPI's default (in rank order, contiguous)");
+		free(pad);
+		free(lkpad);
+		free(seg);
+		free(hbase);
+		host_win_drop(&hw);
+		return 0;
+	}
+	u32 blk = mw_malloc(inst, (u32)(len + (uint64_t)pg), proc);
+	mw_after(inst, 0);
+	if (!all_ok(blk != 0, c)) {
+		fprintf(stderr, "mpiwasm: rank %d: %s: no room in linear memory for the node's "
+		        "shared segments (%llu bytes: every rank's segment appears in each rank's "
+		        "memory)\n", mw_world_rank, proc, (unsigned long long)len);
+		mw_free(inst, blk);
+		free(pad);
+		free(lkpad);
+		free(seg);
+		free(hbase);
+		host_win_drop(&hw);
+		return MPI_ERR_NO_MEM;
+	}
+	u32 at = (u32)(((uint64_t)blk + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg);
+	int mapped = 0, own = 0;
+	if (shared_span(A, len)) {
+		void *p = map_again(A, len, mem + at);
+		mapped = p == (void *)(mem + at);
+		if (mapped) {
+			volatile uint8_t *x = A, *y = mem + at;
+			uint8_t old = *x, flip = (uint8_t)~old;
+			*y = flip;
+			mapped = *x == flip;
+			*y = old;
+			if (!mapped)
+				shm_release(inst, 0, at, len);
+		}
+	} else if (n == 1) {
+		int fd = memfd_create("mpiwasm-shwin", MFD_CLOEXEC);
+		if (fd >= 0 && ftruncate(fd, (off_t)len) == 0 &&
+		    pwrite(fd, A, len, 0) == (ssize_t)len &&
+		    mmap(mem + at, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+		         0) != MAP_FAILED) {
+			mapped = own = mmap(A, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+			                    fd, 0) != MAP_FAILED;
+			if (!mapped)
+				shm_release(inst, 0, at, len);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	if (!all_ok(mapped, c)) {
+		shared_fallback_note(c, mapped ? NULL : "the host's segments are not one "
+		                     "shared mapping this process can map again");
+		shm_release(inst, blk, at, mapped ? len : 0);
+		if (own)
+			host_pages_back(A, len);
+		free(pad);
+		free(lkpad);
+		free(seg);
+		free(hbase);
+		host_win_drop(&hw);
+		return 0;
+	}
+	/* Module addresses; the second host window (long double accumulates)
+	 * starts at the page of the rank's segment (see the own-segment path
+	 * on MPICH and shared pages), so its displacements are bytes from
+	 * there: lkpad[r] is the segment's offset in its page. */
+	for (int r = 0; r < n; r++) {
+		seg[r] = at + (u32)(hbase[r] + pad[r] - A);
+		lkpad[r] = (int64_t)(seg[r] % (u32)pg);
+	}
+	u32 mine = seg[me], lkbase = mine - (u32)lkpad[me];
+	u32 h = MW_WIN_NULL;
+	rc = win_new(inst, hw, c, (host_span){ mem + lkbase, (MPI_Aint)(size + (u32)lkpad[me]),
+	             1 }, mine, size, du, MW_WIN_FLAVOR_SHARED, &h);
+	if (rc != MPI_SUCCESS) {
+		shm_release(inst, blk, at, len);
+		if (own)
+			host_pages_back(A, len);
+		free(pad);
+		free(lkpad);
+		free(seg);
+		free(hbase);
+		host_win_drop(&hw);
+		return rc;
+	}
+	free(hbase);
+	rma_win *w = win_of(h);
+	w->pad = pad;
+	w->lk_pad = lkpad;
+	w->seg = seg;
+	w->shm_blk = blk;
+	w->shm_at = at;
+	w->shm_len = len;
+	w->host_pages = own ? A : NULL;
+	*basep = mine;
+	*hp = h;
+	*done = 1;
+	return MPI_SUCCESS;
+}
+
+/* MPI_Win_allocate_shared's fallback (and with MPIWASM_WIN_SHARED_CREATE
+ * set, to compare): a POSIX shared-memory object of the bridge's own
+ * holding all segments back to back, in rank order, mapped over a block
+ * of every rank's malloc, under a host MPI_Win_create over the rank's
+ * segment.  sizes: every rank's size, made each segment's page offset. */
+static int shared_own(rt_instance *inst, MPI_Comm c, MPI_Info in, u32 size, int32_t du,
+                      int64_t *sizes, u32 *basep, u32 *hp)
+{
+	const char *proc = "MPI_Win_allocate_shared";
+	long pg = sysconf(_SC_PAGESIZE);
+	uint8_t *mem = rt_mem(inst, 0, 0);
+	MPI_Win hw = MPI_WIN_NULL;
+	int rc, n = 0, me = 0, fd = -1;
+	u32 blk = 0, at = 0;
+	uint64_t len = 0;
+	MPI_Comm_size(c, &n);
+	MPI_Comm_rank(c, &me);
+	u32 *seg = calloc((size_t)n + 1, sizeof *seg);
+	if (!seg)
+		return MPI_ERR_NO_MEM;
+	int64_t total = 0, off = 0;
 	for (int i = 0; i < n; i++) {
 		if (i == me)
 			off = total;
 		int64_t sz = sizes[i];
+		seg[i] = (u32)total;        /* from the block's mapped start, below */
 		sizes[i] = total % pg;   /* from now on: the segment's page offset */
 		total += sz;
 	}
@@ -575,9 +787,12 @@ u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 c
 	if (blk)
 		at = (u32)(((uint64_t)blk + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg);
 	if (!all_ok(blk != 0, c)) {
-		free(sizes);
+		fprintf(stderr, "mpiwasm: rank %d: %s: no room in linear memory for the node's "
+		        "shared segments (%llu bytes: every rank's segment appears in each rank's "
+		        "memory)\n", mw_world_rank, proc, (unsigned long long)len);
+		free(seg);
 		shm_release(inst, blk, 0, 0);
-		TRY(MW_ERR_NO_MEM);
+		return MPI_ERR_NO_MEM;
 	}
 	/* Rank 0 makes the shared object; every rank maps it over its block. */
 	struct { char name[64]; int ok; } obj = { "", 0 };
@@ -593,9 +808,9 @@ u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 c
 			close(fd);
 			shm_unlink(obj.name);
 		}
-		free(sizes);
+		free(seg);
 		shm_release(inst, blk, 0, 0);
-		return mw_ret(inst, rc, comm, proc);
+		return rc;
 	}
 	if (me != 0 && obj.ok)
 		fd = shm_open(obj.name, O_RDWR, 0);
@@ -610,10 +825,12 @@ u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 c
 	if (me == 0 && obj.name[0])
 		shm_unlink(obj.name);
 	if (!ok) {
-		free(sizes);
+		free(seg);
 		shm_release(inst, blk, at, mapped ? len : 0);
-		TRY(MW_ERR_RMA_SHARED);
+		return MPI_ERR_RMA_SHARED;
 	}
+	for (int i = 0; i < n; i++)
+		seg[i] += at;
 	/* The host window starts at the page of the segment, displacements
 	 * in bytes (the origin adds the target's page offset): MPICH 4.0.2
 	 * (ch4:ucx) loses a window's offset within its page when the page is
@@ -624,19 +841,86 @@ u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 c
 	uint32_t h = MW_WIN_NULL;
 	if (rc == MPI_SUCCESS &&
 	    (rc = win_new(inst, hw, c, (host_span){ mem + hbase, (MPI_Aint)(size +
-	                  (u32)(off % pg)), 1 }, base, size, (int32_t)du, MW_WIN_FLAVOR_SHARED, &h)))
+	                  (u32)(off % pg)), 1 }, base, size, du, MW_WIN_FLAVOR_SHARED, &h)))
 		host_win_drop(&hw);
 	if (rc != MPI_SUCCESS) {
-		free(sizes);
+		free(seg);
 		shm_release(inst, blk, at, len);
-		return mw_ret(inst, rc, comm, proc);
+		return rc;
 	}
 	rma_win *w = win_of(h);
 	w->pad = sizes;
+	w->lk_seg = 0;
+	w->seg = seg;
 	w->shm_blk = blk;
 	w->shm_at = at;
 	w->shm_len = len;
-	*(uint32_t *)mw_ptr(inst, basep, 4) = base;
+	*basep = base;
+	*hp = h;
+	return MPI_SUCCESS;
+}
+
+u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 comm,
+                            u32 basep, u32 winp)
+{
+	const char *proc = "MPI_Win_allocate_shared";
+	MPI_Comm c, node;
+	MPI_Info in;
+	int rc, n = 0, nn = 0, done = 0;
+	int64_t *sizes = NULL;
+	TRY(mw_comm_get(comm, &c));
+	TRY(mw_info_get(info, &in));
+	if ((int32_t)size < 0)
+		TRY(MW_ERR_SIZE);
+	if ((int32_t)du <= 0)
+		TRY(MW_ERR_DISP);
+	if (!mw_ptr(inst, basep, 4) || !mw_ptr(inst, winp, 4))
+		TRY(MW_ERR_ARG);
+	long pg = sysconf(_SC_PAGESIZE);
+	if (pg <= 0 || (uintptr_t)rt_mem(inst, 0, 0) % (uintptr_t)pg)
+		TRY(MW_ERR_RMA_SHARED);
+	/* All ranks of comm must share memory. */
+	if ((rc = MPI_Comm_size(c, &n)))
+		return mw_ret(inst, rc, comm, proc);
+	if ((rc = MPI_Comm_split_type(c, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)))
+		return mw_ret(inst, rc, comm, proc);
+	MPI_Comm_size(node, &nn);
+	MPI_Comm_free(&node);
+	if (nn != n)
+		TRY(MW_ERR_RMA_SHARED);
+	/* Every rank's segment appears in each rank's linear memory: the
+	 * node's total must fit one wasm32 memory (4 GiB in all). */
+	if (!(sizes = calloc((size_t)n + 1, sizeof *sizes)))
+		TRY(MW_ERR_NO_MEM);
+	int64_t mine = (int32_t)size, total = 0;
+	if ((rc = MPI_Allgather(&mine, 1, MPI_INT64_T, sizes, 1, MPI_INT64_T, c))) {
+		free(sizes);
+		return mw_ret(inst, rc, comm, proc);
+	}
+	for (int i = 0; i < n; i++)
+		total += sizes[i];
+	if ((uint64_t)total + 4 * (uint64_t)pg >= UINT32_MAX) {
+		fprintf(stderr, "mpiwasm: rank %d: %s: the node's segments, %lld bytes in all, "
+		        "cannot appear in a wasm32 linear memory (4 GiB, shared with the "
+		        "program's own data): every rank's segment must be in each rank's memory\n",
+		        mw_world_rank, proc, (long long)total);
+		free(sizes);
+		TRY(MW_ERR_NO_MEM);
+	}
+	u32 a = 0, h = MW_WIN_NULL;
+	rc = 0;
+	if (!getenv("MPIWASM_WIN_SHARED_CREATE"))   /* the old path, to compare */
+		rc = shared_alias(inst, c, in, size, (int32_t)du, sizes, &a, &h, &done);
+	if (rc == MPI_SUCCESS && !done) {
+		/* shared_own keeps sizes as the window's pads */
+		if ((rc = shared_own(inst, c, in, size, (int32_t)du, sizes, &a, &h)))
+			free(sizes);
+	} else {
+		free(sizes);
+	}
+	if (rc != MPI_SUCCESS)
+		return mw_ret(inst, rc, comm, proc);
+	*(uint32_t *)mw_ptr(inst, basep, 4) = a;
 	*(uint32_t *)mw_ptr(inst, winp, 4) = h;
 	return 0;
 fail:
@@ -660,13 +944,10 @@ u32 mwh_Win_shared_query(rt_instance *inst, u32 win, u32 rank, u32 sizep, u32 du
 	} else if (r < 0 || r >= w->n) {
 		TRY(MW_ERR_RANK);
 	}
-	int64_t off = 0;
-	for (int i = 0; i < r; i++)
-		off += w->peers[i].size;
 	*(int32_t *)mw_ptr(inst, sizep, 4) = (int32_t)w->peers[r].size;
 	*(int32_t *)mw_ptr(inst, dup, 4) = (int32_t)w->peers[r].disp_unit;
 	/* An empty segment has no base (MPICH: NULL; it is never accessed). */
-	*(uint32_t *)mw_ptr(inst, basep, 4) = w->peers[r].size ? w->shm_at + (u32)off : 0;
+	*(uint32_t *)mw_ptr(inst, basep, 4) = w->peers[r].size ? w->seg[r] : 0;
 	return 0;
 fail:
 	return WFAIL(w, win, proc);
@@ -760,6 +1041,8 @@ u32 mwh_Win_free(rt_instance *inst, u32 winp)
 		mw_free(inst, w->attrs);
 	mw_errh_release(w->eh);
 	free(w->pad);
+	free(w->lk_pad);
+	free(w->seg);
 	free(w->peers);
 	free(w);
 	mw_lock();
@@ -1060,7 +1343,11 @@ static int ld_leaf(MPI_Datatype t, MPI_Datatype *leaf, int depth)
 /* A host displacement in the window as one in its second host window. */
 static MPI_Aint lk_disp(const rma_win *w, int rank, MPI_Aint hd)
 {
-	return w->lk_seg && rank >= 0 && rank < w->n ? hd - (MPI_Aint)w->pad[rank] : hd;
+	if (rank < 0 || rank >= w->n)
+		return hd;
+	if (w->lk_pad)
+		return hd - (MPI_Aint)w->pad[rank] + (MPI_Aint)w->lk_pad[rank];
+	return w->lk_seg ? hd - (MPI_Aint)w->pad[rank] : hd;
 }
 
 /* A host request that is already complete (for the request forms). */

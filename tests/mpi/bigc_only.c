@@ -5,10 +5,17 @@
  * run off linear memory are refused (MPI_ERR_BUFFER), never read; counts
  * the host cannot take through an int (a reduction, an array of counts, a
  * pack position) fail with MPI_ERR_COUNT or MPI_ERR_ARG; and with 2 ranks,
- * 2^31 + 24 bytes really go from rank 0 to rank 1 with one MPI_Send_c. */
+ * 2^31 + 24 bytes really go from rank 0 to rank 1 with one MPI_Send_c.
+ * On MPICH (MPI 4, its own large-count procedures) a reduction above
+ * INT_MAX goes to the host's MPI_Allreduce_c: its buffer is checked like
+ * any other, and an in-place MPI_BOR over the 2^31 + 24 bytes on both
+ * ranks combines them (then MPI_Reduce_c and MPI_Scan_c); on Open MPI 4.1
+ * it fails with MPI_ERR_COUNT. */
 #include "tmpi.h"
 #include <limits.h>
 #include <stdint.h>
+
+static int host_mpich;   /* the host library has MPI-4's large-count procedures */
 
 static int cls(int rc)
 {
@@ -62,10 +69,13 @@ static void refused(void)
 	CHECK(cls(rc) == MPI_ERR_COUNT);
 	rc = MPI_Send_c(small, -3000000000LL, MPI_BYTE, 0, 0, MPI_COMM_SELF);
 	CHECK(cls(rc) == MPI_ERR_COUNT);
-	/* A reduction takes its count through the int procedure. */
+	/* A reduction: Open MPI takes its count through the int procedure;
+	 * MPICH's own MPI_Allreduce_c gets it, after the buffer check. */
 	rc = MPI_Allreduce_c(MPI_IN_PLACE, small, 3000000000LL, MPI_BYTE, MPI_BOR,
 	                     MPI_COMM_WORLD);
-	CHECK(cls(rc) == MPI_ERR_COUNT);
+	CHECK(cls(rc) == (host_mpich ? MPI_ERR_BUFFER : MPI_ERR_COUNT));
+	rc = MPI_Reduce_c(small, NULL, 3000000000LL, MPI_BYTE, MPI_BOR, 0, MPI_COMM_SELF);
+	CHECK(cls(rc) == (host_mpich ? MPI_ERR_BUFFER : MPI_ERR_COUNT));
 	/* Arrays of counts: each must fit in an int. */
 	MPI_Count sc[64], rc_[64];
 	MPI_Aint sd[64], rd[64];
@@ -131,6 +141,42 @@ static void transfer(void)
 		CHECK(bad == 0);
 		tm_out("transfer: %lld bytes received, %d wrong", (long long)c, bad);
 	}
+	/* The same bytes on both ranks: an in-place MPI_BOR over all of them,
+	 * the markers set differently on each (rank 0 the low bits, rank 1
+	 * the high ones). */
+	if (tm_size() != 2)
+		return;
+	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+		b[at[k]] = rank == 0 ? (unsigned char)(k + 1) : 0xf0;
+	int rc = MPI_Allreduce_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+	if (!host_mpich) {
+		CHECK(cls(rc) == MPI_ERR_COUNT);
+	} else {
+		OK(rc);
+		bad = 0;
+		for (MPI_Count i = 0; i < n - 1; i += 4096)
+			bad += b[i + 1] != (unsigned char)(i >> 12);
+		for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+			bad += b[at[k]] != (unsigned char)(0xf0 | (k + 1));
+		CHECK(bad == 0);
+		if (rank == 1)
+			tm_out("allreduce_c: %lld bytes combined in place, %d wrong", (long long)n, bad);
+		/* Reduce_c to rank 0 (in place there) and an in-place Scan_c. */
+		for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+			b[at[k]] = rank == 0 ? 0x01 : 0x02;
+		OK(MPI_Reduce_c(rank == 0 ? MPI_IN_PLACE : b, rank == 0 ? b : NULL, n, MPI_BYTE,
+		                MPI_BOR, 0, MPI_COMM_WORLD));
+		bad = 0;
+		for (size_t k = 0; rank == 0 && k < sizeof at / sizeof at[0]; k++)
+			bad += b[at[k]] != 0x03;
+		for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+			b[at[k]] = rank == 0 ? 0x10 : 0x20;
+		OK(MPI_Scan_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD));
+		for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+			bad += b[at[k]] != (rank == 0 ? 0x10 : 0x30);
+		CHECK(bad == 0);
+		tm_out("reduce_c and scan_c: %d wrong", bad);
+	}
 }
 
 /* Under MPI_ERRORS_ARE_FATAL (tests/mpi/run.sh's must_die): a count array
@@ -164,6 +210,10 @@ int main(int argc, char **argv)
 	}
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
 	MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+	char ver[MPI_MAX_LIBRARY_VERSION_STRING];
+	int vlen = 0;
+	MPI_Get_library_version(ver, &vlen);
+	host_mpich = strstr(ver, "MPICH") != NULL;
 	types();
 	refused();
 	if (tm_size() >= 2)

@@ -344,7 +344,7 @@ fi
 # Large counts above INT_MAX (MPI_Send_c ...): types, refusals, and with
 # 2 ranks one message of 2^31 + 24 bytes (2 GiB of memory per rank).
 if wasm_build bigc_only "$here/bigc_only.c" "$CC_W"; then
-	wasm_only bigc_only "1 2" "counts above INT_MAX: contiguous types, refusals, a 2 GiB message"
+	wasm_only bigc_only "1 2" "counts above INT_MAX: contiguous types, refusals, a 2 GiB message (MPICH: and 2 GiB MPI_Allreduce_c, MPI_Reduce_c, MPI_Scan_c)"
 fi
 # Counts and displacements are read once: the library's first copy (or
 # the module, for a nonblocking call) rewriting them changes nothing.

@@ -651,8 +651,10 @@ def cdecl(ty, name):
 # goes as one element of a contiguous type of that many (mw_bigc_xfer),
 # except in reductions (a predefined op needs a predefined type); anything
 # else that does not fit fails with MPI_ERR_COUNT, naming the argument.
+# Allreduce, Reduce, Scan and Exscan: above INT_MAX, the host's own
+# large-count procedure where it has one (MPI 4: MPICH).
 BIGC_HAND = set('''Type_size Type_get_extent Type_get_true_extent Get_count
-Get_elements Type_contiguous'''.split())
+Get_elements Type_contiguous Allreduce Reduce Scan Exscan'''.split())
 
 
 def gen_large(e, target):
