@@ -217,6 +217,29 @@ typedef struct ctl {
 	uint32_t frame, exn;
 } ctl;
 
+/* Constant tables.  A funcref table that is defined by the module, not
+ * exported, and written by no instruction (table.set, table.grow,
+ * table.fill, table.init, table.copy into it) holds, from the end of
+ * instantiation on, exactly what its active element segments put there,
+ * and nothing outside the instance can reach it: its contents are known
+ * here.  For each function type that call_indirect uses on such a table,
+ * the translator emits an array mw_ct<table>_<type> with, per element,
+ * the address of the defined function there if its type matches and 0
+ * otherwise (null, another type, an imported function).  call_indirect
+ * then loads the target from that array and calls it with the caller's
+ * own instance (a defined function's ctx); a 0 or an index past the end
+ * takes the general path (mw_callee), which calls an imported function
+ * or traps with the right kind.  A thread's instance (rt_instantiate_thread)
+ * has its own copy of the table, initialized from the same segments. */
+#define CT_NULL UINT32_MAX
+#define CT_MAX_ELEMS 65536u      /* larger tables take the general path */
+
+typedef struct ctables {
+	uint32_t **elems;      /* per table: NULL, or [lim.min] function indices (CT_NULL) */
+	uint32_t *canon;       /* per type: the first type structurally equal to it */
+	uint8_t *used;         /* [table * ntypes + canonical type]: an array is emitted */
+} ctables;
+
 typedef struct fx {
 	const wasm_module *m;
 	const wasm_func *f;
@@ -243,6 +266,7 @@ typedef struct fx {
 	bool versioning;           /* make fast copies (xlate_options) */
 	uint32_t nframes, nexns;   /* eh<k> and ex<k> used (ctl.frame, ctl.exn) */
 	bool has_try, has_rethrow; /* in this function (translate_func's scan) */
+	const ctables *ct;         /* tables no instruction writes (ctables_find) */
 } fx;
 
 static int fx_fail(fx *x, const wasm_instr *in, int code, const char *fmt, ...)
@@ -492,21 +516,34 @@ static void emit_call_indirect(fx *x, uint32_t type, uint32_t table)
 		snprintf(key, sizeof key, "0x%llxull", (unsigned long long)code);
 	else
 		snprintf(key, sizeof key, "y%u", type);
+	char el[48];
 	if (table_fixed(x->m, table))
-		xb_printf(x->o, "{ const struct mw_tabent *c_ = mw_callee(e%u, %uu, %s, %s, %u); ",
-		          table, (uint32_t)x->m->tables[table].lim.min, key, S(x, x->h), x->fi);
+		snprintf(el, sizeof el, "e%u, %uu", table, (uint32_t)x->m->tables[table].lim.min);
 	else
-		xb_printf(x->o, "{ const struct mw_tabent *c_ = mw_callee(t%u->elems, t%u->size, %s, %s, %u); ",
-		          table, table, key, S(x, x->h), x->fi);
+		snprintf(el, sizeof el, "t%u->elems, t%u->size", table, table);
+	const uint32_t *ce = x->ct ? x->ct->elems[table] : NULL;
 	xbuf t = {0};
 	xb_puts(&t, "((");
 	put_fnptr_type(&t, ft);
-	xb_puts(&t, ")c_->fn)");
+	xb_puts(&t, ce ? ")f_)" : ")c_->fn)");
 	if (t.oom) {
 		x->rc = WASM_ERR_NOMEM;
 		return;
 	}
-	emit_call_tail(x, ft, t.p, "c_->ctx");
+	if (ce) {
+		/* a constant table: the target from mw_ct<table>_<type>, else
+		 * (0 or out of range) the general path */
+		uint32_t n = (uint32_t)x->m->tables[table].lim.min;
+		const char *i = S(x, x->h);
+		xb_printf(x->o, "{ void *f_, *x_ = inst; if (MW_UNLIKELY(%s >= %uu || !(f_ = mw_ct%u_%u[%s]))) "
+		          "{ const struct mw_tabent *c_ = mw_callee(%s, %s, %s, %u); f_ = c_->fn; x_ = c_->ctx; } ",
+		          i, n, table, x->ct->canon[type], i, el, key, i, x->fi);
+		emit_call_tail(x, ft, t.p, "x_");
+	} else {
+		xb_printf(x->o, "{ const struct mw_tabent *c_ = mw_callee(%s, %s, %s, %u); ",
+		          el, key, S(x, x->h), x->fi);
+		emit_call_tail(x, ft, t.p, "c_->ctx");
+	}
 	free(t.p);
 	xb_puts(x->o, " }");
 }
@@ -1716,7 +1753,8 @@ static int translate_body(fx *x)
 }
 
 /* Translates defined function fi into out (prototype + body). */
-static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xbuf *out,
+static int translate_func(const wasm_module *m, uint32_t fi, bool versioning,
+                          const ctables *ct, xbuf *out,
                           uint32_t **callees, uint32_t *ncallees, wasm_error *err)
 {
 	const wasm_func *f = &m->funcs[fi - m->nfunc_imports];
@@ -1727,6 +1765,7 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xb
 	x.fi = fi;
 	x.err = err;
 	x.versioning = versioning;
+	x.ct = ct;
 	xbuf body = {0};
 	bool *vol = NULL;
 	x.o = &body;
@@ -1973,6 +2012,150 @@ static int check_supported(const wasm_module *m, wasm_error *err)
 	return WASM_ERR_UNSUPPORTED;
 }
 
+/* ---- constant tables (see ctables) ------------------------------------ */
+
+static bool functype_equal(const wasm_functype *a, const wasm_functype *b)
+{
+	return a->nparams == b->nparams && a->nresults == b->nresults &&
+	       !memcmp(a->params, b->params, a->nparams) &&
+	       !memcmp(a->results, b->results, a->nresults);
+}
+
+static void ctables_free(const wasm_module *m, ctables *ct)
+{
+	for (uint32_t t = 0; ct->elems && t < m->ntables; t++)
+		free(ct->elems[t]);
+	free(ct->elems);
+	free(ct->canon);
+	free(ct->used);
+	memset(ct, 0, sizeof *ct);
+}
+
+/* Whether instruction in writes table t. */
+static bool writes_table(const wasm_instr *in, uint32_t t)
+{
+	switch (in->op) {
+	case WASM_OP_TABLE_SET: case WASM_OP_TABLE_GROW: case WASM_OP_TABLE_FILL:
+		return in->u.index == t;
+	case WASM_OP_TABLE_COPY:
+		return in->u.two.a == t;     /* the destination */
+	case WASM_OP_TABLE_INIT:
+		return in->u.two.b == t;
+	default:
+		return false;
+	}
+}
+
+/* The contents of table t after instantiation if it is constant (see
+ * ctables), else NULL (also when out of memory: the general path is
+ * always correct). */
+static uint32_t *ctable_contents(const wasm_module *m, uint32_t t)
+{
+	const wasm_tabletype *tt = &m->tables[t];
+	if (t < m->ntable_imports || tt->elemtype != WASM_FUNCREF ||
+	    tt->lim.min == 0 || tt->lim.min > CT_MAX_ELEMS)
+		return NULL;
+	for (uint32_t i = 0; i < m->nexports; i++)
+		if (m->exports[i].kind == WASM_EXTERN_TABLE && m->exports[i].index == t)
+			return NULL;
+	for (uint32_t i = 0; i < m->nfuncs - m->nfunc_imports; i++)
+		for (uint32_t k = 0; k < m->funcs[i].ncode; k++)
+			if (writes_table(&m->funcs[i].code[k], t))
+				return NULL;
+	uint32_t n = (uint32_t)tt->lim.min;
+	uint32_t *el = malloc((size_t)n * sizeof *el);
+	if (!el)
+		return NULL;
+	for (uint32_t i = 0; i < n; i++)
+		el[i] = CT_NULL;
+	for (uint32_t s = 0; s < m->nelems; s++) {
+		const wasm_elem *e = &m->elems[s];
+		if (e->mode != WASM_SEG_ACTIVE || e->table != t)
+			continue;
+		/* an offset from a global, or a segment that does not fit
+		 * (instantiation fails): not worth a special case */
+		if (e->offset.op != WASM_OP_I32_CONST ||
+		    (uint64_t)(uint32_t)e->offset.u.i32 + e->ninit > n)
+			goto no;
+		uint32_t off = (uint32_t)e->offset.u.i32;
+		for (uint32_t k = 0; k < e->ninit; k++) {
+			if (e->init[k].op == WASM_OP_REF_FUNC)
+				el[off + k] = e->init[k].u.index;
+			else if (e->init[k].op == WASM_OP_REF_NULL)
+				el[off + k] = CT_NULL;
+			else
+				goto no;
+		}
+	}
+	return el;
+no:
+	free(el);
+	return NULL;
+}
+
+/* Finds the constant tables and which (table, type) arrays call_indirect
+ * needs.  Returns 0 or WASM_ERR_NOMEM. */
+static int ctables_find(const wasm_module *m, ctables *ct)
+{
+	memset(ct, 0, sizeof *ct);
+	ct->elems = calloc((size_t)m->ntables + 1, sizeof *ct->elems);
+	ct->canon = calloc((size_t)m->ntypes + 1, sizeof *ct->canon);
+	ct->used = calloc((size_t)m->ntables * m->ntypes + 1, 1);
+	if (!ct->elems || !ct->canon || !ct->used)
+		return WASM_ERR_NOMEM;
+	for (uint32_t y = 0; y < m->ntypes; y++) {
+		uint32_t c = 0;
+		while (c < y && !functype_equal(&m->types[c], &m->types[y]))
+			c++;
+		ct->canon[y] = c;
+	}
+	bool any = false;
+	for (uint32_t i = 0; i < m->nfuncs - m->nfunc_imports && !any; i++)
+		for (uint32_t k = 0; k < m->funcs[i].ncode && !any; k++)
+			any = m->funcs[i].code[k].op == WASM_OP_CALL_INDIRECT;
+	for (uint32_t t = 0; any && t < m->ntables; t++)
+		ct->elems[t] = ctable_contents(m, t);
+	for (uint32_t i = 0; i < m->nfuncs - m->nfunc_imports; i++)
+		for (uint32_t k = 0; k < m->funcs[i].ncode; k++) {
+			const wasm_instr *in = &m->funcs[i].code[k];
+			if (in->op == WASM_OP_CALL_INDIRECT && ct->elems[in->u.two.b])
+				ct->used[(size_t)in->u.two.b * m->ntypes + ct->canon[in->u.two.a]] = 1;
+		}
+	return 0;
+}
+
+/* The arrays' declarations (every unit) or definitions (the tables unit). */
+static void put_ctables(xbuf *o, const wasm_module *m, const ctables *ct, bool define)
+{
+	for (uint32_t t = 0; t < m->ntables; t++) {
+		if (!ct->elems[t])
+			continue;
+		uint32_t n = (uint32_t)m->tables[t].lim.min;
+		for (uint32_t y = 0; y < m->ntypes; y++) {
+			if (!ct->used[(size_t)t * m->ntypes + y])
+				continue;
+			xb_printf(o, "%sMW_HIDDEN void *const mw_ct%u_%u[%u]", define ? "" : "extern ",
+			          t, y, n);
+			if (!define) {
+				xb_puts(o, ";\n");
+				continue;
+			}
+			xb_puts(o, " = {");
+			for (uint32_t i = 0; i < n; i++) {
+				uint32_t f = ct->elems[t][i];
+				xb_puts(o, i ? "," : "");
+				xb_puts(o, i % 8 == 0 ? "\n  " : " ");
+				if (f != CT_NULL && f >= m->nfunc_imports &&
+				    ct->canon[m->func_types[f]] == y)
+					xb_printf(o, "(void *)mw_f%u", f);
+				else
+					xb_puts(o, "0");
+			}
+			xb_puts(o, "\n};\n");
+		}
+	}
+}
+
 /* Stable units (xlate_options.stable_units): a module of less than
  * STABLE_ONE bytes of C is one unit (one compiler run).  A larger one is
  * cut after function i when the unit holds STABLE_MIN bytes and a hash of
@@ -2032,14 +2215,16 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 	uint32_t *unit_of = calloc(ndef + 1, sizeof *unit_of);
 	uint8_t *declared = calloc(ndef + 1, 1);
 	xbuf common = {0};
-	if (!fb || !callees || !ncallees || !unit_of || !declared) {
+	ctables ct = {0};
+	if (!fb || !callees || !ncallees || !unit_of || !declared ||
+	    ctables_find(m, &ct)) {
 		rc = WASM_ERR_NOMEM;
 		goto done;
 	}
 	size_t total = 0;
 	for (uint32_t i = 0; i < ndef; i++) {
 		rc = translate_func(m, m->nfunc_imports + i, !(opt && opt->no_loop_versioning),
-		                    &fb[i], &callees[i],
+		                    &ct, &fb[i], &callees[i],
 		                    &ncallees[i], err);
 		if (rc)
 			goto done;
@@ -2125,10 +2310,12 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 			put_proto(&o, m, m->nfunc_imports + i, NULL);
 			xb_puts(&o, ";\n");
 		}
+		put_ctables(&o, m, &ct, false);
 		for (uint32_t i = 0; i < ndef; i++)
 			if (unit_of[i] == u)
 				xb_put(&o, fb[i].p, fb[i].len);
 		if (u == tables) {
+			put_ctables(&o, m, &ct, true);
 			xb_puts(&o, "\n/* generic entry points, one per type */\n");
 			for (uint32_t t = 0; t < m->ntypes; t++)
 				put_invoke(&o, m, t);
@@ -2175,6 +2362,7 @@ done:
 	free(unit_of);
 	free(declared);
 	free(common.p);
+	ctables_free(m, &ct);
 	if (rc)
 		xlate_output_free(out);
 	return rc;
