@@ -26,6 +26,9 @@ static const char xlate_prelude[] =
 " const mw_invoke_fn *invokes; void *const *funcs; };\n"
 "#define MW_HIDDEN __attribute__((visibility(\"hidden\")))\n"
 "#define MW_UNLIKELY(x) __builtin_expect(!!(x), 0)\n"
+"#define MW_LIKELY(x) __builtin_expect(!!(x), 1)\n"
+/* a dispatch array's entry (xlate.c, "spec") */
+"struct mw_spe { void *fn; uint32_t i; };\n"
 /* Makes the compiler forget a float value (see float_source in xlate.c):
  * an empty asm, no instruction; not needed by gcc. */
 "#if defined(__GNUC__) && !defined(__clang__)\n"

@@ -234,10 +234,39 @@ typedef struct ctl {
 #define CT_NULL UINT32_MAX
 #define CT_MAX_ELEMS 65536u      /* larger tables take the general path */
 
+/* Dispatch through a table in linear memory.  C code calling through an
+ * array of function pointers (`ops[prog[pc]](...)`) becomes, in wasm, an
+ * i32.load of a table index from a static array that an active data
+ * segment initializes, then call_indirect: one dependent load more than
+ * the native call (the index, then the target), and when the call's
+ * target is mispredicted the CPU waits for the whole chain (bench/kernels
+ * indirect: 1.20x native; without that load, 1.00x).  For an i32.load
+ * directly followed by a call_indirect on a constant table, whose address
+ * is `e + K` (K an i32.const added just before, or the memarg offset),
+ * the translator reads the words the data segments put at K, K+4, ... as
+ * long as each is the index of a defined function of the call's type in
+ * that table (at most SP_MAX), and emits an array mw_sp<id> of
+ * {function, index} for them.  The call then takes its target from
+ * mw_sp<id>[(address - K) / 4] when the address falls in that range and
+ * the index loaded from memory equals the one recorded: the compare is off
+ * the target's dependence chain (a predicted branch), so the chain is as
+ * long as native.  Any other case (memory changed since, another address,
+ * a passive segment) takes the constant-table path, so the words read
+ * here are a guess, never trusted. */
+#define SP_MAX 4096u
+
+typedef struct spec {
+	uint32_t table, type, k, n;   /* type: canonical; n entries from address k */
+	uint32_t *idx;                /* [n] table indices */
+} spec;
+
 typedef struct ctables {
 	uint32_t **elems;      /* per table: NULL, or [lim.min] function indices (CT_NULL) */
 	uint32_t *canon;       /* per type: the first type structurally equal to it */
 	uint8_t *used;         /* [table * ntypes + canonical type]: an array is emitted */
+	spec *sp;              /* dispatch arrays (mw_sp<k>), filled while translating */
+	uint32_t nsp, spcap;
+	int rc;                /* WASM_ERR_NOMEM while adding one */
 } ctables;
 
 typedef struct fx {
@@ -266,7 +295,9 @@ typedef struct fx {
 	bool versioning;           /* make fast copies (xlate_options) */
 	uint32_t nframes, nexns;   /* eh<k> and ex<k> used (ctl.frame, ctl.exn) */
 	bool has_try, has_rethrow; /* in this function (translate_func's scan) */
-	const ctables *ct;         /* tables no instruction writes (ctables_find) */
+	ctables *ct;               /* tables no instruction writes (ctables_find) */
+	uint32_t spec;             /* the next call_indirect uses mw_sp<spec - 1> (sq_) */
+	bool has_sq;               /* sq_ is used: declare it */
 } fx;
 
 static int fx_fail(fx *x, const wasm_instr *in, int code, const char *fmt, ...)
@@ -535,7 +566,16 @@ static void emit_call_indirect(fx *x, uint32_t type, uint32_t table)
 		 * (0 or out of range) the general path */
 		uint32_t n = (uint32_t)x->m->tables[table].lim.min;
 		const char *i = S(x, x->h);
-		xb_printf(x->o, "{ void *f_, *x_ = inst; if (MW_UNLIKELY(%s >= %uu || !(f_ = mw_ct%u_%u[%s]))) "
+		xb_puts(x->o, "{ void *f_, *x_ = inst; ");
+		if (x->spec) {
+			/* the target from the dispatch array when the address and
+			 * the index loaded are the recorded ones (see spec) */
+			const spec *sp = &x->ct->sp[x->spec - 1];
+			xb_printf(x->o, "if (MW_LIKELY(sq_ < %uu && !(sq_ & 3) && mw_sp%u[sq_ >> 2].i == %s)) "
+			          "f_ = mw_sp%u[sq_ >> 2].fn; else ",
+			          sp->n * 4, x->spec - 1, i, x->spec - 1);
+		}
+		xb_printf(x->o, "if (MW_UNLIKELY(%s >= %uu || !(f_ = mw_ct%u_%u[%s]))) "
 		          "{ const struct mw_tabent *c_ = mw_callee(%s, %s, %s, %u); f_ = c_->fn; x_ = c_->ctx; } ",
 		          i, n, table, x->ct->canon[type], i, el, key, i, x->fi);
 		emit_call_tail(x, ft, t.p, "x_");
@@ -546,6 +586,7 @@ static void emit_call_indirect(fx *x, uint32_t type, uint32_t table)
 	}
 	free(t.p);
 	xb_puts(x->o, " }");
+	x->spec = 0;
 }
 
 /* ---- exception handling (the design is in rt.h) ------------------------- */
@@ -1300,6 +1341,90 @@ static void emit_ext(fx *x, const wasm_instr *in, bool dropped)
 /* Emits instruction *pi (advancing *pi past anything it consumes beyond
  * itself).  Returns 1 when the function is finished (its final end, or an
  * error), 0 otherwise. */
+/* The byte at address a of memory mem after the active data segments
+ * with constant offsets (later ones win; 0 where none writes). */
+static uint8_t data_byte(const wasm_module *m, uint32_t mem, uint64_t a)
+{
+	uint8_t b = 0;
+	for (uint32_t d = 0; d < m->ndatas; d++) {
+		const wasm_data *ds = &m->datas[d];
+		if (ds->mode != WASM_SEG_ACTIVE || ds->mem != mem || ds->offset.op != WASM_OP_I32_CONST)
+			continue;
+		uint64_t o = (uint32_t)ds->offset.u.i32;
+		if (a >= o && a < o + ds->size)
+			b = ds->bytes[a - o];
+	}
+	return b;
+}
+
+/* An i32.load at code[i]: when a call_indirect on a constant table uses
+ * its value, find or make the dispatch array for it (see spec), keep the
+ * address's distance from its start in sq_ and tell the call (x->spec). */
+static void spec_before_load(fx *x, uint32_t i)
+{
+	const wasm_module *m = x->m;
+	const wasm_func *f = x->f;
+	const wasm_instr *in = &f->code[i];
+	if (i + 1 >= f->ncode || f->code[i + 1].op != WASM_OP_CALL_INDIRECT)
+		return;
+	uint32_t type = f->code[i + 1].u.two.a, table = f->code[i + 1].u.two.b;
+	const uint32_t *ce = x->ct->elems[table];
+	if (!ce)
+		return;
+	uint64_t k = in->u.mem.offset;
+	if (i >= 2 && f->code[i - 1].op == WASM_OP_I32_ADD && f->code[i - 2].op == WASM_OP_I32_CONST)
+		k += (uint32_t)f->code[i - 2].u.i32;
+	if (!k || k > UINT32_MAX)
+		return;
+	uint32_t y = x->ct->canon[type], nt = (uint32_t)m->tables[table].lim.min;
+	uint32_t id = 0;
+	while (id < x->ct->nsp && !(x->ct->sp[id].table == table && x->ct->sp[id].type == y &&
+	                           x->ct->sp[id].k == (uint32_t)k))
+		id++;
+	if (id == x->ct->nsp) {
+		uint32_t idx[SP_MAX], n = 0;
+		while (n < SP_MAX && k + 4 * (uint64_t)n + 4 <= UINT32_MAX) {
+			uint64_t a = k + 4 * (uint64_t)n;
+			uint32_t w = (uint32_t)data_byte(m, in->u.mem.mem, a) |
+			             (uint32_t)data_byte(m, in->u.mem.mem, a + 1) << 8 |
+			             (uint32_t)data_byte(m, in->u.mem.mem, a + 2) << 16 |
+			             (uint32_t)data_byte(m, in->u.mem.mem, a + 3) << 24;
+			if (w >= nt || ce[w] == CT_NULL || ce[w] < m->nfunc_imports ||
+			    x->ct->canon[m->func_types[ce[w]]] != y)
+				break;
+			idx[n++] = w;
+		}
+		if (n < 2)
+			return;
+		if (x->ct->nsp == x->ct->spcap) {
+			uint32_t cap = x->ct->spcap ? 2 * x->ct->spcap : 8;
+			spec *p = realloc(x->ct->sp, cap * sizeof *p);
+			if (!p) {
+				x->rc = WASM_ERR_NOMEM;
+				return;
+			}
+			x->ct->sp = p;
+			x->ct->spcap = cap;
+		}
+		spec *sp = &x->ct->sp[x->ct->nsp];
+		sp->idx = malloc(n * sizeof *sp->idx);
+		if (!sp->idx) {
+			x->rc = WASM_ERR_NOMEM;
+			return;
+		}
+		memcpy(sp->idx, idx, n * sizeof *idx);
+		sp->table = table;
+		sp->type = y;
+		sp->k = (uint32_t)k;
+		sp->n = n;
+		x->ct->nsp++;
+	}
+	/* the address slot, before the load overwrites it: sq_ = address - k */
+	xb_printf(x->o, "sq_ = %s + %uu; ", S(x, x->h - 1), (uint32_t)(in->u.mem.offset - k));
+	x->spec = id + 1;
+	x->has_sq = true;
+}
+
 static int emit_instr(fx *x, uint32_t *pi)
 {
 	const wasm_module *m = x->m;
@@ -1705,6 +1830,8 @@ static int emit_instr(fx *x, uint32_t *pi)
 			emit_ext(x, in, dropped);
 			break;
 		}
+		if (op == WASM_OP_I32_LOAD && !x->fast && !dropped && x->ct)
+			spec_before_load(x, i);
 		if (emit_mem(x, in, dropped)) {
 			if (dropped && op >= WASM_OP_I32_LOAD && op <= WASM_OP_I64_LOAD32_U)
 				(*pi)++;
@@ -1754,7 +1881,7 @@ static int translate_body(fx *x)
 
 /* Translates defined function fi into out (prototype + body). */
 static int translate_func(const wasm_module *m, uint32_t fi, bool versioning,
-                          const ctables *ct, xbuf *out,
+                          ctables *ct, xbuf *out,
                           uint32_t **callees, uint32_t *ncallees, wasm_error *err)
 {
 	const wasm_func *f = &m->funcs[fi - m->nfunc_imports];
@@ -1873,6 +2000,8 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning,
 			xb_printf(out, "  const uint64_t y%u = (uint64_t)(uintptr_t)inst->types[%u]"
 			          " | 0x8000000000000000ull;\n", k, k);
 	free(used);
+	if (x.has_sq)
+		xb_puts(out, "  uint32_t sq_;\n");
 	for (uint32_t i = ft->nparams; i < n; i++)
 		xb_printf(out, "  %s%s l%u = %s;\n", vol[i] ? "volatile " : "",
 		          ctype(x.local_types[i]), i,
@@ -2028,6 +2157,9 @@ static void ctables_free(const wasm_module *m, ctables *ct)
 	free(ct->elems);
 	free(ct->canon);
 	free(ct->used);
+	for (uint32_t k = 0; k < ct->nsp; k++)
+		free(ct->sp[k].idx);
+	free(ct->sp);
 	memset(ct, 0, sizeof *ct);
 }
 
@@ -2153,6 +2285,20 @@ static void put_ctables(xbuf *o, const wasm_module *m, const ctables *ct, bool d
 			}
 			xb_puts(o, "\n};\n");
 		}
+	}
+	for (uint32_t k = 0; k < ct->nsp; k++) {
+		const spec *sp = &ct->sp[k];
+		xb_printf(o, "%sMW_HIDDEN const struct mw_spe mw_sp%u[%u]", define ? "" : "extern ",
+		          k, sp->n);
+		if (!define) {
+			xb_puts(o, ";\n");
+			continue;
+		}
+		xb_printf(o, " = {  /* table %u from address %u */", sp->table, sp->k);
+		for (uint32_t i = 0; i < sp->n; i++)
+			xb_printf(o, "%s%s{(void *)mw_f%u, %uu}", i ? "," : "", i % 4 == 0 ? "\n  " : " ",
+			          ct->elems[sp->table][sp->idx[i]], sp->idx[i]);
+		xb_puts(o, "\n};\n");
 	}
 }
 

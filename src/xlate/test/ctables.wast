@@ -1,7 +1,9 @@
 ;; ctables.wast - call_indirect through constant tables (xlate.c, "Constant
 ;; tables"): a funcref table defined here, not exported and written by no
 ;; instruction is called through arrays the translator fills from the
-;; element segments.  Each case has the expected value worked out by hand
+;; element segments, and (xlate.c, "spec") an index loaded from memory that
+;; a data segment initialized is looked up in a dispatch array built from
+;; the segment, checked against the index actually loaded.  Each case has the expected value worked out by hand
 ;; from the segments as the WebAssembly spec applies them (in order, later
 ;; segments overwriting earlier ones), and the tables the analysis must NOT
 ;; treat as constant (exported, set, filled, copied into, initialized from
@@ -77,6 +79,13 @@
       (br_if $l (i32.lt_u (local.get $k) (i32.const 4))))
     (local.get $acc))
   (func (export "poke") (param i32 i32) (i32.store offset=64 (local.get 0) (local.get 1)))
+  ;; one call, the index from address a + 64: the memarg offset, then an
+  ;; i32.add of a constant (as clang emits it), for the dispatch arrays
+  (func (export "at") (param i32 i32) (result i32)
+    (call_indirect $c (type $ii) (local.get 1) (i32.load offset=64 (local.get 0))))
+  (func (export "at2") (param i32 i32) (result i32)
+    (call_indirect $c (type $ii) (local.get 1)
+      (i32.load (i32.add (local.get 0) (i32.const 64)))))
 )
 ;; slot 0 $inc, 1 $sq, 2 $add100 (import), 3 $split, 4 $tick, 5 null,
 ;; 6 null, 7 $inc2
@@ -122,6 +131,38 @@
 ;; slots 0, 1, 2, 0x10000 (out of range)
 (invoke "poke" (i32.const 12) (i32.const 0x10000))
 (assert_trap (invoke "sum4" (i32.const 2)) "undefined element")
+(invoke "poke" (i32.const 12) (i32.const 7))
+(assert_return (invoke "sum4" (i32.const 2)) (i32.const 111))
+;; words 0 and 1 are the ones the data segment set to valid indices (the
+;; dispatch array's range): change them under it.
+;; slots 7, 1, 2, 7: 2+2 = 4, 16, 116, 118
+(invoke "poke" (i32.const 0) (i32.const 7))
+(assert_return (invoke "sum4" (i32.const 2)) (i32.const 118))
+(invoke "poke" (i32.const 4) (i32.const 3))
+(assert_trap (invoke "sum4" (i32.const 2)) "indirect call type mismatch")
+(invoke "poke" (i32.const 4) (i32.const 0x10000))
+(assert_trap (invoke "sum4" (i32.const 2)) "undefined element")
+(invoke "poke" (i32.const 4) (i32.const 5))
+(assert_trap (invoke "sum4" (i32.const 2)) "uninitialized element")
+(invoke "poke" (i32.const 0) (i32.const 0))
+(invoke "poke" (i32.const 4) (i32.const 1))
+(assert_return (invoke "sum4" (i32.const 2)) (i32.const 111))
+;; memory from 64: words 0, 1, 2, 7
+(assert_return (invoke "at" (i32.const 0) (i32.const 5)) (i32.const 6))
+(assert_return (invoke "at" (i32.const 4) (i32.const 5)) (i32.const 25))
+(assert_return (invoke "at" (i32.const 8) (i32.const 5)) (i32.const 105))
+(assert_return (invoke "at" (i32.const 12) (i32.const 5)) (i32.const 7))
+;; unaligned: bytes 66-69 are 00 00 01 00, index 0x10000
+(assert_trap (invoke "at" (i32.const 2) (i32.const 5)) "undefined element")
+;; 0xffffffc0 + offset 64 is 2^32: past the memory, no wrap
+(assert_trap (invoke "at" (i32.const 0xffffffc0) (i32.const 5)) "out of bounds memory access")
+(assert_return (invoke "at2" (i32.const 0) (i32.const 5)) (i32.const 6))
+(assert_return (invoke "at2" (i32.const 4) (i32.const 5)) (i32.const 25))
+(assert_trap (invoke "at2" (i32.const 2) (i32.const 5)) "undefined element")
+;; the i32.add wraps: address 0, which holds 0 (slot 0, $inc)
+(assert_return (invoke "at2" (i32.const 0xffffffc0) (i32.const 5)) (i32.const 6))
+;; address 60: bytes 60-63 are 0, slot 0
+(assert_return (invoke "at2" (i32.const -4) (i32.const 5)) (i32.const 6))
 
 ;; Tables that are not constant: each is changed at run time, and the
 ;; calls must see the change.
