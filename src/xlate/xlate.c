@@ -266,7 +266,6 @@ typedef struct ctables {
 	uint8_t *used;         /* [table * ntypes + canonical type]: an array is emitted */
 	spec *sp;              /* dispatch arrays (mw_sp<k>), filled while translating */
 	uint32_t nsp, spcap;
-	int rc;                /* WASM_ERR_NOMEM while adding one */
 } ctables;
 
 typedef struct fx {
@@ -2178,26 +2177,26 @@ static bool writes_table(const wasm_instr *in, uint32_t t)
 	}
 }
 
-/* The contents of table t after instantiation if it is constant (see
- * ctables), else NULL (also when out of memory: the general path is
- * always correct). */
-static uint32_t *ctable_contents(const wasm_module *m, uint32_t t)
+/* *out: the contents of table t after instantiation if it is constant
+ * (see ctables), else NULL.  Returns 0 or WASM_ERR_NOMEM. */
+static int ctable_contents(const wasm_module *m, uint32_t t, uint32_t **out)
 {
 	const wasm_tabletype *tt = &m->tables[t];
+	*out = NULL;
 	if (t < m->ntable_imports || tt->elemtype != WASM_FUNCREF ||
 	    tt->lim.min == 0 || tt->lim.min > CT_MAX_ELEMS)
-		return NULL;
+		return 0;
 	for (uint32_t i = 0; i < m->nexports; i++)
 		if (m->exports[i].kind == WASM_EXTERN_TABLE && m->exports[i].index == t)
-			return NULL;
+			return 0;
 	for (uint32_t i = 0; i < m->nfuncs - m->nfunc_imports; i++)
 		for (uint32_t k = 0; k < m->funcs[i].ncode; k++)
 			if (writes_table(&m->funcs[i].code[k], t))
-				return NULL;
+				return 0;
 	uint32_t n = (uint32_t)tt->lim.min;
 	uint32_t *el = malloc((size_t)n * sizeof *el);
 	if (!el)
-		return NULL;
+		return WASM_ERR_NOMEM;
 	for (uint32_t i = 0; i < n; i++)
 		el[i] = CT_NULL;
 	for (uint32_t s = 0; s < m->nelems; s++) {
@@ -2219,10 +2218,11 @@ static uint32_t *ctable_contents(const wasm_module *m, uint32_t t)
 				goto no;
 		}
 	}
-	return el;
+	*out = el;
+	return 0;
 no:
 	free(el);
-	return NULL;
+	return 0;
 }
 
 /* Finds the constant tables and which (table, type) arrays call_indirect
@@ -2246,7 +2246,8 @@ static int ctables_find(const wasm_module *m, ctables *ct)
 		for (uint32_t k = 0; k < m->funcs[i].ncode && !any; k++)
 			any = m->funcs[i].code[k].op == WASM_OP_CALL_INDIRECT;
 	for (uint32_t t = 0; any && t < m->ntables; t++)
-		ct->elems[t] = ctable_contents(m, t);
+		if (ctable_contents(m, t, &ct->elems[t]))
+			return WASM_ERR_NOMEM;
 	for (uint32_t i = 0; i < m->nfuncs - m->nfunc_imports; i++)
 		for (uint32_t k = 0; k < m->funcs[i].ncode; k++) {
 			const wasm_instr *in = &m->funcs[i].code[k];
