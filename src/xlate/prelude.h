@@ -56,6 +56,16 @@ static const char xlate_prelude[] =
 "#else\n"
 "#define MW_VEC\n"
 "#endif\n"
+/* src/cache compiles with vectors of at most 256 bits on x86 (512-bit ones
+ * slow down streaming loops on AVX-512 hosts); a function whose fast copy
+ * reads one array at offsets further apart than a step (a stencil: the
+ * lines it loads are read again) gets the full width back with MW_WIDE
+ * (xlate.c, plan_rereads). */
+"#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)\n"
+"#define MW_WIDE __attribute__((target(\"prefer-vector-width=512\")))\n"
+"#else\n"
+"#define MW_WIDE\n"
+"#endif\n"
 "extern _Noreturn void rt_trap(int kind, uint32_t func);\n"
 "extern uint32_t rt_memory_grow(struct mw_memory *, uint32_t);\n"
 "extern void rt_memory_init(struct mw_inst *, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);\n"
