@@ -11,6 +11,8 @@
 #   BENCH_NODE=1        add a column for Node's WASI (V8) as a second runtime
 #   BENCH_REPORT=path   where to write the report (default bench/kernels/REPORT.md)
 #   BENCH_NOVER=0       skip the extra mpiwasm --no-loop-versioning runs
+#   BENCH_KERNELS="a b" only these kernels (default: all; a partial report)
+#   BENCH_COLD=0        skip the cold-compile and start-up sections
 #   BENCH_BASELINE=path another mpiwasm binary (e.g. one built from an older
 #                       commit) run in the same alternation, with its own
 #                       cache: a before/after column (CPU time) in the report
@@ -24,7 +26,7 @@ if [ "${1:-}" = --check ]; then check=1; shift; fi
 B=${1:-build}
 D=$B/bench/kernels
 HERE=$(dirname "$0")
-KERNELS="dgemm jacobi triad isort spmv fib indirect hpcg_spmv hpcg_symgs hpcg_cg verify memloop gather search soa"
+KERNELS=${BENCH_KERNELS:-"dgemm jacobi triad isort spmv fib indirect hpcg_spmv hpcg_symgs hpcg_cg verify memloop gather search soa"}
 RUNS=${BENCH_RUNS:-5}
 REPORT=${BENCH_REPORT:-$HERE/REPORT.md}
 MPIWASM=$B/mpiwasm
@@ -196,6 +198,7 @@ for k in $KERNELS; do
 	kernel_pair "$k" "$D/$k.o3" "$w" simd
 done
 
+if [ "${BENCH_COLD:-1}" = 1 ]; then
 echo "run.sh: cold compile of the large module, and a rebuild with a few changes" >&2
 # coldcompile.sh: an empty cache of its own, then big-edit.wasm into it.
 if MPIWASM=$MPIWASM COLD_RAW=$T/cold timeout $((2 * TMO)) \
@@ -234,6 +237,11 @@ if $WASM_RUN "$D/hello.wasm" >/dev/null 2>"$T/he" &&
 	} >"$T/hf.md"
 else
 	echo "hello.wasm: $(head -n 1 "$T/he") $(tail -n 1 "$T/hf.txt" 2>/dev/null)" >"$T/hf.md"
+fi
+else
+	coldrc="skipped (BENCH_COLD=0)"; natcc="not measured"
+	echo "not measured (BENCH_COLD=0)" >"$T/coldtab"; : >"$T/cold"
+	echo "not measured (BENCH_COLD=0)" >"$T/hf.md"
 fi
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 

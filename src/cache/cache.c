@@ -45,7 +45,20 @@
 extern char **environ;
 
 #define CACHE_FORMAT "mpiwasm-cache-2"
+/* On x86, vectors of at most 256 bits.  Only a versioned loop's fast copy
+ * is vectorized (MW_VEC, src/xlate/prelude.h), and gcc 12 picks 512-bit
+ * vectors for it on an AVX-512 host (-march=native on this machine's AMD
+ * EPYC): a streaming loop then runs slower than the scalar code (the
+ * OpenMP triad of bench/threads at 1 thread: best 3.87 ms with 512-bit
+ * vectors, 3.2-3.5 ms with 256, 3.1-3.4 ms for native gcc -O2), while the
+ * compute-bound fast copies lose little or gain (bench/kernels dgemm
+ * 0.0169 -> 0.0156 CPU s, jacobi within its noise).  gcc's own tuning for
+ * Intel's AVX-512 cores makes the same choice. */
+#if defined(__x86_64__) || defined(__i386__)
+#define CACHE_OPTFLAGS "-O2 -march=native -mprefer-vector-width=256 -fPIC"
+#else
 #define CACHE_OPTFLAGS "-O2 -march=native -fPIC"
+#endif
 #define CC_OUTPUT_SHOWN 16384   /* bytes of compiler output shown on failure */
 
 static void hash_cpu_text(cache_sha256 *s);

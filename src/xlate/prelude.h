@@ -26,6 +26,9 @@ static const char xlate_prelude[] =
 " const mw_invoke_fn *invokes; void *const *funcs; };\n"
 "#define MW_HIDDEN __attribute__((visibility(\"hidden\")))\n"
 "#define MW_UNLIKELY(x) __builtin_expect(!!(x), 0)\n"
+"#define MW_LIKELY(x) __builtin_expect(!!(x), 1)\n"
+/* a dispatch array's entry (xlate.c, "spec") */
+"struct mw_spe { void *fn; uint32_t i; };\n"
 /* Makes the compiler forget a float value (see float_source in xlate.c):
  * an empty asm, no instruction; not needed by gcc. */
 "#if defined(__GNUC__) && !defined(__clang__)\n"
@@ -52,6 +55,16 @@ static const char xlate_prelude[] =
 "#define MW_VEC __attribute__((optimize(\"tree-loop-vectorize\", \"vect-cost-model=dynamic\")))\n"
 "#else\n"
 "#define MW_VEC\n"
+"#endif\n"
+/* src/cache compiles with vectors of at most 256 bits on x86 (512-bit ones
+ * slow down streaming loops on AVX-512 hosts); a function whose fast copy
+ * reads one array at offsets further apart than a step (a stencil: the
+ * lines it loads are read again) gets the full width back with MW_WIDE
+ * (xlate.c, plan_rereads). */
+"#if defined(__GNUC__) && !defined(__clang__) && defined(__AVX512F__)\n"
+"#define MW_WIDE __attribute__((target(\"prefer-vector-width=512\")))\n"
+"#else\n"
+"#define MW_WIDE\n"
 "#endif\n"
 "extern _Noreturn void rt_trap(int kind, uint32_t func);\n"
 "extern uint32_t rt_memory_grow(struct mw_memory *, uint32_t);\n"

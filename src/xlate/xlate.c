@@ -217,6 +217,57 @@ typedef struct ctl {
 	uint32_t frame, exn;
 } ctl;
 
+/* Constant tables.  A funcref table that is defined by the module, not
+ * exported, and written by no instruction (table.set, table.grow,
+ * table.fill, table.init, table.copy into it) holds, from the end of
+ * instantiation on, exactly what its active element segments put there,
+ * and nothing outside the instance can reach it: its contents are known
+ * here.  For each function type that call_indirect uses on such a table,
+ * the translator emits an array mw_ct<table>_<type> with, per element,
+ * the address of the defined function there if its type matches and 0
+ * otherwise (null, another type, an imported function).  call_indirect
+ * then loads the target from that array and calls it with the caller's
+ * own instance (a defined function's ctx); a 0 or an index past the end
+ * takes the general path (mw_callee), which calls an imported function
+ * or traps with the right kind.  A thread's instance (rt_instantiate_thread)
+ * has its own copy of the table, initialized from the same segments. */
+#define CT_NULL UINT32_MAX
+#define CT_MAX_ELEMS 65536u      /* larger tables take the general path */
+
+/* Dispatch through a table in linear memory.  C code calling through an
+ * array of function pointers (`ops[prog[pc]](...)`) becomes, in wasm, an
+ * i32.load of a table index from a static array that an active data
+ * segment initializes, then call_indirect: one dependent load more than
+ * the native call (the index, then the target), and when the call's
+ * target is mispredicted the CPU waits for the whole chain (bench/kernels
+ * indirect: 1.20x native; without that load, 1.00x).  For an i32.load
+ * directly followed by a call_indirect on a constant table, whose address
+ * is `e + K` (K an i32.const added just before, or the memarg offset),
+ * the translator reads the words the data segments put at K, K+4, ... as
+ * long as each is the index of a defined function of the call's type in
+ * that table (at most SP_MAX), and emits an array mw_sp<id> of
+ * {function, index} for them.  The call then takes its target from
+ * mw_sp<id>[(address - K) / 4] when the address falls in that range and
+ * the index loaded from memory equals the one recorded: the compare is off
+ * the target's dependence chain (a predicted branch), so the chain is as
+ * long as native.  Any other case (memory changed since, another address,
+ * a passive segment) takes the constant-table path, so the words read
+ * here are a guess, never trusted. */
+#define SP_MAX 4096u
+
+typedef struct spec {
+	uint32_t table, type, k, n;   /* type: canonical; n entries from address k */
+	uint32_t *idx;                /* [n] table indices */
+} spec;
+
+typedef struct ctables {
+	uint32_t **elems;      /* per table: NULL, or [lim.min] function indices (CT_NULL) */
+	uint32_t *canon;       /* per type: the first type structurally equal to it */
+	uint8_t *used;         /* [table * ntypes + canonical type]: an array is emitted */
+	spec *sp;              /* dispatch arrays (mw_sp<k>), filled while translating */
+	uint32_t nsp, spcap;
+} ctables;
+
 typedef struct fx {
 	const wasm_module *m;
 	const wasm_func *f;
@@ -239,10 +290,14 @@ typedef struct fx {
 	const loop_plan *fast;     /* emitting this loop's fast copy */
 	uint32_t fast_id;
 	bool vec;                  /* a fast copy was emitted: MW_VEC */
+	bool wide;                 /* one that rereads an array: MW_WIDE too */
 	bool fastcheck;            /* a fast copy's check reads mm<k> */
 	bool versioning;           /* make fast copies (xlate_options) */
 	uint32_t nframes, nexns;   /* eh<k> and ex<k> used (ctl.frame, ctl.exn) */
 	bool has_try, has_rethrow; /* in this function (translate_func's scan) */
+	ctables *ct;               /* tables no instruction writes (ctables_find) */
+	uint32_t spec;             /* the next call_indirect uses mw_sp<spec - 1> (sq_) */
+	bool has_sq;               /* sq_ is used: declare it */
 } fx;
 
 static int fx_fail(fx *x, const wasm_instr *in, int code, const char *fmt, ...)
@@ -492,23 +547,46 @@ static void emit_call_indirect(fx *x, uint32_t type, uint32_t table)
 		snprintf(key, sizeof key, "0x%llxull", (unsigned long long)code);
 	else
 		snprintf(key, sizeof key, "y%u", type);
+	char el[48];
 	if (table_fixed(x->m, table))
-		xb_printf(x->o, "{ const struct mw_tabent *c_ = mw_callee(e%u, %uu, %s, %s, %u); ",
-		          table, (uint32_t)x->m->tables[table].lim.min, key, S(x, x->h), x->fi);
+		snprintf(el, sizeof el, "e%u, %uu", table, (uint32_t)x->m->tables[table].lim.min);
 	else
-		xb_printf(x->o, "{ const struct mw_tabent *c_ = mw_callee(t%u->elems, t%u->size, %s, %s, %u); ",
-		          table, table, key, S(x, x->h), x->fi);
+		snprintf(el, sizeof el, "t%u->elems, t%u->size", table, table);
+	const uint32_t *ce = x->ct ? x->ct->elems[table] : NULL;
 	xbuf t = {0};
 	xb_puts(&t, "((");
 	put_fnptr_type(&t, ft);
-	xb_puts(&t, ")c_->fn)");
+	xb_puts(&t, ce ? ")f_)" : ")c_->fn)");
 	if (t.oom) {
 		x->rc = WASM_ERR_NOMEM;
 		return;
 	}
-	emit_call_tail(x, ft, t.p, "c_->ctx");
+	if (ce) {
+		/* a constant table: the target from mw_ct<table>_<type>, else
+		 * (0 or out of range) the general path */
+		uint32_t n = (uint32_t)x->m->tables[table].lim.min;
+		const char *i = S(x, x->h);
+		xb_puts(x->o, "{ void *f_, *x_ = inst; ");
+		if (x->spec) {
+			/* the target from the dispatch array when the address and
+			 * the index loaded are the recorded ones (see spec) */
+			const spec *sp = &x->ct->sp[x->spec - 1];
+			xb_printf(x->o, "if (MW_LIKELY(sq_ < %uu && !(sq_ & 3) && mw_sp%u[sq_ >> 2].i == %s)) "
+			          "f_ = mw_sp%u[sq_ >> 2].fn; else ",
+			          sp->n * 4, x->spec - 1, i, x->spec - 1);
+		}
+		xb_printf(x->o, "if (MW_UNLIKELY(%s >= %uu || !(f_ = mw_ct%u_%u[%s]))) "
+		          "{ const struct mw_tabent *c_ = mw_callee(%s, %s, %s, %u); f_ = c_->fn; x_ = c_->ctx; } ",
+		          i, n, table, x->ct->canon[type], i, el, key, i, x->fi);
+		emit_call_tail(x, ft, t.p, "x_");
+	} else {
+		xb_printf(x->o, "{ const struct mw_tabent *c_ = mw_callee(%s, %s, %s, %u); ",
+		          el, key, S(x, x->h), x->fi);
+		emit_call_tail(x, ft, t.p, "c_->ctx");
+	}
 	free(t.p);
 	xb_puts(x->o, " }");
+	x->spec = 0;
 }
 
 /* ---- exception handling (the design is in rt.h) ------------------------- */
@@ -1012,6 +1090,41 @@ static void emit_lanes(fx *x, const wasm_instr *in, const wasm_opinfo *oi)
  * Then every address is that 64-bit integer and nothing in the loop can
  * trap (loop.c admits no other trapping instruction), so the C compiler
  * may reorder and vectorize the copy.  It ends with goto X<id>. */
+
+/* Whether the fast copy of p loads from one base (same invariant, same
+ * multiple of the induction variable) at two offsets at least one step
+ * apart: a stencil, which reads again lines an earlier iteration loaded,
+ * where the widest vectors pay (jacobi: 8-10% faster with 512 bits than
+ * with 256), unlike a loop streaming each array once (triad: 512-bit
+ * vectors slower than scalar code).  Offsets less than a step apart are
+ * one stream unrolled (clang's -O2 unrolls by 2). */
+static bool plan_rereads(const fx *x, const loop_plan *p)
+{
+	uint32_t n = p->end - p->start;
+	for (uint32_t i = 0; i < n; i++) {
+		const loop_acc *a = &p->acc[i];
+		const wasm_opinfo *oi = wasm_opinfo_get(x->f->code[p->start + i].op);
+		const char *colon = oi && oi->sig ? strchr(oi->sig, ':') : NULL;
+		if (!a->is || !colon || !colon[1])
+			continue;   /* not an affine load */
+		int64_t stride = a->k * p->step;
+		if (stride < 0)
+			stride = -stride;
+		for (uint32_t j = i + 1; stride && j < n; j++) {
+			const loop_acc *b = &p->acc[j];
+			const wasm_opinfo *oj = wasm_opinfo_get(x->f->code[p->start + j].op);
+			const char *cj = oj && oj->sig ? strchr(oj->sig, ':') : NULL;
+			if (!b->is || !cj || !cj[1] || b->inv != a->inv || b->mem != a->mem || b->k != a->k)
+				continue;
+			int64_t d = (b->c + (int64_t)x->f->code[p->start + j].u.mem.offset) -
+			            (a->c + (int64_t)x->f->code[p->start + i].u.mem.offset);
+			if (d >= stride || -d >= stride)
+				return true;
+		}
+	}
+	return false;
+}
+
 static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 {
 	xbuf *o = x->o;
@@ -1147,6 +1260,8 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 	x->fastcheck = true;
 	if (!p->gathers)
 		x->vec = true;
+	if (!p->gathers && plan_rereads(x, p))
+		x->wide = true;
 	xb_printf(o, "  goto X%u;\n  }\n  }\n  ", id);
 }
 
@@ -1263,6 +1378,90 @@ static void emit_ext(fx *x, const wasm_instr *in, bool dropped)
 /* Emits instruction *pi (advancing *pi past anything it consumes beyond
  * itself).  Returns 1 when the function is finished (its final end, or an
  * error), 0 otherwise. */
+/* The byte at address a of memory mem after the active data segments
+ * with constant offsets (later ones win; 0 where none writes). */
+static uint8_t data_byte(const wasm_module *m, uint32_t mem, uint64_t a)
+{
+	uint8_t b = 0;
+	for (uint32_t d = 0; d < m->ndatas; d++) {
+		const wasm_data *ds = &m->datas[d];
+		if (ds->mode != WASM_SEG_ACTIVE || ds->mem != mem || ds->offset.op != WASM_OP_I32_CONST)
+			continue;
+		uint64_t o = (uint32_t)ds->offset.u.i32;
+		if (a >= o && a < o + ds->size)
+			b = ds->bytes[a - o];
+	}
+	return b;
+}
+
+/* An i32.load at code[i]: when a call_indirect on a constant table uses
+ * its value, find or make the dispatch array for it (see spec), keep the
+ * address's distance from its start in sq_ and tell the call (x->spec). */
+static void spec_before_load(fx *x, uint32_t i)
+{
+	const wasm_module *m = x->m;
+	const wasm_func *f = x->f;
+	const wasm_instr *in = &f->code[i];
+	if (i + 1 >= f->ncode || f->code[i + 1].op != WASM_OP_CALL_INDIRECT)
+		return;
+	uint32_t type = f->code[i + 1].u.two.a, table = f->code[i + 1].u.two.b;
+	const uint32_t *ce = x->ct->elems[table];
+	if (!ce)
+		return;
+	uint64_t k = in->u.mem.offset;
+	if (i >= 2 && f->code[i - 1].op == WASM_OP_I32_ADD && f->code[i - 2].op == WASM_OP_I32_CONST)
+		k += (uint32_t)f->code[i - 2].u.i32;
+	if (!k || k > UINT32_MAX)
+		return;
+	uint32_t y = x->ct->canon[type], nt = (uint32_t)m->tables[table].lim.min;
+	uint32_t id = 0;
+	while (id < x->ct->nsp && !(x->ct->sp[id].table == table && x->ct->sp[id].type == y &&
+	                           x->ct->sp[id].k == (uint32_t)k))
+		id++;
+	if (id == x->ct->nsp) {
+		uint32_t idx[SP_MAX], n = 0;
+		while (n < SP_MAX && k + 4 * (uint64_t)n + 4 <= UINT32_MAX) {
+			uint64_t a = k + 4 * (uint64_t)n;
+			uint32_t w = (uint32_t)data_byte(m, in->u.mem.mem, a) |
+			             (uint32_t)data_byte(m, in->u.mem.mem, a + 1) << 8 |
+			             (uint32_t)data_byte(m, in->u.mem.mem, a + 2) << 16 |
+			             (uint32_t)data_byte(m, in->u.mem.mem, a + 3) << 24;
+			if (w >= nt || ce[w] == CT_NULL || ce[w] < m->nfunc_imports ||
+			    x->ct->canon[m->func_types[ce[w]]] != y)
+				break;
+			idx[n++] = w;
+		}
+		if (n < 2)
+			return;
+		if (x->ct->nsp == x->ct->spcap) {
+			uint32_t cap = x->ct->spcap ? 2 * x->ct->spcap : 8;
+			spec *p = realloc(x->ct->sp, cap * sizeof *p);
+			if (!p) {
+				x->rc = WASM_ERR_NOMEM;
+				return;
+			}
+			x->ct->sp = p;
+			x->ct->spcap = cap;
+		}
+		spec *sp = &x->ct->sp[x->ct->nsp];
+		sp->idx = malloc(n * sizeof *sp->idx);
+		if (!sp->idx) {
+			x->rc = WASM_ERR_NOMEM;
+			return;
+		}
+		memcpy(sp->idx, idx, n * sizeof *idx);
+		sp->table = table;
+		sp->type = y;
+		sp->k = (uint32_t)k;
+		sp->n = n;
+		x->ct->nsp++;
+	}
+	/* the address slot, before the load overwrites it: sq_ = address - k */
+	xb_printf(x->o, "sq_ = %s + %uu; ", S(x, x->h - 1), (uint32_t)(in->u.mem.offset - k));
+	x->spec = id + 1;
+	x->has_sq = true;
+}
+
 static int emit_instr(fx *x, uint32_t *pi)
 {
 	const wasm_module *m = x->m;
@@ -1668,6 +1867,8 @@ static int emit_instr(fx *x, uint32_t *pi)
 			emit_ext(x, in, dropped);
 			break;
 		}
+		if (op == WASM_OP_I32_LOAD && !x->fast && !dropped && x->ct)
+			spec_before_load(x, i);
 		if (emit_mem(x, in, dropped)) {
 			if (dropped && op >= WASM_OP_I32_LOAD && op <= WASM_OP_I64_LOAD32_U)
 				(*pi)++;
@@ -1716,7 +1917,8 @@ static int translate_body(fx *x)
 }
 
 /* Translates defined function fi into out (prototype + body). */
-static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xbuf *out,
+static int translate_func(const wasm_module *m, uint32_t fi, bool versioning,
+                          ctables *ct, xbuf *out,
                           uint32_t **callees, uint32_t *ncallees, wasm_error *err)
 {
 	const wasm_func *f = &m->funcs[fi - m->nfunc_imports];
@@ -1727,6 +1929,7 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xb
 	x.fi = fi;
 	x.err = err;
 	x.versioning = versioning;
+	x.ct = ct;
 	xbuf body = {0};
 	bool *vol = NULL;
 	x.o = &body;
@@ -1777,7 +1980,7 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xb
 	}
 	xb_puts(out, " */\n");
 	if (x.vec)
-		xb_puts(out, "MW_VEC ");
+		xb_puts(out, x.wide ? "MW_VEC MW_WIDE " : "MW_VEC ");
 	put_proto(out, m, fi, vol);
 	xb_puts(out, " {\n  struct mw_inst *const inst = (struct mw_inst *)ctx_;\n");
 	if (x.has_try) {
@@ -1834,6 +2037,8 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, xb
 			xb_printf(out, "  const uint64_t y%u = (uint64_t)(uintptr_t)inst->types[%u]"
 			          " | 0x8000000000000000ull;\n", k, k);
 	free(used);
+	if (x.has_sq)
+		xb_puts(out, "  uint32_t sq_;\n");
 	for (uint32_t i = ft->nparams; i < n; i++)
 		xb_printf(out, "  %s%s l%u = %s;\n", vol[i] ? "volatile " : "",
 		          ctype(x.local_types[i]), i,
@@ -1973,6 +2178,169 @@ static int check_supported(const wasm_module *m, wasm_error *err)
 	return WASM_ERR_UNSUPPORTED;
 }
 
+/* ---- constant tables (see ctables) ------------------------------------ */
+
+static bool functype_equal(const wasm_functype *a, const wasm_functype *b)
+{
+	return a->nparams == b->nparams && a->nresults == b->nresults &&
+	       !memcmp(a->params, b->params, a->nparams) &&
+	       !memcmp(a->results, b->results, a->nresults);
+}
+
+static void ctables_free(const wasm_module *m, ctables *ct)
+{
+	for (uint32_t t = 0; ct->elems && t < m->ntables; t++)
+		free(ct->elems[t]);
+	free(ct->elems);
+	free(ct->canon);
+	free(ct->used);
+	for (uint32_t k = 0; k < ct->nsp; k++)
+		free(ct->sp[k].idx);
+	free(ct->sp);
+	memset(ct, 0, sizeof *ct);
+}
+
+/* Whether instruction in writes table t. */
+static bool writes_table(const wasm_instr *in, uint32_t t)
+{
+	switch (in->op) {
+	case WASM_OP_TABLE_SET: case WASM_OP_TABLE_GROW: case WASM_OP_TABLE_FILL:
+		return in->u.index == t;
+	case WASM_OP_TABLE_COPY:
+		return in->u.two.a == t;     /* the destination */
+	case WASM_OP_TABLE_INIT:
+		return in->u.two.b == t;
+	default:
+		return false;
+	}
+}
+
+/* *out: the contents of table t after instantiation if it is constant
+ * (see ctables), else NULL.  Returns 0 or WASM_ERR_NOMEM. */
+static int ctable_contents(const wasm_module *m, uint32_t t, uint32_t **out)
+{
+	const wasm_tabletype *tt = &m->tables[t];
+	*out = NULL;
+	if (t < m->ntable_imports || tt->elemtype != WASM_FUNCREF ||
+	    tt->lim.min == 0 || tt->lim.min > CT_MAX_ELEMS)
+		return 0;
+	for (uint32_t i = 0; i < m->nexports; i++)
+		if (m->exports[i].kind == WASM_EXTERN_TABLE && m->exports[i].index == t)
+			return 0;
+	for (uint32_t i = 0; i < m->nfuncs - m->nfunc_imports; i++)
+		for (uint32_t k = 0; k < m->funcs[i].ncode; k++)
+			if (writes_table(&m->funcs[i].code[k], t))
+				return 0;
+	uint32_t n = (uint32_t)tt->lim.min;
+	uint32_t *el = malloc((size_t)n * sizeof *el);
+	if (!el)
+		return WASM_ERR_NOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		el[i] = CT_NULL;
+	for (uint32_t s = 0; s < m->nelems; s++) {
+		const wasm_elem *e = &m->elems[s];
+		if (e->mode != WASM_SEG_ACTIVE || e->table != t)
+			continue;
+		/* an offset from a global, or a segment that does not fit
+		 * (instantiation fails): not worth a special case */
+		if (e->offset.op != WASM_OP_I32_CONST ||
+		    (uint64_t)(uint32_t)e->offset.u.i32 + e->ninit > n)
+			goto no;
+		uint32_t off = (uint32_t)e->offset.u.i32;
+		for (uint32_t k = 0; k < e->ninit; k++) {
+			if (e->init[k].op == WASM_OP_REF_FUNC)
+				el[off + k] = e->init[k].u.index;
+			else if (e->init[k].op == WASM_OP_REF_NULL)
+				el[off + k] = CT_NULL;
+			else
+				goto no;
+		}
+	}
+	*out = el;
+	return 0;
+no:
+	free(el);
+	return 0;
+}
+
+/* Finds the constant tables and which (table, type) arrays call_indirect
+ * needs.  Returns 0 or WASM_ERR_NOMEM. */
+static int ctables_find(const wasm_module *m, ctables *ct)
+{
+	memset(ct, 0, sizeof *ct);
+	ct->elems = calloc((size_t)m->ntables + 1, sizeof *ct->elems);
+	ct->canon = calloc((size_t)m->ntypes + 1, sizeof *ct->canon);
+	ct->used = calloc((size_t)m->ntables * m->ntypes + 1, 1);
+	if (!ct->elems || !ct->canon || !ct->used)
+		return WASM_ERR_NOMEM;
+	for (uint32_t y = 0; y < m->ntypes; y++) {
+		uint32_t c = 0;
+		while (c < y && !functype_equal(&m->types[c], &m->types[y]))
+			c++;
+		ct->canon[y] = c;
+	}
+	bool any = false;
+	for (uint32_t i = 0; i < m->nfuncs - m->nfunc_imports && !any; i++)
+		for (uint32_t k = 0; k < m->funcs[i].ncode && !any; k++)
+			any = m->funcs[i].code[k].op == WASM_OP_CALL_INDIRECT;
+	for (uint32_t t = 0; any && t < m->ntables; t++)
+		if (ctable_contents(m, t, &ct->elems[t]))
+			return WASM_ERR_NOMEM;
+	for (uint32_t i = 0; i < m->nfuncs - m->nfunc_imports; i++)
+		for (uint32_t k = 0; k < m->funcs[i].ncode; k++) {
+			const wasm_instr *in = &m->funcs[i].code[k];
+			if (in->op == WASM_OP_CALL_INDIRECT && ct->elems[in->u.two.b])
+				ct->used[(size_t)in->u.two.b * m->ntypes + ct->canon[in->u.two.a]] = 1;
+		}
+	return 0;
+}
+
+/* The arrays' declarations (every unit) or definitions (the tables unit). */
+static void put_ctables(xbuf *o, const wasm_module *m, const ctables *ct, bool define)
+{
+	for (uint32_t t = 0; t < m->ntables; t++) {
+		if (!ct->elems[t])
+			continue;
+		uint32_t n = (uint32_t)m->tables[t].lim.min;
+		for (uint32_t y = 0; y < m->ntypes; y++) {
+			if (!ct->used[(size_t)t * m->ntypes + y])
+				continue;
+			xb_printf(o, "%sMW_HIDDEN void *const mw_ct%u_%u[%u]", define ? "" : "extern ",
+			          t, y, n);
+			if (!define) {
+				xb_puts(o, ";\n");
+				continue;
+			}
+			xb_puts(o, " = {");
+			for (uint32_t i = 0; i < n; i++) {
+				uint32_t f = ct->elems[t][i];
+				xb_puts(o, i ? "," : "");
+				xb_puts(o, i % 8 == 0 ? "\n  " : " ");
+				if (f != CT_NULL && f >= m->nfunc_imports &&
+				    ct->canon[m->func_types[f]] == y)
+					xb_printf(o, "(void *)mw_f%u", f);
+				else
+					xb_puts(o, "0");
+			}
+			xb_puts(o, "\n};\n");
+		}
+	}
+	for (uint32_t k = 0; k < ct->nsp; k++) {
+		const spec *sp = &ct->sp[k];
+		xb_printf(o, "%sMW_HIDDEN const struct mw_spe mw_sp%u[%u]", define ? "" : "extern ",
+		          k, sp->n);
+		if (!define) {
+			xb_puts(o, ";\n");
+			continue;
+		}
+		xb_printf(o, " = {  /* table %u from address %u */", sp->table, sp->k);
+		for (uint32_t i = 0; i < sp->n; i++)
+			xb_printf(o, "%s%s{(void *)mw_f%u, %uu}", i ? "," : "", i % 4 == 0 ? "\n  " : " ",
+			          ct->elems[sp->table][sp->idx[i]], sp->idx[i]);
+		xb_puts(o, "\n};\n");
+	}
+}
+
 /* Stable units (xlate_options.stable_units): a module of less than
  * STABLE_ONE bytes of C is one unit (one compiler run).  A larger one is
  * cut after function i when the unit holds STABLE_MIN bytes and a hash of
@@ -2032,14 +2400,16 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 	uint32_t *unit_of = calloc(ndef + 1, sizeof *unit_of);
 	uint8_t *declared = calloc(ndef + 1, 1);
 	xbuf common = {0};
-	if (!fb || !callees || !ncallees || !unit_of || !declared) {
+	ctables ct = {0};
+	if (!fb || !callees || !ncallees || !unit_of || !declared ||
+	    ctables_find(m, &ct)) {
 		rc = WASM_ERR_NOMEM;
 		goto done;
 	}
 	size_t total = 0;
 	for (uint32_t i = 0; i < ndef; i++) {
 		rc = translate_func(m, m->nfunc_imports + i, !(opt && opt->no_loop_versioning),
-		                    &fb[i], &callees[i],
+		                    &ct, &fb[i], &callees[i],
 		                    &ncallees[i], err);
 		if (rc)
 			goto done;
@@ -2125,10 +2495,12 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 			put_proto(&o, m, m->nfunc_imports + i, NULL);
 			xb_puts(&o, ";\n");
 		}
+		put_ctables(&o, m, &ct, false);
 		for (uint32_t i = 0; i < ndef; i++)
 			if (unit_of[i] == u)
 				xb_put(&o, fb[i].p, fb[i].len);
 		if (u == tables) {
+			put_ctables(&o, m, &ct, true);
 			xb_puts(&o, "\n/* generic entry points, one per type */\n");
 			for (uint32_t t = 0; t < m->ntypes; t++)
 				put_invoke(&o, m, t);
@@ -2175,6 +2547,7 @@ done:
 	free(unit_of);
 	free(declared);
 	free(common.p);
+	ctables_free(m, &ct);
 	if (rc)
 		xlate_output_free(out);
 	return rc;

@@ -14,7 +14,7 @@
 #include "../wasm/wasm.h"
 
 /* Bumped whenever the generated code changes; part of the cache key. */
-#define XLATE_VERSION "mpiwasm-xlate-12"
+#define XLATE_VERSION "mpiwasm-xlate-13"
 
 /* Flags generated code needs from the C compiler, whatever the -O level:
  * no FMA contraction (WebAssembly rounds every operation), no errno from
@@ -29,7 +29,8 @@
  * before it (dgemm moved from 0.94x to 1.30x native when a change in the
  * printf helpers shifted it by 32 bytes; with the alignment it stays at
  * 0.93x, and no kernel of bench/kernels got slower).
- * src/cache adds -march=native -fPIC and the -O level. */
+ * src/cache adds -march=native -fPIC, the -O level and, on x86, a
+ * vector width of at most 256 bits (CACHE_OPTFLAGS in cache.c). */
 #define XLATE_CFLAGS "-std=gnu11 -ffp-contract=off -fno-strict-aliasing " \
                      "-fno-optimize-sibling-calls -fno-fast-math -fno-math-errno " \
                      "-fsignaling-nans -falign-functions=32 -fno-tree-slp-vectorize -w"

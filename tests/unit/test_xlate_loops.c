@@ -4,7 +4,8 @@
  * variables, gathers, blocks and early exits), and what the translator
  * emits for them: a fast copy per accepted loop, lane-by-lane code for
  * lane-wise SIMD, MW_NOVEC on every loop as written, MW_VEC only on the
- * functions holding a fast copy, none of it with no_loop_versioning.
+ * functions holding a fast copy (MW_WIDE too where the copy rereads an
+ * array), none of it with no_loop_versioning.
  * Whether the copies compute the right thing is tested by running them:
  * src/xlate/test/loops*.wast (make check-xlate).  Silent on success. */
 #include <stdio.h>
@@ -409,6 +410,84 @@ static void test_budget(void)
 	free(bytes);
 }
 
+/* MW_WIDE (full vector width) only on a function whose fast copy loads
+ * one array at offsets a step or more apart (plan_rereads in xlate.c). */
+static void test_wide(void)
+{
+	static const char w[] =
+	"(module (memory 1)\n"
+	/* 0: y[i] = x[i] + x[i+2] (offsets 0 and 16, step 8): rereads */
+	"  (func (param $x i32) (param $y i32) (param $n i32) (local $i i32)\n"
+	"    (loop\n"
+	"      (f64.store (i32.add (local.get $y) (local.get $i))\n"
+	"        (f64.add (f64.load (i32.add (local.get $x) (local.get $i)))\n"
+	"                 (f64.load offset=16 (i32.add (local.get $x) (local.get $i)))))\n"
+	"      (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 8))) (local.get $n)))))\n"
+	/* 1: a[i] = b[i] + c[i] unrolled by 2 (offsets 0 and 8, step 16): streams */
+	"  (func (param $a i32) (param $b i32) (param $c i32) (param $n i32) (local $i i32)\n"
+	"    (loop\n"
+	"      (f64.store (i32.add (local.get $a) (local.get $i))\n"
+	"        (f64.add (f64.load (i32.add (local.get $b) (local.get $i)))\n"
+	"                 (f64.load (i32.add (local.get $c) (local.get $i)))))\n"
+	"      (f64.store offset=8 (i32.add (local.get $a) (local.get $i))\n"
+	"        (f64.add (f64.load offset=8 (i32.add (local.get $b) (local.get $i)))\n"
+	"                 (f64.load offset=8 (i32.add (local.get $c) (local.get $i)))))\n"
+	"      (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 16))) (local.get $n)))))\n"
+	/* 2: rows: x[i] + x[i + 1024] through an i32.const add, step 8 */
+	"  (func (param $x i32) (param $y i32) (param $n i32) (local $i i32)\n"
+	"    (loop\n"
+	"      (f64.store (i32.add (local.get $y) (local.get $i))\n"
+	"        (f64.add (f64.load (i32.add (local.get $x) (local.get $i)))\n"
+	"                 (f64.load (i32.add (i32.add (local.get $x) (local.get $i)) (i32.const 8192)))))\n"
+	"      (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 8))) (local.get $n)))))\n"
+	/* 3: the store at a distant offset does not count: only loads */
+	"  (func (param $x i32) (param $n i32) (local $i i32)\n"
+	"    (loop\n"
+	"      (f64.store offset=4096 (i32.add (local.get $x) (local.get $i))\n"
+	"        (f64.load (i32.add (local.get $x) (local.get $i))))\n"
+	"      (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 8))) (local.get $n)))))\n"
+	")\n";
+	char path[512], cmd[1200];
+	snprintf(path, sizeof path, "%s/wide.wat", tmpdir);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(w, f) < 0 || fclose(f)) {
+		failures++;
+		return;
+	}
+	snprintf(cmd, sizeof cmd, "wat2wasm %s/wide.wat -o %s/wide.wasm", tmpdir, tmpdir);
+	if (system(cmd)) {
+		failures++;
+		return;
+	}
+	snprintf(path, sizeof path, "%s/wide.wasm", tmpdir);
+	size_t n;
+	uint8_t *bytes = read_file(path, &n);
+	wasm_module m;
+	wasm_error err = { 0 };
+	if (!bytes || wasm_decode(bytes, n, 0, &m, &err) || wasm_validate(&m, &err)) {
+		fprintf(stderr, "%s: wide: %s\n", __FILE__, err.msg);
+		failures++;
+		free(bytes);
+		return;
+	}
+	xlate_options opt = { 0 };
+	xlate_output o = { 0 };
+	CHECK(xlate_module(&m, &opt, &o, &err) == 0);
+	static const bool wide[4] = { true, false, true, false };
+	for (uint32_t fi = 0; fi < 4; fi++) {
+		char *t = func_text(&o, fi);
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		CHECK(strstr(t, "MW_VEC ") != NULL);
+		CHECK((strstr(t, "MW_WIDE ") != NULL) == wide[fi]);
+		free(t);
+	}
+	xlate_output_free(&o);
+	wasm_module_free(&m);
+	free(bytes);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/test_xlate_loops.XXXXXX");
@@ -440,6 +519,7 @@ int main(void)
 	test_plans(&m);
 	test_emitted(&m);
 	test_budget();
+	test_wide();
 	wasm_module_free(&m);
 	free(bytes);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
