@@ -254,18 +254,25 @@ typedef struct ctl {
  * a passive segment) takes the constant-table path, so the words read
  * here are a guess, never trusted. */
 #define SP_MAX 4096u
+/* At most SP_TRIES distinct (table, type, address) are looked at per
+ * module, each once (a hash of them, failures included): a module with
+ * many such loads or many data segments translates in linear time. */
+#define SP_TRIES 1024u
+#define SP_HASH 2048u            /* a power of two, > SP_TRIES */
 
 typedef struct spec {
 	uint32_t table, type, k, n;   /* type: canonical; n entries from address k */
-	uint32_t *idx;                /* [n] table indices */
+	uint32_t *idx;                /* [n] table indices; NULL: no array (n < 2) */
 } spec;
 
 typedef struct ctables {
 	uint32_t **elems;      /* per table: NULL, or [lim.min] function indices (CT_NULL) */
 	uint32_t *canon;       /* per type: the first type structurally equal to it */
 	uint8_t *used;         /* [table * ntypes + canonical type]: an array is emitted */
-	spec *sp;              /* dispatch arrays (mw_sp<k>), filled while translating */
+	spec *sp;              /* dispatch arrays (mw_sp<k>), filled while translating;
+	                        * tries that found none too (idx NULL) */
 	uint32_t nsp, spcap;
+	uint32_t *sphash;      /* [SP_HASH]: 0 or 1 + an index of sp */
 } ctables;
 
 typedef struct fx {
@@ -1378,20 +1385,22 @@ static void emit_ext(fx *x, const wasm_instr *in, bool dropped)
 /* Emits instruction *pi (advancing *pi past anything it consumes beyond
  * itself).  Returns 1 when the function is finished (its final end, or an
  * error), 0 otherwise. */
-/* The byte at address a of memory mem after the active data segments
- * with constant offsets (later ones win; 0 where none writes). */
-static uint8_t data_byte(const wasm_module *m, uint32_t mem, uint64_t a)
+/* The active data segment with a constant offset that writes address a
+ * of memory mem last (the one whose bytes are there after instantiation),
+ * or NULL.  Its bytes from a on are what spec_before_load reads: a guess,
+ * so a later segment overlapping only part of them does no harm. */
+static const wasm_data *data_at(const wasm_module *m, uint32_t mem, uint64_t a)
 {
-	uint8_t b = 0;
+	const wasm_data *at = NULL;
 	for (uint32_t d = 0; d < m->ndatas; d++) {
 		const wasm_data *ds = &m->datas[d];
 		if (ds->mode != WASM_SEG_ACTIVE || ds->mem != mem || ds->offset.op != WASM_OP_I32_CONST)
 			continue;
 		uint64_t o = (uint32_t)ds->offset.u.i32;
 		if (a >= o && a < o + ds->size)
-			b = ds->bytes[a - o];
+			at = ds;
 	}
-	return b;
+	return at;
 }
 
 /* An i32.load at code[i]: when a call_indirect on a constant table uses
@@ -1414,25 +1423,41 @@ static void spec_before_load(fx *x, uint32_t i)
 	if (!k || k > UINT32_MAX)
 		return;
 	uint32_t y = x->ct->canon[type], nt = (uint32_t)m->tables[table].lim.min;
-	uint32_t id = 0;
-	while (id < x->ct->nsp && !(x->ct->sp[id].table == table && x->ct->sp[id].type == y &&
-	                           x->ct->sp[id].k == (uint32_t)k))
-		id++;
+	if (!x->ct->sphash && !(x->ct->sphash = calloc(SP_HASH, sizeof *x->ct->sphash))) {
+		x->rc = WASM_ERR_NOMEM;
+		return;
+	}
+	uint32_t hk = (uint32_t)k * 2654435761u ^ table * 40503u ^ y * 9973u, id;
+	for (;;) {
+		hk &= SP_HASH - 1;
+		if (!x->ct->sphash[hk]) {
+			id = x->ct->nsp;
+			break;
+		}
+		const spec *e = &x->ct->sp[x->ct->sphash[hk] - 1];
+		if (e->table == table && e->type == y && e->k == (uint32_t)k) {
+			id = x->ct->sphash[hk] - 1;
+			break;
+		}
+		hk++;
+	}
+	if (id < x->ct->nsp && !x->ct->sp[id].idx)
+		return;                      /* tried: no array there */
 	if (id == x->ct->nsp) {
+		if (x->ct->nsp >= SP_TRIES)
+			return;
 		uint32_t idx[SP_MAX], n = 0;
-		while (n < SP_MAX && k + 4 * (uint64_t)n + 4 <= UINT32_MAX) {
-			uint64_t a = k + 4 * (uint64_t)n;
-			uint32_t w = (uint32_t)data_byte(m, in->u.mem.mem, a) |
-			             (uint32_t)data_byte(m, in->u.mem.mem, a + 1) << 8 |
-			             (uint32_t)data_byte(m, in->u.mem.mem, a + 2) << 16 |
-			             (uint32_t)data_byte(m, in->u.mem.mem, a + 3) << 24;
+		const wasm_data *ds = data_at(m, in->u.mem.mem, k);
+		uint64_t o = ds ? (uint32_t)ds->offset.u.i32 : 0;
+		while (ds && n < SP_MAX && k + 4 * (uint64_t)n + 4 <= o + ds->size) {
+			const uint8_t *b = ds->bytes + (k - o) + 4 * (uint64_t)n;
+			uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+			             (uint32_t)b[3] << 24;
 			if (w >= nt || ce[w] == CT_NULL || ce[w] < m->nfunc_imports ||
 			    x->ct->canon[m->func_types[ce[w]]] != y)
 				break;
 			idx[n++] = w;
 		}
-		if (n < 2)
-			return;
 		if (x->ct->nsp == x->ct->spcap) {
 			uint32_t cap = x->ct->spcap ? 2 * x->ct->spcap : 8;
 			spec *p = realloc(x->ct->sp, cap * sizeof *p);
@@ -1444,17 +1469,20 @@ static void spec_before_load(fx *x, uint32_t i)
 			x->ct->spcap = cap;
 		}
 		spec *sp = &x->ct->sp[x->ct->nsp];
-		sp->idx = malloc(n * sizeof *sp->idx);
-		if (!sp->idx) {
+		sp->idx = NULL;
+		if (n >= 2 && !(sp->idx = malloc(n * sizeof *sp->idx))) {
 			x->rc = WASM_ERR_NOMEM;
 			return;
 		}
-		memcpy(sp->idx, idx, n * sizeof *idx);
+		if (sp->idx)
+			memcpy(sp->idx, idx, n * sizeof *idx);
 		sp->table = table;
 		sp->type = y;
 		sp->k = (uint32_t)k;
 		sp->n = n;
-		x->ct->nsp++;
+		x->ct->sphash[hk] = ++x->ct->nsp;
+		if (!sp->idx)
+			return;
 	}
 	/* the address slot, before the load overwrites it: sq_ = address - k */
 	xb_printf(x->o, "sq_ = %s + %uu; ", S(x, x->h - 1), (uint32_t)(in->u.mem.offset - k));
@@ -2197,6 +2225,7 @@ static void ctables_free(const wasm_module *m, ctables *ct)
 	for (uint32_t k = 0; k < ct->nsp; k++)
 		free(ct->sp[k].idx);
 	free(ct->sp);
+	free(ct->sphash);
 	memset(ct, 0, sizeof *ct);
 }
 
@@ -2327,6 +2356,8 @@ static void put_ctables(xbuf *o, const wasm_module *m, const ctables *ct, bool d
 	}
 	for (uint32_t k = 0; k < ct->nsp; k++) {
 		const spec *sp = &ct->sp[k];
+		if (!sp->idx)
+			continue;
 		xb_printf(o, "%sMW_HIDDEN const struct mw_spe mw_sp%u[%u]", define ? "" : "extern ",
 		          k, sp->n);
 		if (!define) {
