@@ -1137,6 +1137,254 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwl_T_category_changed(rt_instance *inst, uint32_t a0)
+{
+	mw_lock();
+	uint32_t r = mwh_T_category_changed(inst, a0);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_category_get_categories(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	mw_lock();
+	uint32_t r = mwh_T_category_get_categories(inst, a0, a1, a2);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_category_get_cvars(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	mw_lock();
+	uint32_t r = mwh_T_category_get_cvars(inst, a0, a1, a2);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_category_get_index(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	mw_lock();
+	uint32_t r = mwh_T_category_get_index(inst, a0, a1);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_category_get_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	mw_lock();
+	uint32_t r = mwh_T_category_get_info(inst, a0, a1, a2, a3, a4, a5, a6, a7);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_category_get_num(rt_instance *inst, uint32_t a0)
+{
+	mw_lock();
+	uint32_t r = mwh_T_category_get_num(inst, a0);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_category_get_pvars(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	mw_lock();
+	uint32_t r = mwh_T_category_get_pvars(inst, a0, a1, a2);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_cvar_get_index(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	mw_lock();
+	uint32_t r = mwh_T_cvar_get_index(inst, a0, a1);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_cvar_get_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	mw_lock();
+	uint32_t r = mwh_T_cvar_get_info(inst, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_cvar_get_num(rt_instance *inst, uint32_t a0)
+{
+	mw_lock();
+	uint32_t r = mwh_T_cvar_get_num(inst, a0);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_cvar_handle_alloc(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	mw_lock();
+	uint32_t r = mwh_T_cvar_handle_alloc(inst, a0, a1, a2, a3);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_cvar_handle_free(rt_instance *inst, uint32_t a0)
+{
+	mw_lock();
+	uint32_t r = mwh_T_cvar_handle_free(inst, a0);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_cvar_read(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	mw_lock();
+	uint32_t r = mwh_T_cvar_read(inst, a0, a1);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_cvar_write(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	mw_lock();
+	uint32_t r = mwh_T_cvar_write(inst, a0, a1);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_enum_get_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	mw_lock();
+	uint32_t r = mwh_T_enum_get_info(inst, a0, a1, a2, a3);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_enum_get_item(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_lock();
+	uint32_t r = mwh_T_enum_get_item(inst, a0, a1, a2, a3, a4);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_finalize(rt_instance *inst)
+{
+	mw_lock();
+	uint32_t r = mwh_T_finalize(inst);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_init_thread(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	mw_lock();
+	uint32_t r = mwh_T_init_thread(inst, a0, a1);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_pvar_get_index(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	mw_lock();
+	uint32_t r = mwh_T_pvar_get_index(inst, a0, a1, a2);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_pvar_get_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9, uint32_t a10, uint32_t a11, uint32_t a12)
+{
+	mw_lock();
+	uint32_t r = mwh_T_pvar_get_info(inst, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_pvar_get_num(rt_instance *inst, uint32_t a0)
+{
+	mw_lock();
+	uint32_t r = mwh_T_pvar_get_num(inst, a0);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_pvar_handle_alloc(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_lock();
+	uint32_t r = mwh_T_pvar_handle_alloc(inst, a0, a1, a2, a3, a4);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_pvar_handle_free(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	mw_lock();
+	uint32_t r = mwh_T_pvar_handle_free(inst, a0, a1);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_pvar_read(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	mw_lock();
+	uint32_t r = mwh_T_pvar_read(inst, a0, a1, a2);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_pvar_readreset(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	mw_lock();
+	uint32_t r = mwh_T_pvar_readreset(inst, a0, a1, a2);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_pvar_reset(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	mw_lock();
+	uint32_t r = mwh_T_pvar_reset(inst, a0, a1);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_pvar_session_create(rt_instance *inst, uint32_t a0)
+{
+	mw_lock();
+	uint32_t r = mwh_T_pvar_session_create(inst, a0);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_pvar_session_free(rt_instance *inst, uint32_t a0)
+{
+	mw_lock();
+	uint32_t r = mwh_T_pvar_session_free(inst, a0);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_pvar_start(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	mw_lock();
+	uint32_t r = mwh_T_pvar_start(inst, a0, a1);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_pvar_stop(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	mw_lock();
+	uint32_t r = mwh_T_pvar_stop(inst, a0, a1);
+	mw_unlock();
+	return r;
+}
+
+static uint32_t mwl_T_pvar_write(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	mw_lock();
+	uint32_t r = mwh_T_pvar_write(inst, a0, a1, a2);
+	mw_unlock();
+	return r;
+}
+
 static uint32_t mwg_Test(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	const mw_call k = { inst, "MPI_Test", MW_NOCOMM };
@@ -3455,68 +3703,68 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Status_set_elements", "iii:i", (void *)mwg_Status_set_elements },
 	{ "env", "MPI_Status_set_elements_x", "iiI:i", (void *)mwg_Status_set_elements_x },
 	{ "env", "PMPI_Status_set_elements_x", "iiI:i", (void *)mwg_Status_set_elements_x },
-	{ "env", "MPI_T_category_changed", "i:i", (void *)mwh_T_category_changed },
-	{ "env", "PMPI_T_category_changed", "i:i", (void *)mwh_T_category_changed },
-	{ "env", "MPI_T_category_get_categories", "iii:i", (void *)mwh_T_category_get_categories },
-	{ "env", "PMPI_T_category_get_categories", "iii:i", (void *)mwh_T_category_get_categories },
-	{ "env", "MPI_T_category_get_cvars", "iii:i", (void *)mwh_T_category_get_cvars },
-	{ "env", "PMPI_T_category_get_cvars", "iii:i", (void *)mwh_T_category_get_cvars },
-	{ "env", "MPI_T_category_get_index", "ii:i", (void *)mwh_T_category_get_index },
-	{ "env", "PMPI_T_category_get_index", "ii:i", (void *)mwh_T_category_get_index },
-	{ "env", "MPI_T_category_get_info", "iiiiiiii:i", (void *)mwh_T_category_get_info },
-	{ "env", "PMPI_T_category_get_info", "iiiiiiii:i", (void *)mwh_T_category_get_info },
-	{ "env", "MPI_T_category_get_num", "i:i", (void *)mwh_T_category_get_num },
-	{ "env", "PMPI_T_category_get_num", "i:i", (void *)mwh_T_category_get_num },
-	{ "env", "MPI_T_category_get_pvars", "iii:i", (void *)mwh_T_category_get_pvars },
-	{ "env", "PMPI_T_category_get_pvars", "iii:i", (void *)mwh_T_category_get_pvars },
-	{ "env", "MPI_T_cvar_get_index", "ii:i", (void *)mwh_T_cvar_get_index },
-	{ "env", "PMPI_T_cvar_get_index", "ii:i", (void *)mwh_T_cvar_get_index },
-	{ "env", "MPI_T_cvar_get_info", "iiiiiiiiii:i", (void *)mwh_T_cvar_get_info },
-	{ "env", "PMPI_T_cvar_get_info", "iiiiiiiiii:i", (void *)mwh_T_cvar_get_info },
-	{ "env", "MPI_T_cvar_get_num", "i:i", (void *)mwh_T_cvar_get_num },
-	{ "env", "PMPI_T_cvar_get_num", "i:i", (void *)mwh_T_cvar_get_num },
-	{ "env", "MPI_T_cvar_handle_alloc", "iiii:i", (void *)mwh_T_cvar_handle_alloc },
-	{ "env", "PMPI_T_cvar_handle_alloc", "iiii:i", (void *)mwh_T_cvar_handle_alloc },
-	{ "env", "MPI_T_cvar_handle_free", "i:i", (void *)mwh_T_cvar_handle_free },
-	{ "env", "PMPI_T_cvar_handle_free", "i:i", (void *)mwh_T_cvar_handle_free },
-	{ "env", "MPI_T_cvar_read", "ii:i", (void *)mwh_T_cvar_read },
-	{ "env", "PMPI_T_cvar_read", "ii:i", (void *)mwh_T_cvar_read },
-	{ "env", "MPI_T_cvar_write", "ii:i", (void *)mwh_T_cvar_write },
-	{ "env", "PMPI_T_cvar_write", "ii:i", (void *)mwh_T_cvar_write },
-	{ "env", "MPI_T_enum_get_info", "iiii:i", (void *)mwh_T_enum_get_info },
-	{ "env", "PMPI_T_enum_get_info", "iiii:i", (void *)mwh_T_enum_get_info },
-	{ "env", "MPI_T_enum_get_item", "iiiii:i", (void *)mwh_T_enum_get_item },
-	{ "env", "PMPI_T_enum_get_item", "iiiii:i", (void *)mwh_T_enum_get_item },
-	{ "env", "MPI_T_finalize", ":i", (void *)mwh_T_finalize },
-	{ "env", "PMPI_T_finalize", ":i", (void *)mwh_T_finalize },
-	{ "env", "MPI_T_init_thread", "ii:i", (void *)mwh_T_init_thread },
-	{ "env", "PMPI_T_init_thread", "ii:i", (void *)mwh_T_init_thread },
-	{ "env", "MPI_T_pvar_get_index", "iii:i", (void *)mwh_T_pvar_get_index },
-	{ "env", "PMPI_T_pvar_get_index", "iii:i", (void *)mwh_T_pvar_get_index },
-	{ "env", "MPI_T_pvar_get_info", "iiiiiiiiiiiii:i", (void *)mwh_T_pvar_get_info },
-	{ "env", "PMPI_T_pvar_get_info", "iiiiiiiiiiiii:i", (void *)mwh_T_pvar_get_info },
-	{ "env", "MPI_T_pvar_get_num", "i:i", (void *)mwh_T_pvar_get_num },
-	{ "env", "PMPI_T_pvar_get_num", "i:i", (void *)mwh_T_pvar_get_num },
-	{ "env", "MPI_T_pvar_handle_alloc", "iiiii:i", (void *)mwh_T_pvar_handle_alloc },
-	{ "env", "PMPI_T_pvar_handle_alloc", "iiiii:i", (void *)mwh_T_pvar_handle_alloc },
-	{ "env", "MPI_T_pvar_handle_free", "ii:i", (void *)mwh_T_pvar_handle_free },
-	{ "env", "PMPI_T_pvar_handle_free", "ii:i", (void *)mwh_T_pvar_handle_free },
-	{ "env", "MPI_T_pvar_read", "iii:i", (void *)mwh_T_pvar_read },
-	{ "env", "PMPI_T_pvar_read", "iii:i", (void *)mwh_T_pvar_read },
-	{ "env", "MPI_T_pvar_readreset", "iii:i", (void *)mwh_T_pvar_readreset },
-	{ "env", "PMPI_T_pvar_readreset", "iii:i", (void *)mwh_T_pvar_readreset },
-	{ "env", "MPI_T_pvar_reset", "ii:i", (void *)mwh_T_pvar_reset },
-	{ "env", "PMPI_T_pvar_reset", "ii:i", (void *)mwh_T_pvar_reset },
-	{ "env", "MPI_T_pvar_session_create", "i:i", (void *)mwh_T_pvar_session_create },
-	{ "env", "PMPI_T_pvar_session_create", "i:i", (void *)mwh_T_pvar_session_create },
-	{ "env", "MPI_T_pvar_session_free", "i:i", (void *)mwh_T_pvar_session_free },
-	{ "env", "PMPI_T_pvar_session_free", "i:i", (void *)mwh_T_pvar_session_free },
-	{ "env", "MPI_T_pvar_start", "ii:i", (void *)mwh_T_pvar_start },
-	{ "env", "PMPI_T_pvar_start", "ii:i", (void *)mwh_T_pvar_start },
-	{ "env", "MPI_T_pvar_stop", "ii:i", (void *)mwh_T_pvar_stop },
-	{ "env", "PMPI_T_pvar_stop", "ii:i", (void *)mwh_T_pvar_stop },
-	{ "env", "MPI_T_pvar_write", "iii:i", (void *)mwh_T_pvar_write },
-	{ "env", "PMPI_T_pvar_write", "iii:i", (void *)mwh_T_pvar_write },
+	{ "env", "MPI_T_category_changed", "i:i", (void *)mwl_T_category_changed },
+	{ "env", "PMPI_T_category_changed", "i:i", (void *)mwl_T_category_changed },
+	{ "env", "MPI_T_category_get_categories", "iii:i", (void *)mwl_T_category_get_categories },
+	{ "env", "PMPI_T_category_get_categories", "iii:i", (void *)mwl_T_category_get_categories },
+	{ "env", "MPI_T_category_get_cvars", "iii:i", (void *)mwl_T_category_get_cvars },
+	{ "env", "PMPI_T_category_get_cvars", "iii:i", (void *)mwl_T_category_get_cvars },
+	{ "env", "MPI_T_category_get_index", "ii:i", (void *)mwl_T_category_get_index },
+	{ "env", "PMPI_T_category_get_index", "ii:i", (void *)mwl_T_category_get_index },
+	{ "env", "MPI_T_category_get_info", "iiiiiiii:i", (void *)mwl_T_category_get_info },
+	{ "env", "PMPI_T_category_get_info", "iiiiiiii:i", (void *)mwl_T_category_get_info },
+	{ "env", "MPI_T_category_get_num", "i:i", (void *)mwl_T_category_get_num },
+	{ "env", "PMPI_T_category_get_num", "i:i", (void *)mwl_T_category_get_num },
+	{ "env", "MPI_T_category_get_pvars", "iii:i", (void *)mwl_T_category_get_pvars },
+	{ "env", "PMPI_T_category_get_pvars", "iii:i", (void *)mwl_T_category_get_pvars },
+	{ "env", "MPI_T_cvar_get_index", "ii:i", (void *)mwl_T_cvar_get_index },
+	{ "env", "PMPI_T_cvar_get_index", "ii:i", (void *)mwl_T_cvar_get_index },
+	{ "env", "MPI_T_cvar_get_info", "iiiiiiiiii:i", (void *)mwl_T_cvar_get_info },
+	{ "env", "PMPI_T_cvar_get_info", "iiiiiiiiii:i", (void *)mwl_T_cvar_get_info },
+	{ "env", "MPI_T_cvar_get_num", "i:i", (void *)mwl_T_cvar_get_num },
+	{ "env", "PMPI_T_cvar_get_num", "i:i", (void *)mwl_T_cvar_get_num },
+	{ "env", "MPI_T_cvar_handle_alloc", "iiii:i", (void *)mwl_T_cvar_handle_alloc },
+	{ "env", "PMPI_T_cvar_handle_alloc", "iiii:i", (void *)mwl_T_cvar_handle_alloc },
+	{ "env", "MPI_T_cvar_handle_free", "i:i", (void *)mwl_T_cvar_handle_free },
+	{ "env", "PMPI_T_cvar_handle_free", "i:i", (void *)mwl_T_cvar_handle_free },
+	{ "env", "MPI_T_cvar_read", "ii:i", (void *)mwl_T_cvar_read },
+	{ "env", "PMPI_T_cvar_read", "ii:i", (void *)mwl_T_cvar_read },
+	{ "env", "MPI_T_cvar_write", "ii:i", (void *)mwl_T_cvar_write },
+	{ "env", "PMPI_T_cvar_write", "ii:i", (void *)mwl_T_cvar_write },
+	{ "env", "MPI_T_enum_get_info", "iiii:i", (void *)mwl_T_enum_get_info },
+	{ "env", "PMPI_T_enum_get_info", "iiii:i", (void *)mwl_T_enum_get_info },
+	{ "env", "MPI_T_enum_get_item", "iiiii:i", (void *)mwl_T_enum_get_item },
+	{ "env", "PMPI_T_enum_get_item", "iiiii:i", (void *)mwl_T_enum_get_item },
+	{ "env", "MPI_T_finalize", ":i", (void *)mwl_T_finalize },
+	{ "env", "PMPI_T_finalize", ":i", (void *)mwl_T_finalize },
+	{ "env", "MPI_T_init_thread", "ii:i", (void *)mwl_T_init_thread },
+	{ "env", "PMPI_T_init_thread", "ii:i", (void *)mwl_T_init_thread },
+	{ "env", "MPI_T_pvar_get_index", "iii:i", (void *)mwl_T_pvar_get_index },
+	{ "env", "PMPI_T_pvar_get_index", "iii:i", (void *)mwl_T_pvar_get_index },
+	{ "env", "MPI_T_pvar_get_info", "iiiiiiiiiiiii:i", (void *)mwl_T_pvar_get_info },
+	{ "env", "PMPI_T_pvar_get_info", "iiiiiiiiiiiii:i", (void *)mwl_T_pvar_get_info },
+	{ "env", "MPI_T_pvar_get_num", "i:i", (void *)mwl_T_pvar_get_num },
+	{ "env", "PMPI_T_pvar_get_num", "i:i", (void *)mwl_T_pvar_get_num },
+	{ "env", "MPI_T_pvar_handle_alloc", "iiiii:i", (void *)mwl_T_pvar_handle_alloc },
+	{ "env", "PMPI_T_pvar_handle_alloc", "iiiii:i", (void *)mwl_T_pvar_handle_alloc },
+	{ "env", "MPI_T_pvar_handle_free", "ii:i", (void *)mwl_T_pvar_handle_free },
+	{ "env", "PMPI_T_pvar_handle_free", "ii:i", (void *)mwl_T_pvar_handle_free },
+	{ "env", "MPI_T_pvar_read", "iii:i", (void *)mwl_T_pvar_read },
+	{ "env", "PMPI_T_pvar_read", "iii:i", (void *)mwl_T_pvar_read },
+	{ "env", "MPI_T_pvar_readreset", "iii:i", (void *)mwl_T_pvar_readreset },
+	{ "env", "PMPI_T_pvar_readreset", "iii:i", (void *)mwl_T_pvar_readreset },
+	{ "env", "MPI_T_pvar_reset", "ii:i", (void *)mwl_T_pvar_reset },
+	{ "env", "PMPI_T_pvar_reset", "ii:i", (void *)mwl_T_pvar_reset },
+	{ "env", "MPI_T_pvar_session_create", "i:i", (void *)mwl_T_pvar_session_create },
+	{ "env", "PMPI_T_pvar_session_create", "i:i", (void *)mwl_T_pvar_session_create },
+	{ "env", "MPI_T_pvar_session_free", "i:i", (void *)mwl_T_pvar_session_free },
+	{ "env", "PMPI_T_pvar_session_free", "i:i", (void *)mwl_T_pvar_session_free },
+	{ "env", "MPI_T_pvar_start", "ii:i", (void *)mwl_T_pvar_start },
+	{ "env", "PMPI_T_pvar_start", "ii:i", (void *)mwl_T_pvar_start },
+	{ "env", "MPI_T_pvar_stop", "ii:i", (void *)mwl_T_pvar_stop },
+	{ "env", "PMPI_T_pvar_stop", "ii:i", (void *)mwl_T_pvar_stop },
+	{ "env", "MPI_T_pvar_write", "iii:i", (void *)mwl_T_pvar_write },
+	{ "env", "PMPI_T_pvar_write", "iii:i", (void *)mwl_T_pvar_write },
 	{ "env", "MPI_Test", "iii:i", (void *)mwg_Test },
 	{ "env", "PMPI_Test", "iii:i", (void *)mwg_Test },
 	{ "env", "MPI_Test_cancelled", "ii:i", (void *)mwg_Test_cancelled },
