@@ -332,6 +332,48 @@ static void host_pages_back(void *p, uint64_t len)
 	free(t);
 }
 
+/* The host pages [A, A + len) made to appear at module address `at` (a
+ * page-aligned block of the module's malloc), as alloc_alias describes:
+ * shared pages are mapped there a second time, and a write through the
+ * new mapping read back at A shows they really are the same (a private
+ * file mapping would give a copy); private pages on a 1-process
+ * communicator (n == 1) are replaced by a memfd mapped at both places
+ * (*own = 1: host_pages_back must give the host private pages again
+ * before it frees them).  Returns 1 if aliased; on 0 nothing is left
+ * mapped at `at`. */
+static int alias_pages(rt_instance *inst, uint8_t *A, uint64_t len, u32 at, int n, int *own)
+{
+	uint8_t *dest = (uint8_t *)rt_mem(inst, 0, 0) + at;
+	int mapped = 0;
+	*own = 0;
+	if (shared_span(A, len)) {
+		mapped = map_again(A, len, dest) == (void *)dest;
+		if (mapped) {
+			volatile uint8_t *x = A, *y = dest;
+			uint8_t old = *x, flip = (uint8_t)~old;
+			*y = flip;
+			mapped = *x == flip;
+			*y = old;
+			if (!mapped)
+				shm_release(inst, 0, at, len);
+		}
+	} else if (n == 1) {
+		int fd = memfd_create("mpiwasm-win", MFD_CLOEXEC);
+		if (fd >= 0 && ftruncate(fd, (off_t)len) == 0 &&
+		    pwrite(fd, A, len, 0) == (ssize_t)len &&
+		    mmap(dest, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+		         0) != MAP_FAILED) {
+			mapped = *own = mmap(A, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+			                     fd, 0) != MAP_FAILED;
+			if (!mapped)
+				shm_release(inst, 0, at, len);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	return mapped;
+}
+
 /* MPI_Win_allocate with the host's own MPI_Win_allocate (its fast paths:
  * Open MPI's osc/rdma and osc/sm, MPICH's shared-memory windows) whose
  * memory is made to appear in linear memory.  The host is asked for the
@@ -386,34 +428,8 @@ static int alloc_alias(rt_instance *inst, MPI_Comm c, MPI_Info in, u32 size, int
 	u32 blk = mw_malloc(inst, (u32)(len + (uint64_t)pg), proc);
 	mw_after(inst, 0);
 	u32 at = blk ? (u32)(((uint64_t)blk + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg) : 0;
-	int mapped = 0, own = 0;
-	if (blk && shared_span(A, len)) {
-		void *p = map_again(A, len, mem + at);
-		mapped = p == (void *)(mem + at);
-		if (mapped) {
-			/* shared pages, or (a private file mapping) a copy? */
-			volatile uint8_t *x = A, *y = mem + at;
-			uint8_t old = *x, flip = (uint8_t)~old;
-			*y = flip;
-			mapped = *x == flip;
-			*y = old;
-			if (!mapped)
-				shm_release(inst, 0, at, len);
-		}
-	} else if (blk && n == 1) {
-			int fd = memfd_create("mpiwasm-win", MFD_CLOEXEC);
-			if (fd >= 0 && ftruncate(fd, (off_t)len) == 0 &&
-			    pwrite(fd, A, len, 0) == (ssize_t)len &&
-			    mmap(mem + at, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
-			         0) != MAP_FAILED) {
-				mapped = own = mmap(A, len, PROT_READ | PROT_WRITE, MAP_SHARED |
-				                    MAP_FIXED, fd, 0) != MAP_FAILED;
-				if (!mapped)
-					shm_release(inst, 0, at, len);
-			}
-			if (fd >= 0)
-				close(fd);
-	}
+	int own = 0;
+	int mapped = blk && alias_pages(inst, A, len, at, n, &own);
 	if (!all_ok(mapped, c)) {
 		shm_release(inst, blk, at, mapped ? len : 0);
 		if (own)
@@ -671,33 +687,8 @@ static int shared_alias(rt_instance *inst, MPI_Comm c, MPI_Info in, u32 size, in
 		return MPI_ERR_NO_MEM;
 	}
 	u32 at = (u32)(((uint64_t)blk + (uint64_t)pg - 1) / (uint64_t)pg * (uint64_t)pg);
-	int mapped = 0, own = 0;
-	if (shared_span(A, len)) {
-		void *p = map_again(A, len, mem + at);
-		mapped = p == (void *)(mem + at);
-		if (mapped) {
-			volatile uint8_t *x = A, *y = mem + at;
-			uint8_t old = *x, flip = (uint8_t)~old;
-			*y = flip;
-			mapped = *x == flip;
-			*y = old;
-			if (!mapped)
-				shm_release(inst, 0, at, len);
-		}
-	} else if (n == 1) {
-		int fd = memfd_create("mpiwasm-shwin", MFD_CLOEXEC);
-		if (fd >= 0 && ftruncate(fd, (off_t)len) == 0 &&
-		    pwrite(fd, A, len, 0) == (ssize_t)len &&
-		    mmap(mem + at, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
-		         0) != MAP_FAILED) {
-			mapped = own = mmap(A, len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-			                    fd, 0) != MAP_FAILED;
-			if (!mapped)
-				shm_release(inst, 0, at, len);
-		}
-		if (fd >= 0)
-			close(fd);
-	}
+	int own = 0;
+	int mapped = alias_pages(inst, A, len, at, n, &own);
 	if (!all_ok(mapped, c)) {
 		shared_fallback_note(c, mapped ? NULL : "the host's segments are not one "
 		                     "shared mapping this process can map again");
