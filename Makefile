@@ -109,12 +109,20 @@ CHECK_FIRST := check-mpi-h check-gen check-unit check-xlate check-fuzz check-col
 # measured faster in its own run; it runs last in the second lane.
 # check-fuzz-bridge (about 40 s) runs the bridge in its own ASan binary
 # with singleton MPI, no job of the first lane's, and calls a hang only
-# past 20 s in one call.  With both there, the lanes take about 520 and
-# 410 s (idle); with them in the first lane it was about 555.
+# past 20 s in one call.
+# check-mpib-jobs (whole jobs through both engines, limits of minutes)
+# runs there too; it and the first lane's check-cluster and
+# check-mpi-mpich each build build-mpich first, one at a time
+# (MPICH_BUILD takes a lock, the later ones find it built).  Lanes about
+# 520 and 515 s idle.
 CHECK_BESIDE := check-unit check-xlate check-fuzz check-fuzz-bridge check-wasi \
   check-examples check-spec check-eh check-toolchain check-asan \
-  check-bench-kernels check-omp check-threads check-coll
+  check-bench-kernels check-omp check-threads check-coll check-mpib-jobs
 CHECK_FORK_AT := check-e2e
+# The MPICH build of the engine (build-mpich/), for the suites that need
+# it: under a lock, since suites in both lanes may ask for it at once.
+MPICH_BUILD = mkdir -p build-mpich && flock build-mpich/.build-lock \
+  $(MAKE) --no-print-directory MPI=mpich B=build-mpich all
 CHECK_ORDER = $(filter-out $(CHECK_BESIDE),$(filter $(CHECKS),$(CHECK_FIRST)) \
   $(filter-out $(CHECK_FIRST),$(CHECKS)))
 

@@ -73,7 +73,7 @@ CHECKS += check-mpib
 # needs the Open MPI build in build/ and the MPICH build in build-mpich/.
 check-mpib-jobs: toolchain
 	$(MAKE) --no-print-directory MPI=openmpi B=build all
-	$(MAKE) --no-print-directory MPI=mpich B=build-mpich all
+	$(MPICH_BUILD)
 	@OMPI_B=build MPICH_B=build-mpich CC_W=$(B)/mpiwasm-cc timeout 900 sh src/mpi/test/jobs.sh
 
 CHECKS += check-mpib-jobs

@@ -4,7 +4,7 @@
 # namespaces cannot be made it reports itself skipped.
 #   make check-cluster
 check-cluster: toolchain $(B)/mpiwasm
-	$(MAKE) --no-print-directory MPI=mpich B=build-mpich all
+	$(MPICH_BUILD)
 	@B=$(B) BM=build-mpich timeout 900 sh tests/cluster/run.sh
 
 CHECKS += check-cluster

@@ -14,7 +14,7 @@ check-mpi-ob1: toolchain $(B)/mpiwasm
 	@$(MPI_TEST_ENV) MCA="--mca pml ob1" NPS="2 4" timeout 900 sh tests/mpi/run.sh
 
 check-mpi-mpich:
-	$(MAKE) --no-print-directory MPI=mpich B=build-mpich all
+	$(MPICH_BUILD)
 	@B=build-mpich MPI=mpich timeout 900 sh tests/mpi/run.sh
 
 CHECKS += check-mpi check-mpi-ob1 check-mpi-mpich
