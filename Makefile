@@ -102,10 +102,10 @@ CHECK_FIRST := check-mpi-h check-gen check-unit check-xlate check-fuzz check-col
 # threads suites start MPI jobs, but only compare their output (with
 # limits of minutes, not seconds); in the second lane they take about 90 s
 # off the first, which is the longer.  check-coll (about 50 s idle: tune
-# measures seven collectives) judges one timing, with a margin of two
-# orders of magnitude (a 1 MiB MPI_Bcast pipelined in 64-byte segments
-# against Open MPI's own choice, measured 100-120 times slower), and
-# asserts none of tune's own decisions, only that each rule it kept was
+# measures seven collectives) judges no timing: that Open MPI follows a
+# rules file is counted in messages by Open MPI's pml monitoring (a timed
+# check with a 100x margin failed once in CI under load), and it asserts
+# none of tune's own decisions, only that each rule it kept was
 # measured faster in its own run; it runs last in the second lane.
 # check-fuzz-bridge (about 40 s) runs the bridge in its own ASan binary
 # with singleton MPI, no job of the first lane's, and calls a hang only
