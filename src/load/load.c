@@ -165,7 +165,7 @@ int load_wasm(const uint8_t *bytes, size_t size, const char *filename,
               const load_options *opt, load_module *out, char *err, size_t errlen)
 {
 	static const load_options defaults = { 0 };
-	double mark = now();
+	double mark = now(), start = mark;
 	cache *c = NULL;
 	int rc = -1;
 
@@ -208,6 +208,7 @@ out:
 	/* After the dlopen: the mapping outlives a private copy removed here. */
 	cache_end(c);
 	out->t.load += lap(&mark);
+	out->t.total = mark - start;
 	if (rc) {
 		if (out->dl)
 			dlclose(out->dl);

@@ -26,9 +26,12 @@ typedef struct load_options {
 /* Seconds, adding up to all of load_wasm's time.  verify: finding and
  * checking a cached entry (owner, mode, identity recorded at store time;
  * the full checksum only if that changed); wait: for another process's
- * build of the same module (the cache lock); load: the key, the dlopen. */
+ * build of the same module (the cache lock); load: the key, the dlopen.
+ * total: from load_wasm's first clock reading to its last, which the
+ * stages cover lap by lap (tests/unit/test_load.c checks the sum). */
 typedef struct load_timings {
 	double decode, validate, translate, compile, verify, wait, load;
+	double total;
 } load_timings;
 
 /* Why load_wasm failed, for the command's exit status. */
