@@ -8,6 +8,25 @@
 #include "hand_protos.h"
 
 #pragma GCC diagnostic ignored "-Wunused-variable"
+#pragma GCC diagnostic ignored "-Wunused-label"   /* entries with no checks */
+
+static uint32_t mwg_Aint_add(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Aint_add", MW_NOCOMM };
+	int rc;
+	return mwh_Aint_add(&k, (MPI_Aint)(int32_t)a0, (MPI_Aint)(int32_t)a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Aint_diff(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Aint_diff", MW_NOCOMM };
+	int rc;
+	return mwh_Aint_diff(&k, (MPI_Aint)(int32_t)a0, (MPI_Aint)(int32_t)a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
 
 static uint32_t mwg_Bsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
@@ -331,6 +350,18 @@ static uint32_t mwg_Errhandler_c2f(rt_instance *inst, uint32_t a0)
 static uint32_t mwg_Errhandler_f2c(rt_instance *inst, uint32_t a0)
 {
 	return a0;
+}
+
+static uint32_t mwg_Get_address(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Get_address", MW_NOCOMM };
+	int rc;
+	int32_t *p1;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Get_address(&k, a0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Get_count(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
@@ -841,6 +872,86 @@ static uint32_t mwg_Op_c2f(rt_instance *inst, uint32_t a0)
 static uint32_t mwg_Op_f2c(rt_instance *inst, uint32_t a0)
 {
 	return a0;
+}
+
+static uint32_t mwg_Pack(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Pack", a6 };
+	int rc;
+	uint32_t r;
+	void *p0;
+	mw_dtype *d2;
+	void *p3;
+	mw_pos q5;
+	MPI_Comm h6;
+	if ((rc = mw_comm_live(a6, &h6))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	p3 = mw_ptr(inst, a3, a4);
+	if ((int32_t)a4 < 0 || (!p3 && (int32_t)a4)) { rc = MW_ERR_BUFFER; goto fail; }
+	if (mw_pos_arg(&k, a5, (int32_t)a4, &q5, &r)) goto out;
+	return mwh_Pack(&k, p0, (int)a1, d2, p3, (int)a4, &q5, h6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+out:
+	return r;
+}
+
+static uint32_t mwg_Pack_external(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Pack_external", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	const char *s0;
+	void *p1;
+	mw_dtype *d3;
+	void *p4;
+	mw_pos q6;
+	if (!(s0 = mw_str(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	p4 = mw_ptr(inst, a4, a5);
+	if (!p4 || (int32_t)a5 < 0) { rc = MW_ERR_BUFFER; goto fail; }
+	if (mw_pos_arg(&k, a6, (int32_t)a5, &q6, &r)) goto out;
+	return mwh_Pack_external(&k, s0, p1, (int)a2, d3, p4, (MPI_Aint)(int32_t)a5, &q6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+out:
+	return r;
+}
+
+static uint32_t mwg_Pack_external_size(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Pack_external_size", MW_NOCOMM };
+	int rc;
+	const char *s0;
+	mw_dtype *d2;
+	int32_t *p3;
+	if (!(s0 = mw_str(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if (!d2->committed) { rc = MW_ERR_TYPE; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Pack_external_size(&k, s0, (int)a1, d2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Pack_size(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Pack_size", a2 };
+	int rc;
+	mw_dtype *d1;
+	MPI_Comm h2;
+	int32_t *p3;
+	if ((rc = mw_comm_live(a2, &h2))) goto fail;
+	if ((rc = mw_dtype_get(a1, &d1))) goto fail;
+	if (!d1->committed) { rc = MW_ERR_TYPE; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Pack_size(&k, (int)a0, d1, h2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Probe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
@@ -1502,6 +1613,20 @@ static uint32_t mwg_Type_c2f(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+static uint32_t mwg_Type_commit(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Type_commit", MW_NOCOMM };
+	int rc;
+	mw_dtype_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_dtype_hget(q0.mod, &q0.h))) goto fail;
+	return mwh_Type_commit(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Type_contiguous(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -1513,6 +1638,38 @@ static uint32_t mwg_Type_contiguous(rt_instance *inst, uint32_t a0, uint32_t a1,
 	rc = MPI_Type_contiguous((int)a0, h1, &h2);
 	if (rc == MPI_SUCCESS) *m2 = mw_dtype_put(h2);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_contiguous");
+}
+
+static uint32_t mwg_Type_create_darray(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	const mw_call k = { inst, "MPI_Type_create_darray", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_snap s3 = { 0 };
+	mw_snap s4 = { 0 };
+	mw_snap s5 = { 0 };
+	mw_snap s6 = { 0 };
+	mw_dtype *d8;
+	uint32_t *p9;
+	if ((rc = mw_dtype_get(a8, &d8))) goto fail;
+	if ((rc = mw_snap_in(inst, &s3, a3, (int32_t)a2 < 0 ? 0 : (int32_t)a2))) goto fail;
+	if ((rc = mw_snap_in(inst, &s4, a4, (int32_t)a2 < 0 ? 0 : (int32_t)a2))) goto fail;
+	if ((rc = mw_snap_in(inst, &s5, a5, (int32_t)a2 < 0 ? 0 : (int32_t)a2))) goto fail;
+	if ((rc = mw_snap_in(inst, &s6, a6, (int32_t)a2 < 0 ? 0 : (int32_t)a2))) goto fail;
+	p9 = mw_ptr(inst, a9, 4);
+	if (!p9) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Type_create_darray(&k, (int)a0, (int)a1, (int)a2, s3.v, s4.v, s5.v, s6.v, (int)a7, d8, p9);
+	mw_snap_free(&s3);
+	mw_snap_free(&s4);
+	mw_snap_free(&s5);
+	mw_snap_free(&s6);
+	return r;
+fail:
+	mw_snap_free(&s3);
+	mw_snap_free(&s4);
+	mw_snap_free(&s5);
+	mw_snap_free(&s6);
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Type_create_f90_complex(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
@@ -1548,6 +1705,64 @@ static uint32_t mwg_Type_create_f90_real(rt_instance *inst, uint32_t a0, uint32_
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_create_f90_real");
 }
 
+static uint32_t mwg_Type_create_hindexed(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Type_create_hindexed", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_snap s1 = { 0 };
+	mw_aints w2 = { 0 };
+	mw_dtype *d3;
+	uint32_t *p4;
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_snap_in(inst, &s1, a1, (int32_t)a0 < 0 ? 0 : (int32_t)a0))) goto fail;
+	if ((rc = mw_aints_in(inst, &w2, a2, (int32_t)a0))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Type_create_hindexed(&k, (int)a0, s1.v, w2.v, d3, p4);
+	mw_snap_free(&s1);
+	mw_aints_free(&w2);
+	return r;
+fail:
+	mw_snap_free(&s1);
+	mw_aints_free(&w2);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_create_hindexed_block(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Type_create_hindexed_block", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_aints w2 = { 0 };
+	mw_dtype *d3;
+	uint32_t *p4;
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_aints_in(inst, &w2, a2, (int32_t)a0))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Type_create_hindexed_block(&k, (int)a0, (int)a1, w2.v, d3, p4);
+	mw_aints_free(&w2);
+	return r;
+fail:
+	mw_aints_free(&w2);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_create_hvector(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Type_create_hvector", MW_NOCOMM };
+	int rc;
+	mw_dtype *d3;
+	uint32_t *p4;
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_create_hvector(&k, (int)a0, (int)a1, (MPI_Aint)(int32_t)a2, d3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Type_create_indexed_block(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	int rc = 0;
@@ -1562,6 +1777,75 @@ static uint32_t mwg_Type_create_indexed_block(rt_instance *inst, uint32_t a0, ui
 	rc = MPI_Type_create_indexed_block((int)a0, (int)a1, p2, h3, &h4);
 	if (rc == MPI_SUCCESS) *m4 = mw_dtype_put(h4);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_create_indexed_block");
+}
+
+static uint32_t mwg_Type_create_resized(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Type_create_resized", MW_NOCOMM };
+	int rc;
+	mw_dtype *d0;
+	uint32_t *p3;
+	if ((rc = mw_dtype_get(a0, &d0))) goto fail;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_create_resized(&k, d0, (MPI_Aint)(int32_t)a1, (MPI_Aint)(int32_t)a2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_create_struct(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Type_create_struct", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_snap s1 = { 0 };
+	mw_aints w2 = { 0 };
+	mw_dtypes t3 = { 0 };
+	uint32_t *p4;
+	if ((rc = mw_snap_in(inst, &s1, a1, (int32_t)a0 < 0 ? 0 : (int32_t)a0))) goto fail;
+	if ((rc = mw_aints_in(inst, &w2, a2, (int32_t)a0))) goto fail;
+	if ((rc = mw_dtypes_in(inst, &t3, a3, (int32_t)a0))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_dtypes_get(&t3))) goto fail;
+	r = mwh_Type_create_struct(&k, (int)a0, s1.v, w2.v, t3.h, p4);
+	mw_snap_free(&s1);
+	mw_aints_free(&w2);
+	mw_dtypes_free(&t3);
+	return r;
+fail:
+	mw_snap_free(&s1);
+	mw_aints_free(&w2);
+	mw_dtypes_free(&t3);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_create_subarray(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Type_create_subarray", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_snap s1 = { 0 };
+	mw_snap s2 = { 0 };
+	mw_snap s3 = { 0 };
+	mw_dtype *d5;
+	uint32_t *p6;
+	if ((rc = mw_dtype_get(a5, &d5))) goto fail;
+	if ((rc = mw_snap_in(inst, &s1, a1, (int32_t)a0 < 0 ? 0 : (int32_t)a0))) goto fail;
+	if ((rc = mw_snap_in(inst, &s2, a2, (int32_t)a0 < 0 ? 0 : (int32_t)a0))) goto fail;
+	if ((rc = mw_snap_in(inst, &s3, a3, (int32_t)a0 < 0 ? 0 : (int32_t)a0))) goto fail;
+	p6 = mw_ptr(inst, a6, 4);
+	if (!p6) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Type_create_subarray(&k, (int)a0, s1.v, s2.v, s3.v, (int)a4, d5, p6);
+	mw_snap_free(&s1);
+	mw_snap_free(&s2);
+	mw_snap_free(&s3);
+	return r;
+fail:
+	mw_snap_free(&s1);
+	mw_snap_free(&s2);
+	mw_snap_free(&s3);
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Type_dup(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -1582,6 +1866,80 @@ static uint32_t mwg_Type_f2c(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+static uint32_t mwg_Type_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Type_free", MW_NOCOMM };
+	int rc;
+	mw_dtype_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_dtype_hget(q0.mod, &q0.h))) goto fail;
+	return mwh_Type_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_get_contents(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Type_get_contents", MW_NOCOMM };
+	int rc;
+	mw_dtype_ref t0 = { a0, NULL };
+	int32_t *p4;
+	int32_t *p5;
+	int32_t *p6;
+	if ((rc = mw_dtype_get(a0, &t0.d))) goto fail;
+	p4 = mw_arr(inst, a4, (uint64_t)(int32_t)a1, 4);
+	if (!p4 && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	p5 = mw_arr(inst, a5, (uint64_t)(int32_t)a2, 4);
+	if (!p5 && (int32_t)a2 > 0) { rc = MW_ERR_ARG; goto fail; }
+	p6 = mw_arr(inst, a6, (uint64_t)(int32_t)a3, 4);
+	if (!p6 && (int32_t)a3 > 0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_get_contents(&k, &t0, (int)a1, (int)a2, (int)a3, p4, p5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_get_envelope(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Type_get_envelope", MW_NOCOMM };
+	int rc;
+	mw_dtype_ref t0 = { a0, NULL };
+	int32_t *p1;
+	int32_t *p2;
+	int32_t *p3;
+	int32_t *p4;
+	if ((rc = mw_dtype_get(a0, &t0.d))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_get_envelope(&k, &t0, p1, p2, p3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_get_extent(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Type_get_extent", MW_NOCOMM };
+	int rc;
+	mw_dtype *d0;
+	int32_t *p1;
+	int32_t *p2;
+	if ((rc = mw_dtype_get(a0, &d0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_get_extent(&k, d0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Type_get_extent_x(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -1593,6 +1951,23 @@ static uint32_t mwg_Type_get_extent_x(rt_instance *inst, uint32_t a0, uint32_t a
 	if (!p2) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_get_extent_x");
 	rc = MPI_Type_get_extent_x(h0, p1, p2);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_get_extent_x");
+}
+
+static uint32_t mwg_Type_get_true_extent(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Type_get_true_extent", MW_NOCOMM };
+	int rc;
+	mw_dtype *d0;
+	int32_t *p1;
+	int32_t *p2;
+	if ((rc = mw_dtype_get(a0, &d0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_get_true_extent(&k, d0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Type_get_true_extent_x(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
@@ -1670,6 +2045,52 @@ static uint32_t mwg_Type_vector(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	rc = MPI_Type_vector((int)a0, (int)a1, (int)a2, h3, &h4);
 	if (rc == MPI_SUCCESS) *m4 = mw_dtype_put(h4);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_vector");
+}
+
+static uint32_t mwg_Unpack(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Unpack", a6 };
+	int rc;
+	uint32_t r;
+	void *p0;
+	mw_pos q2;
+	void *p3;
+	mw_dtype *d5;
+	MPI_Comm h6;
+	if ((rc = mw_comm_live(a6, &h6))) goto fail;
+	if ((rc = mw_dtype_get(a5, &d5))) goto fail;
+	p0 = mw_ptr(inst, a0, a1);
+	if ((int32_t)a1 < 0 || (!p0 && (int32_t)a1)) { rc = MW_ERR_BUFFER; goto fail; }
+	if ((rc = mw_buf(inst, a3, (int32_t)a4, d5, &p3))) goto fail;
+	if (mw_pos_arg(&k, a2, (int32_t)a1, &q2, &r)) goto out;
+	return mwh_Unpack(&k, p0, (int)a1, &q2, p3, (int)a4, d5, h6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+out:
+	return r;
+}
+
+static uint32_t mwg_Unpack_external(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Unpack_external", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	const char *s0;
+	void *p1;
+	mw_pos q3;
+	void *p4;
+	mw_dtype *d6;
+	if (!(s0 = mw_str(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_dtype_get(a6, &d6))) goto fail;
+	p1 = mw_ptr(inst, a1, a2);
+	if (!p1 || (int32_t)a2 < 0) { rc = MW_ERR_BUFFER; goto fail; }
+	if ((rc = mw_buf(inst, a4, (int32_t)a5, d6, &p4))) goto fail;
+	if (mw_pos_arg(&k, a3, (int32_t)a2, &q3, &r)) goto out;
+	return mwh_Unpack_external(&k, s0, p1, (MPI_Aint)(int32_t)a2, &q3, p4, (int)a5, d6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+out:
+	return r;
 }
 
 static uint32_t mwg_Wait(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -2666,7 +3087,7 @@ static uint32_t mwb_Pack_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t
 	if (mw_bigc_int(&x, "outsize", a4, &b4)) goto out;
 	uint32_t b5;
 	if (mw_bigc_out(&x, "position", a5, 1, &b5)) goto out;
-	x.r = mwh_Pack(inst, a0, b1, a2, a3, b4, b5, a6);
+	x.r = mwg_Pack(inst, a0, b1, a2, a3, b4, b5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -2681,7 +3102,7 @@ static uint32_t mwb_Pack_external_c(rt_instance *inst, uint32_t a0, uint32_t a1,
 	if (mw_bigc_int(&x, "outsize", a5, &b5)) goto out;
 	uint32_t b6;
 	if (mw_bigc_out(&x, "position", a6, 1, &b6)) goto out;
-	x.r = mwh_Pack_external(inst, a0, a1, b2, a3, a4, b5, b6);
+	x.r = mwg_Pack_external(inst, a0, a1, b2, a3, a4, b5, b6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -2694,7 +3115,7 @@ static uint32_t mwb_Pack_external_size_c(rt_instance *inst, uint32_t a0, uint64_
 	if (mw_bigc_int(&x, "incount", a1, &b1)) goto out;
 	uint32_t b3;
 	if (mw_bigc_out(&x, "size", a3, 0, &b3)) goto out;
-	x.r = mwh_Pack_external_size(inst, a0, b1, a2, b3);
+	x.r = mwg_Pack_external_size(inst, a0, b1, a2, b3);
 out:
 	return mw_bigc_end(&x);
 }
@@ -2707,7 +3128,7 @@ static uint32_t mwb_Pack_size_c(rt_instance *inst, uint64_t a0, uint32_t a1, uin
 	if (mw_bigc_int(&x, "incount", a0, &b0)) goto out;
 	uint32_t b3;
 	if (mw_bigc_out(&x, "size", a3, 0, &b3)) goto out;
-	x.r = mwh_Pack_size(inst, b0, a1, a2, b3);
+	x.r = mwg_Pack_size(inst, b0, a1, a2, b3);
 out:
 	return mw_bigc_end(&x);
 }
@@ -2956,7 +3377,7 @@ static uint32_t mwb_Type_create_darray_c(rt_instance *inst, uint32_t a0, uint32_
 	mw_bigc_begin(&x, inst, "MPI_Type_create_darray_c", MW_BIGC_COMM, MW_NOCOMM);
 	uint32_t b3;
 	if (mw_bigc_arr(&x, "array_of_gsizes", a3, (int32_t)a2, &b3)) goto out;
-	x.r = mwh_Type_create_darray(inst, a0, a1, a2, b3, a4, a5, a6, a7, a8, a9);
+	x.r = mwg_Type_create_darray(inst, a0, a1, a2, b3, a4, a5, a6, a7, a8, a9);
 out:
 	return mw_bigc_end(&x);
 }
@@ -2971,7 +3392,7 @@ static uint32_t mwb_Type_create_hindexed_c(rt_instance *inst, uint64_t a0, uint3
 	if (mw_bigc_arr(&x, "array_of_blocklengths", a1, (int32_t)b0, &b1)) goto out;
 	uint32_t b2;
 	if (mw_bigc_arr(&x, "array_of_displacements", a2, (int32_t)b0, &b2)) goto out;
-	x.r = mwh_Type_create_hindexed(inst, b0, b1, b2, a3, a4);
+	x.r = mwg_Type_create_hindexed(inst, b0, b1, b2, a3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -2986,7 +3407,7 @@ static uint32_t mwb_Type_create_hindexed_block_c(rt_instance *inst, uint64_t a0,
 	if (mw_bigc_int(&x, "blocklength", a1, &b1)) goto out;
 	uint32_t b2;
 	if (mw_bigc_arr(&x, "array_of_displacements", a2, (int32_t)b0, &b2)) goto out;
-	x.r = mwh_Type_create_hindexed_block(inst, b0, b1, b2, a3, a4);
+	x.r = mwg_Type_create_hindexed_block(inst, b0, b1, b2, a3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3001,7 +3422,7 @@ static uint32_t mwb_Type_create_hvector_c(rt_instance *inst, uint64_t a0, uint64
 	if (mw_bigc_int(&x, "blocklength", a1, &b1)) goto out;
 	uint32_t b2;
 	if (mw_bigc_int(&x, "stride", a2, &b2)) goto out;
-	x.r = mwh_Type_create_hvector(inst, b0, b1, b2, a3, a4);
+	x.r = mwg_Type_create_hvector(inst, b0, b1, b2, a3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3029,7 +3450,7 @@ static uint32_t mwb_Type_create_resized_c(rt_instance *inst, uint32_t a0, uint64
 	if (mw_bigc_int(&x, "lb", a1, &b1)) goto out;
 	uint32_t b2;
 	if (mw_bigc_int(&x, "extent", a2, &b2)) goto out;
-	x.r = mwh_Type_create_resized(inst, a0, b1, b2, a3);
+	x.r = mwg_Type_create_resized(inst, a0, b1, b2, a3);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3044,7 +3465,7 @@ static uint32_t mwb_Type_create_struct_c(rt_instance *inst, uint64_t a0, uint32_
 	if (mw_bigc_arr(&x, "array_of_blocklengths", a1, (int32_t)b0, &b1)) goto out;
 	uint32_t b2;
 	if (mw_bigc_arr(&x, "array_of_displacements", a2, (int32_t)b0, &b2)) goto out;
-	x.r = mwh_Type_create_struct(inst, b0, b1, b2, a3, a4);
+	x.r = mwg_Type_create_struct(inst, b0, b1, b2, a3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3059,7 +3480,7 @@ static uint32_t mwb_Type_create_subarray_c(rt_instance *inst, uint32_t a0, uint3
 	if (mw_bigc_arr(&x, "array_of_subsizes", a2, (int32_t)a0, &b2)) goto out;
 	uint32_t b3;
 	if (mw_bigc_arr(&x, "array_of_starts", a3, (int32_t)a0, &b3)) goto out;
-	x.r = mwh_Type_create_subarray(inst, a0, b1, b2, b3, a4, a5, a6);
+	x.r = mwg_Type_create_subarray(inst, a0, b1, b2, b3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3104,7 +3525,7 @@ static uint32_t mwb_Unpack_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32
 	if (mw_bigc_out(&x, "position", a2, 1, &b2)) goto out;
 	uint32_t b4;
 	if (mw_bigc_int(&x, "outcount", a4, &b4)) goto out;
-	x.r = mwh_Unpack(inst, a0, b1, b2, a3, b4, a5, a6);
+	x.r = mwg_Unpack(inst, a0, b1, b2, a3, b4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3119,7 +3540,7 @@ static uint32_t mwb_Unpack_external_c(rt_instance *inst, uint32_t a0, uint32_t a
 	if (mw_bigc_out(&x, "position", a3, 1, &b3)) goto out;
 	uint32_t b5;
 	if (mw_bigc_int(&x, "outcount", a5, &b5)) goto out;
-	x.r = mwh_Unpack_external(inst, a0, a1, b2, b3, a4, b5, a6);
+	x.r = mwg_Unpack_external(inst, a0, a1, b2, b3, a4, b5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3135,10 +3556,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Add_error_code", "ii:i", (void *)mwh_Add_error_code },
 	{ "env", "MPI_Add_error_string", "ii:i", (void *)mwh_Add_error_string },
 	{ "env", "PMPI_Add_error_string", "ii:i", (void *)mwh_Add_error_string },
-	{ "env", "MPI_Aint_add", "ii:i", (void *)mwh_Aint_add },
-	{ "env", "PMPI_Aint_add", "ii:i", (void *)mwh_Aint_add },
-	{ "env", "MPI_Aint_diff", "ii:i", (void *)mwh_Aint_diff },
-	{ "env", "PMPI_Aint_diff", "ii:i", (void *)mwh_Aint_diff },
+	{ "env", "MPI_Aint_add", "ii:i", (void *)mwg_Aint_add },
+	{ "env", "PMPI_Aint_add", "ii:i", (void *)mwg_Aint_add },
+	{ "env", "MPI_Aint_diff", "ii:i", (void *)mwg_Aint_diff },
+	{ "env", "PMPI_Aint_diff", "ii:i", (void *)mwg_Aint_diff },
 	{ "env", "MPI_Allgather", "iiiiiii:i", (void *)mwh_Allgather },
 	{ "env", "PMPI_Allgather", "iiiiiii:i", (void *)mwh_Allgather },
 	{ "env", "MPI_Allgatherv", "iiiiiiii:i", (void *)mwh_Allgatherv },
@@ -3425,8 +3846,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Get", "iiiiiiii:i", (void *)mwh_Get },
 	{ "env", "MPI_Get_accumulate", "iiiiiiiiiiii:i", (void *)mwh_Get_accumulate },
 	{ "env", "PMPI_Get_accumulate", "iiiiiiiiiiii:i", (void *)mwh_Get_accumulate },
-	{ "env", "MPI_Get_address", "ii:i", (void *)mwh_Get_address },
-	{ "env", "PMPI_Get_address", "ii:i", (void *)mwh_Get_address },
+	{ "env", "MPI_Get_address", "ii:i", (void *)mwg_Get_address },
+	{ "env", "PMPI_Get_address", "ii:i", (void *)mwg_Get_address },
 	{ "env", "MPI_Get_count", "iii:i", (void *)mwg_Get_count },
 	{ "env", "PMPI_Get_count", "iii:i", (void *)mwg_Get_count },
 	{ "env", "MPI_Get_elements", "iii:i", (void *)mwg_Get_elements },
@@ -3613,14 +4034,14 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Op_free", "i:i", (void *)mwh_Op_free },
 	{ "env", "MPI_Open_port", "ii:i", (void *)mwh_Open_port },
 	{ "env", "PMPI_Open_port", "ii:i", (void *)mwh_Open_port },
-	{ "env", "MPI_Pack", "iiiiiii:i", (void *)mwh_Pack },
-	{ "env", "PMPI_Pack", "iiiiiii:i", (void *)mwh_Pack },
-	{ "env", "MPI_Pack_external", "iiiiiii:i", (void *)mwh_Pack_external },
-	{ "env", "PMPI_Pack_external", "iiiiiii:i", (void *)mwh_Pack_external },
-	{ "env", "MPI_Pack_external_size", "iiii:i", (void *)mwh_Pack_external_size },
-	{ "env", "PMPI_Pack_external_size", "iiii:i", (void *)mwh_Pack_external_size },
-	{ "env", "MPI_Pack_size", "iiii:i", (void *)mwh_Pack_size },
-	{ "env", "PMPI_Pack_size", "iiii:i", (void *)mwh_Pack_size },
+	{ "env", "MPI_Pack", "iiiiiii:i", (void *)mwg_Pack },
+	{ "env", "PMPI_Pack", "iiiiiii:i", (void *)mwg_Pack },
+	{ "env", "MPI_Pack_external", "iiiiiii:i", (void *)mwg_Pack_external },
+	{ "env", "PMPI_Pack_external", "iiiiiii:i", (void *)mwg_Pack_external },
+	{ "env", "MPI_Pack_external_size", "iiii:i", (void *)mwg_Pack_external_size },
+	{ "env", "PMPI_Pack_external_size", "iiii:i", (void *)mwg_Pack_external_size },
+	{ "env", "MPI_Pack_size", "iiii:i", (void *)mwg_Pack_size },
+	{ "env", "PMPI_Pack_size", "iiii:i", (void *)mwg_Pack_size },
 	{ "env", "MPI_Pcontrol", "ii:i", (void *)mwh_Pcontrol },
 	{ "env", "PMPI_Pcontrol", "ii:i", (void *)mwh_Pcontrol },
 	{ "env", "MPI_Probe", "iiii:i", (void *)mwg_Probe },
@@ -3779,58 +4200,58 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Topo_test", "ii:i", (void *)mwg_Topo_test },
 	{ "env", "MPI_Type_c2f", "i:i", (void *)mwg_Type_c2f },
 	{ "env", "PMPI_Type_c2f", "i:i", (void *)mwg_Type_c2f },
-	{ "env", "MPI_Type_commit", "i:i", (void *)mwh_Type_commit },
-	{ "env", "PMPI_Type_commit", "i:i", (void *)mwh_Type_commit },
+	{ "env", "MPI_Type_commit", "i:i", (void *)mwg_Type_commit },
+	{ "env", "PMPI_Type_commit", "i:i", (void *)mwg_Type_commit },
 	{ "env", "MPI_Type_contiguous", "iii:i", (void *)mwg_Type_contiguous },
 	{ "env", "PMPI_Type_contiguous", "iii:i", (void *)mwg_Type_contiguous },
-	{ "env", "MPI_Type_create_darray", "iiiiiiiiii:i", (void *)mwh_Type_create_darray },
-	{ "env", "PMPI_Type_create_darray", "iiiiiiiiii:i", (void *)mwh_Type_create_darray },
+	{ "env", "MPI_Type_create_darray", "iiiiiiiiii:i", (void *)mwg_Type_create_darray },
+	{ "env", "PMPI_Type_create_darray", "iiiiiiiiii:i", (void *)mwg_Type_create_darray },
 	{ "env", "MPI_Type_create_f90_complex", "iii:i", (void *)mwg_Type_create_f90_complex },
 	{ "env", "PMPI_Type_create_f90_complex", "iii:i", (void *)mwg_Type_create_f90_complex },
 	{ "env", "MPI_Type_create_f90_integer", "ii:i", (void *)mwg_Type_create_f90_integer },
 	{ "env", "PMPI_Type_create_f90_integer", "ii:i", (void *)mwg_Type_create_f90_integer },
 	{ "env", "MPI_Type_create_f90_real", "iii:i", (void *)mwg_Type_create_f90_real },
 	{ "env", "PMPI_Type_create_f90_real", "iii:i", (void *)mwg_Type_create_f90_real },
-	{ "env", "MPI_Type_create_hindexed", "iiiii:i", (void *)mwh_Type_create_hindexed },
-	{ "env", "PMPI_Type_create_hindexed", "iiiii:i", (void *)mwh_Type_create_hindexed },
-	{ "env", "MPI_Type_create_hindexed_block", "iiiii:i", (void *)mwh_Type_create_hindexed_block },
-	{ "env", "PMPI_Type_create_hindexed_block", "iiiii:i", (void *)mwh_Type_create_hindexed_block },
-	{ "env", "MPI_Type_create_hvector", "iiiii:i", (void *)mwh_Type_create_hvector },
-	{ "env", "PMPI_Type_create_hvector", "iiiii:i", (void *)mwh_Type_create_hvector },
+	{ "env", "MPI_Type_create_hindexed", "iiiii:i", (void *)mwg_Type_create_hindexed },
+	{ "env", "PMPI_Type_create_hindexed", "iiiii:i", (void *)mwg_Type_create_hindexed },
+	{ "env", "MPI_Type_create_hindexed_block", "iiiii:i", (void *)mwg_Type_create_hindexed_block },
+	{ "env", "PMPI_Type_create_hindexed_block", "iiiii:i", (void *)mwg_Type_create_hindexed_block },
+	{ "env", "MPI_Type_create_hvector", "iiiii:i", (void *)mwg_Type_create_hvector },
+	{ "env", "PMPI_Type_create_hvector", "iiiii:i", (void *)mwg_Type_create_hvector },
 	{ "env", "MPI_Type_create_indexed_block", "iiiii:i", (void *)mwg_Type_create_indexed_block },
 	{ "env", "PMPI_Type_create_indexed_block", "iiiii:i", (void *)mwg_Type_create_indexed_block },
 	{ "env", "MPI_Type_create_keyval", "iiii:i", (void *)mwh_Type_create_keyval },
 	{ "env", "PMPI_Type_create_keyval", "iiii:i", (void *)mwh_Type_create_keyval },
-	{ "env", "MPI_Type_create_resized", "iiii:i", (void *)mwh_Type_create_resized },
-	{ "env", "PMPI_Type_create_resized", "iiii:i", (void *)mwh_Type_create_resized },
-	{ "env", "MPI_Type_create_struct", "iiiii:i", (void *)mwh_Type_create_struct },
-	{ "env", "PMPI_Type_create_struct", "iiiii:i", (void *)mwh_Type_create_struct },
-	{ "env", "MPI_Type_create_subarray", "iiiiiii:i", (void *)mwh_Type_create_subarray },
-	{ "env", "PMPI_Type_create_subarray", "iiiiiii:i", (void *)mwh_Type_create_subarray },
+	{ "env", "MPI_Type_create_resized", "iiii:i", (void *)mwg_Type_create_resized },
+	{ "env", "PMPI_Type_create_resized", "iiii:i", (void *)mwg_Type_create_resized },
+	{ "env", "MPI_Type_create_struct", "iiiii:i", (void *)mwg_Type_create_struct },
+	{ "env", "PMPI_Type_create_struct", "iiiii:i", (void *)mwg_Type_create_struct },
+	{ "env", "MPI_Type_create_subarray", "iiiiiii:i", (void *)mwg_Type_create_subarray },
+	{ "env", "PMPI_Type_create_subarray", "iiiiiii:i", (void *)mwg_Type_create_subarray },
 	{ "env", "MPI_Type_delete_attr", "ii:i", (void *)mwh_Type_delete_attr },
 	{ "env", "PMPI_Type_delete_attr", "ii:i", (void *)mwh_Type_delete_attr },
 	{ "env", "MPI_Type_dup", "ii:i", (void *)mwg_Type_dup },
 	{ "env", "PMPI_Type_dup", "ii:i", (void *)mwg_Type_dup },
 	{ "env", "MPI_Type_f2c", "i:i", (void *)mwg_Type_f2c },
 	{ "env", "PMPI_Type_f2c", "i:i", (void *)mwg_Type_f2c },
-	{ "env", "MPI_Type_free", "i:i", (void *)mwh_Type_free },
-	{ "env", "PMPI_Type_free", "i:i", (void *)mwh_Type_free },
+	{ "env", "MPI_Type_free", "i:i", (void *)mwg_Type_free },
+	{ "env", "PMPI_Type_free", "i:i", (void *)mwg_Type_free },
 	{ "env", "MPI_Type_free_keyval", "i:i", (void *)mwh_Type_free_keyval },
 	{ "env", "PMPI_Type_free_keyval", "i:i", (void *)mwh_Type_free_keyval },
 	{ "env", "MPI_Type_get_attr", "iiii:i", (void *)mwh_Type_get_attr },
 	{ "env", "PMPI_Type_get_attr", "iiii:i", (void *)mwh_Type_get_attr },
-	{ "env", "MPI_Type_get_contents", "iiiiiii:i", (void *)mwh_Type_get_contents },
-	{ "env", "PMPI_Type_get_contents", "iiiiiii:i", (void *)mwh_Type_get_contents },
-	{ "env", "MPI_Type_get_envelope", "iiiii:i", (void *)mwh_Type_get_envelope },
-	{ "env", "PMPI_Type_get_envelope", "iiiii:i", (void *)mwh_Type_get_envelope },
-	{ "env", "MPI_Type_get_extent", "iii:i", (void *)mwh_Type_get_extent },
-	{ "env", "PMPI_Type_get_extent", "iii:i", (void *)mwh_Type_get_extent },
+	{ "env", "MPI_Type_get_contents", "iiiiiii:i", (void *)mwg_Type_get_contents },
+	{ "env", "PMPI_Type_get_contents", "iiiiiii:i", (void *)mwg_Type_get_contents },
+	{ "env", "MPI_Type_get_envelope", "iiiii:i", (void *)mwg_Type_get_envelope },
+	{ "env", "PMPI_Type_get_envelope", "iiiii:i", (void *)mwg_Type_get_envelope },
+	{ "env", "MPI_Type_get_extent", "iii:i", (void *)mwg_Type_get_extent },
+	{ "env", "PMPI_Type_get_extent", "iii:i", (void *)mwg_Type_get_extent },
 	{ "env", "MPI_Type_get_extent_x", "iii:i", (void *)mwg_Type_get_extent_x },
 	{ "env", "PMPI_Type_get_extent_x", "iii:i", (void *)mwg_Type_get_extent_x },
 	{ "env", "MPI_Type_get_name", "iii:i", (void *)mwh_Type_get_name },
 	{ "env", "PMPI_Type_get_name", "iii:i", (void *)mwh_Type_get_name },
-	{ "env", "MPI_Type_get_true_extent", "iii:i", (void *)mwh_Type_get_true_extent },
-	{ "env", "PMPI_Type_get_true_extent", "iii:i", (void *)mwh_Type_get_true_extent },
+	{ "env", "MPI_Type_get_true_extent", "iii:i", (void *)mwg_Type_get_true_extent },
+	{ "env", "PMPI_Type_get_true_extent", "iii:i", (void *)mwg_Type_get_true_extent },
 	{ "env", "MPI_Type_get_true_extent_x", "iii:i", (void *)mwg_Type_get_true_extent_x },
 	{ "env", "PMPI_Type_get_true_extent_x", "iii:i", (void *)mwg_Type_get_true_extent_x },
 	{ "env", "MPI_Type_indexed", "iiiii:i", (void *)mwg_Type_indexed },
@@ -3847,10 +4268,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Type_size_x", "ii:i", (void *)mwg_Type_size_x },
 	{ "env", "MPI_Type_vector", "iiiii:i", (void *)mwg_Type_vector },
 	{ "env", "PMPI_Type_vector", "iiiii:i", (void *)mwg_Type_vector },
-	{ "env", "MPI_Unpack", "iiiiiii:i", (void *)mwh_Unpack },
-	{ "env", "PMPI_Unpack", "iiiiiii:i", (void *)mwh_Unpack },
-	{ "env", "MPI_Unpack_external", "iiiiiii:i", (void *)mwh_Unpack_external },
-	{ "env", "PMPI_Unpack_external", "iiiiiii:i", (void *)mwh_Unpack_external },
+	{ "env", "MPI_Unpack", "iiiiiii:i", (void *)mwg_Unpack },
+	{ "env", "PMPI_Unpack", "iiiiiii:i", (void *)mwg_Unpack },
+	{ "env", "MPI_Unpack_external", "iiiiiii:i", (void *)mwg_Unpack_external },
+	{ "env", "PMPI_Unpack_external", "iiiiiii:i", (void *)mwg_Unpack_external },
 	{ "env", "MPI_Unpublish_name", "iii:i", (void *)mwh_Unpublish_name },
 	{ "env", "PMPI_Unpublish_name", "iii:i", (void *)mwh_Unpublish_name },
 	{ "env", "MPI_Wait", "ii:i", (void *)mwg_Wait },
