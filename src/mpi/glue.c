@@ -215,9 +215,85 @@ static uint32_t mwg_Comm_compare(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 	return mw_ret(inst, rc, a0, "MPI_Comm_compare");
 }
 
+static uint32_t mwg_Comm_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Comm_create", a0 };
+	int rc;
+	MPI_Comm h0;
+	MPI_Group h1;
+	uint32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_group_get(a1, &h1))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_create(&k, h0, h1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_create_group(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Comm_create_group", a0 };
+	int rc;
+	MPI_Comm h0;
+	MPI_Group h1;
+	uint32_t *p3;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_group_get(a1, &h1))) goto fail;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_create_group(&k, h0, h1, mw_tag_in(a2), p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_dup(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Comm_dup", a0 };
+	int rc;
+	MPI_Comm h0;
+	uint32_t *p1;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_dup(&k, h0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_dup_with_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Comm_dup_with_info", a0 };
+	int rc;
+	MPI_Comm h0;
+	MPI_Info h1;
+	uint32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_info_get(a1, &h1))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_dup_with_info(&k, h0, h1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Comm_f2c(rt_instance *inst, uint32_t a0)
 {
 	return a0;
+}
+
+static uint32_t mwg_Comm_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Comm_free", MW_NOCOMM };
+	int rc;
+	mw_comm_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_comm_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Comm_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Comm_get_info(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -233,6 +309,22 @@ static uint32_t mwg_Comm_get_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Comm_get_info");
 }
 
+static uint32_t mwg_Comm_get_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Comm_get_name", a0 };
+	int rc;
+	MPI_Comm h0;
+	char *p1;
+	int32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if (!(p1 = mw_ptr(inst, a1, MW_MAX_OBJECT_NAME))) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_get_name(&k, h0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Comm_group(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -244,6 +336,23 @@ static uint32_t mwg_Comm_group(rt_instance *inst, uint32_t a0, uint32_t a1)
 	rc = MPI_Comm_group(h0, &h1);
 	if (rc == MPI_SUCCESS) *m1 = mw_group_put(h1);
 	return mw_ret(inst, rc, a0, "MPI_Comm_group");
+}
+
+static uint32_t mwg_Comm_idup(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Comm_idup", a0 };
+	int rc;
+	MPI_Comm h0;
+	uint32_t *p1;
+	uint32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_idup(&k, h0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Comm_rank(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -293,6 +402,19 @@ static uint32_t mwg_Comm_set_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Comm_set_info");
 }
 
+static uint32_t mwg_Comm_set_name(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Comm_set_name", a0 };
+	int rc;
+	MPI_Comm h0;
+	const char *s1;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if (!(s1 = mw_str(inst, a1))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_set_name(&k, h0, s1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Comm_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -302,6 +424,36 @@ static uint32_t mwg_Comm_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Comm_size");
 	rc = MPI_Comm_size(h0, p1);
 	return mw_ret(inst, rc, a0, "MPI_Comm_size");
+}
+
+static uint32_t mwg_Comm_split(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Comm_split", a0 };
+	int rc;
+	MPI_Comm h0;
+	uint32_t *p3;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_split(&k, h0, (int)a1, (int)a2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_split_type(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Comm_split_type", a0 };
+	int rc;
+	MPI_Comm h0;
+	MPI_Info h3;
+	uint32_t *p4;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_info_get(a3, &h3))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_split_type(&k, h0, (int)a1, (int)a2, h3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Comm_test_inter(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -519,6 +671,20 @@ static uint32_t mwg_Group_f2c(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+static uint32_t mwg_Group_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Group_free", MW_NOCOMM };
+	int rc;
+	mw_group_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_group_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Group_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Group_incl(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	int rc = 0;
@@ -571,6 +737,28 @@ static uint32_t mwg_Group_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 	if (!p1) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Group_size");
 	rc = MPI_Group_size(h0, p1);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_size");
+}
+
+static uint32_t mwg_Group_translate_ranks(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Group_translate_ranks", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	MPI_Group h0;
+	mw_snap s2 = { 0 };
+	MPI_Group h3;
+	int32_t *p4;
+	if ((rc = mw_group_get(a0, &h0))) goto fail;
+	if ((rc = mw_group_get(a3, &h3))) goto fail;
+	if ((rc = mw_snap_in(inst, &s2, a2, (int32_t)a1 < 0 ? 0 : (int32_t)a1))) goto fail;
+	p4 = mw_arr(inst, a4, (uint64_t)(int32_t)a1, 4);
+	if (!p4 && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Group_translate_ranks(&k, h0, (int)a1, s2.v, h3, p4);
+	mw_snap_free(&s2);
+	return r;
+fail:
+	mw_snap_free(&s2);
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Group_union(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
@@ -730,6 +918,36 @@ static uint32_t mwg_Info_set(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Info_set");
 }
 
+static uint32_t mwg_Intercomm_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Intercomm_create", a0 };
+	int rc;
+	MPI_Comm h0;
+	MPI_Comm h2;
+	uint32_t *p5;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_comm_get(a2, &h2))) goto fail;
+	p5 = mw_ptr(inst, a5, 4);
+	if (!p5) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Intercomm_create(&k, h0, mw_rank_in(a1), h2, mw_rank_in(a3), mw_tag_in(a4), p5);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Intercomm_merge(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Intercomm_merge", a0 };
+	int rc;
+	MPI_Comm h0;
+	uint32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Intercomm_merge(&k, h0, (int)a1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Iprobe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	const mw_call k = { inst, "MPI_Iprobe", a2 };
@@ -884,7 +1102,7 @@ static uint32_t mwg_Pack(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a
 	void *p3;
 	mw_pos q5;
 	MPI_Comm h6;
-	if ((rc = mw_comm_live(a6, &h6))) goto fail;
+	if ((rc = mw_comm_get(a6, &h6))) goto fail;
 	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
 	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
 	p3 = mw_ptr(inst, a3, a4);
@@ -1651,11 +1869,11 @@ static uint32_t mwg_Type_create_darray(rt_instance *inst, uint32_t a0, uint32_t 
 	mw_snap s6 = { 0 };
 	mw_dtype *d8;
 	uint32_t *p9;
-	if ((rc = mw_dtype_get(a8, &d8))) goto fail;
 	if ((rc = mw_snap_in(inst, &s3, a3, (int32_t)a2 < 0 ? 0 : (int32_t)a2))) goto fail;
 	if ((rc = mw_snap_in(inst, &s4, a4, (int32_t)a2 < 0 ? 0 : (int32_t)a2))) goto fail;
 	if ((rc = mw_snap_in(inst, &s5, a5, (int32_t)a2 < 0 ? 0 : (int32_t)a2))) goto fail;
 	if ((rc = mw_snap_in(inst, &s6, a6, (int32_t)a2 < 0 ? 0 : (int32_t)a2))) goto fail;
+	if ((rc = mw_dtype_get(a8, &d8))) goto fail;
 	p9 = mw_ptr(inst, a9, 4);
 	if (!p9) { rc = MW_ERR_ARG; goto fail; }
 	r = mwh_Type_create_darray(&k, (int)a0, (int)a1, (int)a2, s3.v, s4.v, s5.v, s6.v, (int)a7, d8, p9);
@@ -1830,10 +2048,10 @@ static uint32_t mwg_Type_create_subarray(rt_instance *inst, uint32_t a0, uint32_
 	mw_snap s3 = { 0 };
 	mw_dtype *d5;
 	uint32_t *p6;
-	if ((rc = mw_dtype_get(a5, &d5))) goto fail;
 	if ((rc = mw_snap_in(inst, &s1, a1, (int32_t)a0 < 0 ? 0 : (int32_t)a0))) goto fail;
 	if ((rc = mw_snap_in(inst, &s2, a2, (int32_t)a0 < 0 ? 0 : (int32_t)a0))) goto fail;
 	if ((rc = mw_snap_in(inst, &s3, a3, (int32_t)a0 < 0 ? 0 : (int32_t)a0))) goto fail;
+	if ((rc = mw_dtype_get(a5, &d5))) goto fail;
 	p6 = mw_ptr(inst, a6, 4);
 	if (!p6) { rc = MW_ERR_ARG; goto fail; }
 	r = mwh_Type_create_subarray(&k, (int)a0, s1.v, s2.v, s3.v, (int)a4, d5, p6);
@@ -1953,6 +2171,22 @@ static uint32_t mwg_Type_get_extent_x(rt_instance *inst, uint32_t a0, uint32_t a
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_get_extent_x");
 }
 
+static uint32_t mwg_Type_get_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Type_get_name", MW_NOCOMM };
+	int rc;
+	mw_dtype_ref t0 = { a0, NULL };
+	char *p1;
+	int32_t *p2;
+	if ((rc = mw_dtype_get(a0, &t0.d))) goto fail;
+	if (!(p1 = mw_ptr(inst, a1, MW_MAX_OBJECT_NAME))) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_get_name(&k, &t0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Type_get_true_extent(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	const mw_call k = { inst, "MPI_Type_get_true_extent", MW_NOCOMM };
@@ -2012,6 +2246,19 @@ static uint32_t mwg_Type_match_size(rt_instance *inst, uint32_t a0, uint32_t a1,
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_match_size");
 }
 
+static uint32_t mwg_Type_set_name(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Type_set_name", MW_NOCOMM };
+	int rc;
+	mw_dtype_ref t0 = { a0, NULL };
+	const char *s1;
+	if ((rc = mw_dtype_get(a0, &t0.d))) goto fail;
+	if (!(s1 = mw_str(inst, a1))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_set_name(&k, &t0, s1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Type_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -2057,7 +2304,7 @@ static uint32_t mwg_Unpack(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t
 	void *p3;
 	mw_dtype *d5;
 	MPI_Comm h6;
-	if ((rc = mw_comm_live(a6, &h6))) goto fail;
+	if ((rc = mw_comm_get(a6, &h6))) goto fail;
 	if ((rc = mw_dtype_get(a5, &d5))) goto fail;
 	p0 = mw_ptr(inst, a0, a1);
 	if ((int32_t)a1 < 0 || (!p0 && (int32_t)a1)) { rc = MW_ERR_BUFFER; goto fail; }
@@ -2082,9 +2329,9 @@ static uint32_t mwg_Unpack_external(rt_instance *inst, uint32_t a0, uint32_t a1,
 	mw_dtype *d6;
 	if (!(s0 = mw_str(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
 	if ((rc = mw_dtype_get(a6, &d6))) goto fail;
+	if ((rc = mw_buf(inst, a4, (int32_t)a5, d6, &p4))) goto fail;
 	p1 = mw_ptr(inst, a1, a2);
 	if (!p1 || (int32_t)a2 < 0) { rc = MW_ERR_BUFFER; goto fail; }
-	if ((rc = mw_buf(inst, a4, (int32_t)a5, d6, &p4))) goto fail;
 	if (mw_pos_arg(&k, a3, (int32_t)a2, &q3, &r)) goto out;
 	return mwh_Unpack_external(&k, s0, p1, (MPI_Aint)(int32_t)a2, &q3, p4, (int)a5, d6);
 fail:
@@ -3622,26 +3869,26 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_compare", "iii:i", (void *)mwg_Comm_compare },
 	{ "env", "MPI_Comm_connect", "iiiii:i", (void *)mwh_Comm_connect },
 	{ "env", "PMPI_Comm_connect", "iiiii:i", (void *)mwh_Comm_connect },
-	{ "env", "MPI_Comm_create", "iii:i", (void *)mwh_Comm_create },
-	{ "env", "PMPI_Comm_create", "iii:i", (void *)mwh_Comm_create },
+	{ "env", "MPI_Comm_create", "iii:i", (void *)mwg_Comm_create },
+	{ "env", "PMPI_Comm_create", "iii:i", (void *)mwg_Comm_create },
 	{ "env", "MPI_Comm_create_errhandler", "ii:i", (void *)mwh_Comm_create_errhandler },
 	{ "env", "PMPI_Comm_create_errhandler", "ii:i", (void *)mwh_Comm_create_errhandler },
-	{ "env", "MPI_Comm_create_group", "iiii:i", (void *)mwh_Comm_create_group },
-	{ "env", "PMPI_Comm_create_group", "iiii:i", (void *)mwh_Comm_create_group },
+	{ "env", "MPI_Comm_create_group", "iiii:i", (void *)mwg_Comm_create_group },
+	{ "env", "PMPI_Comm_create_group", "iiii:i", (void *)mwg_Comm_create_group },
 	{ "env", "MPI_Comm_create_keyval", "iiii:i", (void *)mwh_Comm_create_keyval },
 	{ "env", "PMPI_Comm_create_keyval", "iiii:i", (void *)mwh_Comm_create_keyval },
 	{ "env", "MPI_Comm_delete_attr", "ii:i", (void *)mwh_Comm_delete_attr },
 	{ "env", "PMPI_Comm_delete_attr", "ii:i", (void *)mwh_Comm_delete_attr },
 	{ "env", "MPI_Comm_disconnect", "i:i", (void *)mwh_Comm_disconnect },
 	{ "env", "PMPI_Comm_disconnect", "i:i", (void *)mwh_Comm_disconnect },
-	{ "env", "MPI_Comm_dup", "ii:i", (void *)mwh_Comm_dup },
-	{ "env", "PMPI_Comm_dup", "ii:i", (void *)mwh_Comm_dup },
-	{ "env", "MPI_Comm_dup_with_info", "iii:i", (void *)mwh_Comm_dup_with_info },
-	{ "env", "PMPI_Comm_dup_with_info", "iii:i", (void *)mwh_Comm_dup_with_info },
+	{ "env", "MPI_Comm_dup", "ii:i", (void *)mwg_Comm_dup },
+	{ "env", "PMPI_Comm_dup", "ii:i", (void *)mwg_Comm_dup },
+	{ "env", "MPI_Comm_dup_with_info", "iii:i", (void *)mwg_Comm_dup_with_info },
+	{ "env", "PMPI_Comm_dup_with_info", "iii:i", (void *)mwg_Comm_dup_with_info },
 	{ "env", "MPI_Comm_f2c", "i:i", (void *)mwg_Comm_f2c },
 	{ "env", "PMPI_Comm_f2c", "i:i", (void *)mwg_Comm_f2c },
-	{ "env", "MPI_Comm_free", "i:i", (void *)mwh_Comm_free },
-	{ "env", "PMPI_Comm_free", "i:i", (void *)mwh_Comm_free },
+	{ "env", "MPI_Comm_free", "i:i", (void *)mwg_Comm_free },
+	{ "env", "PMPI_Comm_free", "i:i", (void *)mwg_Comm_free },
 	{ "env", "MPI_Comm_free_keyval", "i:i", (void *)mwh_Comm_free_keyval },
 	{ "env", "PMPI_Comm_free_keyval", "i:i", (void *)mwh_Comm_free_keyval },
 	{ "env", "MPI_Comm_get_attr", "iiii:i", (void *)mwh_Comm_get_attr },
@@ -3650,14 +3897,14 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_get_errhandler", "ii:i", (void *)mwh_Comm_get_errhandler },
 	{ "env", "MPI_Comm_get_info", "ii:i", (void *)mwg_Comm_get_info },
 	{ "env", "PMPI_Comm_get_info", "ii:i", (void *)mwg_Comm_get_info },
-	{ "env", "MPI_Comm_get_name", "iii:i", (void *)mwh_Comm_get_name },
-	{ "env", "PMPI_Comm_get_name", "iii:i", (void *)mwh_Comm_get_name },
+	{ "env", "MPI_Comm_get_name", "iii:i", (void *)mwg_Comm_get_name },
+	{ "env", "PMPI_Comm_get_name", "iii:i", (void *)mwg_Comm_get_name },
 	{ "env", "MPI_Comm_get_parent", "i:i", (void *)mwh_Comm_get_parent },
 	{ "env", "PMPI_Comm_get_parent", "i:i", (void *)mwh_Comm_get_parent },
 	{ "env", "MPI_Comm_group", "ii:i", (void *)mwg_Comm_group },
 	{ "env", "PMPI_Comm_group", "ii:i", (void *)mwg_Comm_group },
-	{ "env", "MPI_Comm_idup", "iii:i", (void *)mwh_Comm_idup },
-	{ "env", "PMPI_Comm_idup", "iii:i", (void *)mwh_Comm_idup },
+	{ "env", "MPI_Comm_idup", "iii:i", (void *)mwg_Comm_idup },
+	{ "env", "PMPI_Comm_idup", "iii:i", (void *)mwg_Comm_idup },
 	{ "env", "MPI_Comm_rank", "ii:i", (void *)mwg_Comm_rank },
 	{ "env", "PMPI_Comm_rank", "ii:i", (void *)mwg_Comm_rank },
 	{ "env", "MPI_Comm_remote_group", "ii:i", (void *)mwg_Comm_remote_group },
@@ -3670,18 +3917,18 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_set_errhandler", "ii:i", (void *)mwh_Comm_set_errhandler },
 	{ "env", "MPI_Comm_set_info", "ii:i", (void *)mwg_Comm_set_info },
 	{ "env", "PMPI_Comm_set_info", "ii:i", (void *)mwg_Comm_set_info },
-	{ "env", "MPI_Comm_set_name", "ii:i", (void *)mwh_Comm_set_name },
-	{ "env", "PMPI_Comm_set_name", "ii:i", (void *)mwh_Comm_set_name },
+	{ "env", "MPI_Comm_set_name", "ii:i", (void *)mwg_Comm_set_name },
+	{ "env", "PMPI_Comm_set_name", "ii:i", (void *)mwg_Comm_set_name },
 	{ "env", "MPI_Comm_size", "ii:i", (void *)mwg_Comm_size },
 	{ "env", "PMPI_Comm_size", "ii:i", (void *)mwg_Comm_size },
 	{ "env", "MPI_Comm_spawn", "iiiiiiii:i", (void *)mwh_Comm_spawn },
 	{ "env", "PMPI_Comm_spawn", "iiiiiiii:i", (void *)mwh_Comm_spawn },
 	{ "env", "MPI_Comm_spawn_multiple", "iiiiiiiii:i", (void *)mwh_Comm_spawn_multiple },
 	{ "env", "PMPI_Comm_spawn_multiple", "iiiiiiiii:i", (void *)mwh_Comm_spawn_multiple },
-	{ "env", "MPI_Comm_split", "iiii:i", (void *)mwh_Comm_split },
-	{ "env", "PMPI_Comm_split", "iiii:i", (void *)mwh_Comm_split },
-	{ "env", "MPI_Comm_split_type", "iiiii:i", (void *)mwh_Comm_split_type },
-	{ "env", "PMPI_Comm_split_type", "iiiii:i", (void *)mwh_Comm_split_type },
+	{ "env", "MPI_Comm_split", "iiii:i", (void *)mwg_Comm_split },
+	{ "env", "PMPI_Comm_split", "iiii:i", (void *)mwg_Comm_split },
+	{ "env", "MPI_Comm_split_type", "iiiii:i", (void *)mwg_Comm_split_type },
+	{ "env", "PMPI_Comm_split_type", "iiiii:i", (void *)mwg_Comm_split_type },
 	{ "env", "MPI_Comm_test_inter", "ii:i", (void *)mwg_Comm_test_inter },
 	{ "env", "PMPI_Comm_test_inter", "ii:i", (void *)mwg_Comm_test_inter },
 	{ "env", "MPI_Compare_and_swap", "iiiiiii:i", (void *)mwh_Compare_and_swap },
@@ -3886,8 +4133,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Group_excl", "iiii:i", (void *)mwg_Group_excl },
 	{ "env", "MPI_Group_f2c", "i:i", (void *)mwg_Group_f2c },
 	{ "env", "PMPI_Group_f2c", "i:i", (void *)mwg_Group_f2c },
-	{ "env", "MPI_Group_free", "i:i", (void *)mwh_Group_free },
-	{ "env", "PMPI_Group_free", "i:i", (void *)mwh_Group_free },
+	{ "env", "MPI_Group_free", "i:i", (void *)mwg_Group_free },
+	{ "env", "PMPI_Group_free", "i:i", (void *)mwg_Group_free },
 	{ "env", "MPI_Group_incl", "iiii:i", (void *)mwg_Group_incl },
 	{ "env", "PMPI_Group_incl", "iiii:i", (void *)mwg_Group_incl },
 	{ "env", "MPI_Group_intersection", "iii:i", (void *)mwg_Group_intersection },
@@ -3900,8 +4147,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Group_rank", "ii:i", (void *)mwg_Group_rank },
 	{ "env", "MPI_Group_size", "ii:i", (void *)mwg_Group_size },
 	{ "env", "PMPI_Group_size", "ii:i", (void *)mwg_Group_size },
-	{ "env", "MPI_Group_translate_ranks", "iiiii:i", (void *)mwh_Group_translate_ranks },
-	{ "env", "PMPI_Group_translate_ranks", "iiiii:i", (void *)mwh_Group_translate_ranks },
+	{ "env", "MPI_Group_translate_ranks", "iiiii:i", (void *)mwg_Group_translate_ranks },
+	{ "env", "PMPI_Group_translate_ranks", "iiiii:i", (void *)mwg_Group_translate_ranks },
 	{ "env", "MPI_Group_union", "iii:i", (void *)mwg_Group_union },
 	{ "env", "PMPI_Group_union", "iii:i", (void *)mwg_Group_union },
 	{ "env", "MPI_Iallgather", "iiiiiiii:i", (void *)mwh_Iallgather },
@@ -3970,10 +4217,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Init_thread", "iiii:i", (void *)mwh_Init_thread },
 	{ "env", "MPI_Initialized", "i:i", (void *)mwh_Initialized },
 	{ "env", "PMPI_Initialized", "i:i", (void *)mwh_Initialized },
-	{ "env", "MPI_Intercomm_create", "iiiiii:i", (void *)mwh_Intercomm_create },
-	{ "env", "PMPI_Intercomm_create", "iiiiii:i", (void *)mwh_Intercomm_create },
-	{ "env", "MPI_Intercomm_merge", "iii:i", (void *)mwh_Intercomm_merge },
-	{ "env", "PMPI_Intercomm_merge", "iii:i", (void *)mwh_Intercomm_merge },
+	{ "env", "MPI_Intercomm_create", "iiiiii:i", (void *)mwg_Intercomm_create },
+	{ "env", "PMPI_Intercomm_create", "iiiiii:i", (void *)mwg_Intercomm_create },
+	{ "env", "MPI_Intercomm_merge", "iii:i", (void *)mwg_Intercomm_merge },
+	{ "env", "PMPI_Intercomm_merge", "iii:i", (void *)mwg_Intercomm_merge },
 	{ "env", "MPI_Iprobe", "iiiii:i", (void *)mwg_Iprobe },
 	{ "env", "PMPI_Iprobe", "iiiii:i", (void *)mwg_Iprobe },
 	{ "env", "MPI_Irecv", "iiiiiii:i", (void *)mwg_Irecv },
@@ -4248,8 +4495,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Type_get_extent", "iii:i", (void *)mwg_Type_get_extent },
 	{ "env", "MPI_Type_get_extent_x", "iii:i", (void *)mwg_Type_get_extent_x },
 	{ "env", "PMPI_Type_get_extent_x", "iii:i", (void *)mwg_Type_get_extent_x },
-	{ "env", "MPI_Type_get_name", "iii:i", (void *)mwh_Type_get_name },
-	{ "env", "PMPI_Type_get_name", "iii:i", (void *)mwh_Type_get_name },
+	{ "env", "MPI_Type_get_name", "iii:i", (void *)mwg_Type_get_name },
+	{ "env", "PMPI_Type_get_name", "iii:i", (void *)mwg_Type_get_name },
 	{ "env", "MPI_Type_get_true_extent", "iii:i", (void *)mwg_Type_get_true_extent },
 	{ "env", "PMPI_Type_get_true_extent", "iii:i", (void *)mwg_Type_get_true_extent },
 	{ "env", "MPI_Type_get_true_extent_x", "iii:i", (void *)mwg_Type_get_true_extent_x },
@@ -4260,8 +4507,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Type_match_size", "iii:i", (void *)mwg_Type_match_size },
 	{ "env", "MPI_Type_set_attr", "iii:i", (void *)mwh_Type_set_attr },
 	{ "env", "PMPI_Type_set_attr", "iii:i", (void *)mwh_Type_set_attr },
-	{ "env", "MPI_Type_set_name", "ii:i", (void *)mwh_Type_set_name },
-	{ "env", "PMPI_Type_set_name", "ii:i", (void *)mwh_Type_set_name },
+	{ "env", "MPI_Type_set_name", "ii:i", (void *)mwg_Type_set_name },
+	{ "env", "PMPI_Type_set_name", "ii:i", (void *)mwg_Type_set_name },
 	{ "env", "MPI_Type_size", "ii:i", (void *)mwg_Type_size },
 	{ "env", "PMPI_Type_size", "ii:i", (void *)mwg_Type_size },
 	{ "env", "MPI_Type_size_x", "ii:i", (void *)mwg_Type_size_x },

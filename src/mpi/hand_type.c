@@ -92,7 +92,7 @@ u32 mwh_Type_create_hvector(const mw_call *k, int count, int bl, MPI_Aint stride
 	return type_out(k, rc, nt, o);
 }
 
-u32 mwh_Type_create_hindexed(const mw_call *k, int count, const int *bls,
+u32 mwh_Type_create_hindexed(const mw_call *k, int count, int *bls,
                              const MPI_Aint *displs, mw_dtype *old, uint32_t *o)
 {
 	MPI_Datatype nt;
@@ -108,7 +108,7 @@ u32 mwh_Type_create_hindexed_block(const mw_call *k, int count, int bl,
 	return type_out(k, rc, nt, o);
 }
 
-u32 mwh_Type_create_struct(const mw_call *k, int count, const int *bls,
+u32 mwh_Type_create_struct(const mw_call *k, int count, int *bls,
                            const MPI_Aint *displs, const MPI_Datatype *types, uint32_t *o)
 {
 	MPI_Datatype nt;
@@ -130,8 +130,8 @@ static int order_in(int order)
 	return order == MW_ORDER_C ? MPI_ORDER_C : MPI_ORDER_FORTRAN;
 }
 
-u32 mwh_Type_create_subarray(const mw_call *k, int n, const int *sizes,
-                             const int *subsizes, const int *starts, int order,
+u32 mwh_Type_create_subarray(const mw_call *k, int n, int *sizes,
+                             int *subsizes, int *starts, int order,
                              mw_dtype *old, uint32_t *o)
 {
 	MPI_Datatype nt;
@@ -140,8 +140,8 @@ u32 mwh_Type_create_subarray(const mw_call *k, int n, const int *sizes,
 	return type_out(k, rc, nt, o);
 }
 
-u32 mwh_Type_create_darray(const mw_call *k, int size, int rank, int n, const int *gs,
-                           const int *di, const int *da, const int *ps, int order,
+u32 mwh_Type_create_darray(const mw_call *k, int size, int rank, int n, int *gs,
+                           int *di, int *da, int *ps, int order,
                            mw_dtype *old, uint32_t *o)
 {
 	MPI_Datatype nt;

@@ -341,6 +341,18 @@ typedef struct mw_dtype_io {
 	uint32_t mod;
 	MPI_Datatype h;
 } mw_dtype_io;
+/* A communicator or group in/out (MPI_Comm_free, MPI_Group_free): the
+ * same, for hand_comm.c. */
+typedef struct mw_comm_io {
+	uint32_t *slot;
+	uint32_t mod;
+	MPI_Comm h;
+} mw_comm_io;
+typedef struct mw_group_io {
+	uint32_t *slot;
+	uint32_t mod;
+	MPI_Group h;
+} mw_group_io;
 /* A datatype by its module handle and its layout (class dtref). */
 typedef struct mw_dtype_ref {
 	uint32_t mod;

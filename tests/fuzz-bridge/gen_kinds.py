@@ -95,7 +95,8 @@ LETTER = {'comm': 'c', 'dtype': 'y', 'buf': 'b', 'count': 'n', 'bytes': 'b',
           # gave before the chapter was typed (cls), so the fuzzer draws
           # the same calls for it.
           'cdtype': 'y', 'dtref': 'y', 'aint': None, 'addr': 'b', 'str': None,
-          'arr': None, 'aints': None, 'dtypes': 'ay', 'packed': 'b', 'pos': None}
+          'arr': None, 'aints': None, 'dtypes': 'ay', 'packed': 'b', 'pos': None,
+          'comm_any': 'c', 'group': 'g', 'info': 'i', 'strout': 'p'}
 # Classes whose letter is cls()'s (the kind's, array or in/out included).
 KIND_LETTER = {'arr', 'aints', 'pos', 'str'}
 

@@ -40,6 +40,8 @@ Classes (handler type in brackets):
   status_io status read or written in place (in/out), never ignored:
             24 bytes                                      [mw_status *]
 Added with the datatypes chapter (hand_type.c):
+  comm_any  communicator handle, in, MPI_COMM_NULL passed on to the host
+            (which refuses it, or ignores it: MPI_Pack)   [MPI_Comm]
   cdtype    datatype handle, in, that must be committed (the host lays
             data out by it without a buffer: MW_ERR_TYPE)  [mw_dtype *]
   dtref     datatype handle, in, when the handler asks about the handle
@@ -52,7 +54,8 @@ Added with the datatypes chapter (hand_type.c):
             memory); checked with the handles             [const char *]
   arr       int array, in, of `len` elements (the length argument: a
             negative one is an empty array, the host refuses it):
-            snapshotted                                   [const int *]
+            snapshotted; the handler may convert the copy in place
+                                                          [int *]
   aints     MPI_Aint array, in, of `len` module words: widened into a
             host copy                                     [const MPI_Aint *]
   dtypes    datatype array, in, of `len` handles: snapshotted, each
@@ -65,8 +68,15 @@ Added with the datatypes chapter (hand_type.c):
             range-checked in [0, size], with a line naming its value;
             the handler checks the room its call needs (mw_pos_room)
                                                           [mw_pos *]
-  hout and hio also take the handles of the other kinds (a datatype out,
-  a datatype in/out: MPI_Type_commit, MPI_Type_free), and out / outarr
+Added with the communicators and groups chapter (hand_comm.c):
+  group     group handle, in (MPI_GROUP_NULL passed on)   [MPI_Group]
+  info      info handle, in (MPI_INFO_NULL passed on)     [MPI_Info]
+  strout    string out into a buffer of the module's MPI_MAX_... bytes
+            (apis.json's length): the whole buffer inside linear memory
+                                                          [char *]
+  hout and hio also take the handles of the other kinds (a datatype,
+  communicator or group out; in/out: MPI_Type_commit, MPI_Type_free,
+  MPI_Comm_free, MPI_Group_free), and out / outarr
   the other int-sized out scalars and arrays (an MPI_Aint out is a
   32-bit module word).
 
@@ -76,7 +86,10 @@ cdtype, dtref) and strings (str), buffers and argument arrays (buf, bytes,
 packed, reqs, arr, aints, dtypes' read), pointers (out, outarr, hout,
 statuses, status, status_in, status_io, pos, and hio's slot), then the
 handle lookups (req, hio's read of its slot, dtypes' entries).  A failure returns at once: the first
-bad argument in that order names the class.
+bad argument in that order names the class.  An args.txt line may move
+all the checks of one argument to another phase (`class@phase`), where the
+order written by hand differed (the class a call with several bad
+arguments gets did not change when its procedure became typed).
 """
 import os
 import re
@@ -93,16 +106,20 @@ CTYPE = {'comm': 'MPI_Comm', 'dtype': 'mw_dtype *', 'count': 'int',
          'status_in': 'const MPI_Status *', 'status_io': 'mw_status *',
          'cdtype': 'mw_dtype *', 'dtref': 'const mw_dtype_ref *',
          'aint': 'MPI_Aint', 'addr': 'uint32_t', 'str': 'const char *',
-         'arr': 'const int *', 'aints': 'const MPI_Aint *',
-         'dtypes': 'const MPI_Datatype *', 'packed': 'void *', 'pos': 'mw_pos *'}
-HIO = {'REQUEST': 'mw_req_io *', 'MESSAGE': 'mw_msg_io *', 'DATATYPE': 'mw_dtype_io *'}
+         'arr': 'int *', 'aints': 'const MPI_Aint *',
+         'dtypes': 'const MPI_Datatype *', 'packed': 'void *', 'pos': 'mw_pos *',
+         'comm_any': 'MPI_Comm', 'group': 'MPI_Group', 'info': 'MPI_Info',
+         'strout': 'char *'}
+HIO = {'REQUEST': 'mw_req_io *', 'MESSAGE': 'mw_msg_io *', 'DATATYPE': 'mw_dtype_io *',
+       'COMMUNICATOR': 'mw_comm_io *', 'GROUP': 'mw_group_io *'}
 
 # Phase of each class's check (see the module comment).
 PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
          'out': 3, 'out64': 3, 'outarr': 3, 'hout': 3, 'hio': 3,
          'status': 3, 'statuses': 3, 'status_in': 3, 'status_io': 3,
          'req': 4, 'cdtype': 1, 'dtref': 1, 'str': 1, 'packed': 2, 'arr': 2,
-         'aints': 2, 'dtypes': 2, 'pos': 3}
+         'aints': 2, 'dtypes': 2, 'pos': 3, 'comm_any': 0, 'group': 1, 'info': 1,
+         'strout': 3}
 # Classes with no check of their own (converted only, or checked with
 # the argument they describe).
 PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len', 'aint', 'addr'}
@@ -114,8 +131,9 @@ class Arg:
     statuses) and of its datatype (buf)."""
     def __init__(self, i, p, cls, n=None, dt=None):
         self.i, self.name, self.kind, self.cls = i, p['name'], p['kind'], cls
-        self.dir = p['param_direction']
+        self.dir, self.length = p['param_direction'], p['length']
         self.n, self.dt = n, dt
+        self.phase = None   # args.txt `class@phase`: all its checks there
 
     def ctype(self):
         if self.cls == 'buf':
@@ -132,9 +150,11 @@ def overrides():
         w = line.split('#')[0].split()
         if not w:
             continue
-        if len(w) not in (3, 4) or w[2] not in CTYPE and w[2] not in ('buf', 'hio'):
+        cls, _, ph = w[2].partition('@')
+        if len(w) not in (3, 4) or cls not in CTYPE and cls not in ('buf', 'hio') or \
+                ph and (not ph.isdigit() or int(ph) > 4):
             raise SystemExit('args.txt: bad line %r' % line)
-        over[w[0], w[1]] = (w[2], w[3] if len(w) == 4 else None)
+        over[w[0], w[1]] = (cls, w[3] if len(w) == 4 else None, int(ph) if ph else None)
     return over
 
 
@@ -163,8 +183,9 @@ def classify(e):
         k, d, ln, ptr = p['kind'], p['param_direction'], p['length'], p['pointer']
         o = _OVER.get((e['name'], p['name']))
         if o:
-            cls, lname = o
+            cls, lname, ph = o
             out[i] = Arg(i, p, cls, idx[lname] if lname else None)
+            out[i].phase = ph
             continue
         if out[i] is not None:
             continue
@@ -180,7 +201,8 @@ def classify(e):
             out[i] = Arg(i, p, 'comm')
         elif k == 'DATATYPE' and d == 'in' and ln is None and not ptr:
             out[i] = Arg(i, p, 'dtype')
-        elif k in ('REQUEST', 'MESSAGE', 'DATATYPE') and ln is None:
+        elif k in ('REQUEST', 'MESSAGE', 'DATATYPE', 'COMMUNICATOR', 'GROUP') and ln is None \
+                and (k in ('REQUEST', 'MESSAGE') or d != 'in' or ptr):
             if d == 'out':
                 out[i] = Arg(i, p, 'hout')
             elif d == 'inout' or ptr:
@@ -223,7 +245,7 @@ AINT_KINDS = {'POLYDTYPE_STRIDE_BYTES', 'POLYDISPLACEMENT_AINT_COUNT', 'LOCATION
               'DISPLACEMENT', 'POLYDTYPE_PACK_SIZE', 'POLYLOCATION'}
 HANDLE_KINDS = {'COMMUNICATOR', 'DATATYPE', 'GROUP', 'REQUEST', 'OPERATION', 'INFO',
                 'WINDOW', 'FILE', 'ERRHANDLER', 'MESSAGE'}
-NOT_INT = re.compile(r'BUFFER|FUNCTION|STATE|STRING|ATTRIBUTE|STATUS|VARARGS|'
+NOT_INT = re.compile(r'BUFFER|FUNCTION|STATE|^STRING$|STRING_.*ARRAY|ATTRIBUTE|STATUS|VARARGS|'
                      r'ARGUMENT_LIST|^F90_|^F08_|TOOL|CVAR|PVAR|OFFSET|XFER_NUM_ELEM$|NUM_BYTES$')
 
 
@@ -235,6 +257,10 @@ def classify_more(proc, ps, idx, i, p):
     lin = ln in idx and ps[idx[ln]]['param_direction'] == 'in'
     if k == 'STRING' and d == 'in' and ln in (None, '*'):
         return Arg(i, p, 'str')
+    if k == 'STRING' and d == 'out' and isinstance(ln, str) and ln.startswith('MPI_MAX_'):
+        return Arg(i, p, 'strout')
+    if k in ('GROUP', 'INFO') and d == 'in' and ln is None and not ptr:
+        return Arg(i, p, k.lower())
     if d == 'in' and ln is None and not ptr:
         if k in AINT_KINDS:
             return Arg(i, p, 'aint')

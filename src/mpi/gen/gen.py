@@ -233,8 +233,8 @@ COVER = re.compile(r'''^MPI_(
 
 # Written by hand in src/mpi/hand_*.c as mwh_<name> (buffers with their
 # counts/datatypes, status arrays, callbacks, handle-array staging...).
-# Point-to-point and datatypes are typed: src/mpi/gen/family-p2p.txt,
-# family-type.txt.
+# Point-to-point, datatypes, communicators and groups are typed (or listed
+# as `hand:`): src/mpi/gen/family-p2p.txt, family-type.txt, family-comm.txt.
 HAND = set('''Init Init_thread Initialized Finalize Finalized Abort Wtime Wtick
 Query_thread Is_thread_main Get_version Get_library_version
 Get_processor_name Alloc_mem Free_mem
@@ -243,21 +243,16 @@ Alltoall Alltoallv Alltoallw Reduce Allreduce Reduce_local Reduce_scatter
 Reduce_scatter_block Scan Exscan
 Op_create Op_free Comm_set_errhandler Comm_get_errhandler
 Comm_create_errhandler Errhandler_free Error_string
-Error_class Comm_free Comm_dup Comm_dup_with_info Comm_create
-Comm_create_group Comm_split Comm_split_type Intercomm_create
-Intercomm_merge Group_range_incl Group_range_excl Group_translate_ranks
-Comm_get_name Type_get_name Comm_set_name Type_set_name Info_get
+Error_class Info_get
 Info_get_nthkey
 Type_free_keyval
 Keyval_free
 Comm_create_keyval Comm_free_keyval Comm_set_attr Comm_get_attr
 Comm_delete_attr Type_create_keyval Type_set_attr Type_get_attr
 Type_delete_attr Keyval_create Attr_put Attr_get Attr_delete
-Comm_idup Comm_call_errhandler
+Comm_call_errhandler
 Add_error_class Add_error_code Add_error_string
-Cart_sub Cart_rank Graph_create Graph_map Dist_graph_create
-Dist_graph_create_adjacent Dist_graph_neighbors Pcontrol
-Info_free Group_free Op_commutative
+Info_free Op_commutative
 '''.split())
 
 # Arguments holding a named constant whose number differs between the
@@ -530,19 +525,20 @@ def gen_typed(e):
     cl = argclass.classify(e)
     sig = wsig(e).split(':')[0]
     a = ['a%d' % i for i in range(len(cl))]
-    comms = [x.i for x in cl if x.cls == 'comm']
+    comms = [x.i for x in cl if x.cls in ('comm', 'comm_any')]
     obj = a[comms[0]] if comms else 'MW_NOCOMM'
-    decl, phase, call, cleanup = [], {0: [], 1: [], 2: [], 3: [], 4: []}, [], []
+    decl, phases, call, cleanup = [], {0: [], 1: [], 2: [], 3: [], 4: []}, [], []
 
     def fail_if(cond, cls):
         return 'if (%s) { rc = %s; goto fail; }' % (cond, cls)
 
     own = []   # classes that raise their own refusal line (goto out)
     for x in cl:
+        phase = arg_phases(x, phases)
         i, v = x.i, a[x.i]
         n = '(int32_t)%s' % a[x.n] if x.n is not None else None
         c = x.cls
-        if typed_more(x, v, n, a, decl, phase, call, cleanup, own):
+        if typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own):
             continue
         if c == 'comm':
             decl.append('MPI_Comm h%d;' % i)
@@ -623,7 +619,7 @@ def gen_typed(e):
     if cleanup or own:
         body.append('\tuint32_t r;')
     body += ['\t' + d for d in decl]
-    for ph in sorted(phase):
+    for ph in sorted(phase := phases):
         body += ['\t' + s for s in phase[ph]]
     hcall = 'mwh_%s(%s)' % (short, ', '.join(['&k'] + call))
     if cleanup:
@@ -644,17 +640,32 @@ def gen_typed(e):
 
 # Classes added with the datatypes chapter (args.py says what each checks).
 # Kept apart from gen_typed so that chapters migrate without touching it.
-HIO_TAB = {'DATATYPE': ('dtype', 'mw_dtype_hget')}
+HIO_TAB = {'DATATYPE': ('dtype', 'mw_dtype_hget'), 'COMMUNICATOR': ('comm', 'mw_comm_get'),
+           'GROUP': ('group', 'mw_group_get')}
 
 
-def typed_more(x, v, n, a, decl, phase, call, cleanup, own):
+def typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own):
     """Adds the check and conversion of argument x if its class is one of
     these; False if it is not."""
     i, c = x.i, x.cls
 
     def fail_if(cond, cls):
         return 'if (%s) { rc = %s; goto fail; }' % (cond, cls)
-    if c == 'hio' and x.kind in HIO_TAB:
+    if c == 'comm_any':
+        decl.append('MPI_Comm h%d;' % i)
+        phase[0 if v == obj else 1].append('if ((rc = mw_comm_get(%s, &h%d))) goto fail;' % (v, i))
+        call.append('h%d' % i)
+    elif c in ('group', 'info'):
+        ty = {'group': 'MPI_Group', 'info': 'MPI_Info'}[c]
+        decl.append('%s h%d;' % (ty, i))
+        phase[1].append('if ((rc = mw_%s_get(%s, &h%d))) goto fail;' % (c, v, i))
+        call.append('h%d' % i)
+    elif c == 'strout':
+        decl.append('char *p%d;' % i)
+        phase[3].append(fail_if('!(p%d = mw_ptr(inst, %s, MW_%s))'
+                                % (i, v, x.length[4:]), 'MW_ERR_ARG'))
+        call.append('p%d' % i)
+    elif c == 'hio' and x.kind in HIO_TAB:
         tab, get = HIO_TAB[x.kind]
         decl.append('mw_%s_io q%d;' % (tab, i))
         phase[3].append('q%d.slot = mw_ptr(inst, %s, 4);' % (i, v))
@@ -709,6 +720,14 @@ def typed_more(x, v, n, a, decl, phase, call, cleanup, own):
     else:
         return False
     return True
+
+
+def arg_phases(x, phases):
+    """Where the checks of argument x go: the phases of its class, or all
+    in the one args.txt gives it (`class@phase`)."""
+    if x.phase is None:
+        return phases
+    return {ph: phases[x.phase] for ph in phases}
 
 
 def typed_out(own, cleanup):
