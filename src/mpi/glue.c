@@ -10,6 +10,41 @@
 #pragma GCC diagnostic ignored "-Wunused-variable"
 #pragma GCC diagnostic ignored "-Wunused-label"   /* entries with no checks */
 
+static uint32_t mwg_Add_error_class(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Add_error_class", MW_NOCOMM };
+	int rc;
+	int32_t *p0;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Add_error_class(&k, p0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Add_error_code(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Add_error_code", MW_NOCOMM };
+	int rc;
+	int32_t *p1;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Add_error_code(&k, (int)a0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Add_error_string(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Add_error_string", MW_NOCOMM };
+	int rc;
+	const char *s1;
+	if (!(s1 = mw_str(inst, a1))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Add_error_string(&k, (int)a0, s1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Aint_add(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	const mw_call k = { inst, "MPI_Aint_add", MW_NOCOMM };
@@ -201,6 +236,17 @@ static uint32_t mwg_Comm_c2f(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+static uint32_t mwg_Comm_call_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Comm_call_errhandler", a0 };
+	int rc;
+	MPI_Comm h0;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	return mwh_Comm_call_errhandler(&k, h0, (int)a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Comm_compare(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -292,6 +338,20 @@ static uint32_t mwg_Comm_free(rt_instance *inst, uint32_t a0)
 	q0.mod = *q0.slot;
 	if ((rc = mw_comm_get(q0.mod, &q0.h))) goto fail;
 	return mwh_Comm_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_get_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Comm_get_errhandler", a0 };
+	int rc;
+	MPI_Comm h0;
+	uint32_t *p1;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_get_errhandler(&k, h0, p1);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -389,6 +449,19 @@ static uint32_t mwg_Comm_remote_size(rt_instance *inst, uint32_t a0, uint32_t a1
 	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Comm_remote_size");
 	rc = MPI_Comm_remote_size(h0, p1);
 	return mw_ret(inst, rc, a0, "MPI_Comm_remote_size");
+}
+
+static uint32_t mwg_Comm_set_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Comm_set_errhandler", a0 };
+	int rc;
+	MPI_Comm h0;
+	MPI_Errhandler e1;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_errh_get(a1, &e1))) goto fail;
+	return mwh_Comm_set_errhandler(&k, h0, a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Comm_set_info(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -502,6 +575,32 @@ static uint32_t mwg_Errhandler_c2f(rt_instance *inst, uint32_t a0)
 static uint32_t mwg_Errhandler_f2c(rt_instance *inst, uint32_t a0)
 {
 	return a0;
+}
+
+static uint32_t mwg_Errhandler_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Errhandler_free", MW_NOCOMM };
+	int rc;
+	mw_errh_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_errh_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Errhandler_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Error_class(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Error_class", MW_NOCOMM };
+	int rc;
+	int32_t *p1;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Error_class(&k, (int)a0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Get_address(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -714,6 +813,46 @@ static uint32_t mwg_Group_intersection(rt_instance *inst, uint32_t a0, uint32_t 
 	rc = MPI_Group_intersection(h0, h1, &h2);
 	if (rc == MPI_SUCCESS) *m2 = mw_group_put(h2);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_intersection");
+}
+
+static uint32_t mwg_Group_range_excl(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Group_range_excl", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	MPI_Group h0;
+	mw_snap s2 = { 0 };
+	uint32_t *p3;
+	if ((rc = mw_group_get(a0, &h0))) goto fail;
+	if ((rc = mw_snap_in(inst, &s2, a2, (int64_t)(int32_t)a1 * 3))) goto fail;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Group_range_excl(&k, h0, (int)a1, s2.v, p3);
+	mw_snap_free(&s2);
+	return r;
+fail:
+	mw_snap_free(&s2);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Group_range_incl(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Group_range_incl", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	MPI_Group h0;
+	mw_snap s2 = { 0 };
+	uint32_t *p3;
+	if ((rc = mw_group_get(a0, &h0))) goto fail;
+	if ((rc = mw_snap_in(inst, &s2, a2, (int64_t)(int32_t)a1 * 3))) goto fail;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Group_range_incl(&k, h0, (int)a1, s2.v, p3);
+	mw_snap_free(&s2);
+	return r;
+fail:
+	mw_snap_free(&s2);
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Group_rank(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -1168,6 +1307,15 @@ static uint32_t mwg_Pack_size(rt_instance *inst, uint32_t a0, uint32_t a1, uint3
 	p3 = mw_ptr(inst, a3, 4);
 	if (!p3) { rc = MW_ERR_ARG; goto fail; }
 	return mwh_Pack_size(&k, (int)a0, d1, h2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Pcontrol(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Pcontrol", MW_NOCOMM };
+	int rc;
+	return mwh_Pcontrol(&k, (int)a0, a1);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -3797,12 +3945,12 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Abort", "ii:i", (void *)mwh_Abort },
 	{ "env", "MPI_Accumulate", "iiiiiiiii:i", (void *)mwh_Accumulate },
 	{ "env", "PMPI_Accumulate", "iiiiiiiii:i", (void *)mwh_Accumulate },
-	{ "env", "MPI_Add_error_class", "i:i", (void *)mwh_Add_error_class },
-	{ "env", "PMPI_Add_error_class", "i:i", (void *)mwh_Add_error_class },
-	{ "env", "MPI_Add_error_code", "ii:i", (void *)mwh_Add_error_code },
-	{ "env", "PMPI_Add_error_code", "ii:i", (void *)mwh_Add_error_code },
-	{ "env", "MPI_Add_error_string", "ii:i", (void *)mwh_Add_error_string },
-	{ "env", "PMPI_Add_error_string", "ii:i", (void *)mwh_Add_error_string },
+	{ "env", "MPI_Add_error_class", "i:i", (void *)mwg_Add_error_class },
+	{ "env", "PMPI_Add_error_class", "i:i", (void *)mwg_Add_error_class },
+	{ "env", "MPI_Add_error_code", "ii:i", (void *)mwg_Add_error_code },
+	{ "env", "PMPI_Add_error_code", "ii:i", (void *)mwg_Add_error_code },
+	{ "env", "MPI_Add_error_string", "ii:i", (void *)mwg_Add_error_string },
+	{ "env", "PMPI_Add_error_string", "ii:i", (void *)mwg_Add_error_string },
 	{ "env", "MPI_Aint_add", "ii:i", (void *)mwg_Aint_add },
 	{ "env", "PMPI_Aint_add", "ii:i", (void *)mwg_Aint_add },
 	{ "env", "MPI_Aint_diff", "ii:i", (void *)mwg_Aint_diff },
@@ -3863,8 +4011,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_accept", "iiiii:i", (void *)mwh_Comm_accept },
 	{ "env", "MPI_Comm_c2f", "i:i", (void *)mwg_Comm_c2f },
 	{ "env", "PMPI_Comm_c2f", "i:i", (void *)mwg_Comm_c2f },
-	{ "env", "MPI_Comm_call_errhandler", "ii:i", (void *)mwh_Comm_call_errhandler },
-	{ "env", "PMPI_Comm_call_errhandler", "ii:i", (void *)mwh_Comm_call_errhandler },
+	{ "env", "MPI_Comm_call_errhandler", "ii:i", (void *)mwg_Comm_call_errhandler },
+	{ "env", "PMPI_Comm_call_errhandler", "ii:i", (void *)mwg_Comm_call_errhandler },
 	{ "env", "MPI_Comm_compare", "iii:i", (void *)mwg_Comm_compare },
 	{ "env", "PMPI_Comm_compare", "iii:i", (void *)mwg_Comm_compare },
 	{ "env", "MPI_Comm_connect", "iiiii:i", (void *)mwh_Comm_connect },
@@ -3893,8 +4041,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_free_keyval", "i:i", (void *)mwh_Comm_free_keyval },
 	{ "env", "MPI_Comm_get_attr", "iiii:i", (void *)mwh_Comm_get_attr },
 	{ "env", "PMPI_Comm_get_attr", "iiii:i", (void *)mwh_Comm_get_attr },
-	{ "env", "MPI_Comm_get_errhandler", "ii:i", (void *)mwh_Comm_get_errhandler },
-	{ "env", "PMPI_Comm_get_errhandler", "ii:i", (void *)mwh_Comm_get_errhandler },
+	{ "env", "MPI_Comm_get_errhandler", "ii:i", (void *)mwg_Comm_get_errhandler },
+	{ "env", "PMPI_Comm_get_errhandler", "ii:i", (void *)mwg_Comm_get_errhandler },
 	{ "env", "MPI_Comm_get_info", "ii:i", (void *)mwg_Comm_get_info },
 	{ "env", "PMPI_Comm_get_info", "ii:i", (void *)mwg_Comm_get_info },
 	{ "env", "MPI_Comm_get_name", "iii:i", (void *)mwg_Comm_get_name },
@@ -3913,8 +4061,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_remote_size", "ii:i", (void *)mwg_Comm_remote_size },
 	{ "env", "MPI_Comm_set_attr", "iii:i", (void *)mwh_Comm_set_attr },
 	{ "env", "PMPI_Comm_set_attr", "iii:i", (void *)mwh_Comm_set_attr },
-	{ "env", "MPI_Comm_set_errhandler", "ii:i", (void *)mwh_Comm_set_errhandler },
-	{ "env", "PMPI_Comm_set_errhandler", "ii:i", (void *)mwh_Comm_set_errhandler },
+	{ "env", "MPI_Comm_set_errhandler", "ii:i", (void *)mwg_Comm_set_errhandler },
+	{ "env", "PMPI_Comm_set_errhandler", "ii:i", (void *)mwg_Comm_set_errhandler },
 	{ "env", "MPI_Comm_set_info", "ii:i", (void *)mwg_Comm_set_info },
 	{ "env", "PMPI_Comm_set_info", "ii:i", (void *)mwg_Comm_set_info },
 	{ "env", "MPI_Comm_set_name", "ii:i", (void *)mwg_Comm_set_name },
@@ -3947,10 +4095,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Errhandler_c2f", "i:i", (void *)mwg_Errhandler_c2f },
 	{ "env", "MPI_Errhandler_f2c", "i:i", (void *)mwg_Errhandler_f2c },
 	{ "env", "PMPI_Errhandler_f2c", "i:i", (void *)mwg_Errhandler_f2c },
-	{ "env", "MPI_Errhandler_free", "i:i", (void *)mwh_Errhandler_free },
-	{ "env", "PMPI_Errhandler_free", "i:i", (void *)mwh_Errhandler_free },
-	{ "env", "MPI_Error_class", "ii:i", (void *)mwh_Error_class },
-	{ "env", "PMPI_Error_class", "ii:i", (void *)mwh_Error_class },
+	{ "env", "MPI_Errhandler_free", "i:i", (void *)mwg_Errhandler_free },
+	{ "env", "PMPI_Errhandler_free", "i:i", (void *)mwg_Errhandler_free },
+	{ "env", "MPI_Error_class", "ii:i", (void *)mwg_Error_class },
+	{ "env", "PMPI_Error_class", "ii:i", (void *)mwg_Error_class },
 	{ "env", "MPI_Error_string", "iii:i", (void *)mwh_Error_string },
 	{ "env", "PMPI_Error_string", "iii:i", (void *)mwh_Error_string },
 	{ "env", "MPI_Exscan", "iiiiii:i", (void *)mwh_Exscan },
@@ -4139,10 +4287,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Group_incl", "iiii:i", (void *)mwg_Group_incl },
 	{ "env", "MPI_Group_intersection", "iii:i", (void *)mwg_Group_intersection },
 	{ "env", "PMPI_Group_intersection", "iii:i", (void *)mwg_Group_intersection },
-	{ "env", "MPI_Group_range_excl", "iiii:i", (void *)mwh_Group_range_excl },
-	{ "env", "PMPI_Group_range_excl", "iiii:i", (void *)mwh_Group_range_excl },
-	{ "env", "MPI_Group_range_incl", "iiii:i", (void *)mwh_Group_range_incl },
-	{ "env", "PMPI_Group_range_incl", "iiii:i", (void *)mwh_Group_range_incl },
+	{ "env", "MPI_Group_range_excl", "iiii:i", (void *)mwg_Group_range_excl },
+	{ "env", "PMPI_Group_range_excl", "iiii:i", (void *)mwg_Group_range_excl },
+	{ "env", "MPI_Group_range_incl", "iiii:i", (void *)mwg_Group_range_incl },
+	{ "env", "PMPI_Group_range_incl", "iiii:i", (void *)mwg_Group_range_incl },
 	{ "env", "MPI_Group_rank", "ii:i", (void *)mwg_Group_rank },
 	{ "env", "PMPI_Group_rank", "ii:i", (void *)mwg_Group_rank },
 	{ "env", "MPI_Group_size", "ii:i", (void *)mwg_Group_size },
@@ -4289,8 +4437,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Pack_external_size", "iiii:i", (void *)mwg_Pack_external_size },
 	{ "env", "MPI_Pack_size", "iiii:i", (void *)mwg_Pack_size },
 	{ "env", "PMPI_Pack_size", "iiii:i", (void *)mwg_Pack_size },
-	{ "env", "MPI_Pcontrol", "ii:i", (void *)mwh_Pcontrol },
-	{ "env", "PMPI_Pcontrol", "ii:i", (void *)mwh_Pcontrol },
+	{ "env", "MPI_Pcontrol", "ii:i", (void *)mwg_Pcontrol },
+	{ "env", "PMPI_Pcontrol", "ii:i", (void *)mwg_Pcontrol },
 	{ "env", "MPI_Probe", "iiii:i", (void *)mwg_Probe },
 	{ "env", "PMPI_Probe", "iiii:i", (void *)mwg_Probe },
 	{ "env", "MPI_Publish_name", "iii:i", (void *)mwh_Publish_name },

@@ -4,10 +4,10 @@
  * graph constructors the generator cannot express).  New communicators
  * inherit the module-side error handler; names are clipped to the
  * module's maxima.  MPI_Pcontrol (14.2, profiling) is here too.
- * The constructors, MPI_Comm_free, naming, MPI_Group_free and
- * MPI_Group_translate_ranks are typed (src/mpi/gen/family-comm.txt: their
- * entries in glue.c check and convert the arguments); the group ranges
- * and topology constructors still check their own. */
+ * Typed (src/mpi/gen/family-comm.txt: the entries in glue.c check and
+ * convert the arguments): the communicator constructors, MPI_Comm_free,
+ * naming, MPI_Group_free, the group ranges and translation, MPI_Pcontrol.
+ * The topology constructors below still check their own arguments. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,33 +247,24 @@ u32 mwh_Group_free(const mw_call *k, mw_group_io *g)
 	return mw_call_ret(k, rc);
 }
 
-static u32 group_range(rt_instance *inst, int excl, u32 group, u32 n, u32 ranges,
-                       u32 newp)
+/* ranges: the snapshot of n (first, last, stride) triples. */
+u32 mwh_Group_range_incl(const mw_call *k, MPI_Group g, int n, int *ranges, uint32_t *o)
 {
-	const char *proc = excl ? "MPI_Group_range_excl" : "MPI_Group_range_incl";
-	MPI_Group g, ng;
-	uint32_t *o;
-	int rc;
-	TRY(mw_group_get(group, &g));
-	if ((int)n < 0)
-		TRY(MW_ERR_ARG);
-	int (*r)[3] = mw_arr(inst, ranges, (uint64_t)n, 12);
-	if (!r && n)
-		TRY(MW_ERR_ARG);
-	OUT(o, newp, 4);
-	rc = excl ? MPI_Group_range_excl(g, (int)n, r, &ng)
-	          : MPI_Group_range_incl(g, (int)n, r, &ng);
+	MPI_Group ng;
+	int rc = MPI_Group_range_incl(g, n, (int (*)[3])ranges, &ng);
 	if (rc == MPI_SUCCESS)
 		*o = mw_group_put(ng);
-	return mw_ret(inst, rc, MW_NOCOMM, proc);
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, proc);
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Group_range_incl(rt_instance *inst, u32 g, u32 n, u32 r, u32 o)
-{ return group_range(inst, 0, g, n, r, o); }
-u32 mwh_Group_range_excl(rt_instance *inst, u32 g, u32 n, u32 r, u32 o)
-{ return group_range(inst, 1, g, n, r, o); }
+u32 mwh_Group_range_excl(const mw_call *k, MPI_Group g, int n, int *ranges, uint32_t *o)
+{
+	MPI_Group ng;
+	int rc = MPI_Group_range_excl(g, n, (int (*)[3])ranges, &ng);
+	if (rc == MPI_SUCCESS)
+		*o = mw_group_put(ng);
+	return mw_call_ret(k, rc);
+}
 
 u32 mwh_Group_translate_ranks(const mw_call *k, MPI_Group a, int n, int *r1,
                               MPI_Group b, int32_t *r2)
@@ -612,10 +603,10 @@ fail:
 	return mw_fail(inst, rc, comm, "MPI_Dist_graph_neighbors");
 }
 
-/* MPI_Pcontrol(level, ...): the varargs (a module pointer) mean nothing
+/* MPI_Pcontrol(level, ...): the varargs (a module address) mean nothing
  * to the host's profiling layer, so only the level is passed on. */
-u32 mwh_Pcontrol(rt_instance *inst, u32 level, u32 va)
+u32 mwh_Pcontrol(const mw_call *k, int level, uint32_t va)
 {
 	(void)va;
-	return mw_ret(inst, MPI_Pcontrol((int)level), MW_NOCOMM, "MPI_Pcontrol");
+	return mw_call_ret(k, MPI_Pcontrol(level));
 }

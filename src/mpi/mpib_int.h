@@ -353,6 +353,12 @@ typedef struct mw_group_io {
 	uint32_t mod;
 	MPI_Group h;
 } mw_group_io;
+/* An error handler in/out (MPI_Errhandler_free), for hand_err.c. */
+typedef struct mw_errh_io {
+	uint32_t *slot;
+	uint32_t mod;
+	MPI_Errhandler h;
+} mw_errh_io;
 /* A datatype by its module handle and its layout (class dtref). */
 typedef struct mw_dtype_ref {
 	uint32_t mod;

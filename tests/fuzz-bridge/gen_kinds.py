@@ -96,7 +96,8 @@ LETTER = {'comm': 'c', 'dtype': 'y', 'buf': 'b', 'count': 'n', 'bytes': 'b',
           # the same calls for it.
           'cdtype': 'y', 'dtref': 'y', 'aint': None, 'addr': 'b', 'str': None,
           'arr': None, 'aints': None, 'dtypes': 'ay', 'packed': 'b', 'pos': None,
-          'comm_any': 'c', 'group': 'g', 'info': 'i', 'strout': 'p'}
+          'comm_any': 'c', 'group': 'g', 'info': 'i', 'strout': 'p', 'ranges': None, 'varargs': None, 'errh': 'e'}
+KIND_LETTER_MORE = {'ranges', 'varargs'}
 # Classes whose letter is cls()'s (the kind's, array or in/out included).
 KIND_LETTER = {'arr', 'aints', 'pos', 'str'}
 
@@ -107,7 +108,7 @@ def typed_cls(e, ps):
     for a, p in zip(argclass.classify(e), ps):
         if a.cls == 'hio':   # in/out slot, or a handle passed by pointer
             out += ('P' if a.dir == 'inout' else 'a') + elem(p)
-        elif a.cls in KIND_LETTER:
+        elif a.cls in KIND_LETTER or a.cls in KIND_LETTER_MORE:
             out += cls(p)
         else:
             out += LETTER[a.cls] or elem(p)

@@ -71,12 +71,20 @@ Added with the datatypes chapter (hand_type.c):
 Added with the communicators and groups chapter (hand_comm.c):
   group     group handle, in (MPI_GROUP_NULL passed on)   [MPI_Group]
   info      info handle, in (MPI_INFO_NULL passed on)     [MPI_Info]
+  ranges    int array, in, of `len` rank triples (first, last, stride):
+            snapshotted (a negative length: MW_ERR_ARG)   [int *, 3 a triple]
+  varargs   the module's variable arguments (MPI_Pcontrol): their
+            module address, meaningless to the host       [uint32_t]
   strout    string out into a buffer of the module's MPI_MAX_... bytes
             (apis.json's length): the whole buffer inside linear memory
                                                           [char *]
+Added with the errors chapter (hand_err.c):
+  errh      error handler handle, in, checked; the handler gets the module
+            handle (the bridge keeps error handlers by it) [uint32_t]
   hout and hio also take the handles of the other kinds (a datatype,
-  communicator or group out; in/out: MPI_Type_commit, MPI_Type_free,
-  MPI_Comm_free, MPI_Group_free), and out / outarr
+  communicator, group or error handler out; in/out: MPI_Type_commit,
+  MPI_Type_free, MPI_Comm_free, MPI_Group_free, MPI_Errhandler_free), and
+  out / outarr
   the other int-sized out scalars and arrays (an MPI_Aint out is a
   32-bit module word).
 
@@ -109,9 +117,10 @@ CTYPE = {'comm': 'MPI_Comm', 'dtype': 'mw_dtype *', 'count': 'int',
          'arr': 'int *', 'aints': 'const MPI_Aint *',
          'dtypes': 'const MPI_Datatype *', 'packed': 'void *', 'pos': 'mw_pos *',
          'comm_any': 'MPI_Comm', 'group': 'MPI_Group', 'info': 'MPI_Info',
-         'strout': 'char *'}
+         'strout': 'char *', 'ranges': 'int *', 'varargs': 'uint32_t', 'errh': 'uint32_t'}
 HIO = {'REQUEST': 'mw_req_io *', 'MESSAGE': 'mw_msg_io *', 'DATATYPE': 'mw_dtype_io *',
-       'COMMUNICATOR': 'mw_comm_io *', 'GROUP': 'mw_group_io *'}
+       'COMMUNICATOR': 'mw_comm_io *', 'GROUP': 'mw_group_io *',
+       'ERRHANDLER': 'mw_errh_io *'}
 
 # Phase of each class's check (see the module comment).
 PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
@@ -119,10 +128,11 @@ PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
          'status': 3, 'statuses': 3, 'status_in': 3, 'status_io': 3,
          'req': 4, 'cdtype': 1, 'dtref': 1, 'str': 1, 'packed': 2, 'arr': 2,
          'aints': 2, 'dtypes': 2, 'pos': 3, 'comm_any': 0, 'group': 1, 'info': 1,
-         'strout': 3}
+         'strout': 3, 'ranges': 2, 'errh': 1}
 # Classes with no check of their own (converted only, or checked with
 # the argument they describe).
-PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len', 'aint', 'addr'}
+PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len', 'aint', 'addr',
+         'varargs'}
 
 
 class Arg:
@@ -201,7 +211,8 @@ def classify(e):
             out[i] = Arg(i, p, 'comm')
         elif k == 'DATATYPE' and d == 'in' and ln is None and not ptr:
             out[i] = Arg(i, p, 'dtype')
-        elif k in ('REQUEST', 'MESSAGE', 'DATATYPE', 'COMMUNICATOR', 'GROUP') and ln is None \
+        elif k in ('REQUEST', 'MESSAGE', 'DATATYPE', 'COMMUNICATOR', 'GROUP',
+                   'ERRHANDLER') and ln is None \
                 and (k in ('REQUEST', 'MESSAGE') or d != 'in' or ptr):
             if d == 'out':
                 out[i] = Arg(i, p, 'hout')
@@ -254,11 +265,17 @@ def classify_more(proc, ps, idx, i, p):
     MPI_Aint scalars, strings, int / MPI_Aint / datatype arrays in, int-sized
     out scalars and arrays.  None if none applies."""
     k, d, ln, ptr = p['kind'], p['param_direction'], p['length'], p['pointer']
-    lin = ln in idx and ps[idx[ln]]['param_direction'] == 'in'
+    lin = isinstance(ln, str) and ln in idx and ps[idx[ln]]['param_direction'] == 'in'
     if k == 'STRING' and d == 'in' and ln in (None, '*'):
         return Arg(i, p, 'str')
     if k == 'STRING' and d == 'out' and isinstance(ln, str) and ln.startswith('MPI_MAX_'):
         return Arg(i, p, 'strout')
+    if k == 'VARARGS':
+        return Arg(i, p, 'varargs')
+    if k == 'RANK' and d == 'in' and isinstance(ln, list) and ln[1:] == ['3'] and ln[0] in idx:
+        return Arg(i, p, 'ranges', idx[ln[0]])
+    if k == 'ERRHANDLER' and d == 'in' and ln is None and not ptr:
+        return Arg(i, p, 'errh')
     if k in ('GROUP', 'INFO') and d == 'in' and ln is None and not ptr:
         return Arg(i, p, k.lower())
     if d == 'in' and ln is None and not ptr:
