@@ -14,7 +14,6 @@
 
 typedef uint32_t u32;
 
-
 /* ---- error handlers and strings ------------------------------------------------ */
 
 static u32 *eh_fn, *eh_ref;
