@@ -63,6 +63,50 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Attr_delete(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Attr_delete", a0 };
+	int rc;
+	MPI_Comm h0;
+	mw_keyval_ref y1 = { a1, 0 };
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	return mwh_Attr_delete(&k, h0, &y1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Attr_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Attr_get", a0 };
+	int rc;
+	MPI_Comm h0;
+	mw_keyval_ref y1 = { a1, 0 };
+	uint32_t *p2;
+	int32_t *p3;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	if (!(p2 = mw_ptr(inst, a2, 4))) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Attr_get(&k, h0, &y1, p2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Attr_put(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Attr_put", a0 };
+	int rc;
+	MPI_Comm h0;
+	mw_keyval_ref y1 = { a1, 0 };
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	return mwh_Attr_put(&k, h0, &y1, a2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Bsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
 	const mw_call k = { inst, "MPI_Bsend", a5 };
@@ -293,6 +337,31 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Comm_create_keyval(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Comm_create_keyval", MW_NOCOMM };
+	int rc;
+	int32_t *p2;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_create_keyval(&k, a0, a1, p2, a3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_delete_attr(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Comm_delete_attr", a0 };
+	int rc;
+	MPI_Comm h0;
+	mw_keyval_ref y1 = { a1, 0 };
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	return mwh_Comm_delete_attr(&k, h0, &y1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Comm_dup(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	const mw_call k = { inst, "MPI_Comm_dup", a0 };
@@ -338,6 +407,38 @@ static uint32_t mwg_Comm_free(rt_instance *inst, uint32_t a0)
 	q0.mod = *q0.slot;
 	if ((rc = mw_comm_get(q0.mod, &q0.h))) goto fail;
 	return mwh_Comm_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_free_keyval(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Comm_free_keyval", MW_NOCOMM };
+	int rc;
+	mw_keyval_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_keyval_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Comm_free_keyval(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_get_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Comm_get_attr", a0 };
+	int rc;
+	MPI_Comm h0;
+	mw_keyval_ref y1 = { a1, 0 };
+	uint32_t *p2;
+	int32_t *p3;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	if (!(p2 = mw_ptr(inst, a2, 4))) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_get_attr(&k, h0, &y1, p2, p3);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -449,6 +550,19 @@ static uint32_t mwg_Comm_remote_size(rt_instance *inst, uint32_t a0, uint32_t a1
 	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Comm_remote_size");
 	rc = MPI_Comm_remote_size(h0, p1);
 	return mw_ret(inst, rc, a0, "MPI_Comm_remote_size");
+}
+
+static uint32_t mwg_Comm_set_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Comm_set_attr", a0 };
+	int rc;
+	MPI_Comm h0;
+	mw_keyval_ref y1 = { a1, 0 };
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	return mwh_Comm_set_attr(&k, h0, &y1, a2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Comm_set_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -1171,6 +1285,32 @@ static uint32_t mwg_Issend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t
 	p6 = mw_ptr(inst, a6, 4);
 	if (!p6) { rc = MW_ERR_ARG; goto fail; }
 	return mwh_Issend(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Keyval_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Keyval_create", MW_NOCOMM };
+	int rc;
+	int32_t *p2;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Keyval_create(&k, a0, a1, p2, a3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Keyval_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Keyval_free", MW_NOCOMM };
+	int rc;
+	mw_keyval_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_keyval_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Keyval_free(&k, &q0);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -2145,6 +2285,18 @@ static uint32_t mwg_Type_create_indexed_block(rt_instance *inst, uint32_t a0, ui
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_create_indexed_block");
 }
 
+static uint32_t mwg_Type_create_keyval(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Type_create_keyval", MW_NOCOMM };
+	int rc;
+	int32_t *p2;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_create_keyval(&k, a0, a1, p2, a3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Type_create_resized(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	const mw_call k = { inst, "MPI_Type_create_resized", MW_NOCOMM };
@@ -2214,6 +2366,19 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Type_delete_attr(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Type_delete_attr", MW_NOCOMM };
+	int rc;
+	mw_dtype *d0;
+	mw_keyval_ref y1 = { a1, 0 };
+	if ((rc = mw_dtype_get(a0, &d0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	return mwh_Type_delete_attr(&k, d0, &y1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Type_dup(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -2242,6 +2407,20 @@ static uint32_t mwg_Type_free(rt_instance *inst, uint32_t a0)
 	q0.mod = *q0.slot;
 	if ((rc = mw_dtype_hget(q0.mod, &q0.h))) goto fail;
 	return mwh_Type_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_free_keyval(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Type_free_keyval", MW_NOCOMM };
+	int rc;
+	mw_keyval_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_keyval_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Type_free_keyval(&k, &q0);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -2392,6 +2571,19 @@ static uint32_t mwg_Type_match_size(rt_instance *inst, uint32_t a0, uint32_t a1,
 	rc = MPI_Type_match_size(mw_enum_in(MW_E_TYPECLASS, (int32_t)a0), (int)a1, &h2);
 	if (rc == MPI_SUCCESS) *m2 = mw_dtype_put(h2);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_match_size");
+}
+
+static uint32_t mwg_Type_set_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Type_set_attr", MW_NOCOMM };
+	int rc;
+	mw_dtype *d0;
+	mw_keyval_ref y1 = { a1, 0 };
+	if ((rc = mw_dtype_get(a0, &d0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	return mwh_Type_set_attr(&k, d0, &y1, a2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Type_set_name(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -3969,12 +4161,12 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Alltoallv", "iiiiiiiii:i", (void *)mwh_Alltoallv },
 	{ "env", "MPI_Alltoallw", "iiiiiiiii:i", (void *)mwh_Alltoallw },
 	{ "env", "PMPI_Alltoallw", "iiiiiiiii:i", (void *)mwh_Alltoallw },
-	{ "env", "MPI_Attr_delete", "ii:i", (void *)mwh_Attr_delete },
-	{ "env", "PMPI_Attr_delete", "ii:i", (void *)mwh_Attr_delete },
-	{ "env", "MPI_Attr_get", "iiii:i", (void *)mwh_Attr_get },
-	{ "env", "PMPI_Attr_get", "iiii:i", (void *)mwh_Attr_get },
-	{ "env", "MPI_Attr_put", "iii:i", (void *)mwh_Attr_put },
-	{ "env", "PMPI_Attr_put", "iii:i", (void *)mwh_Attr_put },
+	{ "env", "MPI_Attr_delete", "ii:i", (void *)mwg_Attr_delete },
+	{ "env", "PMPI_Attr_delete", "ii:i", (void *)mwg_Attr_delete },
+	{ "env", "MPI_Attr_get", "iiii:i", (void *)mwg_Attr_get },
+	{ "env", "PMPI_Attr_get", "iiii:i", (void *)mwg_Attr_get },
+	{ "env", "MPI_Attr_put", "iii:i", (void *)mwg_Attr_put },
+	{ "env", "PMPI_Attr_put", "iii:i", (void *)mwg_Attr_put },
 	{ "env", "MPI_Barrier", "i:i", (void *)mwh_Barrier },
 	{ "env", "PMPI_Barrier", "i:i", (void *)mwh_Barrier },
 	{ "env", "MPI_Bcast", "iiiii:i", (void *)mwh_Bcast },
@@ -4023,10 +4215,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_create_errhandler", "ii:i", (void *)mwh_Comm_create_errhandler },
 	{ "env", "MPI_Comm_create_group", "iiii:i", (void *)mwg_Comm_create_group },
 	{ "env", "PMPI_Comm_create_group", "iiii:i", (void *)mwg_Comm_create_group },
-	{ "env", "MPI_Comm_create_keyval", "iiii:i", (void *)mwh_Comm_create_keyval },
-	{ "env", "PMPI_Comm_create_keyval", "iiii:i", (void *)mwh_Comm_create_keyval },
-	{ "env", "MPI_Comm_delete_attr", "ii:i", (void *)mwh_Comm_delete_attr },
-	{ "env", "PMPI_Comm_delete_attr", "ii:i", (void *)mwh_Comm_delete_attr },
+	{ "env", "MPI_Comm_create_keyval", "iiii:i", (void *)mwg_Comm_create_keyval },
+	{ "env", "PMPI_Comm_create_keyval", "iiii:i", (void *)mwg_Comm_create_keyval },
+	{ "env", "MPI_Comm_delete_attr", "ii:i", (void *)mwg_Comm_delete_attr },
+	{ "env", "PMPI_Comm_delete_attr", "ii:i", (void *)mwg_Comm_delete_attr },
 	{ "env", "MPI_Comm_disconnect", "i:i", (void *)mwh_Comm_disconnect },
 	{ "env", "PMPI_Comm_disconnect", "i:i", (void *)mwh_Comm_disconnect },
 	{ "env", "MPI_Comm_dup", "ii:i", (void *)mwg_Comm_dup },
@@ -4037,10 +4229,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_f2c", "i:i", (void *)mwg_Comm_f2c },
 	{ "env", "MPI_Comm_free", "i:i", (void *)mwg_Comm_free },
 	{ "env", "PMPI_Comm_free", "i:i", (void *)mwg_Comm_free },
-	{ "env", "MPI_Comm_free_keyval", "i:i", (void *)mwh_Comm_free_keyval },
-	{ "env", "PMPI_Comm_free_keyval", "i:i", (void *)mwh_Comm_free_keyval },
-	{ "env", "MPI_Comm_get_attr", "iiii:i", (void *)mwh_Comm_get_attr },
-	{ "env", "PMPI_Comm_get_attr", "iiii:i", (void *)mwh_Comm_get_attr },
+	{ "env", "MPI_Comm_free_keyval", "i:i", (void *)mwg_Comm_free_keyval },
+	{ "env", "PMPI_Comm_free_keyval", "i:i", (void *)mwg_Comm_free_keyval },
+	{ "env", "MPI_Comm_get_attr", "iiii:i", (void *)mwg_Comm_get_attr },
+	{ "env", "PMPI_Comm_get_attr", "iiii:i", (void *)mwg_Comm_get_attr },
 	{ "env", "MPI_Comm_get_errhandler", "ii:i", (void *)mwg_Comm_get_errhandler },
 	{ "env", "PMPI_Comm_get_errhandler", "ii:i", (void *)mwg_Comm_get_errhandler },
 	{ "env", "MPI_Comm_get_info", "ii:i", (void *)mwg_Comm_get_info },
@@ -4059,8 +4251,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_remote_group", "ii:i", (void *)mwg_Comm_remote_group },
 	{ "env", "MPI_Comm_remote_size", "ii:i", (void *)mwg_Comm_remote_size },
 	{ "env", "PMPI_Comm_remote_size", "ii:i", (void *)mwg_Comm_remote_size },
-	{ "env", "MPI_Comm_set_attr", "iii:i", (void *)mwh_Comm_set_attr },
-	{ "env", "PMPI_Comm_set_attr", "iii:i", (void *)mwh_Comm_set_attr },
+	{ "env", "MPI_Comm_set_attr", "iii:i", (void *)mwg_Comm_set_attr },
+	{ "env", "PMPI_Comm_set_attr", "iii:i", (void *)mwg_Comm_set_attr },
 	{ "env", "MPI_Comm_set_errhandler", "ii:i", (void *)mwg_Comm_set_errhandler },
 	{ "env", "PMPI_Comm_set_errhandler", "ii:i", (void *)mwg_Comm_set_errhandler },
 	{ "env", "MPI_Comm_set_info", "ii:i", (void *)mwg_Comm_set_info },
@@ -4393,10 +4585,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Isend", "iiiiiii:i", (void *)mwg_Isend },
 	{ "env", "MPI_Issend", "iiiiiii:i", (void *)mwg_Issend },
 	{ "env", "PMPI_Issend", "iiiiiii:i", (void *)mwg_Issend },
-	{ "env", "MPI_Keyval_create", "iiii:i", (void *)mwh_Keyval_create },
-	{ "env", "PMPI_Keyval_create", "iiii:i", (void *)mwh_Keyval_create },
-	{ "env", "MPI_Keyval_free", "i:i", (void *)mwh_Keyval_free },
-	{ "env", "PMPI_Keyval_free", "i:i", (void *)mwh_Keyval_free },
+	{ "env", "MPI_Keyval_create", "iiii:i", (void *)mwg_Keyval_create },
+	{ "env", "PMPI_Keyval_create", "iiii:i", (void *)mwg_Keyval_create },
+	{ "env", "MPI_Keyval_free", "i:i", (void *)mwg_Keyval_free },
+	{ "env", "PMPI_Keyval_free", "i:i", (void *)mwg_Keyval_free },
 	{ "env", "MPI_Lookup_name", "iii:i", (void *)mwh_Lookup_name },
 	{ "env", "PMPI_Lookup_name", "iii:i", (void *)mwh_Lookup_name },
 	{ "env", "MPI_Message_c2f", "i:i", (void *)mwg_Message_c2f },
@@ -4615,24 +4807,24 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Type_create_hvector", "iiiii:i", (void *)mwg_Type_create_hvector },
 	{ "env", "MPI_Type_create_indexed_block", "iiiii:i", (void *)mwg_Type_create_indexed_block },
 	{ "env", "PMPI_Type_create_indexed_block", "iiiii:i", (void *)mwg_Type_create_indexed_block },
-	{ "env", "MPI_Type_create_keyval", "iiii:i", (void *)mwh_Type_create_keyval },
-	{ "env", "PMPI_Type_create_keyval", "iiii:i", (void *)mwh_Type_create_keyval },
+	{ "env", "MPI_Type_create_keyval", "iiii:i", (void *)mwg_Type_create_keyval },
+	{ "env", "PMPI_Type_create_keyval", "iiii:i", (void *)mwg_Type_create_keyval },
 	{ "env", "MPI_Type_create_resized", "iiii:i", (void *)mwg_Type_create_resized },
 	{ "env", "PMPI_Type_create_resized", "iiii:i", (void *)mwg_Type_create_resized },
 	{ "env", "MPI_Type_create_struct", "iiiii:i", (void *)mwg_Type_create_struct },
 	{ "env", "PMPI_Type_create_struct", "iiiii:i", (void *)mwg_Type_create_struct },
 	{ "env", "MPI_Type_create_subarray", "iiiiiii:i", (void *)mwg_Type_create_subarray },
 	{ "env", "PMPI_Type_create_subarray", "iiiiiii:i", (void *)mwg_Type_create_subarray },
-	{ "env", "MPI_Type_delete_attr", "ii:i", (void *)mwh_Type_delete_attr },
-	{ "env", "PMPI_Type_delete_attr", "ii:i", (void *)mwh_Type_delete_attr },
+	{ "env", "MPI_Type_delete_attr", "ii:i", (void *)mwg_Type_delete_attr },
+	{ "env", "PMPI_Type_delete_attr", "ii:i", (void *)mwg_Type_delete_attr },
 	{ "env", "MPI_Type_dup", "ii:i", (void *)mwg_Type_dup },
 	{ "env", "PMPI_Type_dup", "ii:i", (void *)mwg_Type_dup },
 	{ "env", "MPI_Type_f2c", "i:i", (void *)mwg_Type_f2c },
 	{ "env", "PMPI_Type_f2c", "i:i", (void *)mwg_Type_f2c },
 	{ "env", "MPI_Type_free", "i:i", (void *)mwg_Type_free },
 	{ "env", "PMPI_Type_free", "i:i", (void *)mwg_Type_free },
-	{ "env", "MPI_Type_free_keyval", "i:i", (void *)mwh_Type_free_keyval },
-	{ "env", "PMPI_Type_free_keyval", "i:i", (void *)mwh_Type_free_keyval },
+	{ "env", "MPI_Type_free_keyval", "i:i", (void *)mwg_Type_free_keyval },
+	{ "env", "PMPI_Type_free_keyval", "i:i", (void *)mwg_Type_free_keyval },
 	{ "env", "MPI_Type_get_attr", "iiii:i", (void *)mwh_Type_get_attr },
 	{ "env", "PMPI_Type_get_attr", "iiii:i", (void *)mwh_Type_get_attr },
 	{ "env", "MPI_Type_get_contents", "iiiiiii:i", (void *)mwg_Type_get_contents },
@@ -4653,8 +4845,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Type_indexed", "iiiii:i", (void *)mwg_Type_indexed },
 	{ "env", "MPI_Type_match_size", "iii:i", (void *)mwg_Type_match_size },
 	{ "env", "PMPI_Type_match_size", "iii:i", (void *)mwg_Type_match_size },
-	{ "env", "MPI_Type_set_attr", "iii:i", (void *)mwh_Type_set_attr },
-	{ "env", "PMPI_Type_set_attr", "iii:i", (void *)mwh_Type_set_attr },
+	{ "env", "MPI_Type_set_attr", "iii:i", (void *)mwg_Type_set_attr },
+	{ "env", "PMPI_Type_set_attr", "iii:i", (void *)mwg_Type_set_attr },
 	{ "env", "MPI_Type_set_name", "ii:i", (void *)mwg_Type_set_name },
 	{ "env", "PMPI_Type_set_name", "ii:i", (void *)mwg_Type_set_name },
 	{ "env", "MPI_Type_size", "ii:i", (void *)mwg_Type_size },

@@ -359,6 +359,17 @@ typedef struct mw_errh_io {
 	uint32_t mod;
 	MPI_Errhandler h;
 } mw_errh_io;
+/* A keyval: module handle and host key (class keyval), and in/out
+ * (MPI_Comm_free_keyval), for hand_attr.c. */
+typedef struct mw_keyval_ref {
+	uint32_t mod;
+	int h;
+} mw_keyval_ref;
+typedef struct mw_keyval_io {
+	uint32_t *slot;
+	uint32_t mod;
+	int h;
+} mw_keyval_io;
 /* A datatype by its module handle and its layout (class dtref). */
 typedef struct mw_dtype_ref {
 	uint32_t mod;

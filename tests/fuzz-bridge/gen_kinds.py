@@ -96,8 +96,9 @@ LETTER = {'comm': 'c', 'dtype': 'y', 'buf': 'b', 'count': 'n', 'bytes': 'b',
           # the same calls for it.
           'cdtype': 'y', 'dtref': 'y', 'aint': None, 'addr': 'b', 'str': None,
           'arr': None, 'aints': None, 'dtypes': 'ay', 'packed': 'b', 'pos': None,
-          'comm_any': 'c', 'group': 'g', 'info': 'i', 'strout': 'p', 'ranges': None, 'varargs': None, 'errh': 'e'}
-KIND_LETTER_MORE = {'ranges', 'varargs'}
+          'comm_any': 'c', 'group': 'g', 'info': 'i', 'strout': 'p', 'ranges': None, 'varargs': None, 'errh': 'e',
+          'keyval': None, 'word': None, 'wout': None, 'fn': None}
+KIND_LETTER_MORE = {'ranges', 'varargs', 'keyval', 'word', 'wout', 'fn'}
 # Classes whose letter is cls()'s (the kind's, array or in/out included).
 KIND_LETTER = {'arr', 'aints', 'pos', 'str'}
 

@@ -78,12 +78,21 @@ Added with the communicators and groups chapter (hand_comm.c):
   strout    string out into a buffer of the module's MPI_MAX_... bytes
             (apis.json's length): the whole buffer inside linear memory
                                                           [char *]
+Added with the attributes chapter (hand_attr.c):
+  keyval    keyval handle, in: looked up (MW_ERR_KEYVAL)  [const mw_keyval_ref *
+                                                           (module, host)]
+  word      a module word taken as a value (an attribute value, extra
+            state)                                        [uint32_t]
+  wout      a module word out (an attribute value got)    [uint32_t *]
+  fn        a module function: its table index, checked by the handler
+            against the type it calls it with             [uint32_t]
 Added with the errors chapter (hand_err.c):
   errh      error handler handle, in, checked; the handler gets the module
             handle (the bridge keeps error handlers by it) [uint32_t]
   hout and hio also take the handles of the other kinds (a datatype,
   communicator, group or error handler out; in/out: MPI_Type_commit,
-  MPI_Type_free, MPI_Comm_free, MPI_Group_free, MPI_Errhandler_free), and
+  MPI_Type_free, MPI_Comm_free, MPI_Group_free, MPI_Errhandler_free,
+  MPI_Comm_free_keyval), and
   out / outarr
   the other int-sized out scalars and arrays (an MPI_Aint out is a
   32-bit module word).
@@ -117,10 +126,12 @@ CTYPE = {'comm': 'MPI_Comm', 'dtype': 'mw_dtype *', 'count': 'int',
          'arr': 'int *', 'aints': 'const MPI_Aint *',
          'dtypes': 'const MPI_Datatype *', 'packed': 'void *', 'pos': 'mw_pos *',
          'comm_any': 'MPI_Comm', 'group': 'MPI_Group', 'info': 'MPI_Info',
-         'strout': 'char *', 'ranges': 'int *', 'varargs': 'uint32_t', 'errh': 'uint32_t'}
+         'strout': 'char *', 'ranges': 'int *', 'varargs': 'uint32_t', 'errh': 'uint32_t',
+         'keyval': 'const mw_keyval_ref *', 'word': 'uint32_t', 'wout': 'uint32_t *',
+         'fn': 'uint32_t'}
 HIO = {'REQUEST': 'mw_req_io *', 'MESSAGE': 'mw_msg_io *', 'DATATYPE': 'mw_dtype_io *',
        'COMMUNICATOR': 'mw_comm_io *', 'GROUP': 'mw_group_io *',
-       'ERRHANDLER': 'mw_errh_io *'}
+       'ERRHANDLER': 'mw_errh_io *', 'KEYVAL': 'mw_keyval_io *'}
 
 # Phase of each class's check (see the module comment).
 PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
@@ -128,11 +139,11 @@ PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
          'status': 3, 'statuses': 3, 'status_in': 3, 'status_io': 3,
          'req': 4, 'cdtype': 1, 'dtref': 1, 'str': 1, 'packed': 2, 'arr': 2,
          'aints': 2, 'dtypes': 2, 'pos': 3, 'comm_any': 0, 'group': 1, 'info': 1,
-         'strout': 3, 'ranges': 2, 'errh': 1}
+         'strout': 3, 'ranges': 2, 'errh': 1, 'keyval': 1, 'wout': 3}
 # Classes with no check of their own (converted only, or checked with
 # the argument they describe).
 PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len', 'aint', 'addr',
-         'varargs'}
+         'varargs', 'word', 'fn'}
 
 
 class Arg:
@@ -274,6 +285,12 @@ def classify_more(proc, ps, idx, i, p):
         return Arg(i, p, 'varargs')
     if k == 'RANK' and d == 'in' and isinstance(ln, list) and ln[1:] == ['3'] and ln[0] in idx:
         return Arg(i, p, 'ranges', idx[ln[0]])
+    if k == 'KEYVAL' and ln is None and d in ('in', 'inout'):
+        return Arg(i, p, 'keyval' if d == 'in' else 'hio')
+    if k.startswith(('ATTRIBUTE_VAL', 'EXTRA_STATE')) and ln is None and d in ('in', 'out'):
+        return Arg(i, p, 'word' if d == 'in' else 'wout')
+    if k == 'FUNCTION' and d == 'in' and ln is None:
+        return Arg(i, p, 'fn')
     if k == 'ERRHANDLER' and d == 'in' and ln is None and not ptr:
         return Arg(i, p, 'errh')
     if k in ('GROUP', 'INFO') and d == 'in' and ln is None and not ptr:

@@ -233,9 +233,9 @@ COVER = re.compile(r'''^MPI_(
 
 # Written by hand in src/mpi/hand_*.c as mwh_<name> (buffers with their
 # counts/datatypes, status arrays, callbacks, handle-array staging...).
-# Point-to-point, datatypes, communicators and groups, error handling are
-# typed (or listed as `hand:`): src/mpi/gen/family-p2p.txt, family-type.txt,
-# family-comm.txt, family-err.txt.
+# Point-to-point, datatypes, communicators and groups, attributes, error
+# handling are typed (or listed as `hand:`): src/mpi/gen/family-p2p.txt,
+# family-type.txt, family-comm.txt, family-attr.txt, family-err.txt.
 HAND = set('''Init Init_thread Initialized Finalize Finalized Abort Wtime Wtick
 Query_thread Is_thread_main Get_version Get_library_version
 Get_processor_name Alloc_mem Free_mem
@@ -246,11 +246,7 @@ Op_create Op_free
 Comm_create_errhandler Error_string
 Info_get
 Info_get_nthkey
-Type_free_keyval
-Keyval_free
-Comm_create_keyval Comm_free_keyval Comm_set_attr Comm_get_attr
-Comm_delete_attr Type_create_keyval Type_set_attr Type_get_attr
-Type_delete_attr Keyval_create Attr_put Attr_get Attr_delete
+Type_get_attr
 Info_free Op_commutative
 '''.split())
 
@@ -640,7 +636,8 @@ def gen_typed(e):
 # Classes added with the datatypes chapter (args.py says what each checks).
 # Kept apart from gen_typed so that chapters migrate without touching it.
 HIO_TAB = {'DATATYPE': ('dtype', 'mw_dtype_hget'), 'COMMUNICATOR': ('comm', 'mw_comm_get'),
-           'GROUP': ('group', 'mw_group_get'), 'ERRHANDLER': ('errh', 'mw_errh_get')}
+           'GROUP': ('group', 'mw_group_get'), 'ERRHANDLER': ('errh', 'mw_errh_get'),
+           'KEYVAL': ('keyval', 'mw_keyval_get')}
 
 
 def typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own):
@@ -668,6 +665,16 @@ def typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own):
     elif c == 'errh':
         decl.append('MPI_Errhandler e%d;' % i)
         phase[1].append('if ((rc = mw_errh_get(%s, &e%d))) goto fail;' % (v, i))
+        call.append(v)
+    elif c == 'keyval':
+        decl.append('mw_keyval_ref y%d = { %s, 0 };' % (i, v))
+        phase[1].append('if ((rc = mw_keyval_get(%s, &y%d.h))) goto fail;' % (v, i))
+        call.append('&y%d' % i)
+    elif c == 'wout':
+        decl.append('uint32_t *p%d;' % i)
+        phase[3].append(fail_if('!(p%d = mw_ptr(inst, %s, 4))' % (i, v), 'MW_ERR_ARG'))
+        call.append('p%d' % i)
+    elif c in ('word', 'fn'):
         call.append(v)
     elif c == 'varargs':
         call.append(v)
