@@ -8,6 +8,104 @@
 #include "hand_protos.h"
 
 #pragma GCC diagnostic ignored "-Wunused-variable"
+#pragma GCC diagnostic ignored "-Wunused-label"   /* entries with no checks */
+
+static uint32_t mwg_Add_error_class(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Add_error_class", MW_NOCOMM };
+	int rc;
+	int32_t *p0;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Add_error_class(&k, p0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Add_error_code(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Add_error_code", MW_NOCOMM };
+	int rc;
+	int32_t *p1;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Add_error_code(&k, (int)a0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Add_error_string(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Add_error_string", MW_NOCOMM };
+	int rc;
+	const char *s1;
+	if (!(s1 = mw_str(inst, a1))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Add_error_string(&k, (int)a0, s1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Aint_add(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Aint_add", MW_NOCOMM };
+	int rc;
+	return mwh_Aint_add(&k, (MPI_Aint)(int32_t)a0, (MPI_Aint)(int32_t)a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Aint_diff(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Aint_diff", MW_NOCOMM };
+	int rc;
+	return mwh_Aint_diff(&k, (MPI_Aint)(int32_t)a0, (MPI_Aint)(int32_t)a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Attr_delete(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Attr_delete", a0 };
+	int rc;
+	MPI_Comm h0;
+	mw_keyval_ref y1 = { a1, 0 };
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	return mwh_Attr_delete(&k, h0, &y1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Attr_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Attr_get", a0 };
+	int rc;
+	MPI_Comm h0;
+	mw_keyval_ref y1 = { a1, 0 };
+	uint32_t *p2;
+	int32_t *p3;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	if (!(p2 = mw_ptr(inst, a2, 4))) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Attr_get(&k, h0, &y1, p2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Attr_put(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Attr_put", a0 };
+	int rc;
+	MPI_Comm h0;
+	mw_keyval_ref y1 = { a1, 0 };
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	return mwh_Attr_put(&k, h0, &y1, a2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
 
 static uint32_t mwg_Bsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
@@ -182,6 +280,17 @@ static uint32_t mwg_Comm_c2f(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+static uint32_t mwg_Comm_call_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Comm_call_errhandler", a0 };
+	int rc;
+	MPI_Comm h0;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	return mwh_Comm_call_errhandler(&k, h0, (int)a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Comm_compare(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -196,9 +305,156 @@ static uint32_t mwg_Comm_compare(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 	return mw_ret(inst, rc, a0, "MPI_Comm_compare");
 }
 
+static uint32_t mwg_Comm_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Comm_create", a0 };
+	int rc;
+	MPI_Comm h0;
+	MPI_Group h1;
+	uint32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_group_get(a1, &h1))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_create(&k, h0, h1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_create_group(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Comm_create_group", a0 };
+	int rc;
+	MPI_Comm h0;
+	MPI_Group h1;
+	uint32_t *p3;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_group_get(a1, &h1))) goto fail;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_create_group(&k, h0, h1, mw_tag_in(a2), p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_create_keyval(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Comm_create_keyval", MW_NOCOMM };
+	int rc;
+	int32_t *p2;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_create_keyval(&k, a0, a1, p2, a3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_delete_attr(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Comm_delete_attr", a0 };
+	int rc;
+	MPI_Comm h0;
+	mw_keyval_ref y1 = { a1, 0 };
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	return mwh_Comm_delete_attr(&k, h0, &y1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_dup(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Comm_dup", a0 };
+	int rc;
+	MPI_Comm h0;
+	uint32_t *p1;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_dup(&k, h0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_dup_with_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Comm_dup_with_info", a0 };
+	int rc;
+	MPI_Comm h0;
+	MPI_Info h1;
+	uint32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_info_get(a1, &h1))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_dup_with_info(&k, h0, h1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Comm_f2c(rt_instance *inst, uint32_t a0)
 {
 	return a0;
+}
+
+static uint32_t mwg_Comm_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Comm_free", MW_NOCOMM };
+	int rc;
+	mw_comm_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_comm_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Comm_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_free_keyval(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Comm_free_keyval", MW_NOCOMM };
+	int rc;
+	mw_keyval_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_keyval_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Comm_free_keyval(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_get_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Comm_get_attr", a0 };
+	int rc;
+	MPI_Comm h0;
+	mw_keyval_ref y1 = { a1, 0 };
+	uint32_t *p2;
+	int32_t *p3;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	if (!(p2 = mw_ptr(inst, a2, 4))) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_get_attr(&k, h0, &y1, p2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_get_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Comm_get_errhandler", a0 };
+	int rc;
+	MPI_Comm h0;
+	uint32_t *p1;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_get_errhandler(&k, h0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Comm_get_info(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -214,6 +470,22 @@ static uint32_t mwg_Comm_get_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Comm_get_info");
 }
 
+static uint32_t mwg_Comm_get_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Comm_get_name", a0 };
+	int rc;
+	MPI_Comm h0;
+	char *p1;
+	int32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if (!(p1 = mw_ptr(inst, a1, MW_MAX_OBJECT_NAME))) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_get_name(&k, h0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Comm_group(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -225,6 +497,23 @@ static uint32_t mwg_Comm_group(rt_instance *inst, uint32_t a0, uint32_t a1)
 	rc = MPI_Comm_group(h0, &h1);
 	if (rc == MPI_SUCCESS) *m1 = mw_group_put(h1);
 	return mw_ret(inst, rc, a0, "MPI_Comm_group");
+}
+
+static uint32_t mwg_Comm_idup(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Comm_idup", a0 };
+	int rc;
+	MPI_Comm h0;
+	uint32_t *p1;
+	uint32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_idup(&k, h0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Comm_rank(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -263,6 +552,32 @@ static uint32_t mwg_Comm_remote_size(rt_instance *inst, uint32_t a0, uint32_t a1
 	return mw_ret(inst, rc, a0, "MPI_Comm_remote_size");
 }
 
+static uint32_t mwg_Comm_set_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Comm_set_attr", a0 };
+	int rc;
+	MPI_Comm h0;
+	mw_keyval_ref y1 = { a1, 0 };
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	return mwh_Comm_set_attr(&k, h0, &y1, a2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_set_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Comm_set_errhandler", a0 };
+	int rc;
+	MPI_Comm h0;
+	MPI_Errhandler e1;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_errh_get(a1, &e1))) goto fail;
+	return mwh_Comm_set_errhandler(&k, h0, a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Comm_set_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -274,6 +589,19 @@ static uint32_t mwg_Comm_set_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Comm_set_info");
 }
 
+static uint32_t mwg_Comm_set_name(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Comm_set_name", a0 };
+	int rc;
+	MPI_Comm h0;
+	const char *s1;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if (!(s1 = mw_str(inst, a1))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_set_name(&k, h0, s1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Comm_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -283,6 +611,36 @@ static uint32_t mwg_Comm_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Comm_size");
 	rc = MPI_Comm_size(h0, p1);
 	return mw_ret(inst, rc, a0, "MPI_Comm_size");
+}
+
+static uint32_t mwg_Comm_split(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Comm_split", a0 };
+	int rc;
+	MPI_Comm h0;
+	uint32_t *p3;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_split(&k, h0, (int)a1, (int)a2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_split_type(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Comm_split_type", a0 };
+	int rc;
+	MPI_Comm h0;
+	MPI_Info h3;
+	uint32_t *p4;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_info_get(a3, &h3))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_split_type(&k, h0, (int)a1, (int)a2, h3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Comm_test_inter(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -331,6 +689,44 @@ static uint32_t mwg_Errhandler_c2f(rt_instance *inst, uint32_t a0)
 static uint32_t mwg_Errhandler_f2c(rt_instance *inst, uint32_t a0)
 {
 	return a0;
+}
+
+static uint32_t mwg_Errhandler_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Errhandler_free", MW_NOCOMM };
+	int rc;
+	mw_errh_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_errh_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Errhandler_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Error_class(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Error_class", MW_NOCOMM };
+	int rc;
+	int32_t *p1;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Error_class(&k, (int)a0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Get_address(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Get_address", MW_NOCOMM };
+	int rc;
+	int32_t *p1;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Get_address(&k, a0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Get_count(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
@@ -488,6 +884,20 @@ static uint32_t mwg_Group_f2c(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+static uint32_t mwg_Group_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Group_free", MW_NOCOMM };
+	int rc;
+	mw_group_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_group_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Group_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Group_incl(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	int rc = 0;
@@ -519,6 +929,46 @@ static uint32_t mwg_Group_intersection(rt_instance *inst, uint32_t a0, uint32_t 
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_intersection");
 }
 
+static uint32_t mwg_Group_range_excl(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Group_range_excl", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	MPI_Group h0;
+	mw_snap s2 = { 0 };
+	uint32_t *p3;
+	if ((rc = mw_group_get(a0, &h0))) goto fail;
+	if ((rc = mw_snap_in(inst, &s2, a2, (int64_t)(int32_t)a1 * 3))) goto fail;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Group_range_excl(&k, h0, (int)a1, s2.v, p3);
+	mw_snap_free(&s2);
+	return r;
+fail:
+	mw_snap_free(&s2);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Group_range_incl(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Group_range_incl", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	MPI_Group h0;
+	mw_snap s2 = { 0 };
+	uint32_t *p3;
+	if ((rc = mw_group_get(a0, &h0))) goto fail;
+	if ((rc = mw_snap_in(inst, &s2, a2, (int64_t)(int32_t)a1 * 3))) goto fail;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Group_range_incl(&k, h0, (int)a1, s2.v, p3);
+	mw_snap_free(&s2);
+	return r;
+fail:
+	mw_snap_free(&s2);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Group_rank(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -540,6 +990,28 @@ static uint32_t mwg_Group_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 	if (!p1) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Group_size");
 	rc = MPI_Group_size(h0, p1);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_size");
+}
+
+static uint32_t mwg_Group_translate_ranks(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Group_translate_ranks", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	MPI_Group h0;
+	mw_snap s2 = { 0 };
+	MPI_Group h3;
+	int32_t *p4;
+	if ((rc = mw_group_get(a0, &h0))) goto fail;
+	if ((rc = mw_group_get(a3, &h3))) goto fail;
+	if ((rc = mw_snap_in(inst, &s2, a2, (int32_t)a1 < 0 ? 0 : (int32_t)a1))) goto fail;
+	p4 = mw_arr(inst, a4, (uint64_t)(int32_t)a1, 4);
+	if (!p4 && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Group_translate_ranks(&k, h0, (int)a1, s2.v, h3, p4);
+	mw_snap_free(&s2);
+	return r;
+fail:
+	mw_snap_free(&s2);
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Group_union(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
@@ -699,6 +1171,36 @@ static uint32_t mwg_Info_set(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Info_set");
 }
 
+static uint32_t mwg_Intercomm_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Intercomm_create", a0 };
+	int rc;
+	MPI_Comm h0;
+	MPI_Comm h2;
+	uint32_t *p5;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_comm_get(a2, &h2))) goto fail;
+	p5 = mw_ptr(inst, a5, 4);
+	if (!p5) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Intercomm_create(&k, h0, mw_rank_in(a1), h2, mw_rank_in(a3), mw_tag_in(a4), p5);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Intercomm_merge(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Intercomm_merge", a0 };
+	int rc;
+	MPI_Comm h0;
+	uint32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Intercomm_merge(&k, h0, (int)a1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Iprobe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	const mw_call k = { inst, "MPI_Iprobe", a2 };
@@ -787,6 +1289,32 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Keyval_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Keyval_create", MW_NOCOMM };
+	int rc;
+	int32_t *p2;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Keyval_create(&k, a0, a1, p2, a3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Keyval_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Keyval_free", MW_NOCOMM };
+	int rc;
+	mw_keyval_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_keyval_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Keyval_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Message_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -841,6 +1369,95 @@ static uint32_t mwg_Op_c2f(rt_instance *inst, uint32_t a0)
 static uint32_t mwg_Op_f2c(rt_instance *inst, uint32_t a0)
 {
 	return a0;
+}
+
+static uint32_t mwg_Pack(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Pack", a6 };
+	int rc;
+	uint32_t r;
+	void *p0;
+	mw_dtype *d2;
+	void *p3;
+	mw_pos q5;
+	MPI_Comm h6;
+	if ((rc = mw_comm_get(a6, &h6))) goto fail;
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	p3 = mw_ptr(inst, a3, a4);
+	if ((int32_t)a4 < 0 || (!p3 && (int32_t)a4)) { rc = MW_ERR_BUFFER; goto fail; }
+	if (mw_pos_arg(&k, a5, (int32_t)a4, &q5, &r)) goto out;
+	return mwh_Pack(&k, p0, (int)a1, d2, p3, (int)a4, &q5, h6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+out:
+	return r;
+}
+
+static uint32_t mwg_Pack_external(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Pack_external", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	const char *s0;
+	void *p1;
+	mw_dtype *d3;
+	void *p4;
+	mw_pos q6;
+	if (!(s0 = mw_str(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	p4 = mw_ptr(inst, a4, a5);
+	if (!p4 || (int32_t)a5 < 0) { rc = MW_ERR_BUFFER; goto fail; }
+	if (mw_pos_arg(&k, a6, (int32_t)a5, &q6, &r)) goto out;
+	return mwh_Pack_external(&k, s0, p1, (int)a2, d3, p4, (MPI_Aint)(int32_t)a5, &q6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+out:
+	return r;
+}
+
+static uint32_t mwg_Pack_external_size(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Pack_external_size", MW_NOCOMM };
+	int rc;
+	const char *s0;
+	mw_dtype *d2;
+	int32_t *p3;
+	if (!(s0 = mw_str(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if (!d2->committed) { rc = MW_ERR_TYPE; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Pack_external_size(&k, s0, (int)a1, d2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Pack_size(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Pack_size", a2 };
+	int rc;
+	mw_dtype *d1;
+	MPI_Comm h2;
+	int32_t *p3;
+	if ((rc = mw_comm_live(a2, &h2))) goto fail;
+	if ((rc = mw_dtype_get(a1, &d1))) goto fail;
+	if (!d1->committed) { rc = MW_ERR_TYPE; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Pack_size(&k, (int)a0, d1, h2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Pcontrol(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Pcontrol", MW_NOCOMM };
+	int rc;
+	return mwh_Pcontrol(&k, (int)a0, a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Probe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
@@ -1502,6 +2119,20 @@ static uint32_t mwg_Type_c2f(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+static uint32_t mwg_Type_commit(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Type_commit", MW_NOCOMM };
+	int rc;
+	mw_dtype_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_dtype_hget(q0.mod, &q0.h))) goto fail;
+	return mwh_Type_commit(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Type_contiguous(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -1513,6 +2144,38 @@ static uint32_t mwg_Type_contiguous(rt_instance *inst, uint32_t a0, uint32_t a1,
 	rc = MPI_Type_contiguous((int)a0, h1, &h2);
 	if (rc == MPI_SUCCESS) *m2 = mw_dtype_put(h2);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_contiguous");
+}
+
+static uint32_t mwg_Type_create_darray(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	const mw_call k = { inst, "MPI_Type_create_darray", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_snap s3 = { 0 };
+	mw_snap s4 = { 0 };
+	mw_snap s5 = { 0 };
+	mw_snap s6 = { 0 };
+	mw_dtype *d8;
+	uint32_t *p9;
+	if ((rc = mw_snap_in(inst, &s3, a3, (int32_t)a2 < 0 ? 0 : (int32_t)a2))) goto fail;
+	if ((rc = mw_snap_in(inst, &s4, a4, (int32_t)a2 < 0 ? 0 : (int32_t)a2))) goto fail;
+	if ((rc = mw_snap_in(inst, &s5, a5, (int32_t)a2 < 0 ? 0 : (int32_t)a2))) goto fail;
+	if ((rc = mw_snap_in(inst, &s6, a6, (int32_t)a2 < 0 ? 0 : (int32_t)a2))) goto fail;
+	if ((rc = mw_dtype_get(a8, &d8))) goto fail;
+	p9 = mw_ptr(inst, a9, 4);
+	if (!p9) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Type_create_darray(&k, (int)a0, (int)a1, (int)a2, s3.v, s4.v, s5.v, s6.v, (int)a7, d8, p9);
+	mw_snap_free(&s3);
+	mw_snap_free(&s4);
+	mw_snap_free(&s5);
+	mw_snap_free(&s6);
+	return r;
+fail:
+	mw_snap_free(&s3);
+	mw_snap_free(&s4);
+	mw_snap_free(&s5);
+	mw_snap_free(&s6);
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Type_create_f90_complex(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
@@ -1548,6 +2211,64 @@ static uint32_t mwg_Type_create_f90_real(rt_instance *inst, uint32_t a0, uint32_
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_create_f90_real");
 }
 
+static uint32_t mwg_Type_create_hindexed(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Type_create_hindexed", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_snap s1 = { 0 };
+	mw_aints w2 = { 0 };
+	mw_dtype *d3;
+	uint32_t *p4;
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_snap_in(inst, &s1, a1, (int32_t)a0 < 0 ? 0 : (int32_t)a0))) goto fail;
+	if ((rc = mw_aints_in(inst, &w2, a2, (int32_t)a0))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Type_create_hindexed(&k, (int)a0, s1.v, w2.v, d3, p4);
+	mw_snap_free(&s1);
+	mw_aints_free(&w2);
+	return r;
+fail:
+	mw_snap_free(&s1);
+	mw_aints_free(&w2);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_create_hindexed_block(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Type_create_hindexed_block", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_aints w2 = { 0 };
+	mw_dtype *d3;
+	uint32_t *p4;
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_aints_in(inst, &w2, a2, (int32_t)a0))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Type_create_hindexed_block(&k, (int)a0, (int)a1, w2.v, d3, p4);
+	mw_aints_free(&w2);
+	return r;
+fail:
+	mw_aints_free(&w2);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_create_hvector(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Type_create_hvector", MW_NOCOMM };
+	int rc;
+	mw_dtype *d3;
+	uint32_t *p4;
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_create_hvector(&k, (int)a0, (int)a1, (MPI_Aint)(int32_t)a2, d3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Type_create_indexed_block(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	int rc = 0;
@@ -1562,6 +2283,100 @@ static uint32_t mwg_Type_create_indexed_block(rt_instance *inst, uint32_t a0, ui
 	rc = MPI_Type_create_indexed_block((int)a0, (int)a1, p2, h3, &h4);
 	if (rc == MPI_SUCCESS) *m4 = mw_dtype_put(h4);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_create_indexed_block");
+}
+
+static uint32_t mwg_Type_create_keyval(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Type_create_keyval", MW_NOCOMM };
+	int rc;
+	int32_t *p2;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_create_keyval(&k, a0, a1, p2, a3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_create_resized(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Type_create_resized", MW_NOCOMM };
+	int rc;
+	mw_dtype *d0;
+	uint32_t *p3;
+	if ((rc = mw_dtype_get(a0, &d0))) goto fail;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_create_resized(&k, d0, (MPI_Aint)(int32_t)a1, (MPI_Aint)(int32_t)a2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_create_struct(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Type_create_struct", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_snap s1 = { 0 };
+	mw_aints w2 = { 0 };
+	mw_dtypes t3 = { 0 };
+	uint32_t *p4;
+	if ((rc = mw_snap_in(inst, &s1, a1, (int32_t)a0 < 0 ? 0 : (int32_t)a0))) goto fail;
+	if ((rc = mw_aints_in(inst, &w2, a2, (int32_t)a0))) goto fail;
+	if ((rc = mw_dtypes_in(inst, &t3, a3, (int32_t)a0))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_dtypes_get(&t3))) goto fail;
+	r = mwh_Type_create_struct(&k, (int)a0, s1.v, w2.v, t3.h, p4);
+	mw_snap_free(&s1);
+	mw_aints_free(&w2);
+	mw_dtypes_free(&t3);
+	return r;
+fail:
+	mw_snap_free(&s1);
+	mw_aints_free(&w2);
+	mw_dtypes_free(&t3);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_create_subarray(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Type_create_subarray", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	mw_snap s1 = { 0 };
+	mw_snap s2 = { 0 };
+	mw_snap s3 = { 0 };
+	mw_dtype *d5;
+	uint32_t *p6;
+	if ((rc = mw_snap_in(inst, &s1, a1, (int32_t)a0 < 0 ? 0 : (int32_t)a0))) goto fail;
+	if ((rc = mw_snap_in(inst, &s2, a2, (int32_t)a0 < 0 ? 0 : (int32_t)a0))) goto fail;
+	if ((rc = mw_snap_in(inst, &s3, a3, (int32_t)a0 < 0 ? 0 : (int32_t)a0))) goto fail;
+	if ((rc = mw_dtype_get(a5, &d5))) goto fail;
+	p6 = mw_ptr(inst, a6, 4);
+	if (!p6) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Type_create_subarray(&k, (int)a0, s1.v, s2.v, s3.v, (int)a4, d5, p6);
+	mw_snap_free(&s1);
+	mw_snap_free(&s2);
+	mw_snap_free(&s3);
+	return r;
+fail:
+	mw_snap_free(&s1);
+	mw_snap_free(&s2);
+	mw_snap_free(&s3);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_delete_attr(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Type_delete_attr", MW_NOCOMM };
+	int rc;
+	mw_dtype *d0;
+	mw_keyval_ref y1 = { a1, 0 };
+	if ((rc = mw_dtype_get(a0, &d0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	return mwh_Type_delete_attr(&k, d0, &y1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Type_dup(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -1582,6 +2397,94 @@ static uint32_t mwg_Type_f2c(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+static uint32_t mwg_Type_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Type_free", MW_NOCOMM };
+	int rc;
+	mw_dtype_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_dtype_hget(q0.mod, &q0.h))) goto fail;
+	return mwh_Type_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_free_keyval(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Type_free_keyval", MW_NOCOMM };
+	int rc;
+	mw_keyval_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_keyval_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Type_free_keyval(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_get_contents(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Type_get_contents", MW_NOCOMM };
+	int rc;
+	mw_dtype_ref t0 = { a0, NULL };
+	int32_t *p4;
+	int32_t *p5;
+	int32_t *p6;
+	if ((rc = mw_dtype_get(a0, &t0.d))) goto fail;
+	p4 = mw_arr(inst, a4, (uint64_t)(int32_t)a1, 4);
+	if (!p4 && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	p5 = mw_arr(inst, a5, (uint64_t)(int32_t)a2, 4);
+	if (!p5 && (int32_t)a2 > 0) { rc = MW_ERR_ARG; goto fail; }
+	p6 = mw_arr(inst, a6, (uint64_t)(int32_t)a3, 4);
+	if (!p6 && (int32_t)a3 > 0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_get_contents(&k, &t0, (int)a1, (int)a2, (int)a3, p4, p5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_get_envelope(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Type_get_envelope", MW_NOCOMM };
+	int rc;
+	mw_dtype_ref t0 = { a0, NULL };
+	int32_t *p1;
+	int32_t *p2;
+	int32_t *p3;
+	int32_t *p4;
+	if ((rc = mw_dtype_get(a0, &t0.d))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_get_envelope(&k, &t0, p1, p2, p3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_get_extent(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Type_get_extent", MW_NOCOMM };
+	int rc;
+	mw_dtype *d0;
+	int32_t *p1;
+	int32_t *p2;
+	if ((rc = mw_dtype_get(a0, &d0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_get_extent(&k, d0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Type_get_extent_x(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	int rc = 0;
@@ -1593,6 +2496,39 @@ static uint32_t mwg_Type_get_extent_x(rt_instance *inst, uint32_t a0, uint32_t a
 	if (!p2) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_get_extent_x");
 	rc = MPI_Type_get_extent_x(h0, p1, p2);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_get_extent_x");
+}
+
+static uint32_t mwg_Type_get_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Type_get_name", MW_NOCOMM };
+	int rc;
+	mw_dtype_ref t0 = { a0, NULL };
+	char *p1;
+	int32_t *p2;
+	if ((rc = mw_dtype_get(a0, &t0.d))) goto fail;
+	if (!(p1 = mw_ptr(inst, a1, MW_MAX_OBJECT_NAME))) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_get_name(&k, &t0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_get_true_extent(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Type_get_true_extent", MW_NOCOMM };
+	int rc;
+	mw_dtype *d0;
+	int32_t *p1;
+	int32_t *p2;
+	if ((rc = mw_dtype_get(a0, &d0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_get_true_extent(&k, d0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Type_get_true_extent_x(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
@@ -1637,6 +2573,32 @@ static uint32_t mwg_Type_match_size(rt_instance *inst, uint32_t a0, uint32_t a1,
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_match_size");
 }
 
+static uint32_t mwg_Type_set_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Type_set_attr", MW_NOCOMM };
+	int rc;
+	mw_dtype *d0;
+	mw_keyval_ref y1 = { a1, 0 };
+	if ((rc = mw_dtype_get(a0, &d0))) goto fail;
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	return mwh_Type_set_attr(&k, d0, &y1, a2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Type_set_name(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Type_set_name", MW_NOCOMM };
+	int rc;
+	mw_dtype_ref t0 = { a0, NULL };
+	const char *s1;
+	if ((rc = mw_dtype_get(a0, &t0.d))) goto fail;
+	if (!(s1 = mw_str(inst, a1))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_set_name(&k, &t0, s1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Type_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -1670,6 +2632,52 @@ static uint32_t mwg_Type_vector(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	rc = MPI_Type_vector((int)a0, (int)a1, (int)a2, h3, &h4);
 	if (rc == MPI_SUCCESS) *m4 = mw_dtype_put(h4);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_vector");
+}
+
+static uint32_t mwg_Unpack(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Unpack", a6 };
+	int rc;
+	uint32_t r;
+	void *p0;
+	mw_pos q2;
+	void *p3;
+	mw_dtype *d5;
+	MPI_Comm h6;
+	if ((rc = mw_comm_get(a6, &h6))) goto fail;
+	if ((rc = mw_dtype_get(a5, &d5))) goto fail;
+	p0 = mw_ptr(inst, a0, a1);
+	if ((int32_t)a1 < 0 || (!p0 && (int32_t)a1)) { rc = MW_ERR_BUFFER; goto fail; }
+	if ((rc = mw_buf(inst, a3, (int32_t)a4, d5, &p3))) goto fail;
+	if (mw_pos_arg(&k, a2, (int32_t)a1, &q2, &r)) goto out;
+	return mwh_Unpack(&k, p0, (int)a1, &q2, p3, (int)a4, d5, h6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+out:
+	return r;
+}
+
+static uint32_t mwg_Unpack_external(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Unpack_external", MW_NOCOMM };
+	int rc;
+	uint32_t r;
+	const char *s0;
+	void *p1;
+	mw_pos q3;
+	void *p4;
+	mw_dtype *d6;
+	if (!(s0 = mw_str(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_dtype_get(a6, &d6))) goto fail;
+	if ((rc = mw_buf(inst, a4, (int32_t)a5, d6, &p4))) goto fail;
+	p1 = mw_ptr(inst, a1, a2);
+	if (!p1 || (int32_t)a2 < 0) { rc = MW_ERR_BUFFER; goto fail; }
+	if (mw_pos_arg(&k, a3, (int32_t)a2, &q3, &r)) goto out;
+	return mwh_Unpack_external(&k, s0, p1, (MPI_Aint)(int32_t)a2, &q3, p4, (int)a5, d6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+out:
+	return r;
 }
 
 static uint32_t mwg_Wait(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -2666,7 +3674,7 @@ static uint32_t mwb_Pack_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t
 	if (mw_bigc_int(&x, "outsize", a4, &b4)) goto out;
 	uint32_t b5;
 	if (mw_bigc_out(&x, "position", a5, 1, &b5)) goto out;
-	x.r = mwh_Pack(inst, a0, b1, a2, a3, b4, b5, a6);
+	x.r = mwg_Pack(inst, a0, b1, a2, a3, b4, b5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -2681,7 +3689,7 @@ static uint32_t mwb_Pack_external_c(rt_instance *inst, uint32_t a0, uint32_t a1,
 	if (mw_bigc_int(&x, "outsize", a5, &b5)) goto out;
 	uint32_t b6;
 	if (mw_bigc_out(&x, "position", a6, 1, &b6)) goto out;
-	x.r = mwh_Pack_external(inst, a0, a1, b2, a3, a4, b5, b6);
+	x.r = mwg_Pack_external(inst, a0, a1, b2, a3, a4, b5, b6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -2694,7 +3702,7 @@ static uint32_t mwb_Pack_external_size_c(rt_instance *inst, uint32_t a0, uint64_
 	if (mw_bigc_int(&x, "incount", a1, &b1)) goto out;
 	uint32_t b3;
 	if (mw_bigc_out(&x, "size", a3, 0, &b3)) goto out;
-	x.r = mwh_Pack_external_size(inst, a0, b1, a2, b3);
+	x.r = mwg_Pack_external_size(inst, a0, b1, a2, b3);
 out:
 	return mw_bigc_end(&x);
 }
@@ -2707,7 +3715,7 @@ static uint32_t mwb_Pack_size_c(rt_instance *inst, uint64_t a0, uint32_t a1, uin
 	if (mw_bigc_int(&x, "incount", a0, &b0)) goto out;
 	uint32_t b3;
 	if (mw_bigc_out(&x, "size", a3, 0, &b3)) goto out;
-	x.r = mwh_Pack_size(inst, b0, a1, a2, b3);
+	x.r = mwg_Pack_size(inst, b0, a1, a2, b3);
 out:
 	return mw_bigc_end(&x);
 }
@@ -2956,7 +3964,7 @@ static uint32_t mwb_Type_create_darray_c(rt_instance *inst, uint32_t a0, uint32_
 	mw_bigc_begin(&x, inst, "MPI_Type_create_darray_c", MW_BIGC_COMM, MW_NOCOMM);
 	uint32_t b3;
 	if (mw_bigc_arr(&x, "array_of_gsizes", a3, (int32_t)a2, &b3)) goto out;
-	x.r = mwh_Type_create_darray(inst, a0, a1, a2, b3, a4, a5, a6, a7, a8, a9);
+	x.r = mwg_Type_create_darray(inst, a0, a1, a2, b3, a4, a5, a6, a7, a8, a9);
 out:
 	return mw_bigc_end(&x);
 }
@@ -2971,7 +3979,7 @@ static uint32_t mwb_Type_create_hindexed_c(rt_instance *inst, uint64_t a0, uint3
 	if (mw_bigc_arr(&x, "array_of_blocklengths", a1, (int32_t)b0, &b1)) goto out;
 	uint32_t b2;
 	if (mw_bigc_arr(&x, "array_of_displacements", a2, (int32_t)b0, &b2)) goto out;
-	x.r = mwh_Type_create_hindexed(inst, b0, b1, b2, a3, a4);
+	x.r = mwg_Type_create_hindexed(inst, b0, b1, b2, a3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -2986,7 +3994,7 @@ static uint32_t mwb_Type_create_hindexed_block_c(rt_instance *inst, uint64_t a0,
 	if (mw_bigc_int(&x, "blocklength", a1, &b1)) goto out;
 	uint32_t b2;
 	if (mw_bigc_arr(&x, "array_of_displacements", a2, (int32_t)b0, &b2)) goto out;
-	x.r = mwh_Type_create_hindexed_block(inst, b0, b1, b2, a3, a4);
+	x.r = mwg_Type_create_hindexed_block(inst, b0, b1, b2, a3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3001,7 +4009,7 @@ static uint32_t mwb_Type_create_hvector_c(rt_instance *inst, uint64_t a0, uint64
 	if (mw_bigc_int(&x, "blocklength", a1, &b1)) goto out;
 	uint32_t b2;
 	if (mw_bigc_int(&x, "stride", a2, &b2)) goto out;
-	x.r = mwh_Type_create_hvector(inst, b0, b1, b2, a3, a4);
+	x.r = mwg_Type_create_hvector(inst, b0, b1, b2, a3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3029,7 +4037,7 @@ static uint32_t mwb_Type_create_resized_c(rt_instance *inst, uint32_t a0, uint64
 	if (mw_bigc_int(&x, "lb", a1, &b1)) goto out;
 	uint32_t b2;
 	if (mw_bigc_int(&x, "extent", a2, &b2)) goto out;
-	x.r = mwh_Type_create_resized(inst, a0, b1, b2, a3);
+	x.r = mwg_Type_create_resized(inst, a0, b1, b2, a3);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3044,7 +4052,7 @@ static uint32_t mwb_Type_create_struct_c(rt_instance *inst, uint64_t a0, uint32_
 	if (mw_bigc_arr(&x, "array_of_blocklengths", a1, (int32_t)b0, &b1)) goto out;
 	uint32_t b2;
 	if (mw_bigc_arr(&x, "array_of_displacements", a2, (int32_t)b0, &b2)) goto out;
-	x.r = mwh_Type_create_struct(inst, b0, b1, b2, a3, a4);
+	x.r = mwg_Type_create_struct(inst, b0, b1, b2, a3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3059,7 +4067,7 @@ static uint32_t mwb_Type_create_subarray_c(rt_instance *inst, uint32_t a0, uint3
 	if (mw_bigc_arr(&x, "array_of_subsizes", a2, (int32_t)a0, &b2)) goto out;
 	uint32_t b3;
 	if (mw_bigc_arr(&x, "array_of_starts", a3, (int32_t)a0, &b3)) goto out;
-	x.r = mwh_Type_create_subarray(inst, a0, b1, b2, b3, a4, a5, a6);
+	x.r = mwg_Type_create_subarray(inst, a0, b1, b2, b3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3104,7 +4112,7 @@ static uint32_t mwb_Unpack_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32
 	if (mw_bigc_out(&x, "position", a2, 1, &b2)) goto out;
 	uint32_t b4;
 	if (mw_bigc_int(&x, "outcount", a4, &b4)) goto out;
-	x.r = mwh_Unpack(inst, a0, b1, b2, a3, b4, a5, a6);
+	x.r = mwg_Unpack(inst, a0, b1, b2, a3, b4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3119,7 +4127,7 @@ static uint32_t mwb_Unpack_external_c(rt_instance *inst, uint32_t a0, uint32_t a
 	if (mw_bigc_out(&x, "position", a3, 1, &b3)) goto out;
 	uint32_t b5;
 	if (mw_bigc_int(&x, "outcount", a5, &b5)) goto out;
-	x.r = mwh_Unpack_external(inst, a0, a1, b2, b3, a4, b5, a6);
+	x.r = mwg_Unpack_external(inst, a0, a1, b2, b3, a4, b5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3129,16 +4137,16 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Abort", "ii:i", (void *)mwh_Abort },
 	{ "env", "MPI_Accumulate", "iiiiiiiii:i", (void *)mwh_Accumulate },
 	{ "env", "PMPI_Accumulate", "iiiiiiiii:i", (void *)mwh_Accumulate },
-	{ "env", "MPI_Add_error_class", "i:i", (void *)mwh_Add_error_class },
-	{ "env", "PMPI_Add_error_class", "i:i", (void *)mwh_Add_error_class },
-	{ "env", "MPI_Add_error_code", "ii:i", (void *)mwh_Add_error_code },
-	{ "env", "PMPI_Add_error_code", "ii:i", (void *)mwh_Add_error_code },
-	{ "env", "MPI_Add_error_string", "ii:i", (void *)mwh_Add_error_string },
-	{ "env", "PMPI_Add_error_string", "ii:i", (void *)mwh_Add_error_string },
-	{ "env", "MPI_Aint_add", "ii:i", (void *)mwh_Aint_add },
-	{ "env", "PMPI_Aint_add", "ii:i", (void *)mwh_Aint_add },
-	{ "env", "MPI_Aint_diff", "ii:i", (void *)mwh_Aint_diff },
-	{ "env", "PMPI_Aint_diff", "ii:i", (void *)mwh_Aint_diff },
+	{ "env", "MPI_Add_error_class", "i:i", (void *)mwg_Add_error_class },
+	{ "env", "PMPI_Add_error_class", "i:i", (void *)mwg_Add_error_class },
+	{ "env", "MPI_Add_error_code", "ii:i", (void *)mwg_Add_error_code },
+	{ "env", "PMPI_Add_error_code", "ii:i", (void *)mwg_Add_error_code },
+	{ "env", "MPI_Add_error_string", "ii:i", (void *)mwg_Add_error_string },
+	{ "env", "PMPI_Add_error_string", "ii:i", (void *)mwg_Add_error_string },
+	{ "env", "MPI_Aint_add", "ii:i", (void *)mwg_Aint_add },
+	{ "env", "PMPI_Aint_add", "ii:i", (void *)mwg_Aint_add },
+	{ "env", "MPI_Aint_diff", "ii:i", (void *)mwg_Aint_diff },
+	{ "env", "PMPI_Aint_diff", "ii:i", (void *)mwg_Aint_diff },
 	{ "env", "MPI_Allgather", "iiiiiii:i", (void *)mwh_Allgather },
 	{ "env", "PMPI_Allgather", "iiiiiii:i", (void *)mwh_Allgather },
 	{ "env", "MPI_Allgatherv", "iiiiiiii:i", (void *)mwh_Allgatherv },
@@ -3153,12 +4161,12 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Alltoallv", "iiiiiiiii:i", (void *)mwh_Alltoallv },
 	{ "env", "MPI_Alltoallw", "iiiiiiiii:i", (void *)mwh_Alltoallw },
 	{ "env", "PMPI_Alltoallw", "iiiiiiiii:i", (void *)mwh_Alltoallw },
-	{ "env", "MPI_Attr_delete", "ii:i", (void *)mwh_Attr_delete },
-	{ "env", "PMPI_Attr_delete", "ii:i", (void *)mwh_Attr_delete },
-	{ "env", "MPI_Attr_get", "iiii:i", (void *)mwh_Attr_get },
-	{ "env", "PMPI_Attr_get", "iiii:i", (void *)mwh_Attr_get },
-	{ "env", "MPI_Attr_put", "iii:i", (void *)mwh_Attr_put },
-	{ "env", "PMPI_Attr_put", "iii:i", (void *)mwh_Attr_put },
+	{ "env", "MPI_Attr_delete", "ii:i", (void *)mwg_Attr_delete },
+	{ "env", "PMPI_Attr_delete", "ii:i", (void *)mwg_Attr_delete },
+	{ "env", "MPI_Attr_get", "iiii:i", (void *)mwg_Attr_get },
+	{ "env", "PMPI_Attr_get", "iiii:i", (void *)mwg_Attr_get },
+	{ "env", "MPI_Attr_put", "iii:i", (void *)mwg_Attr_put },
+	{ "env", "PMPI_Attr_put", "iii:i", (void *)mwg_Attr_put },
 	{ "env", "MPI_Barrier", "i:i", (void *)mwh_Barrier },
 	{ "env", "PMPI_Barrier", "i:i", (void *)mwh_Barrier },
 	{ "env", "MPI_Bcast", "iiiii:i", (void *)mwh_Bcast },
@@ -3195,72 +4203,72 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_accept", "iiiii:i", (void *)mwh_Comm_accept },
 	{ "env", "MPI_Comm_c2f", "i:i", (void *)mwg_Comm_c2f },
 	{ "env", "PMPI_Comm_c2f", "i:i", (void *)mwg_Comm_c2f },
-	{ "env", "MPI_Comm_call_errhandler", "ii:i", (void *)mwh_Comm_call_errhandler },
-	{ "env", "PMPI_Comm_call_errhandler", "ii:i", (void *)mwh_Comm_call_errhandler },
+	{ "env", "MPI_Comm_call_errhandler", "ii:i", (void *)mwg_Comm_call_errhandler },
+	{ "env", "PMPI_Comm_call_errhandler", "ii:i", (void *)mwg_Comm_call_errhandler },
 	{ "env", "MPI_Comm_compare", "iii:i", (void *)mwg_Comm_compare },
 	{ "env", "PMPI_Comm_compare", "iii:i", (void *)mwg_Comm_compare },
 	{ "env", "MPI_Comm_connect", "iiiii:i", (void *)mwh_Comm_connect },
 	{ "env", "PMPI_Comm_connect", "iiiii:i", (void *)mwh_Comm_connect },
-	{ "env", "MPI_Comm_create", "iii:i", (void *)mwh_Comm_create },
-	{ "env", "PMPI_Comm_create", "iii:i", (void *)mwh_Comm_create },
+	{ "env", "MPI_Comm_create", "iii:i", (void *)mwg_Comm_create },
+	{ "env", "PMPI_Comm_create", "iii:i", (void *)mwg_Comm_create },
 	{ "env", "MPI_Comm_create_errhandler", "ii:i", (void *)mwh_Comm_create_errhandler },
 	{ "env", "PMPI_Comm_create_errhandler", "ii:i", (void *)mwh_Comm_create_errhandler },
-	{ "env", "MPI_Comm_create_group", "iiii:i", (void *)mwh_Comm_create_group },
-	{ "env", "PMPI_Comm_create_group", "iiii:i", (void *)mwh_Comm_create_group },
-	{ "env", "MPI_Comm_create_keyval", "iiii:i", (void *)mwh_Comm_create_keyval },
-	{ "env", "PMPI_Comm_create_keyval", "iiii:i", (void *)mwh_Comm_create_keyval },
-	{ "env", "MPI_Comm_delete_attr", "ii:i", (void *)mwh_Comm_delete_attr },
-	{ "env", "PMPI_Comm_delete_attr", "ii:i", (void *)mwh_Comm_delete_attr },
+	{ "env", "MPI_Comm_create_group", "iiii:i", (void *)mwg_Comm_create_group },
+	{ "env", "PMPI_Comm_create_group", "iiii:i", (void *)mwg_Comm_create_group },
+	{ "env", "MPI_Comm_create_keyval", "iiii:i", (void *)mwg_Comm_create_keyval },
+	{ "env", "PMPI_Comm_create_keyval", "iiii:i", (void *)mwg_Comm_create_keyval },
+	{ "env", "MPI_Comm_delete_attr", "ii:i", (void *)mwg_Comm_delete_attr },
+	{ "env", "PMPI_Comm_delete_attr", "ii:i", (void *)mwg_Comm_delete_attr },
 	{ "env", "MPI_Comm_disconnect", "i:i", (void *)mwh_Comm_disconnect },
 	{ "env", "PMPI_Comm_disconnect", "i:i", (void *)mwh_Comm_disconnect },
-	{ "env", "MPI_Comm_dup", "ii:i", (void *)mwh_Comm_dup },
-	{ "env", "PMPI_Comm_dup", "ii:i", (void *)mwh_Comm_dup },
-	{ "env", "MPI_Comm_dup_with_info", "iii:i", (void *)mwh_Comm_dup_with_info },
-	{ "env", "PMPI_Comm_dup_with_info", "iii:i", (void *)mwh_Comm_dup_with_info },
+	{ "env", "MPI_Comm_dup", "ii:i", (void *)mwg_Comm_dup },
+	{ "env", "PMPI_Comm_dup", "ii:i", (void *)mwg_Comm_dup },
+	{ "env", "MPI_Comm_dup_with_info", "iii:i", (void *)mwg_Comm_dup_with_info },
+	{ "env", "PMPI_Comm_dup_with_info", "iii:i", (void *)mwg_Comm_dup_with_info },
 	{ "env", "MPI_Comm_f2c", "i:i", (void *)mwg_Comm_f2c },
 	{ "env", "PMPI_Comm_f2c", "i:i", (void *)mwg_Comm_f2c },
-	{ "env", "MPI_Comm_free", "i:i", (void *)mwh_Comm_free },
-	{ "env", "PMPI_Comm_free", "i:i", (void *)mwh_Comm_free },
-	{ "env", "MPI_Comm_free_keyval", "i:i", (void *)mwh_Comm_free_keyval },
-	{ "env", "PMPI_Comm_free_keyval", "i:i", (void *)mwh_Comm_free_keyval },
-	{ "env", "MPI_Comm_get_attr", "iiii:i", (void *)mwh_Comm_get_attr },
-	{ "env", "PMPI_Comm_get_attr", "iiii:i", (void *)mwh_Comm_get_attr },
-	{ "env", "MPI_Comm_get_errhandler", "ii:i", (void *)mwh_Comm_get_errhandler },
-	{ "env", "PMPI_Comm_get_errhandler", "ii:i", (void *)mwh_Comm_get_errhandler },
+	{ "env", "MPI_Comm_free", "i:i", (void *)mwg_Comm_free },
+	{ "env", "PMPI_Comm_free", "i:i", (void *)mwg_Comm_free },
+	{ "env", "MPI_Comm_free_keyval", "i:i", (void *)mwg_Comm_free_keyval },
+	{ "env", "PMPI_Comm_free_keyval", "i:i", (void *)mwg_Comm_free_keyval },
+	{ "env", "MPI_Comm_get_attr", "iiii:i", (void *)mwg_Comm_get_attr },
+	{ "env", "PMPI_Comm_get_attr", "iiii:i", (void *)mwg_Comm_get_attr },
+	{ "env", "MPI_Comm_get_errhandler", "ii:i", (void *)mwg_Comm_get_errhandler },
+	{ "env", "PMPI_Comm_get_errhandler", "ii:i", (void *)mwg_Comm_get_errhandler },
 	{ "env", "MPI_Comm_get_info", "ii:i", (void *)mwg_Comm_get_info },
 	{ "env", "PMPI_Comm_get_info", "ii:i", (void *)mwg_Comm_get_info },
-	{ "env", "MPI_Comm_get_name", "iii:i", (void *)mwh_Comm_get_name },
-	{ "env", "PMPI_Comm_get_name", "iii:i", (void *)mwh_Comm_get_name },
+	{ "env", "MPI_Comm_get_name", "iii:i", (void *)mwg_Comm_get_name },
+	{ "env", "PMPI_Comm_get_name", "iii:i", (void *)mwg_Comm_get_name },
 	{ "env", "MPI_Comm_get_parent", "i:i", (void *)mwh_Comm_get_parent },
 	{ "env", "PMPI_Comm_get_parent", "i:i", (void *)mwh_Comm_get_parent },
 	{ "env", "MPI_Comm_group", "ii:i", (void *)mwg_Comm_group },
 	{ "env", "PMPI_Comm_group", "ii:i", (void *)mwg_Comm_group },
-	{ "env", "MPI_Comm_idup", "iii:i", (void *)mwh_Comm_idup },
-	{ "env", "PMPI_Comm_idup", "iii:i", (void *)mwh_Comm_idup },
+	{ "env", "MPI_Comm_idup", "iii:i", (void *)mwg_Comm_idup },
+	{ "env", "PMPI_Comm_idup", "iii:i", (void *)mwg_Comm_idup },
 	{ "env", "MPI_Comm_rank", "ii:i", (void *)mwg_Comm_rank },
 	{ "env", "PMPI_Comm_rank", "ii:i", (void *)mwg_Comm_rank },
 	{ "env", "MPI_Comm_remote_group", "ii:i", (void *)mwg_Comm_remote_group },
 	{ "env", "PMPI_Comm_remote_group", "ii:i", (void *)mwg_Comm_remote_group },
 	{ "env", "MPI_Comm_remote_size", "ii:i", (void *)mwg_Comm_remote_size },
 	{ "env", "PMPI_Comm_remote_size", "ii:i", (void *)mwg_Comm_remote_size },
-	{ "env", "MPI_Comm_set_attr", "iii:i", (void *)mwh_Comm_set_attr },
-	{ "env", "PMPI_Comm_set_attr", "iii:i", (void *)mwh_Comm_set_attr },
-	{ "env", "MPI_Comm_set_errhandler", "ii:i", (void *)mwh_Comm_set_errhandler },
-	{ "env", "PMPI_Comm_set_errhandler", "ii:i", (void *)mwh_Comm_set_errhandler },
+	{ "env", "MPI_Comm_set_attr", "iii:i", (void *)mwg_Comm_set_attr },
+	{ "env", "PMPI_Comm_set_attr", "iii:i", (void *)mwg_Comm_set_attr },
+	{ "env", "MPI_Comm_set_errhandler", "ii:i", (void *)mwg_Comm_set_errhandler },
+	{ "env", "PMPI_Comm_set_errhandler", "ii:i", (void *)mwg_Comm_set_errhandler },
 	{ "env", "MPI_Comm_set_info", "ii:i", (void *)mwg_Comm_set_info },
 	{ "env", "PMPI_Comm_set_info", "ii:i", (void *)mwg_Comm_set_info },
-	{ "env", "MPI_Comm_set_name", "ii:i", (void *)mwh_Comm_set_name },
-	{ "env", "PMPI_Comm_set_name", "ii:i", (void *)mwh_Comm_set_name },
+	{ "env", "MPI_Comm_set_name", "ii:i", (void *)mwg_Comm_set_name },
+	{ "env", "PMPI_Comm_set_name", "ii:i", (void *)mwg_Comm_set_name },
 	{ "env", "MPI_Comm_size", "ii:i", (void *)mwg_Comm_size },
 	{ "env", "PMPI_Comm_size", "ii:i", (void *)mwg_Comm_size },
 	{ "env", "MPI_Comm_spawn", "iiiiiiii:i", (void *)mwh_Comm_spawn },
 	{ "env", "PMPI_Comm_spawn", "iiiiiiii:i", (void *)mwh_Comm_spawn },
 	{ "env", "MPI_Comm_spawn_multiple", "iiiiiiiii:i", (void *)mwh_Comm_spawn_multiple },
 	{ "env", "PMPI_Comm_spawn_multiple", "iiiiiiiii:i", (void *)mwh_Comm_spawn_multiple },
-	{ "env", "MPI_Comm_split", "iiii:i", (void *)mwh_Comm_split },
-	{ "env", "PMPI_Comm_split", "iiii:i", (void *)mwh_Comm_split },
-	{ "env", "MPI_Comm_split_type", "iiiii:i", (void *)mwh_Comm_split_type },
-	{ "env", "PMPI_Comm_split_type", "iiiii:i", (void *)mwh_Comm_split_type },
+	{ "env", "MPI_Comm_split", "iiii:i", (void *)mwg_Comm_split },
+	{ "env", "PMPI_Comm_split", "iiii:i", (void *)mwg_Comm_split },
+	{ "env", "MPI_Comm_split_type", "iiiii:i", (void *)mwg_Comm_split_type },
+	{ "env", "PMPI_Comm_split_type", "iiiii:i", (void *)mwg_Comm_split_type },
 	{ "env", "MPI_Comm_test_inter", "ii:i", (void *)mwg_Comm_test_inter },
 	{ "env", "PMPI_Comm_test_inter", "ii:i", (void *)mwg_Comm_test_inter },
 	{ "env", "MPI_Compare_and_swap", "iiiiiii:i", (void *)mwh_Compare_and_swap },
@@ -3279,10 +4287,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Errhandler_c2f", "i:i", (void *)mwg_Errhandler_c2f },
 	{ "env", "MPI_Errhandler_f2c", "i:i", (void *)mwg_Errhandler_f2c },
 	{ "env", "PMPI_Errhandler_f2c", "i:i", (void *)mwg_Errhandler_f2c },
-	{ "env", "MPI_Errhandler_free", "i:i", (void *)mwh_Errhandler_free },
-	{ "env", "PMPI_Errhandler_free", "i:i", (void *)mwh_Errhandler_free },
-	{ "env", "MPI_Error_class", "ii:i", (void *)mwh_Error_class },
-	{ "env", "PMPI_Error_class", "ii:i", (void *)mwh_Error_class },
+	{ "env", "MPI_Errhandler_free", "i:i", (void *)mwg_Errhandler_free },
+	{ "env", "PMPI_Errhandler_free", "i:i", (void *)mwg_Errhandler_free },
+	{ "env", "MPI_Error_class", "ii:i", (void *)mwg_Error_class },
+	{ "env", "PMPI_Error_class", "ii:i", (void *)mwg_Error_class },
 	{ "env", "MPI_Error_string", "iii:i", (void *)mwh_Error_string },
 	{ "env", "PMPI_Error_string", "iii:i", (void *)mwh_Error_string },
 	{ "env", "MPI_Exscan", "iiiiii:i", (void *)mwh_Exscan },
@@ -3425,8 +4433,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Get", "iiiiiiii:i", (void *)mwh_Get },
 	{ "env", "MPI_Get_accumulate", "iiiiiiiiiiii:i", (void *)mwh_Get_accumulate },
 	{ "env", "PMPI_Get_accumulate", "iiiiiiiiiiii:i", (void *)mwh_Get_accumulate },
-	{ "env", "MPI_Get_address", "ii:i", (void *)mwh_Get_address },
-	{ "env", "PMPI_Get_address", "ii:i", (void *)mwh_Get_address },
+	{ "env", "MPI_Get_address", "ii:i", (void *)mwg_Get_address },
+	{ "env", "PMPI_Get_address", "ii:i", (void *)mwg_Get_address },
 	{ "env", "MPI_Get_count", "iii:i", (void *)mwg_Get_count },
 	{ "env", "PMPI_Get_count", "iii:i", (void *)mwg_Get_count },
 	{ "env", "MPI_Get_elements", "iii:i", (void *)mwg_Get_elements },
@@ -3465,22 +4473,22 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Group_excl", "iiii:i", (void *)mwg_Group_excl },
 	{ "env", "MPI_Group_f2c", "i:i", (void *)mwg_Group_f2c },
 	{ "env", "PMPI_Group_f2c", "i:i", (void *)mwg_Group_f2c },
-	{ "env", "MPI_Group_free", "i:i", (void *)mwh_Group_free },
-	{ "env", "PMPI_Group_free", "i:i", (void *)mwh_Group_free },
+	{ "env", "MPI_Group_free", "i:i", (void *)mwg_Group_free },
+	{ "env", "PMPI_Group_free", "i:i", (void *)mwg_Group_free },
 	{ "env", "MPI_Group_incl", "iiii:i", (void *)mwg_Group_incl },
 	{ "env", "PMPI_Group_incl", "iiii:i", (void *)mwg_Group_incl },
 	{ "env", "MPI_Group_intersection", "iii:i", (void *)mwg_Group_intersection },
 	{ "env", "PMPI_Group_intersection", "iii:i", (void *)mwg_Group_intersection },
-	{ "env", "MPI_Group_range_excl", "iiii:i", (void *)mwh_Group_range_excl },
-	{ "env", "PMPI_Group_range_excl", "iiii:i", (void *)mwh_Group_range_excl },
-	{ "env", "MPI_Group_range_incl", "iiii:i", (void *)mwh_Group_range_incl },
-	{ "env", "PMPI_Group_range_incl", "iiii:i", (void *)mwh_Group_range_incl },
+	{ "env", "MPI_Group_range_excl", "iiii:i", (void *)mwg_Group_range_excl },
+	{ "env", "PMPI_Group_range_excl", "iiii:i", (void *)mwg_Group_range_excl },
+	{ "env", "MPI_Group_range_incl", "iiii:i", (void *)mwg_Group_range_incl },
+	{ "env", "PMPI_Group_range_incl", "iiii:i", (void *)mwg_Group_range_incl },
 	{ "env", "MPI_Group_rank", "ii:i", (void *)mwg_Group_rank },
 	{ "env", "PMPI_Group_rank", "ii:i", (void *)mwg_Group_rank },
 	{ "env", "MPI_Group_size", "ii:i", (void *)mwg_Group_size },
 	{ "env", "PMPI_Group_size", "ii:i", (void *)mwg_Group_size },
-	{ "env", "MPI_Group_translate_ranks", "iiiii:i", (void *)mwh_Group_translate_ranks },
-	{ "env", "PMPI_Group_translate_ranks", "iiiii:i", (void *)mwh_Group_translate_ranks },
+	{ "env", "MPI_Group_translate_ranks", "iiiii:i", (void *)mwg_Group_translate_ranks },
+	{ "env", "PMPI_Group_translate_ranks", "iiiii:i", (void *)mwg_Group_translate_ranks },
 	{ "env", "MPI_Group_union", "iii:i", (void *)mwg_Group_union },
 	{ "env", "PMPI_Group_union", "iii:i", (void *)mwg_Group_union },
 	{ "env", "MPI_Iallgather", "iiiiiiii:i", (void *)mwh_Iallgather },
@@ -3549,10 +4557,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Init_thread", "iiii:i", (void *)mwh_Init_thread },
 	{ "env", "MPI_Initialized", "i:i", (void *)mwh_Initialized },
 	{ "env", "PMPI_Initialized", "i:i", (void *)mwh_Initialized },
-	{ "env", "MPI_Intercomm_create", "iiiiii:i", (void *)mwh_Intercomm_create },
-	{ "env", "PMPI_Intercomm_create", "iiiiii:i", (void *)mwh_Intercomm_create },
-	{ "env", "MPI_Intercomm_merge", "iii:i", (void *)mwh_Intercomm_merge },
-	{ "env", "PMPI_Intercomm_merge", "iii:i", (void *)mwh_Intercomm_merge },
+	{ "env", "MPI_Intercomm_create", "iiiiii:i", (void *)mwg_Intercomm_create },
+	{ "env", "PMPI_Intercomm_create", "iiiiii:i", (void *)mwg_Intercomm_create },
+	{ "env", "MPI_Intercomm_merge", "iii:i", (void *)mwg_Intercomm_merge },
+	{ "env", "PMPI_Intercomm_merge", "iii:i", (void *)mwg_Intercomm_merge },
 	{ "env", "MPI_Iprobe", "iiiii:i", (void *)mwg_Iprobe },
 	{ "env", "PMPI_Iprobe", "iiiii:i", (void *)mwg_Iprobe },
 	{ "env", "MPI_Irecv", "iiiiiii:i", (void *)mwg_Irecv },
@@ -3577,10 +4585,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Isend", "iiiiiii:i", (void *)mwg_Isend },
 	{ "env", "MPI_Issend", "iiiiiii:i", (void *)mwg_Issend },
 	{ "env", "PMPI_Issend", "iiiiiii:i", (void *)mwg_Issend },
-	{ "env", "MPI_Keyval_create", "iiii:i", (void *)mwh_Keyval_create },
-	{ "env", "PMPI_Keyval_create", "iiii:i", (void *)mwh_Keyval_create },
-	{ "env", "MPI_Keyval_free", "i:i", (void *)mwh_Keyval_free },
-	{ "env", "PMPI_Keyval_free", "i:i", (void *)mwh_Keyval_free },
+	{ "env", "MPI_Keyval_create", "iiii:i", (void *)mwg_Keyval_create },
+	{ "env", "PMPI_Keyval_create", "iiii:i", (void *)mwg_Keyval_create },
+	{ "env", "MPI_Keyval_free", "i:i", (void *)mwg_Keyval_free },
+	{ "env", "PMPI_Keyval_free", "i:i", (void *)mwg_Keyval_free },
 	{ "env", "MPI_Lookup_name", "iii:i", (void *)mwh_Lookup_name },
 	{ "env", "PMPI_Lookup_name", "iii:i", (void *)mwh_Lookup_name },
 	{ "env", "MPI_Message_c2f", "i:i", (void *)mwg_Message_c2f },
@@ -3613,16 +4621,16 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Op_free", "i:i", (void *)mwh_Op_free },
 	{ "env", "MPI_Open_port", "ii:i", (void *)mwh_Open_port },
 	{ "env", "PMPI_Open_port", "ii:i", (void *)mwh_Open_port },
-	{ "env", "MPI_Pack", "iiiiiii:i", (void *)mwh_Pack },
-	{ "env", "PMPI_Pack", "iiiiiii:i", (void *)mwh_Pack },
-	{ "env", "MPI_Pack_external", "iiiiiii:i", (void *)mwh_Pack_external },
-	{ "env", "PMPI_Pack_external", "iiiiiii:i", (void *)mwh_Pack_external },
-	{ "env", "MPI_Pack_external_size", "iiii:i", (void *)mwh_Pack_external_size },
-	{ "env", "PMPI_Pack_external_size", "iiii:i", (void *)mwh_Pack_external_size },
-	{ "env", "MPI_Pack_size", "iiii:i", (void *)mwh_Pack_size },
-	{ "env", "PMPI_Pack_size", "iiii:i", (void *)mwh_Pack_size },
-	{ "env", "MPI_Pcontrol", "ii:i", (void *)mwh_Pcontrol },
-	{ "env", "PMPI_Pcontrol", "ii:i", (void *)mwh_Pcontrol },
+	{ "env", "MPI_Pack", "iiiiiii:i", (void *)mwg_Pack },
+	{ "env", "PMPI_Pack", "iiiiiii:i", (void *)mwg_Pack },
+	{ "env", "MPI_Pack_external", "iiiiiii:i", (void *)mwg_Pack_external },
+	{ "env", "PMPI_Pack_external", "iiiiiii:i", (void *)mwg_Pack_external },
+	{ "env", "MPI_Pack_external_size", "iiii:i", (void *)mwg_Pack_external_size },
+	{ "env", "PMPI_Pack_external_size", "iiii:i", (void *)mwg_Pack_external_size },
+	{ "env", "MPI_Pack_size", "iiii:i", (void *)mwg_Pack_size },
+	{ "env", "PMPI_Pack_size", "iiii:i", (void *)mwg_Pack_size },
+	{ "env", "MPI_Pcontrol", "ii:i", (void *)mwg_Pcontrol },
+	{ "env", "PMPI_Pcontrol", "ii:i", (void *)mwg_Pcontrol },
 	{ "env", "MPI_Probe", "iiii:i", (void *)mwg_Probe },
 	{ "env", "PMPI_Probe", "iiii:i", (void *)mwg_Probe },
 	{ "env", "MPI_Publish_name", "iii:i", (void *)mwh_Publish_name },
@@ -3779,78 +4787,78 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Topo_test", "ii:i", (void *)mwg_Topo_test },
 	{ "env", "MPI_Type_c2f", "i:i", (void *)mwg_Type_c2f },
 	{ "env", "PMPI_Type_c2f", "i:i", (void *)mwg_Type_c2f },
-	{ "env", "MPI_Type_commit", "i:i", (void *)mwh_Type_commit },
-	{ "env", "PMPI_Type_commit", "i:i", (void *)mwh_Type_commit },
+	{ "env", "MPI_Type_commit", "i:i", (void *)mwg_Type_commit },
+	{ "env", "PMPI_Type_commit", "i:i", (void *)mwg_Type_commit },
 	{ "env", "MPI_Type_contiguous", "iii:i", (void *)mwg_Type_contiguous },
 	{ "env", "PMPI_Type_contiguous", "iii:i", (void *)mwg_Type_contiguous },
-	{ "env", "MPI_Type_create_darray", "iiiiiiiiii:i", (void *)mwh_Type_create_darray },
-	{ "env", "PMPI_Type_create_darray", "iiiiiiiiii:i", (void *)mwh_Type_create_darray },
+	{ "env", "MPI_Type_create_darray", "iiiiiiiiii:i", (void *)mwg_Type_create_darray },
+	{ "env", "PMPI_Type_create_darray", "iiiiiiiiii:i", (void *)mwg_Type_create_darray },
 	{ "env", "MPI_Type_create_f90_complex", "iii:i", (void *)mwg_Type_create_f90_complex },
 	{ "env", "PMPI_Type_create_f90_complex", "iii:i", (void *)mwg_Type_create_f90_complex },
 	{ "env", "MPI_Type_create_f90_integer", "ii:i", (void *)mwg_Type_create_f90_integer },
 	{ "env", "PMPI_Type_create_f90_integer", "ii:i", (void *)mwg_Type_create_f90_integer },
 	{ "env", "MPI_Type_create_f90_real", "iii:i", (void *)mwg_Type_create_f90_real },
 	{ "env", "PMPI_Type_create_f90_real", "iii:i", (void *)mwg_Type_create_f90_real },
-	{ "env", "MPI_Type_create_hindexed", "iiiii:i", (void *)mwh_Type_create_hindexed },
-	{ "env", "PMPI_Type_create_hindexed", "iiiii:i", (void *)mwh_Type_create_hindexed },
-	{ "env", "MPI_Type_create_hindexed_block", "iiiii:i", (void *)mwh_Type_create_hindexed_block },
-	{ "env", "PMPI_Type_create_hindexed_block", "iiiii:i", (void *)mwh_Type_create_hindexed_block },
-	{ "env", "MPI_Type_create_hvector", "iiiii:i", (void *)mwh_Type_create_hvector },
-	{ "env", "PMPI_Type_create_hvector", "iiiii:i", (void *)mwh_Type_create_hvector },
+	{ "env", "MPI_Type_create_hindexed", "iiiii:i", (void *)mwg_Type_create_hindexed },
+	{ "env", "PMPI_Type_create_hindexed", "iiiii:i", (void *)mwg_Type_create_hindexed },
+	{ "env", "MPI_Type_create_hindexed_block", "iiiii:i", (void *)mwg_Type_create_hindexed_block },
+	{ "env", "PMPI_Type_create_hindexed_block", "iiiii:i", (void *)mwg_Type_create_hindexed_block },
+	{ "env", "MPI_Type_create_hvector", "iiiii:i", (void *)mwg_Type_create_hvector },
+	{ "env", "PMPI_Type_create_hvector", "iiiii:i", (void *)mwg_Type_create_hvector },
 	{ "env", "MPI_Type_create_indexed_block", "iiiii:i", (void *)mwg_Type_create_indexed_block },
 	{ "env", "PMPI_Type_create_indexed_block", "iiiii:i", (void *)mwg_Type_create_indexed_block },
-	{ "env", "MPI_Type_create_keyval", "iiii:i", (void *)mwh_Type_create_keyval },
-	{ "env", "PMPI_Type_create_keyval", "iiii:i", (void *)mwh_Type_create_keyval },
-	{ "env", "MPI_Type_create_resized", "iiii:i", (void *)mwh_Type_create_resized },
-	{ "env", "PMPI_Type_create_resized", "iiii:i", (void *)mwh_Type_create_resized },
-	{ "env", "MPI_Type_create_struct", "iiiii:i", (void *)mwh_Type_create_struct },
-	{ "env", "PMPI_Type_create_struct", "iiiii:i", (void *)mwh_Type_create_struct },
-	{ "env", "MPI_Type_create_subarray", "iiiiiii:i", (void *)mwh_Type_create_subarray },
-	{ "env", "PMPI_Type_create_subarray", "iiiiiii:i", (void *)mwh_Type_create_subarray },
-	{ "env", "MPI_Type_delete_attr", "ii:i", (void *)mwh_Type_delete_attr },
-	{ "env", "PMPI_Type_delete_attr", "ii:i", (void *)mwh_Type_delete_attr },
+	{ "env", "MPI_Type_create_keyval", "iiii:i", (void *)mwg_Type_create_keyval },
+	{ "env", "PMPI_Type_create_keyval", "iiii:i", (void *)mwg_Type_create_keyval },
+	{ "env", "MPI_Type_create_resized", "iiii:i", (void *)mwg_Type_create_resized },
+	{ "env", "PMPI_Type_create_resized", "iiii:i", (void *)mwg_Type_create_resized },
+	{ "env", "MPI_Type_create_struct", "iiiii:i", (void *)mwg_Type_create_struct },
+	{ "env", "PMPI_Type_create_struct", "iiiii:i", (void *)mwg_Type_create_struct },
+	{ "env", "MPI_Type_create_subarray", "iiiiiii:i", (void *)mwg_Type_create_subarray },
+	{ "env", "PMPI_Type_create_subarray", "iiiiiii:i", (void *)mwg_Type_create_subarray },
+	{ "env", "MPI_Type_delete_attr", "ii:i", (void *)mwg_Type_delete_attr },
+	{ "env", "PMPI_Type_delete_attr", "ii:i", (void *)mwg_Type_delete_attr },
 	{ "env", "MPI_Type_dup", "ii:i", (void *)mwg_Type_dup },
 	{ "env", "PMPI_Type_dup", "ii:i", (void *)mwg_Type_dup },
 	{ "env", "MPI_Type_f2c", "i:i", (void *)mwg_Type_f2c },
 	{ "env", "PMPI_Type_f2c", "i:i", (void *)mwg_Type_f2c },
-	{ "env", "MPI_Type_free", "i:i", (void *)mwh_Type_free },
-	{ "env", "PMPI_Type_free", "i:i", (void *)mwh_Type_free },
-	{ "env", "MPI_Type_free_keyval", "i:i", (void *)mwh_Type_free_keyval },
-	{ "env", "PMPI_Type_free_keyval", "i:i", (void *)mwh_Type_free_keyval },
+	{ "env", "MPI_Type_free", "i:i", (void *)mwg_Type_free },
+	{ "env", "PMPI_Type_free", "i:i", (void *)mwg_Type_free },
+	{ "env", "MPI_Type_free_keyval", "i:i", (void *)mwg_Type_free_keyval },
+	{ "env", "PMPI_Type_free_keyval", "i:i", (void *)mwg_Type_free_keyval },
 	{ "env", "MPI_Type_get_attr", "iiii:i", (void *)mwh_Type_get_attr },
 	{ "env", "PMPI_Type_get_attr", "iiii:i", (void *)mwh_Type_get_attr },
-	{ "env", "MPI_Type_get_contents", "iiiiiii:i", (void *)mwh_Type_get_contents },
-	{ "env", "PMPI_Type_get_contents", "iiiiiii:i", (void *)mwh_Type_get_contents },
-	{ "env", "MPI_Type_get_envelope", "iiiii:i", (void *)mwh_Type_get_envelope },
-	{ "env", "PMPI_Type_get_envelope", "iiiii:i", (void *)mwh_Type_get_envelope },
-	{ "env", "MPI_Type_get_extent", "iii:i", (void *)mwh_Type_get_extent },
-	{ "env", "PMPI_Type_get_extent", "iii:i", (void *)mwh_Type_get_extent },
+	{ "env", "MPI_Type_get_contents", "iiiiiii:i", (void *)mwg_Type_get_contents },
+	{ "env", "PMPI_Type_get_contents", "iiiiiii:i", (void *)mwg_Type_get_contents },
+	{ "env", "MPI_Type_get_envelope", "iiiii:i", (void *)mwg_Type_get_envelope },
+	{ "env", "PMPI_Type_get_envelope", "iiiii:i", (void *)mwg_Type_get_envelope },
+	{ "env", "MPI_Type_get_extent", "iii:i", (void *)mwg_Type_get_extent },
+	{ "env", "PMPI_Type_get_extent", "iii:i", (void *)mwg_Type_get_extent },
 	{ "env", "MPI_Type_get_extent_x", "iii:i", (void *)mwg_Type_get_extent_x },
 	{ "env", "PMPI_Type_get_extent_x", "iii:i", (void *)mwg_Type_get_extent_x },
-	{ "env", "MPI_Type_get_name", "iii:i", (void *)mwh_Type_get_name },
-	{ "env", "PMPI_Type_get_name", "iii:i", (void *)mwh_Type_get_name },
-	{ "env", "MPI_Type_get_true_extent", "iii:i", (void *)mwh_Type_get_true_extent },
-	{ "env", "PMPI_Type_get_true_extent", "iii:i", (void *)mwh_Type_get_true_extent },
+	{ "env", "MPI_Type_get_name", "iii:i", (void *)mwg_Type_get_name },
+	{ "env", "PMPI_Type_get_name", "iii:i", (void *)mwg_Type_get_name },
+	{ "env", "MPI_Type_get_true_extent", "iii:i", (void *)mwg_Type_get_true_extent },
+	{ "env", "PMPI_Type_get_true_extent", "iii:i", (void *)mwg_Type_get_true_extent },
 	{ "env", "MPI_Type_get_true_extent_x", "iii:i", (void *)mwg_Type_get_true_extent_x },
 	{ "env", "PMPI_Type_get_true_extent_x", "iii:i", (void *)mwg_Type_get_true_extent_x },
 	{ "env", "MPI_Type_indexed", "iiiii:i", (void *)mwg_Type_indexed },
 	{ "env", "PMPI_Type_indexed", "iiiii:i", (void *)mwg_Type_indexed },
 	{ "env", "MPI_Type_match_size", "iii:i", (void *)mwg_Type_match_size },
 	{ "env", "PMPI_Type_match_size", "iii:i", (void *)mwg_Type_match_size },
-	{ "env", "MPI_Type_set_attr", "iii:i", (void *)mwh_Type_set_attr },
-	{ "env", "PMPI_Type_set_attr", "iii:i", (void *)mwh_Type_set_attr },
-	{ "env", "MPI_Type_set_name", "ii:i", (void *)mwh_Type_set_name },
-	{ "env", "PMPI_Type_set_name", "ii:i", (void *)mwh_Type_set_name },
+	{ "env", "MPI_Type_set_attr", "iii:i", (void *)mwg_Type_set_attr },
+	{ "env", "PMPI_Type_set_attr", "iii:i", (void *)mwg_Type_set_attr },
+	{ "env", "MPI_Type_set_name", "ii:i", (void *)mwg_Type_set_name },
+	{ "env", "PMPI_Type_set_name", "ii:i", (void *)mwg_Type_set_name },
 	{ "env", "MPI_Type_size", "ii:i", (void *)mwg_Type_size },
 	{ "env", "PMPI_Type_size", "ii:i", (void *)mwg_Type_size },
 	{ "env", "MPI_Type_size_x", "ii:i", (void *)mwg_Type_size_x },
 	{ "env", "PMPI_Type_size_x", "ii:i", (void *)mwg_Type_size_x },
 	{ "env", "MPI_Type_vector", "iiiii:i", (void *)mwg_Type_vector },
 	{ "env", "PMPI_Type_vector", "iiiii:i", (void *)mwg_Type_vector },
-	{ "env", "MPI_Unpack", "iiiiiii:i", (void *)mwh_Unpack },
-	{ "env", "PMPI_Unpack", "iiiiiii:i", (void *)mwh_Unpack },
-	{ "env", "MPI_Unpack_external", "iiiiiii:i", (void *)mwh_Unpack_external },
-	{ "env", "PMPI_Unpack_external", "iiiiiii:i", (void *)mwh_Unpack_external },
+	{ "env", "MPI_Unpack", "iiiiiii:i", (void *)mwg_Unpack },
+	{ "env", "PMPI_Unpack", "iiiiiii:i", (void *)mwg_Unpack },
+	{ "env", "MPI_Unpack_external", "iiiiiii:i", (void *)mwg_Unpack_external },
+	{ "env", "PMPI_Unpack_external", "iiiiiii:i", (void *)mwg_Unpack_external },
 	{ "env", "MPI_Unpublish_name", "iii:i", (void *)mwh_Unpublish_name },
 	{ "env", "PMPI_Unpublish_name", "iii:i", (void *)mwh_Unpublish_name },
 	{ "env", "MPI_Wait", "ii:i", (void *)mwg_Wait },

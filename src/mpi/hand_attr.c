@@ -1,6 +1,8 @@
 /* hand_attr.c - caching (MPI-3.1 chapter 6.7): keyvals with module
  * copy/delete callbacks, attributes on communicators and datatypes, and
- * the predefined communicator attributes. */
+ * the predefined communicator attributes.  Typed but MPI_Type_get_attr
+ * (src/mpi/gen/family-attr.txt: the entries in glue.c check and convert
+ * the arguments, the keyval looked up). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,19 +179,17 @@ static void kv_release(kv_rec *kv)
 	mw_unlock();
 }
 
-static u32 keyval_create(rt_instance *inst, int kind, u32 copy, u32 del,
-                         u32 keyp, u32 extra, const char *proc)
+static u32 keyval_create(const mw_call *k, int kind, u32 copy, u32 del, int32_t *o,
+                         u32 extra)
 {
-	uint32_t *o = mw_ptr(inst, keyp, 4);
+	rt_instance *inst = k->inst;
 	const char *csig = "iiiiii:i", *dsig = "iiii:i";
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
 	if ((copy != 0 && copy != KV_DUP && !rt_table_func(inst, 0, copy, csig)) ||
 	    (del != 0 && !rt_table_func(inst, 0, del, dsig)))
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
+		return mw_call_fail(k, MW_ERR_ARG);
 	kv_rec *kv = calloc(1, sizeof *kv);
 	if (!kv)
-		return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, proc);
+		return mw_call_fail(k, MW_ERR_NO_MEM);
 	kv->copy = copy;
 	kv->del = del;
 	kv->extra = extra;
@@ -201,7 +201,7 @@ static u32 keyval_create(rt_instance *inst, int kind, u32 copy, u32 del,
 		rc = MPI_Type_create_keyval(type_copy_tramp, type_del_tramp, &key, kv);
 	if (rc != MPI_SUCCESS) {
 		free(kv);
-		return mw_ret(inst, rc, MW_NOCOMM, proc);
+		return mw_call_ret(k, rc);
 	}
 	u32 h = mw_keyval_new(key);
 	mw_lock();
@@ -212,7 +212,7 @@ static u32 keyval_create(rt_instance *inst, int kind, u32 copy, u32 del,
 		kv_rec **v = realloc(kv_tab, cap * sizeof *v);
 		if (!v) {
 			mw_unlock();
-			return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, proc);
+			return mw_call_fail(k, MW_ERR_NO_MEM);
 		}
 		memset(v + kv_cap, 0, (cap - kv_cap) * sizeof *v);
 		kv_tab = v;
@@ -221,44 +221,38 @@ static u32 keyval_create(rt_instance *inst, int kind, u32 copy, u32 del,
 	kv->mkey = h;
 	kv_tab[h] = kv;
 	mw_unlock();
-	*o = h;
+	*o = (int32_t)h;
 	return 0;
 }
 
-static u32 keyval_free(rt_instance *inst, int kind, u32 keyp, const char *proc)
+static u32 keyval_free(const mw_call *k, int kind, mw_keyval_io *key)
 {
-	uint32_t *o = mw_ptr(inst, keyp, 4);
-	int key, rc;
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
-	kv_rec *kv = kv_of(*o, kind);
-	if (!kv || mw_keyval_get(*o, &key))
-		return mw_fail(inst, MW_ERR_KEYVAL, MW_NOCOMM, proc);
-	if (kv->freed)
-		return mw_fail(inst, MW_ERR_KEYVAL, MW_NOCOMM, proc);
-	rc = kind == KV_COMM ? MPI_Comm_free_keyval(&key) : MPI_Type_free_keyval(&key);
+	kv_rec *kv = kv_of(key->mod, kind);
+	if (!kv || kv->freed)
+		return mw_call_fail(k, MW_ERR_KEYVAL);
+	int rc = kind == KV_COMM ? MPI_Comm_free_keyval(&key->h) : MPI_Type_free_keyval(&key->h);
 	if (rc == MPI_SUCCESS) {
 		/* The record stays: attributes still set call its delete fn. */
 		kv->freed = 1;
 		if (kv->uses <= 0)
 			kv_release(kv);
-		*o = MW_KEYVAL_INVALID;
+		*key->slot = MW_KEYVAL_INVALID;
 	}
-	return mw_ret(inst, rc, MW_NOCOMM, proc);
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Comm_create_keyval(rt_instance *inst, u32 c, u32 d, u32 k, u32 e)
-{ return keyval_create(inst, KV_COMM, c, d, k, e, "MPI_Comm_create_keyval"); }
-u32 mwh_Keyval_create(rt_instance *inst, u32 c, u32 d, u32 k, u32 e)
-{ return keyval_create(inst, KV_COMM, c, d, k, e, "MPI_Keyval_create"); }
-u32 mwh_Type_create_keyval(rt_instance *inst, u32 c, u32 d, u32 k, u32 e)
-{ return keyval_create(inst, KV_TYPE, c, d, k, e, "MPI_Type_create_keyval"); }
-u32 mwh_Comm_free_keyval(rt_instance *inst, u32 k)
-{ return keyval_free(inst, KV_COMM, k, "MPI_Comm_free_keyval"); }
-u32 mwh_Keyval_free(rt_instance *inst, u32 k)
-{ return keyval_free(inst, KV_COMM, k, "MPI_Keyval_free"); }
-u32 mwh_Type_free_keyval(rt_instance *inst, u32 k)
-{ return keyval_free(inst, KV_TYPE, k, "MPI_Type_free_keyval"); }
+u32 mwh_Comm_create_keyval(const mw_call *k, u32 c, u32 d, int32_t *o, u32 e)
+{ return keyval_create(k, KV_COMM, c, d, o, e); }
+u32 mwh_Keyval_create(const mw_call *k, u32 c, u32 d, int32_t *o, u32 e)
+{ return keyval_create(k, KV_COMM, c, d, o, e); }
+u32 mwh_Type_create_keyval(const mw_call *k, u32 c, u32 d, int32_t *o, u32 e)
+{ return keyval_create(k, KV_TYPE, c, d, o, e); }
+u32 mwh_Comm_free_keyval(const mw_call *k, mw_keyval_io *key)
+{ return keyval_free(k, KV_COMM, key); }
+u32 mwh_Keyval_free(const mw_call *k, mw_keyval_io *key)
+{ return keyval_free(k, KV_COMM, key); }
+u32 mwh_Type_free_keyval(const mw_call *k, mw_keyval_io *key)
+{ return keyval_free(k, KV_TYPE, key); }
 
 /* Predefined communicator attributes: the module gets a pointer into its
  * own memory, to a word holding the module-side value. */
@@ -282,106 +276,86 @@ static int predef_value(int mkey, int hval, int32_t *out)
 	}
 }
 
-static u32 comm_get_attr(rt_instance *inst, u32 comm, u32 key, u32 valp, u32 flagp,
-                         const char *proc)
+static u32 comm_get_attr(const mw_call *k, MPI_Comm c, const mw_keyval_ref *key,
+                         uint32_t *v, int32_t *f)
 {
-	MPI_Comm c;
-	int hkey, rc, flag = 0;
-	uint32_t *v;
-	int32_t *f;
+	rt_instance *inst = k->inst;
+	int flag = 0;
 	void *val = NULL;
-	TRY(mw_comm_get(comm, &c));
-	TRY(mw_keyval_get(key, &hkey));
-	OUT(v, valp, 4);
-	OUT(f, flagp, 4);
-	rc = MPI_Comm_get_attr(c, hkey, &val, &flag);
+	int rc = MPI_Comm_get_attr(c, key->h, &val, &flag);
 	if (rc != MPI_SUCCESS)
-		return mw_ret(inst, rc, comm, proc);
+		return mw_call_ret(k, rc);
 	*f = flag;
 	if (!flag)
 		return 0;
-	if (kv_of(key, KV_COMM) || key >= 13) {
+	if (kv_of(key->mod, KV_COMM) || key->mod >= 13) {
 		*v = (u32)(uintptr_t)val;
 		return 0;
 	}
 	int32_t mval;
-	if (!predef_value((int)key, *(int *)val, &mval))
-		TRY(MW_ERR_KEYVAL);
+	if (!predef_value((int)key->mod, *(int *)val, &mval))
+		return mw_call_fail(k, MW_ERR_KEYVAL);
 	if (!predef_block) {
-		predef_block = mw_malloc(inst, 16 * 4, proc);
+		uint32_t va = mw_addr(inst, v);   /* v again after the module's malloc */
+		predef_block = mw_malloc(inst, 16 * 4, k->proc);
 		mw_after(inst, 0);
 		if (!predef_block)
-			TRY(MW_ERR_NO_MEM);
-		v = mw_ptr(inst, valp, 4);
+			return mw_call_fail(k, MW_ERR_NO_MEM);
+		v = mw_ptr(inst, va, 4);
 	}
-	int32_t *slot = mw_ptr(inst, predef_block + 4 * key, 4);
+	int32_t *slot = mw_ptr(inst, predef_block + 4 * key->mod, 4);
 	*slot = mval;
-	*v = predef_block + 4 * key;
+	*v = predef_block + 4 * key->mod;
 	return 0;
-fail:
-	return mw_fail(inst, rc, comm, proc);
 }
 
-u32 mwh_Comm_get_attr(rt_instance *inst, u32 c, u32 k, u32 v, u32 f)
-{ return comm_get_attr(inst, c, k, v, f, "MPI_Comm_get_attr"); }
-u32 mwh_Attr_get(rt_instance *inst, u32 c, u32 k, u32 v, u32 f)
-{ return comm_get_attr(inst, c, k, v, f, "MPI_Attr_get"); }
+u32 mwh_Comm_get_attr(const mw_call *k, MPI_Comm c, const mw_keyval_ref *key, uint32_t *v,
+                      int32_t *f)
+{ return comm_get_attr(k, c, key, v, f); }
+u32 mwh_Attr_get(const mw_call *k, MPI_Comm c, const mw_keyval_ref *key, uint32_t *v,
+                 int32_t *f)
+{ return comm_get_attr(k, c, key, v, f); }
 
-static u32 comm_set_attr(rt_instance *inst, u32 comm, u32 key, u32 val, const char *proc)
+static u32 comm_set_attr(const mw_call *k, MPI_Comm c, const mw_keyval_ref *key, u32 val)
 {
-	MPI_Comm c;
-	int hkey, rc;
-	TRY(mw_comm_get(comm, &c));
-	if (!kv_of(key, KV_COMM) || mw_keyval_get(key, &hkey))
-		TRY(MW_ERR_KEYVAL);
+	kv_rec *kv = kv_of(key->mod, KV_COMM);
+	if (!kv)
+		return mw_call_fail(k, MW_ERR_KEYVAL);
 	/* Counted first: a value replaced is counted off by kv_delete. */
-	kv_rec *kv = kv_of(key, KV_COMM);
 	kv->uses++;
-	rc = MPI_Comm_set_attr(c, hkey, (void *)(uintptr_t)val);
+	int rc = MPI_Comm_set_attr(c, key->h, (void *)(uintptr_t)val);
 	if (rc != MPI_SUCCESS)
 		kv_unuse(kv);
-	return mw_ret(inst, rc, comm, proc);
-fail:
-	return mw_fail(inst, rc, comm, proc);
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Comm_set_attr(rt_instance *inst, u32 c, u32 k, u32 v)
-{ return comm_set_attr(inst, c, k, v, "MPI_Comm_set_attr"); }
-u32 mwh_Attr_put(rt_instance *inst, u32 c, u32 k, u32 v)
-{ return comm_set_attr(inst, c, k, v, "MPI_Attr_put"); }
+u32 mwh_Comm_set_attr(const mw_call *k, MPI_Comm c, const mw_keyval_ref *key, u32 val)
+{ return comm_set_attr(k, c, key, val); }
+u32 mwh_Attr_put(const mw_call *k, MPI_Comm c, const mw_keyval_ref *key, u32 val)
+{ return comm_set_attr(k, c, key, val); }
 
-static u32 comm_delete_attr(rt_instance *inst, u32 comm, u32 key, const char *proc)
+static u32 comm_delete_attr(const mw_call *k, MPI_Comm c, const mw_keyval_ref *key)
 {
-	MPI_Comm c;
-	int hkey, rc;
-	TRY(mw_comm_get(comm, &c));
-	if (!kv_of(key, KV_COMM) || mw_keyval_get(key, &hkey))
-		TRY(MW_ERR_KEYVAL);
-	return mw_ret(inst, MPI_Comm_delete_attr(c, hkey), comm, proc);
-fail:
-	return mw_fail(inst, rc, comm, proc);
+	if (!kv_of(key->mod, KV_COMM))
+		return mw_call_fail(k, MW_ERR_KEYVAL);
+	return mw_call_ret(k, MPI_Comm_delete_attr(c, key->h));
 }
 
-u32 mwh_Comm_delete_attr(rt_instance *inst, u32 c, u32 k)
-{ return comm_delete_attr(inst, c, k, "MPI_Comm_delete_attr"); }
-u32 mwh_Attr_delete(rt_instance *inst, u32 c, u32 k)
-{ return comm_delete_attr(inst, c, k, "MPI_Attr_delete"); }
+u32 mwh_Comm_delete_attr(const mw_call *k, MPI_Comm c, const mw_keyval_ref *key)
+{ return comm_delete_attr(k, c, key); }
+u32 mwh_Attr_delete(const mw_call *k, MPI_Comm c, const mw_keyval_ref *key)
+{ return comm_delete_attr(k, c, key); }
 
-u32 mwh_Type_set_attr(rt_instance *inst, u32 dt, u32 key, u32 val)
+u32 mwh_Type_set_attr(const mw_call *k, mw_dtype *d, const mw_keyval_ref *key, u32 val)
 {
-	MPI_Datatype d;
-	int hkey, rc;
-	TRY(mw_dtype_hget(dt, &d));
-	if (!kv_of(key, KV_TYPE) || mw_keyval_get(key, &hkey))
-		TRY(MW_ERR_KEYVAL);
-	kv_rec *kv = kv_of(key, KV_TYPE);
+	kv_rec *kv = kv_of(key->mod, KV_TYPE);
+	if (!kv)
+		return mw_call_fail(k, MW_ERR_KEYVAL);
 	kv->uses++;
-	rc = MPI_Type_set_attr(d, hkey, (void *)(uintptr_t)val);
+	int rc = MPI_Type_set_attr(d->h, key->h, (void *)(uintptr_t)val);
 	if (rc != MPI_SUCCESS)
 		kv_unuse(kv);
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_set_attr");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_set_attr");
+	return mw_call_ret(k, rc);
 }
 
 u32 mwh_Type_get_attr(rt_instance *inst, u32 dt, u32 key, u32 valp, u32 flagp)
@@ -407,14 +381,9 @@ fail:
 	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_get_attr");
 }
 
-u32 mwh_Type_delete_attr(rt_instance *inst, u32 dt, u32 key)
+u32 mwh_Type_delete_attr(const mw_call *k, mw_dtype *d, const mw_keyval_ref *key)
 {
-	MPI_Datatype d;
-	int hkey, rc;
-	TRY(mw_dtype_hget(dt, &d));
-	if (!kv_of(key, KV_TYPE) || mw_keyval_get(key, &hkey))
-		TRY(MW_ERR_KEYVAL);
-	return mw_ret(inst, MPI_Type_delete_attr(d, hkey), MW_NOCOMM, "MPI_Type_delete_attr");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_delete_attr");
+	if (!kv_of(key->mod, KV_TYPE))
+		return mw_call_fail(k, MW_ERR_KEYVAL);
+	return mw_call_ret(k, MPI_Type_delete_attr(d->h, key->h));
 }

@@ -3,7 +3,11 @@
  * and process topologies (chapter 7: the Cartesian, graph and distributed
  * graph constructors the generator cannot express).  New communicators
  * inherit the module-side error handler; names are clipped to the
- * module's maxima.  MPI_Pcontrol (14.2, profiling) is here too. */
+ * module's maxima.  MPI_Pcontrol (14.2, profiling) is here too.
+ * Typed (src/mpi/gen/family-comm.txt: the entries in glue.c check and
+ * convert the arguments): the communicator constructors, MPI_Comm_free,
+ * naming, MPI_Group_free, the group ranges and translation, MPI_Pcontrol.
+ * The topology constructors below still check their own arguments. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,197 +27,131 @@ typedef uint32_t u32;
 
 /* ---- communicators ---------------------------------------------------------- */
 
-static u32 comm_new(rt_instance *inst, int rc, const MPI_Comm *ncp, uint32_t *out,
-                    u32 parent, const char *proc)
+/* A constructor's result: the new communicator's module handle in *o, with
+ * the error handler of the call's communicator. */
+static u32 comm_new(const mw_call *k, int rc, MPI_Comm nc, uint32_t *o)
 {
-	MPI_Comm nc = *ncp;   /* read after the call made it */
 	if (rc == MPI_SUCCESS) {
-		*out = mw_comm_put(nc);
+		*o = mw_comm_put(nc);
 		if (nc != MPI_COMM_NULL)
-			mw_comm_inherit(*out, parent);
+			mw_comm_inherit(*o, k->obj);
 	}
-	return mw_ret(inst, rc, parent, proc);
+	return mw_call_ret(k, rc);
 }
 
-#define COMM_IN(c, a) TRY(mw_comm_get((a), &(c)))
-
-u32 mwh_Comm_dup(rt_instance *inst, u32 comm, u32 newp)
+u32 mwh_Comm_dup(const mw_call *k, MPI_Comm c, uint32_t *o)
 {
-	MPI_Comm c, nc;
-	uint32_t *o;
-	int rc;
-	COMM_IN(c, comm);
-	OUT(o, newp, 4);
-	return comm_new(inst, MPI_Comm_dup(c, &nc), &nc, o, comm, "MPI_Comm_dup");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Comm_dup");
+	MPI_Comm nc = MPI_COMM_NULL;
+	int rc = MPI_Comm_dup(c, &nc);
+	return comm_new(k, rc, nc, o);
 }
 
-u32 mwh_Comm_dup_with_info(rt_instance *inst, u32 comm, u32 info, u32 newp)
+u32 mwh_Comm_dup_with_info(const mw_call *k, MPI_Comm c, MPI_Info info, uint32_t *o)
 {
-	MPI_Comm c, nc;
-	MPI_Info i;
-	uint32_t *o;
-	int rc;
-	COMM_IN(c, comm);
-	TRY(mw_info_get(info, &i));
-	OUT(o, newp, 4);
-	return comm_new(inst, MPI_Comm_dup_with_info(c, i, &nc), &nc, o, comm,
-	                "MPI_Comm_dup_with_info");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Comm_dup_with_info");
+	MPI_Comm nc = MPI_COMM_NULL;
+	int rc = MPI_Comm_dup_with_info(c, info, &nc);
+	return comm_new(k, rc, nc, o);
 }
 
-u32 mwh_Comm_create(rt_instance *inst, u32 comm, u32 group, u32 newp)
+u32 mwh_Comm_create(const mw_call *k, MPI_Comm c, MPI_Group g, uint32_t *o)
 {
-	MPI_Comm c, nc;
-	MPI_Group g;
-	uint32_t *o;
-	int rc;
-	COMM_IN(c, comm);
-	TRY(mw_group_get(group, &g));
-	OUT(o, newp, 4);
-	return comm_new(inst, MPI_Comm_create(c, g, &nc), &nc, o, comm, "MPI_Comm_create");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Comm_create");
+	MPI_Comm nc = MPI_COMM_NULL;
+	int rc = MPI_Comm_create(c, g, &nc);
+	return comm_new(k, rc, nc, o);
 }
 
-u32 mwh_Comm_create_group(rt_instance *inst, u32 comm, u32 group, u32 tag, u32 newp)
+u32 mwh_Comm_create_group(const mw_call *k, MPI_Comm c, MPI_Group g, int tag, uint32_t *o)
 {
-	MPI_Comm c, nc;
-	MPI_Group g;
-	uint32_t *o;
-	int rc;
-	COMM_IN(c, comm);
-	TRY(mw_group_get(group, &g));
-	OUT(o, newp, 4);
-	return comm_new(inst, MPI_Comm_create_group(c, g, mw_tag_in(tag), &nc), &nc, o,
-	                comm, "MPI_Comm_create_group");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Comm_create_group");
+	MPI_Comm nc = MPI_COMM_NULL;
+	int rc = MPI_Comm_create_group(c, g, tag, &nc);
+	return comm_new(k, rc, nc, o);
 }
 
-u32 mwh_Comm_split(rt_instance *inst, u32 comm, u32 color, u32 key, u32 newp)
+u32 mwh_Comm_split(const mw_call *k, MPI_Comm c, int color, int key, uint32_t *o)
 {
-	MPI_Comm c, nc;
-	uint32_t *o;
-	int rc;
-	COMM_IN(c, comm);
-	OUT(o, newp, 4);
-	int col = (int)color == MW_UNDEFINED ? MPI_UNDEFINED : (int)color;
-	return comm_new(inst, MPI_Comm_split(c, col, (int)key, &nc), &nc, o, comm,
-	                "MPI_Comm_split");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Comm_split");
+	MPI_Comm nc = MPI_COMM_NULL;
+	int rc = MPI_Comm_split(c, color == MW_UNDEFINED ? MPI_UNDEFINED : color, key, &nc);
+	return comm_new(k, rc, nc, o);
 }
 
-u32 mwh_Comm_split_type(rt_instance *inst, u32 comm, u32 type, u32 key,
-                        u32 info, u32 newp)
+u32 mwh_Comm_split_type(const mw_call *k, MPI_Comm c, int type, int key, MPI_Info info,
+                        uint32_t *o)
 {
-	MPI_Comm c, nc;
-	MPI_Info i;
-	uint32_t *o;
-	int rc, t;
-	COMM_IN(c, comm);
-	TRY(mw_info_get(info, &i));
-	OUT(o, newp, 4);
-	if ((int)type == MW_UNDEFINED)
+	MPI_Comm nc = MPI_COMM_NULL;
+	int t;
+	if (type == MW_UNDEFINED)
 		t = MPI_UNDEFINED;
-	else if ((int)type == MW_COMM_TYPE_SHARED)
+	else if (type == MW_COMM_TYPE_SHARED)
 		t = MPI_COMM_TYPE_SHARED;
 	else
-		TRY(MW_ERR_ARG);
-	return comm_new(inst, MPI_Comm_split_type(c, t, (int)key, i, &nc), &nc, o, comm,
-	                "MPI_Comm_split_type");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Comm_split_type");
+		return mw_call_fail(k, MW_ERR_ARG);
+	int rc = MPI_Comm_split_type(c, t, key, info, &nc);
+	return comm_new(k, rc, nc, o);
 }
 
-u32 mwh_Intercomm_create(rt_instance *inst, u32 local, u32 lleader, u32 peer,
-                         u32 rleader, u32 tag, u32 newp)
+u32 mwh_Intercomm_create(const mw_call *k, MPI_Comm lc, int lleader, MPI_Comm pc,
+                         int rleader, int tag, uint32_t *o)
 {
-	MPI_Comm lc, pc, nc;
-	uint32_t *o;
-	int rc;
-	COMM_IN(lc, local);
-	COMM_IN(pc, peer);
-	OUT(o, newp, 4);
-	return comm_new(inst, MPI_Intercomm_create(lc, mw_rank_in(lleader), pc,
-	                mw_rank_in(rleader), mw_tag_in(tag), &nc), &nc, o, local,
-	                "MPI_Intercomm_create");
-fail:
-	return mw_fail(inst, rc, local, "MPI_Intercomm_create");
+	MPI_Comm nc = MPI_COMM_NULL;
+	int rc = MPI_Intercomm_create(lc, lleader, pc, rleader, tag, &nc);
+	return comm_new(k, rc, nc, o);
 }
 
-u32 mwh_Intercomm_merge(rt_instance *inst, u32 comm, u32 high, u32 newp)
+u32 mwh_Intercomm_merge(const mw_call *k, MPI_Comm c, int high, uint32_t *o)
 {
-	MPI_Comm c, nc;
-	uint32_t *o;
-	int rc;
-	COMM_IN(c, comm);
-	OUT(o, newp, 4);
 	/* Only an intercommunicator merges (MPICH 4.0 asserts on another). */
 	int inter = 0;
 	MPI_Comm_test_inter(c, &inter);
 	if (!inter)
-		return mw_fail_arg(inst, MW_ERR_COMM, comm, "MPI_Intercomm_merge",
+		return mw_fail_arg(k->inst, MW_ERR_COMM, k->obj, k->proc,
 		                   "argument intercomm is an intracommunicator");
-	return comm_new(inst, MPI_Intercomm_merge(c, (int)high, &nc), &nc, o, comm,
-	                "MPI_Intercomm_merge");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Intercomm_merge");
+	MPI_Comm nc = MPI_COMM_NULL;
+	int rc = MPI_Intercomm_merge(c, high, &nc);
+	return comm_new(k, rc, nc, o);
 }
 
-u32 mwh_Comm_free(rt_instance *inst, u32 commp)
+u32 mwh_Comm_free(const mw_call *k, mw_comm_io *c)
 {
-	uint32_t *o = mw_ptr(inst, commp, 4);
-	MPI_Comm c;
-	int rc;
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Comm_free");
-	u32 h = *o;
+	u32 h = c->mod;
+	/* The predefined communicators are not freed; the refusal goes to
+	 * the handler of the one named. */
 	if (h == MW_COMM_WORLD || h == MW_COMM_SELF || h == MW_COMM_NULL)
-		return mw_fail(inst, MW_ERR_COMM, h == MW_COMM_NULL ? MW_NOCOMM : h,
-		               "MPI_Comm_free");
-	if ((rc = mw_comm_get(h, &c)))
-		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Comm_free");
-	rc = mw_comm_free_later(h) ? MPI_SUCCESS : MPI_Comm_free(&c);
+		return mw_fail(k->inst, MW_ERR_COMM, h == MW_COMM_NULL ? MW_NOCOMM : h, k->proc);
+	int rc = mw_comm_free_later(h) ? MPI_SUCCESS : MPI_Comm_free(&c->h);
 	if (rc == MPI_SUCCESS) {
 		mw_comm_del(h);
 		mw_comm_set_errh(h, 0);
-		*o = MW_COMM_NULL;
+		*c->slot = MW_COMM_NULL;
 	}
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Comm_free");
+	return mw_call_ret(k, rc);
 }
 
-/* Names: the module's maximum is MPI_MAX_OBJECT_NAME (128). */
-u32 mwh_Comm_set_name(rt_instance *inst, u32 comm, u32 name)
+/* Names: the module's maximum is MPI_MAX_OBJECT_NAME (128).  Copies name s
+ * into a checked module buffer of that many bytes, cut to fit and
+ * terminated, and its length into *len. */
+static void name_out(char *dst, int32_t *len, const char *s)
 {
-	MPI_Comm c;
-	int rc;
-	COMM_IN(c, comm);
-	const char *s = mw_str(inst, name);
-	if (!s)
-		TRY(MW_ERR_ARG);
-	return mw_ret(inst, MPI_Comm_set_name(c, s), comm, "MPI_Comm_set_name");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Comm_set_name");
+	size_t n = strlen(s);
+	if (n > MW_MAX_OBJECT_NAME - 1)
+		n = MW_MAX_OBJECT_NAME - 1;
+	memcpy(dst, s, n);
+	dst[n] = 0;
+	*len = (int32_t)n;
 }
 
-u32 mwh_Comm_get_name(rt_instance *inst, u32 comm, u32 name, u32 lenp)
+u32 mwh_Comm_set_name(const mw_call *k, MPI_Comm c, const char *name)
 {
-	MPI_Comm c;
+	return mw_call_ret(k, MPI_Comm_set_name(c, name));
+}
+
+u32 mwh_Comm_get_name(const mw_call *k, MPI_Comm c, char *name, int32_t *len)
+{
 	char buf[MPI_MAX_OBJECT_NAME + 1] = "";
-	int rc, n = 0;
-	COMM_IN(c, comm);
-	if (!mw_ptr(inst, name, MW_MAX_OBJECT_NAME) || !mw_ptr(inst, lenp, 4))
-		TRY(MW_ERR_ARG);
-	rc = MPI_Comm_get_name(c, buf, &n);
+	int n = 0;
+	int rc = MPI_Comm_get_name(c, buf, &n);
 	if (rc == MPI_SUCCESS)
-		mw_str_out(inst, name, MW_MAX_OBJECT_NAME, lenp, buf);
-	return mw_ret(inst, rc, comm, "MPI_Comm_get_name");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Comm_get_name");
+		name_out(name, len, buf);
+	return mw_call_ret(k, rc);
 }
 
 /* Predefined module types are mapped by representation (MPI_LONG is the
@@ -261,34 +199,25 @@ static MPI_Datatype named_type(u32 dt, const char **fixed)
 	return MPI_DATATYPE_NULL;
 }
 
-u32 mwh_Type_set_name(rt_instance *inst, u32 dt, u32 name)
+u32 mwh_Type_set_name(const mw_call *k, const mw_dtype_ref *t, const char *name)
 {
-	MPI_Datatype d;
-	int rc;
-	TRY(mw_dtype_hget(dt, &d));
-	const char *s = mw_str(inst, name), *fixed;
-	if (!s)
-		TRY(MW_ERR_ARG);
-	if (mw_dtype_predefined(dt)) {
-		d = named_type(dt, &fixed);
+	MPI_Datatype d = t->d->h;
+	const char *fixed;
+	if (mw_dtype_predefined(t->mod)) {
+		d = named_type(t->mod, &fixed);
 		if (d == MPI_DATATYPE_NULL)   /* no host type to hold it */
-			return mw_fail(inst, MW_ERR_TYPE, MW_NOCOMM, "MPI_Type_set_name");
+			return mw_call_fail(k, MW_ERR_TYPE);
 	}
-	return mw_ret(inst, MPI_Type_set_name(d, s), MW_NOCOMM, "MPI_Type_set_name");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_set_name");
+	return mw_call_ret(k, MPI_Type_set_name(d, name));
 }
 
-u32 mwh_Type_get_name(rt_instance *inst, u32 dt, u32 name, u32 lenp)
+u32 mwh_Type_get_name(const mw_call *k, const mw_dtype_ref *t, char *name, int32_t *len)
 {
-	MPI_Datatype d;
+	MPI_Datatype d = t->d->h;
 	char buf[MPI_MAX_OBJECT_NAME + 1] = "";
 	int rc, n = 0;
-	TRY(mw_dtype_hget(dt, &d));
-	if (!mw_ptr(inst, name, MW_MAX_OBJECT_NAME) || !mw_ptr(inst, lenp, 4))
-		TRY(MW_ERR_ARG);
 	const char *fixed = NULL;
-	if (mw_dtype_predefined(dt) && (d = named_type(dt, &fixed)) == MPI_DATATYPE_NULL) {
+	if (mw_dtype_predefined(t->mod) && (d = named_type(t->mod, &fixed)) == MPI_DATATYPE_NULL) {
 		rc = MPI_SUCCESS;
 		snprintf(buf, sizeof buf, "%s", fixed ? fixed : "");
 	} else if ((rc = MPI_Type_get_name(d, buf, &n)) != MPI_SUCCESS && fixed) {
@@ -296,96 +225,69 @@ u32 mwh_Type_get_name(rt_instance *inst, u32 dt, u32 name, u32 lenp)
 		snprintf(buf, sizeof buf, "%s", fixed);
 	}
 	if (rc == MPI_SUCCESS)
-		mw_str_out(inst, name, MW_MAX_OBJECT_NAME, lenp, buf);
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_get_name");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_get_name");
+		name_out(name, len, buf);
+	return mw_call_ret(k, rc);
 }
 
 /* ---- groups ------------------------------------------------------------------ */
 
-u32 mwh_Group_free(rt_instance *inst, u32 gp)
+u32 mwh_Group_free(const mw_call *k, mw_group_io *g)
 {
-	uint32_t *o = mw_ptr(inst, gp, 4);
-	MPI_Group g;
-	int rc;
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Group_free");
-	if ((rc = mw_group_get(*o, &g)) || g == MPI_GROUP_NULL)
-		return mw_fail(inst, MW_ERR_GROUP, MW_NOCOMM, "MPI_Group_free");
-	if (*o == MW_GROUP_EMPTY) {
-		*o = MW_GROUP_NULL;
+	if (g->h == MPI_GROUP_NULL)
+		return mw_call_fail(k, MW_ERR_GROUP);
+	if (g->mod == MW_GROUP_EMPTY) {
+		*g->slot = MW_GROUP_NULL;
 		return 0;
 	}
-	rc = MPI_Group_free(&g);
+	int rc = MPI_Group_free(&g->h);
 	if (rc == MPI_SUCCESS) {
-		mw_group_del(*o);
-		*o = MW_GROUP_NULL;
+		mw_group_del(g->mod);
+		*g->slot = MW_GROUP_NULL;
 	}
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_free");
+	return mw_call_ret(k, rc);
 }
 
-static u32 group_range(rt_instance *inst, int excl, u32 group, u32 n, u32 ranges,
-                       u32 newp)
+/* ranges: the snapshot of n (first, last, stride) triples. */
+u32 mwh_Group_range_incl(const mw_call *k, MPI_Group g, int n, int *ranges, uint32_t *o)
 {
-	const char *proc = excl ? "MPI_Group_range_excl" : "MPI_Group_range_incl";
-	MPI_Group g, ng;
-	uint32_t *o;
-	int rc;
-	TRY(mw_group_get(group, &g));
-	if ((int)n < 0)
-		TRY(MW_ERR_ARG);
-	int (*r)[3] = mw_arr(inst, ranges, (uint64_t)n, 12);
-	if (!r && n)
-		TRY(MW_ERR_ARG);
-	OUT(o, newp, 4);
-	rc = excl ? MPI_Group_range_excl(g, (int)n, r, &ng)
-	          : MPI_Group_range_incl(g, (int)n, r, &ng);
+	MPI_Group ng;
+	int rc = MPI_Group_range_incl(g, n, (int (*)[3])ranges, &ng);
 	if (rc == MPI_SUCCESS)
 		*o = mw_group_put(ng);
-	return mw_ret(inst, rc, MW_NOCOMM, proc);
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, proc);
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Group_range_incl(rt_instance *inst, u32 g, u32 n, u32 r, u32 o)
-{ return group_range(inst, 0, g, n, r, o); }
-u32 mwh_Group_range_excl(rt_instance *inst, u32 g, u32 n, u32 r, u32 o)
-{ return group_range(inst, 1, g, n, r, o); }
-
-u32 mwh_Group_translate_ranks(rt_instance *inst, u32 g1, u32 n, u32 r1, u32 g2,
-                              u32 r2)
+u32 mwh_Group_range_excl(const mw_call *k, MPI_Group g, int n, int *ranges, uint32_t *o)
 {
-	MPI_Group a, b;
-	mw_snap in = { 0 };
-	int rc;
-	TRY(mw_group_get(g1, &a));
-	TRY(mw_group_get(g2, &b));
-	if ((int)n < 0)
-		TRY(MW_ERR_ARG);
-	/* ranks1 read once, each a rank of group1 or MPI_PROC_NULL (Open MPI
-	 * 4.1 reads group1's process table at any rank it is given: a crash
-	 * found by fuzz-bridge), in the host's numbering. */
-	int *out = mw_arr(inst, r2, n, 4), size = 0;
-	if ((rc = mw_snap_in(inst, &in, r1, (int)n)) || (!out && n))
-		TRY(rc ? rc : MW_ERR_ARG);
-	if (a == MPI_GROUP_NULL || b == MPI_GROUP_NULL)
-		TRY(MW_ERR_GROUP);
-	MPI_Group_size(a, &size);
-	for (u32 i = 0; i < n; i++) {
-		in.v[i] = mw_rank_in((uint32_t)in.v[i]);
-		if (in.v[i] != MPI_PROC_NULL && (in.v[i] < 0 || in.v[i] >= size))
-			TRY(MW_ERR_RANK);
-	}
-	rc = MPI_Group_translate_ranks(a, (int)n, in.v, b, out);
-	mw_snap_free(&in);
+	MPI_Group ng;
+	int rc = MPI_Group_range_excl(g, n, (int (*)[3])ranges, &ng);
 	if (rc == MPI_SUCCESS)
-		for (u32 i = 0; i < n; i++)
-			out[i] = (int)mw_rank_out(out[i]);
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_translate_ranks");
-fail:
-	mw_snap_free(&in);
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Group_translate_ranks");
+		*o = mw_group_put(ng);
+	return mw_call_ret(k, rc);
+}
+
+u32 mwh_Group_translate_ranks(const mw_call *k, MPI_Group a, int n, int *r1,
+                              MPI_Group b, int32_t *r2)
+{
+	int size = 0;
+	if (n < 0)
+		return mw_call_fail(k, MW_ERR_ARG);
+	if (a == MPI_GROUP_NULL || b == MPI_GROUP_NULL)
+		return mw_call_fail(k, MW_ERR_GROUP);
+	/* Each of ranks1 (the snapshot) a rank of group1 or MPI_PROC_NULL
+	 * (Open MPI 4.1 reads group1's process table at any rank it is given:
+	 * a crash found by fuzz-bridge), in the host's numbering. */
+	MPI_Group_size(a, &size);
+	for (int i = 0; i < n; i++) {
+		r1[i] = mw_rank_in((uint32_t)r1[i]);
+		if (r1[i] != MPI_PROC_NULL && (r1[i] < 0 || r1[i] >= size))
+			return mw_call_fail(k, MW_ERR_RANK);
+	}
+	int rc = MPI_Group_translate_ranks(a, n, r1, b, r2);
+	if (rc == MPI_SUCCESS)
+		for (int i = 0; i < n; i++)
+			r2[i] = (int32_t)mw_rank_out(r2[i]);
+	return mw_call_ret(k, rc);
 }
 
 /* ---- Comm_idup ----------------------------------------------------------------
@@ -444,23 +346,17 @@ int mw_comm_free_later(uint32_t comm)
 	return later;
 }
 
-u32 mwh_Comm_idup(rt_instance *inst, u32 comm, u32 newp, u32 reqp)
+u32 mwh_Comm_idup(const mw_call *k, MPI_Comm c, uint32_t *o, uint32_t *q)
 {
-	MPI_Comm c;
 	MPI_Request r;
-	uint32_t *o, *q;
-	int rc;
-	TRY(mw_comm_get(comm, &c));
-	OUT(o, newp, 4);
-	OUT(q, reqp, 4);
 	idup_rec *d = calloc(1, sizeof *d);
 	if (!d)
-		TRY(MW_ERR_NO_MEM);
+		return mw_call_fail(k, MW_ERR_NO_MEM);
 	d->hparent = c;
-	rc = MPI_Comm_idup(c, &d->nc, &r);
+	int rc = MPI_Comm_idup(c, &d->nc, &r);
 	if (rc != MPI_SUCCESS) {
 		free(d);
-		return mw_ret(inst, rc, comm, "MPI_Comm_idup");
+		return mw_call_ret(k, rc);
 	}
 	mw_lock();
 	if (n_idup == idup_cap) {
@@ -478,8 +374,8 @@ u32 mwh_Comm_idup(rt_instance *inst, u32 comm, u32 newp, u32 reqp)
 	/* The module has the handle now: an error on it before the request
 	 * completes (erroneous, but it happens) goes to the handler it will
 	 * have, not to MPI_ERRORS_ARE_FATAL (found by fuzz-bridge). */
-	mw_comm_inherit(d->slot, comm);
-	d->parent = comm;
+	mw_comm_inherit(d->slot, k->obj);
+	d->parent = k->obj;
 	d->req = mw_req_put(r);
 	n_idup++;
 	mw_req_watch(1);
@@ -487,8 +383,6 @@ u32 mwh_Comm_idup(rt_instance *inst, u32 comm, u32 newp, u32 reqp)
 	*o = d->slot;
 	*q = d->req;
 	return 0;
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Comm_idup");
 }
 
 /* ---- topology constructors ------------------------------------------------------- */
@@ -709,10 +603,10 @@ fail:
 	return mw_fail(inst, rc, comm, "MPI_Dist_graph_neighbors");
 }
 
-/* MPI_Pcontrol(level, ...): the varargs (a module pointer) mean nothing
+/* MPI_Pcontrol(level, ...): the varargs (a module address) mean nothing
  * to the host's profiling layer, so only the level is passed on. */
-u32 mwh_Pcontrol(rt_instance *inst, u32 level, u32 va)
+u32 mwh_Pcontrol(const mw_call *k, int level, uint32_t va)
 {
 	(void)va;
-	return mw_ret(inst, MPI_Pcontrol((int)level), MW_NOCOMM, "MPI_Pcontrol");
+	return mw_call_ret(k, MPI_Pcontrol(level));
 }

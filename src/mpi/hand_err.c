@@ -1,7 +1,9 @@
 /* hand_err.c - error handling (MPI-3.1 chapter 8.3-8.5): user error
  * handlers (they live in the module and are called through the bridge),
  * MPI_Comm_call_errhandler, error strings and classes, and user-defined
- * error classes and codes with their module numbering. */
+ * error classes and codes with their module numbering.  Typed
+ * (src/mpi/gen/family-err.txt: the entries in glue.c check and convert the
+ * arguments): all but MPI_Comm_create_errhandler and MPI_Error_string. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,10 +13,6 @@
 #include "rt/rt.h"
 
 typedef uint32_t u32;
-
-#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
-#define OUT(p, a, n) do { if (!((p) = mw_ptr(inst, (a), (n)))) { rc = MW_ERR_ARG; goto fail; } } while (0)
-#define COMM_IN(c, a) TRY(mw_comm_get((a), &(c)))
 
 /* ---- error handlers and strings ------------------------------------------------ */
 
@@ -40,32 +38,21 @@ void mw_errh_release(uint32_t eh)
 	mw_unlock();
 }
 
-u32 mwh_Comm_set_errhandler(rt_instance *inst, u32 comm, u32 eh)
+u32 mwh_Comm_set_errhandler(const mw_call *k, MPI_Comm c, uint32_t eh)
 {
-	MPI_Comm c;
-	MPI_Errhandler e;
-	int rc;
-	COMM_IN(c, comm);
-	if (eh == MW_ERRHANDLER_NULL || mw_errh_get(eh, &e))
-		TRY(MW_ERR_ARG);
-	mw_comm_set_errh(comm, eh);
+	(void)c;
+	if (eh == MW_ERRHANDLER_NULL)
+		return mw_call_fail(k, MW_ERR_ARG);
+	mw_comm_set_errh(k->obj, eh);
 	return 0;
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Comm_set_errhandler");
 }
 
-u32 mwh_Comm_get_errhandler(rt_instance *inst, u32 comm, u32 ehp)
+u32 mwh_Comm_get_errhandler(const mw_call *k, MPI_Comm c, uint32_t *o)
 {
-	MPI_Comm c;
-	uint32_t *o;
-	int rc;
-	COMM_IN(c, comm);
-	OUT(o, ehp, 4);
-	*o = mw_comm_errh(comm);
+	(void)c;
+	*o = mw_comm_errh(k->obj);
 	mw_errh_retain(*o);   /* a new reference the module frees */
 	return 0;
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Comm_get_errhandler");
 }
 
 /* void fn(MPI_Comm *, int *, ...) has a third wasm32 parameter (the
@@ -131,14 +118,12 @@ int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls)
 	return 0;
 }
 
-u32 mwh_Errhandler_free(rt_instance *inst, u32 ehp)
+u32 mwh_Errhandler_free(const mw_call *k, mw_errh_io *e)
 {
-	uint32_t *o = mw_ptr(inst, ehp, 4);
-	MPI_Errhandler e;
-	if (!o || mw_errh_get(*o, &e) || *o == MW_ERRHANDLER_NULL)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Errhandler_free");
-	mw_errh_release(*o);   /* predefined handlers stay */
-	*o = MW_ERRHANDLER_NULL;
+	if (e->mod == MW_ERRHANDLER_NULL)
+		return mw_call_fail(k, MW_ERR_ARG);
+	mw_errh_release(e->mod);   /* predefined handlers stay */
+	*e->slot = MW_ERRHANDLER_NULL;
 	return 0;
 }
 
@@ -192,17 +177,14 @@ static const char *class_text(int cls)
 	}
 }
 
-u32 mwh_Error_class(rt_instance *inst, u32 code, u32 clsp)
+u32 mwh_Error_class(const mw_call *k, int code, int32_t *o)
 {
-	int32_t *o = mw_ptr(inst, clsp, 4);
 	int32_t cls;
 	int h;
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Error_class");
 	/* Predefined codes are classes (the bridge returns classes); codes
 	 * above MPI_ERR_LASTCODE come from MPI_Add_error_code/class. */
-	if (mw_code_in((int32_t)code, &h, &cls))
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Error_class");
+	if (mw_code_in(code, &h, &cls))
+		return mw_call_fail(k, MW_ERR_ARG);
 	*o = cls;
 	return 0;
 }
@@ -234,15 +216,11 @@ u32 mwh_Error_string(rt_instance *inst, u32 code, u32 s, u32 lenp)
 
 /* ---- error handlers called by the program ------------------------------------ */
 
-u32 mwh_Comm_call_errhandler(rt_instance *inst, u32 comm, u32 code)
+u32 mwh_Comm_call_errhandler(const mw_call *k, MPI_Comm c, int code)
 {
-	MPI_Comm c;
-	int rc;
-	TRY(mw_comm_get(comm, &c));
-	mw_call_errh(inst, (int)code, comm, "MPI_Comm_call_errhandler");
+	(void)c;
+	mw_call_errh(k->inst, code, k->obj, k->proc);
 	return 0;
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Comm_call_errhandler");
 }
 
 /* ---- user error classes and codes ---------------------------------------------
@@ -314,49 +292,42 @@ static int32_t ucode_add_(int host, int32_t cls)
 	return MW_ERR_LASTCODE + 1 + (int32_t)n_ucode++;
 }
 
-u32 mwh_Add_error_class(rt_instance *inst, u32 clsp)
+u32 mwh_Add_error_class(const mw_call *k, int32_t *o)
 {
-	int32_t *o = mw_ptr(inst, clsp, 4);
 	int h;
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Add_error_class");
 	int rc = MPI_Add_error_class(&h);
 	if (rc != MPI_SUCCESS)
-		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Add_error_class");
+		return mw_call_ret(k, rc);
 	int32_t m = ucode_add(h, -1);
 	if (m < 0)
-		return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, "MPI_Add_error_class");
+		return mw_call_fail(k, MW_ERR_NO_MEM);
 	*o = m;
 	return 0;
 }
 
-u32 mwh_Add_error_code(rt_instance *inst, u32 cls, u32 codep)
+u32 mwh_Add_error_code(const mw_call *k, int cls, int32_t *o)
 {
-	int32_t *o = mw_ptr(inst, codep, 4);
-	int hcls, h, rc;
+	int hcls, h;
 	int32_t mcls;
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Add_error_code");
-	if (mw_code_in((int32_t)cls, &hcls, &mcls) || mcls != (int32_t)cls)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Add_error_code");
+	if (mw_code_in(cls, &hcls, &mcls) || mcls != cls)
+		return mw_call_fail(k, MW_ERR_ARG);
 	if (hcls < 0)   /* a predefined class: the host's number for it */
-		hcls = mw_class_in((int)cls);
-	rc = MPI_Add_error_code(hcls, &h);
+		hcls = mw_class_in(cls);
+	int rc = MPI_Add_error_code(hcls, &h);
 	if (rc != MPI_SUCCESS)
-		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Add_error_code");
+		return mw_call_ret(k, rc);
 	int32_t m = ucode_add(h, mcls);
 	if (m < 0)
-		return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, "MPI_Add_error_code");
+		return mw_call_fail(k, MW_ERR_NO_MEM);
 	*o = m;
 	return 0;
 }
 
-u32 mwh_Add_error_string(rt_instance *inst, u32 code, u32 str)
+u32 mwh_Add_error_string(const mw_call *k, int code, const char *str)
 {
-	const char *s = mw_str(inst, str);
 	int h;
 	int32_t cls;
-	if (!s || mw_code_in((int32_t)code, &h, &cls) || h < 0)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Add_error_string");
-	return mw_ret(inst, MPI_Add_error_string(h, s), MW_NOCOMM, "MPI_Add_error_string");
+	if (mw_code_in(code, &h, &cls) || h < 0)
+		return mw_call_fail(k, MW_ERR_ARG);
+	return mw_call_ret(k, MPI_Add_error_string(h, str));
 }

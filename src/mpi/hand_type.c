@@ -1,7 +1,11 @@
-/* hand_type.c - derived datatypes (MPI-3.1 chapter 4): constructors
- * with MPI_Aint arrays (widened from the module's 32-bit words), extents,
- * addresses, decoding (MPI_Type_get_envelope/contents), packing and
- * external32 packing. */
+/* hand_type.c - derived datatypes (MPI-3.1 chapter 4): constructors,
+ * extents, addresses, decoding (MPI_Type_get_envelope/contents), packing
+ * and external32 packing.  Every procedure here is typed
+ * (src/mpi/gen/family-type.txt): its entry in glue.c checks and converts
+ * the arguments (datatypes, buffers, MPI_Aint arrays widened from the
+ * module's 32-bit words, int and datatype arrays snapshotted, the packing
+ * position read once and range-checked) and the handler gets host values;
+ * what is left here is each procedure's semantics. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,346 +17,247 @@
 
 typedef uint32_t u32;
 
-#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
-#define OUT(p, a, n) do { if (!((p) = mw_ptr(inst, (a), (n)))) { rc = MW_ERR_ARG; goto fail; } } while (0)
+/* ---- argument arrays (the generated entries' aints and dtypes) -------------- */
+
+int mw_aints_in(rt_instance *inst, mw_aints *a, uint32_t addr, int32_t n)
+{
+	a->v = a->small;
+	if (n < 0)
+		n = 0;
+	const int32_t *m = mw_arr(inst, addr, (uint64_t)n, 4);
+	if (!m && n > 0)
+		return MW_ERR_ARG;
+	if (n > MW_SNAP_SMALL && !(a->v = malloc((size_t)n * sizeof *a->v))) {
+		a->v = a->small;
+		return MW_ERR_NO_MEM;
+	}
+	for (int32_t i = 0; i < n; i++)
+		a->v[i] = ((const volatile int32_t *)m)[i];
+	return 0;
+}
+
+void mw_aints_free(mw_aints *a)
+{
+	if (a->v && a->v != a->small)
+		free(a->v);
+	a->v = NULL;
+}
+
+int mw_dtypes_in(rt_instance *inst, mw_dtypes *t, uint32_t addr, int32_t n)
+{
+	t->n = n < 0 ? 0 : n;
+	t->h = t->small;
+	int rc = mw_snap_in(inst, &t->s, addr, t->n);
+	if (rc)
+		return rc;
+	if (t->n > MW_SNAP_SMALL && !(t->h = malloc((size_t)t->n * sizeof *t->h))) {
+		t->h = t->small;
+		return MW_ERR_NO_MEM;
+	}
+	return 0;
+}
+
+int mw_dtypes_get(mw_dtypes *t)
+{
+	int rc;
+	for (int i = 0; i < t->n; i++)
+		if ((rc = mw_dtype_hget((uint32_t)t->s.v[i], &t->h[i])))
+			return rc;
+	return 0;
+}
+
+void mw_dtypes_free(mw_dtypes *t)
+{
+	mw_snap_free(&t->s);
+	if (t->h && t->h != t->small)
+		free(t->h);
+	t->h = NULL;
+}
 
 /* ---- datatypes -------------------------------------------------------------------- */
 
-static u32 type_out(rt_instance *inst, int rc, const MPI_Datatype *nt, uint32_t *o,
-                    const char *proc)
+/* A constructor's result: the new type's module handle in *o. */
+static u32 type_out(const mw_call *k, int rc, MPI_Datatype nt, uint32_t *o)
 {
 	if (rc == MPI_SUCCESS)
-		*o = mw_dtype_put(*nt);
-	return mw_ret(inst, rc, MW_NOCOMM, proc);
+		*o = mw_dtype_put(nt);
+	return mw_call_ret(k, rc);
 }
 
-/* Widens n module MPI_Aint (4 bytes) into a host array. */
-static MPI_Aint *aints(rt_instance *inst, u32 a, int n, int *rc)
+u32 mwh_Type_create_hvector(const mw_call *k, int count, int bl, MPI_Aint stride,
+                            mw_dtype *old, uint32_t *o)
 {
-	int32_t *m = mw_arr(inst, a, n < 0 ? 0 : (uint64_t)n, 4);
-	if (!m && n > 0) {   /* checked before allocating n of them */
-		*rc = MW_ERR_ARG;
-		return NULL;
+	MPI_Datatype nt;
+	int rc = MPI_Type_create_hvector(count, bl, stride, old->h, &nt);
+	return type_out(k, rc, nt, o);
+}
+
+u32 mwh_Type_create_hindexed(const mw_call *k, int count, int *bls,
+                             const MPI_Aint *displs, mw_dtype *old, uint32_t *o)
+{
+	MPI_Datatype nt;
+	int rc = MPI_Type_create_hindexed(count, bls, displs, old->h, &nt);
+	return type_out(k, rc, nt, o);
+}
+
+u32 mwh_Type_create_hindexed_block(const mw_call *k, int count, int bl,
+                                   const MPI_Aint *displs, mw_dtype *old, uint32_t *o)
+{
+	MPI_Datatype nt;
+	int rc = MPI_Type_create_hindexed_block(count, bl, displs, old->h, &nt);
+	return type_out(k, rc, nt, o);
+}
+
+u32 mwh_Type_create_struct(const mw_call *k, int count, int *bls,
+                           const MPI_Aint *displs, const MPI_Datatype *types, uint32_t *o)
+{
+	MPI_Datatype nt;
+	int rc = MPI_Type_create_struct(count, bls, displs, types, &nt);
+	return type_out(k, rc, nt, o);
+}
+
+u32 mwh_Type_create_resized(const mw_call *k, mw_dtype *old, MPI_Aint lb, MPI_Aint ext,
+                            uint32_t *o)
+{
+	MPI_Datatype nt;
+	int rc = MPI_Type_create_resized(old->h, lb, ext, &nt);
+	return type_out(k, rc, nt, o);
+}
+
+/* The module's MPI_ORDER_C, else Fortran order (as the host gets it). */
+static int order_in(int order)
+{
+	return order == MW_ORDER_C ? MPI_ORDER_C : MPI_ORDER_FORTRAN;
+}
+
+u32 mwh_Type_create_subarray(const mw_call *k, int n, int *sizes,
+                             int *subsizes, int *starts, int order,
+                             mw_dtype *old, uint32_t *o)
+{
+	MPI_Datatype nt;
+	int rc = MPI_Type_create_subarray(n, sizes, subsizes, starts, order_in(order),
+	                                  old->h, &nt);
+	return type_out(k, rc, nt, o);
+}
+
+u32 mwh_Type_create_darray(const mw_call *k, int size, int rank, int n, int *gs,
+                           int *di, int *da, int *ps, int order,
+                           mw_dtype *old, uint32_t *o)
+{
+	MPI_Datatype nt;
+	int hdi[64], hda[64];
+	if (n > 64)
+		return mw_call_fail(k, MW_ERR_DIMS);
+	/* The process grid: positive sizes whose product is size, rank in
+	 * it (MPICH 4.0 divides by a zero psize: SIGFPE, found by
+	 * fuzz-bridge). */
+	int64_t procs = 1;
+	for (int i = 0; i < n; i++) {
+		if (gs[i] <= 0 || ps[i] <= 0)
+			return mw_fail_arg(k->inst, MW_ERR_ARG, k->obj, k->proc, "argument %s[%d] = %d "
+			                   "is not positive", gs[i] <= 0 ? "array_of_gsizes" :
+			                   "array_of_psizes", i, gs[i] <= 0 ? gs[i] : ps[i]);
+		procs = procs * ps[i] > INT_MAX ? (int64_t)INT_MAX + 1 : procs * ps[i];
 	}
-	MPI_Aint *h = malloc(((size_t)(n < 0 ? 0 : n) + 1) * sizeof *h);
-	if (!h) {
-		*rc = MW_ERR_NO_MEM;
-		return NULL;
+	if (procs != size || rank < 0 || rank >= size)
+		return mw_fail_arg(k->inst, MW_ERR_ARG, k->obj, k->proc, "arguments size = %d, "
+		                   "rank = %d: not a rank of the %lld processes of "
+		                   "array_of_psizes", size, rank, (long long)procs);
+	for (int i = 0; i < n; i++) {
+		hdi[i] = di[i] == MW_DISTRIBUTE_BLOCK ? MPI_DISTRIBUTE_BLOCK
+		       : di[i] == MW_DISTRIBUTE_CYCLIC ? MPI_DISTRIBUTE_CYCLIC
+		       : MPI_DISTRIBUTE_NONE;
+		hda[i] = da[i] == MW_DISTRIBUTE_DFLT_DARG ? MPI_DISTRIBUTE_DFLT_DARG : da[i];
 	}
-	for (int i = 0; i < n; i++)
-		h[i] = m[i];
-	return h;
+	int rc = MPI_Type_create_darray(size, rank, n, gs, hdi, hda, ps, order_in(order),
+	                                old->h, &nt);
+	return type_out(k, rc, nt, o);
 }
 
-u32 mwh_Type_create_hvector(rt_instance *inst, u32 count, u32 bl, u32 stride,
-                            u32 old, u32 newp)
+u32 mwh_Type_commit(const mw_call *k, mw_dtype_io *t)
 {
-	MPI_Datatype o, nt;
-	uint32_t *p;
-	int rc;
-	TRY(mw_dtype_hget(old, &o));
-	OUT(p, newp, 4);
-	return type_out(inst, MPI_Type_create_hvector((int)count, (int)bl,
-	                (MPI_Aint)(int32_t)stride, o, &nt), &nt, p, "MPI_Type_create_hvector");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_create_hvector");
-}
-
-u32 mwh_Type_create_hindexed(rt_instance *inst, u32 count, u32 bls, u32 displs,
-                             u32 old, u32 newp)
-{
-	MPI_Datatype o, nt;
-	MPI_Aint *d = NULL;
-	uint32_t *p;
-	int rc, *b;
-	TRY(mw_dtype_hget(old, &o));
-	OUT(p, newp, 4);
-	b = mw_arr(inst, bls, (int)count < 0 ? 0 : count, 4);
-	if (!b && (int)count > 0)
-		TRY(MW_ERR_ARG);
-	if (!(d = aints(inst, displs, (int)count, &rc)))
-		goto fail;
-	rc = MPI_Type_create_hindexed((int)count, b, d, o, &nt);
-	free(d);
-	return type_out(inst, rc, &nt, p, "MPI_Type_create_hindexed");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_create_hindexed");
-}
-
-u32 mwh_Type_create_hindexed_block(rt_instance *inst, u32 count, u32 bl,
-                                   u32 displs, u32 old, u32 newp)
-{
-	MPI_Datatype o, nt;
-	MPI_Aint *d;
-	uint32_t *p;
-	int rc;
-	TRY(mw_dtype_hget(old, &o));
-	OUT(p, newp, 4);
-	if (!(d = aints(inst, displs, (int)count, &rc)))
-		goto fail;
-	rc = MPI_Type_create_hindexed_block((int)count, (int)bl, d, o, &nt);
-	free(d);
-	return type_out(inst, rc, &nt, p, "MPI_Type_create_hindexed_block");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_create_hindexed_block");
-}
-
-u32 mwh_Type_create_struct(rt_instance *inst, u32 count, u32 bls, u32 displs,
-                           u32 types, u32 newp)
-{
-	MPI_Datatype nt, *t = NULL;
-	MPI_Aint *d = NULL;
-	uint32_t *p;
-	int rc, *b, n = (int)count;
-	int32_t *mt;
-	OUT(p, newp, 4);
-	b = mw_arr(inst, bls, n < 0 ? 0 : (uint64_t)n, 4);
-	mt = mw_arr(inst, types, n < 0 ? 0 : (uint64_t)n, 4);
-	if ((!b || !mt) && n > 0)
-		TRY(MW_ERR_ARG);
-	if (!(d = aints(inst, displs, n, &rc)))
-		goto fail;
-	t = malloc(((size_t)(n < 0 ? 0 : n) + 1) * sizeof *t);
-	if (!t) {
-		free(d);
-		TRY(MW_ERR_NO_MEM);
-	}
-	for (int i = 0; i < n; i++)
-		if ((rc = mw_dtype_hget((u32)mt[i], &t[i]))) {
-			free(d);
-			free(t);
-			goto fail;
-		}
-	rc = MPI_Type_create_struct(n, b, d, t, &nt);
-	free(d);
-	free(t);
-	return type_out(inst, rc, &nt, p, "MPI_Type_create_struct");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_create_struct");
-}
-
-u32 mwh_Type_create_resized(rt_instance *inst, u32 old, u32 lb, u32 ext, u32 newp)
-{
-	MPI_Datatype o, nt;
-	uint32_t *p;
-	int rc;
-	TRY(mw_dtype_hget(old, &o));
-	OUT(p, newp, 4);
-	return type_out(inst, MPI_Type_create_resized(o, (MPI_Aint)(int32_t)lb,
-	                (MPI_Aint)(int32_t)ext, &nt), &nt, p, "MPI_Type_create_resized");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_create_resized");
-}
-
-static u32 arrays_type(rt_instance *inst, int darray, u32 a0, u32 a1, u32 a2,
-                       u32 a3, u32 a4, u32 a5, u32 a6, u32 a7, u32 a8, u32 a9)
-{
-	const char *proc = darray ? "MPI_Type_create_darray" : "MPI_Type_create_subarray";
-	MPI_Datatype o, nt;
-	uint32_t *p;
-	int rc;
-	if (!darray) {
-		/* (ndims, sizes, subsizes, starts, order, old, new) */
-		int n = (int)a0;
-		int *s = mw_arr(inst, a1, n < 0 ? 0 : (uint64_t)n, 4);
-		int *ss = mw_arr(inst, a2, n < 0 ? 0 : (uint64_t)n, 4);
-		int *st = mw_arr(inst, a3, n < 0 ? 0 : (uint64_t)n, 4);
-		if ((!s || !ss || !st) && n > 0)
-			TRY(MW_ERR_ARG);
-		TRY(mw_dtype_hget(a5, &o));
-		OUT(p, a6, 4);
-		int order = (int)a4 == MW_ORDER_C ? MPI_ORDER_C : MPI_ORDER_FORTRAN;
-		rc = MPI_Type_create_subarray(n, s, ss, st, order, o, &nt);
-	} else {
-		/* (size, rank, ndims, gsizes, distribs, dargs, psizes, order, old, new) */
-		int n = (int)a2;
-		int *gs = mw_arr(inst, a3, n < 0 ? 0 : (uint64_t)n, 4);
-		int *di = mw_arr(inst, a4, n < 0 ? 0 : (uint64_t)n, 4);
-		int *da = mw_arr(inst, a5, n < 0 ? 0 : (uint64_t)n, 4);
-		int *ps = mw_arr(inst, a6, n < 0 ? 0 : (uint64_t)n, 4);
-		if ((!gs || !di || !da || !ps) && n > 0)
-			TRY(MW_ERR_ARG);
-		TRY(mw_dtype_hget(a8, &o));
-		OUT(p, a9, 4);
-		int hdi[64], hda[64];
-		if (n > 64)
-			TRY(MW_ERR_DIMS);
-		/* The process grid: positive sizes whose product is size, rank in
-		 * it (MPICH 4.0 divides by a zero psize: SIGFPE, found by
-		 * fuzz-bridge). */
-		int64_t procs = 1;
-		for (int i = 0; i < n; i++) {
-			if (gs[i] <= 0 || ps[i] <= 0)
-				return mw_fail_arg(inst, MW_ERR_ARG, MW_NOCOMM, proc, "argument %s[%d] = %d "
-				                   "is not positive", gs[i] <= 0 ? "array_of_gsizes" :
-				                   "array_of_psizes", i, gs[i] <= 0 ? gs[i] : ps[i]);
-			procs = procs * ps[i] > INT_MAX ? (int64_t)INT_MAX + 1 : procs * ps[i];
-		}
-		if (procs != (int32_t)a0 || (int32_t)a1 < 0 || (int32_t)a1 >= (int32_t)a0)
-			return mw_fail_arg(inst, MW_ERR_ARG, MW_NOCOMM, proc, "arguments size = %d, "
-			                   "rank = %d: not a rank of the %lld processes of "
-			                   "array_of_psizes", (int)a0, (int)a1, (long long)procs);
-		for (int i = 0; i < n; i++) {
-			hdi[i] = di[i] == MW_DISTRIBUTE_BLOCK ? MPI_DISTRIBUTE_BLOCK
-			       : di[i] == MW_DISTRIBUTE_CYCLIC ? MPI_DISTRIBUTE_CYCLIC
-			       : MPI_DISTRIBUTE_NONE;
-			hda[i] = da[i] == MW_DISTRIBUTE_DFLT_DARG ? MPI_DISTRIBUTE_DFLT_DARG : da[i];
-		}
-		int order = (int)a7 == MW_ORDER_C ? MPI_ORDER_C : MPI_ORDER_FORTRAN;
-		rc = MPI_Type_create_darray((int)a0, (int)a1, n, gs, hdi, hda, ps, order, o, &nt);
-	}
-	return type_out(inst, rc, &nt, p, proc);
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, proc);
-}
-
-u32 mwh_Type_create_subarray(rt_instance *inst, u32 n, u32 s, u32 ss, u32 st,
-                             u32 order, u32 old, u32 newp)
-{ return arrays_type(inst, 0, n, s, ss, st, order, old, newp, 0, 0, 0); }
-u32 mwh_Type_create_darray(rt_instance *inst, u32 size, u32 rank, u32 n, u32 gs,
-                           u32 di, u32 da, u32 ps, u32 order, u32 old, u32 newp)
-{ return arrays_type(inst, 1, size, rank, n, gs, di, da, ps, order, old, newp); }
-
-u32 mwh_Type_commit(rt_instance *inst, u32 tp)
-{
-	uint32_t *o = mw_ptr(inst, tp, 4);
-	MPI_Datatype d;
-	int rc;
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_commit");
-	if ((rc = mw_dtype_hget(*o, &d)))
-		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_commit");
-	rc = MPI_Type_commit(&d);
+	int rc = MPI_Type_commit(&t->h);
 	if (rc == MPI_SUCCESS)
-		mw_dtype_refresh(*o);
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_commit");
+		mw_dtype_refresh(t->mod);
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Type_free(rt_instance *inst, u32 tp)
+u32 mwh_Type_free(const mw_call *k, mw_dtype_io *t)
 {
-	uint32_t *o = mw_ptr(inst, tp, 4);
-	MPI_Datatype d;
-	int rc;
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Type_free");
-	if (*o < 128 || (rc = mw_dtype_hget(*o, &d)))
-		return mw_fail(inst, MW_ERR_TYPE, MW_NOCOMM, "MPI_Type_free");
-	rc = MPI_Type_free(&d);
+	if (t->mod < 128)   /* a predefined type */
+		return mw_call_fail(k, MW_ERR_TYPE);
+	int rc = MPI_Type_free(&t->h);
 	if (rc == MPI_SUCCESS) {
-		mw_dtype_del(*o);
-		*o = (uint32_t)MW_DATATYPE_NULL;
+		mw_dtype_del(t->mod);
+		*t->slot = (uint32_t)MW_DATATYPE_NULL;
 	}
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_free");
+	return mw_call_ret(k, rc);
 }
 
-static u32 extent(rt_instance *inst, int truex, u32 dt, u32 lbp, u32 extp)
+/* Layouts are the module's: predefined types map to same-size host types. */
+u32 mwh_Type_get_extent(const mw_call *k, mw_dtype *d, int32_t *lb, int32_t *ext)
 {
-	const char *proc = truex ? "MPI_Type_get_true_extent" : "MPI_Type_get_extent";
-	mw_dtype *d;
-	int32_t *lb, *ex;
-	int rc;
-	TRY(mw_dtype_get(dt, &d));
-	OUT(lb, lbp, 4);
-	OUT(ex, extp, 4);
-	/* Layouts are the module's: predefined types map to same-size host types. */
-	*lb = (int32_t)(truex ? d->tlb : d->lb);
-	*ex = (int32_t)(truex ? d->textent : d->extent);
-	return 0;
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, proc);
-}
-
-u32 mwh_Type_get_extent(rt_instance *inst, u32 dt, u32 lb, u32 ext)
-{ return extent(inst, 0, dt, lb, ext); }
-u32 mwh_Type_get_true_extent(rt_instance *inst, u32 dt, u32 lb, u32 ext)
-{ return extent(inst, 1, dt, lb, ext); }
-
-u32 mwh_Get_address(rt_instance *inst, u32 loc, u32 addrp)
-{
-	int32_t *o = mw_ptr(inst, addrp, 4);
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Get_address");
-	*o = (int32_t)loc;   /* addresses are module addresses (MPI_BOTTOM = 0) */
+	*lb = (int32_t)d->lb;
+	*ext = (int32_t)d->extent;
 	return 0;
 }
 
-u32 mwh_Aint_add(rt_instance *inst, u32 base, u32 disp)
+u32 mwh_Type_get_true_extent(const mw_call *k, mw_dtype *d, int32_t *lb, int32_t *ext)
 {
-	return base + disp;
+	*lb = (int32_t)d->tlb;
+	*ext = (int32_t)d->textent;
+	return 0;
 }
 
-u32 mwh_Aint_diff(rt_instance *inst, u32 a, u32 b)
+u32 mwh_Get_address(const mw_call *k, uint32_t loc, int32_t *addr)
 {
-	return a - b;
+	*addr = (int32_t)loc;   /* addresses are module addresses (MPI_BOTTOM = 0) */
+	return 0;
+}
+
+u32 mwh_Aint_add(const mw_call *k, MPI_Aint base, MPI_Aint disp)
+{
+	return (uint32_t)(base + disp);
+}
+
+u32 mwh_Aint_diff(const mw_call *k, MPI_Aint a, MPI_Aint b)
+{
+	return (uint32_t)(a - b);
 }
 
 /* ---- packing --------------------------------------------------------------------- */
 
-u32 mwh_Pack(rt_instance *inst, u32 inbuf, u32 count, u32 dt, u32 outbuf,
-             u32 outsize, u32 posp, u32 comm)
+u32 mwh_Pack(const mw_call *k, const void *in, int count, mw_dtype *d, void *out,
+             int outsize, mw_pos *pos, MPI_Comm c)
 {
-	MPI_Comm c;
-	mw_dtype *d;
-	void *ip, *op;
-	int32_t *pp, pos;
-	int rc;
-	u32 ret;
-	TRY(mw_comm_get(comm, &c));
-	TRY(mw_dtype_get(dt, &d));
-	TRY(mw_buf(inst, inbuf, (int)count, d, &ip));
-	op = mw_ptr(inst, outbuf, outsize);
-	if ((int32_t)outsize < 0 || (!op && outsize))
-		TRY(MW_ERR_BUFFER);
-	if (mw_pos_check(inst, posp, (int32_t)outsize, (int64_t)(int32_t)count * d->size,
-	                 &pp, &pos, comm, "MPI_Pack", &ret))
-		return ret;
-	rc = MPI_Pack(ip, (int)count, d->h, op, (int)outsize, &pos, c);
+	uint32_t r;
+	if (mw_pos_room(k, pos, outsize, (int64_t)count * d->size, &r))
+		return r;
+	int p = pos->v;
+	int rc = MPI_Pack(in, count, d->h, out, outsize, &p, c);
 	if (rc == MPI_SUCCESS)
-		*pp = pos;
-	return mw_ret(inst, rc, comm, "MPI_Pack");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Pack");
+		*pos->slot = p;
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Unpack(rt_instance *inst, u32 inbuf, u32 insize, u32 posp, u32 outbuf,
-               u32 count, u32 dt, u32 comm)
+u32 mwh_Unpack(const mw_call *k, void *in, int insize, mw_pos *pos, void *out,
+               int count, mw_dtype *d, MPI_Comm c)
 {
-	MPI_Comm c;
-	mw_dtype *d;
-	void *ip, *op;
-	int32_t *pp, pos;
-	int rc;
-	u32 ret;
-	TRY(mw_comm_get(comm, &c));
-	TRY(mw_dtype_get(dt, &d));
-	ip = mw_ptr(inst, inbuf, insize);
-	if ((int32_t)insize < 0 || (!ip && insize))
-		TRY(MW_ERR_BUFFER);
-	TRY(mw_buf(inst, outbuf, (int)count, d, &op));
+	uint32_t r;
 	/* count elements' packed bytes must follow position: MPICH 4.0 asserts
 	 * (ends the process) unpacking a partial element. */
-	if (mw_pos_check(inst, posp, (int32_t)insize, (int64_t)(int32_t)count * d->size, &pp, &pos,
-	                 comm, "MPI_Unpack", &ret))
-		return ret;
-	rc = MPI_Unpack(ip, (int)insize, &pos, op, (int)count, d->h, c);
+	if (mw_pos_room(k, pos, insize, (int64_t)count * d->size, &r))
+		return r;
+	int p = pos->v;
+	int rc = MPI_Unpack(in, insize, &p, out, count, d->h, c);
 	if (rc == MPI_SUCCESS)
-		*pp = pos;
-	return mw_ret(inst, rc, comm, "MPI_Unpack");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Unpack");
+		*pos->slot = p;
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Pack_size(rt_instance *inst, u32 count, u32 dt, u32 comm, u32 sizep)
+u32 mwh_Pack_size(const mw_call *k, int count, mw_dtype *d, MPI_Comm c, int32_t *size)
 {
-	MPI_Comm c;
-	MPI_Datatype d;
-	int rc, *s;
-	TRY(mw_comm_live(comm, &c));
-	TRY(mw_dtype_cget(dt, &d));
-	OUT(s, sizep, 4);
-	return mw_ret(inst, MPI_Pack_size((int)count, d, c, s), comm, "MPI_Pack_size");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Pack_size");
+	return mw_call_ret(k, MPI_Pack_size(count, d->h, c, size));
 }
 
 /* ---- datatype decoding ----------------------------------------------------------- */
@@ -362,32 +267,24 @@ static int combiner_out(int h)
 	return mw_enum_out(MW_E_COMBINER, h);
 }
 
-u32 mwh_Type_get_envelope(rt_instance *inst, u32 dt, u32 ni, u32 na, u32 nd, u32 comb)
+u32 mwh_Type_get_envelope(const mw_call *k, const mw_dtype_ref *t, int32_t *pi,
+                          int32_t *pa, int32_t *pd, int32_t *pc)
 {
-	MPI_Datatype d;
-	int32_t *pi, *pa, *pd, *pc;
-	int rc, i, a, t, c;
-	TRY(mw_dtype_hget(dt, &d));
-	OUT(pi, ni, 4);
-	OUT(pa, na, 4);
-	OUT(pd, nd, 4);
-	OUT(pc, comb, 4);
+	int i, a, n, c;
 	/* Predefined module types are named whatever the host uses for them. */
-	if (mw_dtype_predefined(dt)) {
+	if (mw_dtype_predefined(t->mod)) {
 		*pi = *pa = *pd = 0;
 		*pc = MW_COMBINER_NAMED;
 		return 0;
 	}
-	rc = MPI_Type_get_envelope(d, &i, &a, &t, &c);
+	int rc = MPI_Type_get_envelope(t->d->h, &i, &a, &n, &c);
 	if (rc == MPI_SUCCESS) {
 		*pi = i;
 		*pa = a;
-		*pd = t;
+		*pd = n;
 		*pc = combiner_out(c);
 	}
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_get_envelope");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_get_envelope");
+	return mw_call_ret(k, rc);
 }
 
 static int32_t order_out(int o)
@@ -400,154 +297,108 @@ static int32_t distrib_out(int o)
 	return mw_enum_out(MW_E_DISTRIB, o);
 }
 
-u32 mwh_Type_get_contents(rt_instance *inst, u32 dt, u32 mi, u32 ma, u32 md,
-                          u32 ints, u32 aints, u32 types)
+u32 mwh_Type_get_contents(const mw_call *k, const mw_dtype_ref *t, int mi, int ma,
+                          int md, int32_t *pi, int32_t *pa, int32_t *pt)
 {
-	MPI_Datatype d, *ht = NULL;
+	MPI_Datatype d = t->d->h, *ht = NULL;
 	MPI_Aint *ha = NULL;
-	int32_t *pi, *pa;
-	uint32_t *pt;
 	int rc, ni, na, nd, comb;
-	TRY(mw_dtype_hget(dt, &d));
-	if ((int)mi < 0 || (int)ma < 0 || (int)md < 0)
-		TRY(MW_ERR_ARG);
-	pi = mw_arr(inst, ints, mi, 4);
-	pa = mw_arr(inst, aints, ma, 4);
-	pt = mw_arr(inst, types, md, 4);
-	if ((!pi && mi) || (!pa && ma) || (!pt && md))
-		TRY(MW_ERR_ARG);
-	if (mw_dtype_predefined(dt))
-		TRY(MW_ERR_TYPE);   /* MPI: erroneous for named types */
+	if (mi < 0 || ma < 0 || md < 0)
+		return mw_call_fail(k, MW_ERR_ARG);
+	if (mw_dtype_predefined(t->mod))
+		return mw_call_fail(k, MW_ERR_TYPE);   /* MPI: erroneous for named types */
 	if ((rc = MPI_Type_get_envelope(d, &ni, &na, &nd, &comb)))
-		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_get_contents");
-	if (ni > (int)mi || na > (int)ma || nd > (int)md)
-		TRY(MW_ERR_ARG);
+		return mw_call_ret(k, rc);
+	if (ni > mi || na > ma || nd > md)
+		return mw_call_fail(k, MW_ERR_ARG);
 	int *hi = malloc(((size_t)ni + 1) * sizeof *hi);
 	ha = malloc(((size_t)na + 1) * sizeof *ha);
 	ht = malloc(((size_t)nd + 1) * sizeof *ht);
 	if (!hi || !ha || !ht) {
 		free(hi);
-		rc = MW_ERR_NO_MEM;
-		goto fail;
+		free(ha);
+		free(ht);
+		return mw_call_fail(k, MW_ERR_NO_MEM);
 	}
 	rc = MPI_Type_get_contents(d, ni, na, nd, hi, ha, ht);
 	if (rc == MPI_SUCCESS) {
-		for (int k = 0; k < ni; k++)
-			pi[k] = hi[k];
+		for (int j = 0; j < ni; j++)
+			pi[j] = hi[j];
 		int n = ni > 0 ? hi[0] : 0;   /* ndims of subarray/darray */
 		if (comb == MPI_COMBINER_SUBARRAY && ni == 3 * n + 2)
 			pi[3 * n + 1] = order_out(hi[3 * n + 1]);
 		if (comb == MPI_COMBINER_DARRAY && ni >= 4) {
 			n = hi[2];
 			if (ni == 4 * n + 4) {
-				for (int k = 0; k < n; k++) {
-					pi[3 + n + k] = distrib_out(hi[3 + n + k]);
-					if (hi[3 + 2 * n + k] == MPI_DISTRIBUTE_DFLT_DARG)
-						pi[3 + 2 * n + k] = MW_DISTRIBUTE_DFLT_DARG;
+				for (int j = 0; j < n; j++) {
+					pi[3 + n + j] = distrib_out(hi[3 + n + j]);
+					if (hi[3 + 2 * n + j] == MPI_DISTRIBUTE_DFLT_DARG)
+						pi[3 + 2 * n + j] = MW_DISTRIBUTE_DFLT_DARG;
 				}
 				pi[4 * n + 3] = order_out(hi[4 * n + 3]);
 			}
 		}
-		for (int k = 0; k < na; k++)
-			pa[k] = (int32_t)ha[k];
+		for (int j = 0; j < na; j++)
+			pa[j] = (int32_t)ha[j];
 		/* Derived types come back as new handles the module frees;
 		 * predefined ones as their fixed numbers. */
-		for (int k = 0; k < nd; k++)
-			pt[k] = mw_dtype_put(ht[k]);
+		for (int j = 0; j < nd; j++)
+			pt[j] = (int32_t)mw_dtype_put(ht[j]);
 	}
 	free(hi);
 	free(ha);
 	free(ht);
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_get_contents");
-fail:
-	free(ha);
-	free(ht);
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_get_contents");
+	return mw_call_ret(k, rc);
 }
 
 /* ---- external32 --------------------------------------------------------------- */
 
-u32 mwh_Pack_external_size(rt_instance *inst, u32 rep, u32 count, u32 dt, u32 sizep)
+u32 mwh_Pack_external_size(const mw_call *k, const char *rep, int count, mw_dtype *d,
+                           int32_t *size)
 {
-	MPI_Datatype d;
-	int32_t *o;
 	MPI_Aint sz = 0;
-	int rc;
-	const char *s = mw_str(inst, rep);
-	if (!s)
-		TRY(MW_ERR_ARG);
-	TRY(mw_dtype_cget(dt, &d));
-	OUT(o, sizep, 4);
-	rc = MPI_Pack_external_size(s, (int)count, d, &sz);
+	int rc = MPI_Pack_external_size(rep, count, d->h, &sz);
 	if (rc == MPI_SUCCESS) {
 		if (sz > INT32_MAX)
-			TRY(MW_ERR_SIZE);
-		*o = (int32_t)sz;
+			return mw_call_fail(k, MW_ERR_SIZE);
+		*size = (int32_t)sz;
 	}
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Pack_external_size");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Pack_external_size");
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Pack_external(rt_instance *inst, u32 rep, u32 in, u32 count, u32 dt,
-                      u32 out, u32 outsize, u32 posp)
+u32 mwh_Pack_external(const mw_call *k, const char *rep, const void *in, int count,
+                      mw_dtype *d, void *out, MPI_Aint outsize, mw_pos *pos)
 {
-	mw_dtype *d;
-	void *pin, *pout;
-	int32_t *pp, pos;
 	MPI_Aint need = 0;
-	int rc;
-	u32 ret;
-	const char *s = mw_str(inst, rep);
-	if (!s)
-		TRY(MW_ERR_ARG);
-	TRY(mw_dtype_get(dt, &d));
-	TRY(mw_buf(inst, in, (int)count, d, &pin));
-	if ((int32_t)outsize < 0 || !(pout = mw_ptr(inst, out, outsize)))
-		TRY(MW_ERR_BUFFER);
-	if ((rc = MPI_Pack_external_size(s, (int)count, d->h, &need)) != MPI_SUCCESS)
-		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Pack_external");
-	if (mw_pos_check(inst, posp, (int32_t)outsize, need, &pp, &pos, MW_NOCOMM,
-	                 "MPI_Pack_external", &ret))
-		return ret;
-	MPI_Aint hp = pos;
-	rc = MPI_Pack_external(s, pin, (int)count, d->h, pout, (int32_t)outsize, &hp);
+	uint32_t r;
+	int rc = MPI_Pack_external_size(rep, count, d->h, &need);
+	if (rc != MPI_SUCCESS)
+		return mw_call_ret(k, rc);
+	if (mw_pos_room(k, pos, (int32_t)outsize, need, &r))
+		return r;
+	MPI_Aint hp = pos->v;
+	rc = MPI_Pack_external(rep, in, count, d->h, out, outsize, &hp);
 	if (rc == MPI_SUCCESS)
-		*pp = (int32_t)hp;
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Pack_external");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Pack_external");
+		*pos->slot = (int32_t)hp;
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Unpack_external(rt_instance *inst, u32 rep, u32 in, u32 insize, u32 posp,
-                        u32 out, u32 count, u32 dt)
+u32 mwh_Unpack_external(const mw_call *k, const char *rep, void *in, MPI_Aint insize,
+                        mw_pos *pos, void *out, int count, mw_dtype *d)
 {
-	mw_dtype *d;
-	void *pin, *pout;
-	int32_t *pp, pos;
-	int rc;
-	u32 ret;
-	const char *s = mw_str(inst, rep);
-	if (!s)
-		TRY(MW_ERR_ARG);
-	TRY(mw_dtype_get(dt, &d));
-	TRY(mw_buf(inst, out, (int)count, d, &pout));
-	if ((int32_t)insize < 0 || !(pin = mw_ptr(inst, in, insize)))
-		TRY(MW_ERR_BUFFER);
 	/* What count elements take in external32, after position: MPICH 4.0
 	 * reads them whatever insize says (fuzz-bridge: a host read past
 	 * linear memory). */
 	MPI_Aint need = 0;
-	if ((rc = MPI_Pack_external_size(s, (int)count, d->h, &need)) != MPI_SUCCESS)
-		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Unpack_external");
-	if (mw_pos_check(inst, posp, (int32_t)insize, need, &pp, &pos, MW_NOCOMM,
-	                 "MPI_Unpack_external", &ret))
-		return ret;
-	MPI_Aint hp = pos;
-	rc = MPI_Unpack_external(s, pin, (int32_t)insize, &hp, pout, (int)count, d->h);
+	uint32_t r;
+	int rc = MPI_Pack_external_size(rep, count, d->h, &need);
+	if (rc != MPI_SUCCESS)
+		return mw_call_ret(k, rc);
+	if (mw_pos_room(k, pos, (int32_t)insize, need, &r))
+		return r;
+	MPI_Aint hp = pos->v;
+	rc = MPI_Unpack_external(rep, in, insize, &hp, out, count, d->h);
 	if (rc == MPI_SUCCESS)
-		*pp = (int32_t)hp;
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Unpack_external");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Unpack_external");
+		*pos->slot = (int32_t)hp;
+	return mw_call_ret(k, rc);
 }

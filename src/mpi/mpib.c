@@ -836,23 +836,28 @@ int mw_pos_in(rt_instance *inst, uint32_t addr, int64_t limit, int32_t **p,
 	return v < 0 || v > limit ? MW_ERR_ARG : 0;
 }
 
-int mw_pos_check(rt_instance *inst, uint32_t posp, int32_t size, int64_t need,
-                 int32_t **p, int32_t *pos, uint32_t comm, const char *proc,
-                 uint32_t *ret)
+int mw_pos_arg(const mw_call *k, uint32_t addr, int32_t size, mw_pos *p, uint32_t *ret)
 {
-	int rc = mw_pos_in(inst, posp, size, p, pos);
-	if (rc == 0 && need <= (int64_t)size - *pos)
-		return 0;
+	int rc = mw_pos_in(k->inst, addr, size, &p->slot, &p->v);
 	if (rc == 0)
-		*ret = mw_fail_arg(inst, MW_ERR_TRUNCATE, comm, proc, "argument position "
-		                   "= %d leaves %d bytes, %lld needed", (int)*pos,
-		                   (int)(size - *pos), (long long)need);
-	else if (!*p)
-		*ret = mw_fail_arg(inst, rc, comm, proc, "argument position: pointer "
+		return 0;
+	if (!p->slot)
+		*ret = mw_fail_arg(k->inst, rc, k->obj, k->proc, "argument position: pointer "
 		                   "outside linear memory");
 	else
-		*ret = mw_fail_arg(inst, rc, comm, proc, "argument position = %d is "
-		                   "outside [0, %d]", (int)*pos, (int)size);
+		*ret = mw_fail_arg(k->inst, rc, k->obj, k->proc, "argument position = %d is "
+		                   "outside [0, %d]", (int)p->v, (int)size);
+	return 1;
+}
+
+int mw_pos_room(const mw_call *k, const mw_pos *p, int32_t size, int64_t need,
+                uint32_t *ret)
+{
+	if (need <= (int64_t)size - p->v)
+		return 0;
+	*ret = mw_fail_arg(k->inst, MW_ERR_TRUNCATE, k->obj, k->proc, "argument position "
+	                   "= %d leaves %d bytes, %lld needed", (int)p->v,
+	                   (int)(size - p->v), (long long)need);
 	return 1;
 }
 

@@ -233,15 +233,6 @@ int mw_comm_cart(MPI_Comm c);
 int mw_pos_in(rt_instance *inst, uint32_t addr, int64_t limit, int32_t **p,
               int32_t *val);
 
-/* mw_pos_in for a packing call: position within [0, size] and `need`
- * bytes of room after it (what the call writes or reads there), checked
- * before the host library touches buffer + position.  0, or 1 with the
- * failure, naming the argument and its value, raised on comm and its
- * result in *ret. */
-int mw_pos_check(rt_instance *inst, uint32_t posp, int32_t size, int64_t need,
-                 int32_t **p, int32_t *pos, uint32_t comm, const char *proc,
-                 uint32_t *ret);
-
 /* A host snapshot of a module int array (counts, displacements, datatype
  * handles, request handles) that the host reads during a call: copied before
  * it is checked, and the copy, not linear memory, is what the library gets
@@ -326,6 +317,85 @@ typedef struct mw_reqs {
 int mw_reqs_in(rt_instance *inst, mw_reqs *r, uint32_t addr, int32_t n);
 void mw_reqs_free(mw_reqs *r);
 
+/* ---- typed handlers of the datatypes chapter (hand_type.c) -------------
+ * A packing call's in/out position (class pos): its slot, and the value it
+ * held when the call began, read once and checked in [0, size]. */
+typedef struct mw_pos {
+	int32_t *slot;
+	int32_t v;
+} mw_pos;
+/* The generated check of a pos argument at module address addr into a
+ * buffer of size bytes: 0, or 1 with the refusal (MW_ERR_ARG, the line
+ * naming the argument and its value) raised on k and its result in *ret. */
+int mw_pos_arg(const mw_call *k, uint32_t addr, int32_t size, mw_pos *p, uint32_t *ret);
+/* need bytes of room after position p in a buffer of size bytes (what the
+ * call writes or reads there), checked before the host library touches
+ * buffer + position: 0, or 1 with MW_ERR_TRUNCATE raised on k (the line
+ * says how many bytes are left and needed) and its result in *ret. */
+int mw_pos_room(const mw_call *k, const mw_pos *p, int32_t size, int64_t need,
+                uint32_t *ret);
+/* A datatype in/out (MPI_Type_commit, MPI_Type_free): the module slot, the
+ * handle it held when the call began, its host handle. */
+typedef struct mw_dtype_io {
+	uint32_t *slot;
+	uint32_t mod;
+	MPI_Datatype h;
+} mw_dtype_io;
+/* A communicator or group in/out (MPI_Comm_free, MPI_Group_free): the
+ * same, for hand_comm.c. */
+typedef struct mw_comm_io {
+	uint32_t *slot;
+	uint32_t mod;
+	MPI_Comm h;
+} mw_comm_io;
+typedef struct mw_group_io {
+	uint32_t *slot;
+	uint32_t mod;
+	MPI_Group h;
+} mw_group_io;
+/* An error handler in/out (MPI_Errhandler_free), for hand_err.c. */
+typedef struct mw_errh_io {
+	uint32_t *slot;
+	uint32_t mod;
+	MPI_Errhandler h;
+} mw_errh_io;
+/* A keyval: module handle and host key (class keyval), and in/out
+ * (MPI_Comm_free_keyval), for hand_attr.c. */
+typedef struct mw_keyval_ref {
+	uint32_t mod;
+	int h;
+} mw_keyval_ref;
+typedef struct mw_keyval_io {
+	uint32_t *slot;
+	uint32_t mod;
+	int h;
+} mw_keyval_io;
+/* A datatype by its module handle and its layout (class dtref). */
+typedef struct mw_dtype_ref {
+	uint32_t mod;
+	mw_dtype *d;
+} mw_dtype_ref;
+/* n module MPI_Aint words widened into a host array (class aints; n < 0 is
+ * an empty array): 0, MW_ERR_ARG (off linear memory) or MW_ERR_NO_MEM.
+ * mw_aints_free releases it (safe on a zeroed or failed one). */
+typedef struct mw_aints {
+	MPI_Aint *v;
+	MPI_Aint small[MW_SNAP_SMALL];
+} mw_aints;
+int mw_aints_in(rt_instance *inst, mw_aints *a, uint32_t addr, int32_t n);
+void mw_aints_free(mw_aints *a);
+/* n module datatype handles (class dtypes): _in snapshots them (0,
+ * MW_ERR_ARG or MW_ERR_NO_MEM; n < 0 is an empty array), _get looks each up
+ * into h (0 or the lookup's class); _free releases. */
+typedef struct mw_dtypes {
+	int n;
+	mw_snap s;
+	MPI_Datatype *h;
+	MPI_Datatype small[MW_SNAP_SMALL];
+} mw_dtypes;
+int mw_dtypes_in(rt_instance *inst, mw_dtypes *t, uint32_t addr, int32_t n);
+int mw_dtypes_get(mw_dtypes *t);
+void mw_dtypes_free(mw_dtypes *t);
 /* Errors.  mw_ret: host return code of `proc` on communicator comm (a
  * module handle, or UINT32_MAX for "no communicator": MPI_COMM_WORLD's
  * handler) -> the module's return value, after the communicator's error

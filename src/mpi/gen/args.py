@@ -39,13 +39,74 @@ Classes (handler type in brackets):
   status_in status in, converted to a host status     [const MPI_Status *]
   status_io status read or written in place (in/out), never ignored:
             24 bytes                                      [mw_status *]
+Added with the datatypes chapter (hand_type.c):
+  comm_any  communicator handle, in, MPI_COMM_NULL passed on to the host
+            (which refuses it, or ignores it: MPI_Pack)   [MPI_Comm]
+  cdtype    datatype handle, in, that must be committed (the host lays
+            data out by it without a buffer: MW_ERR_TYPE)  [mw_dtype *]
+  dtref     datatype handle, in, when the handler asks about the handle
+            itself (predefined or not)          [const mw_dtype_ref *]
+  aint      MPI_Aint scalar, in (a 32-bit module word, sign-extended)
+                                                          [MPI_Aint]
+  addr      a module address taken as a value, never dereferenced
+            (MPI_Get_address's location)                  [uint32_t]
+  str       NUL-terminated string, in (MW_ERR_ARG if it runs off linear
+            memory); checked with the handles             [const char *]
+  arr       int array, in, of `len` elements (the length argument: a
+            negative one is an empty array, the host refuses it):
+            snapshotted; the handler may convert the copy in place
+                                                          [int *]
+  aints     MPI_Aint array, in, of `len` module words: widened into a
+            host copy                                     [const MPI_Aint *]
+  dtypes    datatype array, in, of `len` handles: snapshotted, each
+            looked up                             [const MPI_Datatype *]
+  packed    packed buffer and its size in bytes (MPI_Pack's outbuf,
+            MPI_Unpack's inbuf): as bytes, except that a size of 0 takes
+            any address                                   [void *]
+  pos       in/out position (MPI_Pack's, int) into a buffer of the
+            `len` argument's size: the slot checked, read once and
+            range-checked in [0, size], with a line naming its value;
+            the handler checks the room its call needs (mw_pos_room)
+                                                          [mw_pos *]
+Added with the communicators and groups chapter (hand_comm.c):
+  group     group handle, in (MPI_GROUP_NULL passed on)   [MPI_Group]
+  info      info handle, in (MPI_INFO_NULL passed on)     [MPI_Info]
+  ranges    int array, in, of `len` rank triples (first, last, stride):
+            snapshotted (a negative length: MW_ERR_ARG)   [int *, 3 a triple]
+  varargs   the module's variable arguments (MPI_Pcontrol): their
+            module address, meaningless to the host       [uint32_t]
+  strout    string out into a buffer of the module's MPI_MAX_... bytes
+            (apis.json's length): the whole buffer inside linear memory
+                                                          [char *]
+Added with the attributes chapter (hand_attr.c):
+  keyval    keyval handle, in: looked up (MW_ERR_KEYVAL)  [const mw_keyval_ref *
+                                                           (module, host)]
+  word      a module word taken as a value (an attribute value, extra
+            state)                                        [uint32_t]
+  wout      a module word out (an attribute value got)    [uint32_t *]
+  fn        a module function: its table index, checked by the handler
+            against the type it calls it with             [uint32_t]
+Added with the errors chapter (hand_err.c):
+  errh      error handler handle, in, checked; the handler gets the module
+            handle (the bridge keeps error handlers by it) [uint32_t]
+  hout and hio also take the handles of the other kinds (a datatype,
+  communicator, group or error handler out; in/out: MPI_Type_commit,
+  MPI_Type_free, MPI_Comm_free, MPI_Group_free, MPI_Errhandler_free,
+  MPI_Comm_free_keyval), and
+  out / outarr
+  the other int-sized out scalars and arrays (an MPI_Aint out is a
+  32-bit module word).
 
 The checks run in phases, each in argument order: the communicator whose
-error handler a failure goes to (the first comm), the other handles (dtype),
-buffers and request arrays, pointers (out, outarr, hout, statuses, status,
-status_in, status_io, and hio's slot), then the request and message lookups
-(req, and hio's read of its slot).  A failure returns at once: the first
-bad argument in that order names the class.
+error handler a failure goes to (the first comm), the other handles (dtype,
+cdtype, dtref) and strings (str), buffers and argument arrays (buf, bytes,
+packed, reqs, arr, aints, dtypes' read), pointers (out, outarr, hout,
+statuses, status, status_in, status_io, pos, and hio's slot), then the
+handle lookups (req, hio's read of its slot, dtypes' entries).  A failure returns at once: the first
+bad argument in that order names the class.  An args.txt line may move
+all the checks of one argument to another phase (`class@phase`), where the
+order written by hand differed (the class a call with several bad
+arguments gets did not change when its procedure became typed).
 """
 import os
 import re
@@ -59,17 +120,30 @@ CTYPE = {'comm': 'MPI_Comm', 'dtype': 'mw_dtype *', 'count': 'int',
          'out64': 'MPI_Count *', 'outarr': 'int32_t *', 'hout': 'uint32_t *',
          'req': 'MPI_Request', 'reqs': 'mw_reqs *', 'len': 'int',
          'status': 'mw_status *', 'statuses': 'mw_status *',
-         'status_in': 'const MPI_Status *', 'status_io': 'mw_status *'}
-HIO = {'REQUEST': 'mw_req_io *', 'MESSAGE': 'mw_msg_io *'}
+         'status_in': 'const MPI_Status *', 'status_io': 'mw_status *',
+         'cdtype': 'mw_dtype *', 'dtref': 'const mw_dtype_ref *',
+         'aint': 'MPI_Aint', 'addr': 'uint32_t', 'str': 'const char *',
+         'arr': 'int *', 'aints': 'const MPI_Aint *',
+         'dtypes': 'const MPI_Datatype *', 'packed': 'void *', 'pos': 'mw_pos *',
+         'comm_any': 'MPI_Comm', 'group': 'MPI_Group', 'info': 'MPI_Info',
+         'strout': 'char *', 'ranges': 'int *', 'varargs': 'uint32_t', 'errh': 'uint32_t',
+         'keyval': 'const mw_keyval_ref *', 'word': 'uint32_t', 'wout': 'uint32_t *',
+         'fn': 'uint32_t'}
+HIO = {'REQUEST': 'mw_req_io *', 'MESSAGE': 'mw_msg_io *', 'DATATYPE': 'mw_dtype_io *',
+       'COMMUNICATOR': 'mw_comm_io *', 'GROUP': 'mw_group_io *',
+       'ERRHANDLER': 'mw_errh_io *', 'KEYVAL': 'mw_keyval_io *'}
 
 # Phase of each class's check (see the module comment).
 PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
          'out': 3, 'out64': 3, 'outarr': 3, 'hout': 3, 'hio': 3,
          'status': 3, 'statuses': 3, 'status_in': 3, 'status_io': 3,
-         'req': 4}
+         'req': 4, 'cdtype': 1, 'dtref': 1, 'str': 1, 'packed': 2, 'arr': 2,
+         'aints': 2, 'dtypes': 2, 'pos': 3, 'comm_any': 0, 'group': 1, 'info': 1,
+         'strout': 3, 'ranges': 2, 'errh': 1, 'keyval': 1, 'wout': 3}
 # Classes with no check of their own (converted only, or checked with
 # the argument they describe).
-PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len'}
+PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len', 'aint', 'addr',
+         'varargs', 'word', 'fn'}
 
 
 class Arg:
@@ -78,8 +152,9 @@ class Arg:
     statuses) and of its datatype (buf)."""
     def __init__(self, i, p, cls, n=None, dt=None):
         self.i, self.name, self.kind, self.cls = i, p['name'], p['kind'], cls
-        self.dir = p['param_direction']
+        self.dir, self.length = p['param_direction'], p['length']
         self.n, self.dt = n, dt
+        self.phase = None   # args.txt `class@phase`: all its checks there
 
     def ctype(self):
         if self.cls == 'buf':
@@ -96,9 +171,11 @@ def overrides():
         w = line.split('#')[0].split()
         if not w:
             continue
-        if len(w) not in (3, 4) or w[2] not in CTYPE and w[2] not in ('buf', 'hio'):
+        cls, _, ph = w[2].partition('@')
+        if len(w) not in (3, 4) or cls not in CTYPE and cls not in ('buf', 'hio') or \
+                ph and (not ph.isdigit() or int(ph) > 4):
             raise SystemExit('args.txt: bad line %r' % line)
-        over[w[0], w[1]] = (w[2], w[3] if len(w) == 4 else None)
+        over[w[0], w[1]] = (cls, w[3] if len(w) == 4 else None, int(ph) if ph else None)
     return over
 
 
@@ -127,13 +204,14 @@ def classify(e):
         k, d, ln, ptr = p['kind'], p['param_direction'], p['length'], p['pointer']
         o = _OVER.get((e['name'], p['name']))
         if o:
-            cls, lname = o
+            cls, lname, ph = o
             out[i] = Arg(i, p, cls, idx[lname] if lname else None)
+            out[i].phase = ph
             continue
         if out[i] is not None:
             continue
         nxt = ps[i + 1]['kind'] if i + 1 < len(ps) else ''
-        if k == 'BUFFER' and ln is None and re.match(r'POLYXFER_NUM_ELEM', nxt) and \
+        if k == 'BUFFER' and ln is None and re.match(r'POLY(XFER|DTYPE)_NUM_ELEM', nxt) and \
                 i + 2 < len(ps) and ps[i + 2]['kind'] == 'DATATYPE':
             out[i] = Arg(i, p, 'buf', i + 1, i + 2)
             out[i + 1] = Arg(i + 1, ps[i + 1], 'count')
@@ -144,7 +222,9 @@ def classify(e):
             out[i] = Arg(i, p, 'comm')
         elif k == 'DATATYPE' and d == 'in' and ln is None and not ptr:
             out[i] = Arg(i, p, 'dtype')
-        elif k in ('REQUEST', 'MESSAGE') and ln is None:
+        elif k in ('REQUEST', 'MESSAGE', 'DATATYPE', 'COMMUNICATOR', 'GROUP',
+                   'ERRHANDLER') and ln is None \
+                and (k in ('REQUEST', 'MESSAGE') or d != 'in' or ptr):
             if d == 'out':
                 out[i] = Arg(i, p, 'hout')
             elif d == 'inout' or ptr:
@@ -172,8 +252,64 @@ def classify(e):
                                                   'POLYXFER_NUM_ELEM', 'POLYDTYPE_NUM_ELEM',
                                                   'POLYNUM_BYTES', 'C_BUFFER2'):
             out[i] = Arg(i, p, 'out')
+        else:
+            out[i] = classify_more(e['name'], ps, idx, i, p)
     for i, a in enumerate(out):
         if a is None:
             raise Unclassified('%s: %s (%s, %s)' % (e['name'], ps[i]['name'],
                                                     ps[i]['kind'], ps[i]['param_direction']))
     return out
+
+
+# Kinds of the further rules (classify_more): MPI_Aint scalars (a 32-bit
+# module word), handles, and kinds that are no int.
+AINT_KINDS = {'POLYDTYPE_STRIDE_BYTES', 'POLYDISPLACEMENT_AINT_COUNT', 'LOCATION_SMALL',
+              'DISPLACEMENT', 'POLYDTYPE_PACK_SIZE', 'POLYLOCATION'}
+HANDLE_KINDS = {'COMMUNICATOR', 'DATATYPE', 'GROUP', 'REQUEST', 'OPERATION', 'INFO',
+                'WINDOW', 'FILE', 'ERRHANDLER', 'MESSAGE'}
+NOT_INT = re.compile(r'BUFFER|FUNCTION|STATE|^STRING$|STRING_.*ARRAY|ATTRIBUTE|STATUS|VARARGS|'
+                     r'ARGUMENT_LIST|^F90_|^F08_|TOOL|CVAR|PVAR|OFFSET|XFER_NUM_ELEM$|NUM_BYTES$')
+
+
+def classify_more(proc, ps, idx, i, p):
+    """The rules added with the datatypes chapter (and after): int and
+    MPI_Aint scalars, strings, int / MPI_Aint / datatype arrays in, int-sized
+    out scalars and arrays.  None if none applies."""
+    k, d, ln, ptr = p['kind'], p['param_direction'], p['length'], p['pointer']
+    lin = isinstance(ln, str) and ln in idx and ps[idx[ln]]['param_direction'] == 'in'
+    if k == 'STRING' and d == 'in' and ln in (None, '*'):
+        return Arg(i, p, 'str')
+    if k == 'STRING' and d == 'out' and isinstance(ln, str) and ln.startswith('MPI_MAX_'):
+        return Arg(i, p, 'strout')
+    if k == 'VARARGS':
+        return Arg(i, p, 'varargs')
+    if k == 'RANK' and d == 'in' and isinstance(ln, list) and ln[1:] == ['3'] and ln[0] in idx:
+        return Arg(i, p, 'ranges', idx[ln[0]])
+    if k == 'KEYVAL' and ln is None and d in ('in', 'inout'):
+        return Arg(i, p, 'keyval' if d == 'in' else 'hio')
+    if k.startswith(('ATTRIBUTE_VAL', 'EXTRA_STATE')) and ln is None and d in ('in', 'out'):
+        return Arg(i, p, 'word' if d == 'in' else 'wout')
+    if k == 'FUNCTION' and d == 'in' and ln is None:
+        return Arg(i, p, 'fn')
+    if k == 'ERRHANDLER' and d == 'in' and ln is None and not ptr:
+        return Arg(i, p, 'errh')
+    if k in ('GROUP', 'INFO') and d == 'in' and ln is None and not ptr:
+        return Arg(i, p, k.lower())
+    if d == 'in' and ln is None and not ptr:
+        if k in AINT_KINDS:
+            return Arg(i, p, 'aint')
+        if k not in HANDLE_KINDS and not NOT_INT.search(k):
+            return Arg(i, p, 'int')
+    if d == 'in' and lin:
+        if k == 'DATATYPE':
+            return Arg(i, p, 'dtypes', idx[ln])
+        if k in AINT_KINDS:
+            return Arg(i, p, 'aints', idx[ln])
+        if k not in HANDLE_KINDS and not NOT_INT.search(k):
+            return Arg(i, p, 'arr', idx[ln])
+    if d == 'out' and not NOT_INT.search(k) and (k == 'DATATYPE' or k not in HANDLE_KINDS):
+        if ln is None and k != 'DATATYPE':
+            return Arg(i, p, 'out')
+        if lin:
+            return Arg(i, p, 'outarr', idx[ln])
+    return None
