@@ -136,10 +136,12 @@ static void chunked(mw_bigc *x, int kind, u32 sb, u32 rb, int64_t n, u32 dt, u32
 	}
 	const char *sa = kind == R_LOCAL ? "inbuf" : "sendbuf";
 	const char *ra = kind == R_LOCAL ? "inoutbuf" : "recvbuf";
+	/* Reduce's receive buffer means nothing off the root: left as it is. */
+	int64_t rext = kind == R_ONE && !mw_bigc_root(comm, root) ? 0 : ext;
 	for (int64_t done = 0; done < n; done += step) {
 		int64_t c = n - done < step ? n - done : step;
 		u32 s, r;
-		if (shift(x, sa, sb, done * ext, &s) || shift(x, ra, rb, done * ext, &r))
+		if (shift(x, sa, sb, done * ext, &s) || shift(x, ra, rb, done * rext, &r))
 			return;
 		x->r = int_version(x->inst, kind, s, r, (u32)c, dt, opv, root, comm);
 		if (x->r || mw_pending_trap)
@@ -187,12 +189,32 @@ static void wrap_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
 		for (MPI_Count done = 0; done < w->n && !mw_pending_trap; done += w->piece) {
 			int c = (int)(w->n - done < w->piece ? w->n - done : w->piece);
 			MPI_Aint off = (MPI_Aint)done * w->ext;
-			if (w->user)
+			if (w->user) {
 				mw_uop_apply(w->fn, a + off, b + off, &c, &w->elem);
-			else
-				MPI_Reduce_local(a + off, b + off, c, w->elem, w->op);
+			} else if (MPI_Reduce_local(a + off, b + off, c, w->elem, w->op)) {
+				/* wrap_type tried the op on this type first */
+				fprintf(stderr, "mpiwasm: rank %d: hand_bigr.c: MPI_Reduce_local "
+				        "failed in a large-count reduction\n", mw_world_rank);
+				MPI_Abort(MPI_COMM_WORLD, 1);
+			}
 		}
 	}
+}
+
+/* Whether predefined (or long double) op is defined on host type t, as
+ * the int versions' host call would say: the op applied to one element of
+ * zeros; MPI_SUCCESS or the host's error (a derived type: MPI_ERR_OP). */
+static int try_op(MPI_Datatype t, MPI_Op op)
+{
+	_Alignas(16) unsigned char a[64] = {0}, b[64] = {0};
+	MPI_Aint tlb, text;
+	int cls = MPI_ERR_OP;
+	if (MPI_Type_get_true_extent(t, &tlb, &text) || tlb < 0 || tlb + text > 64)
+		return MPI_ERR_OP;
+	int rc = MPI_Reduce_local(a, b, 1, t, op);
+	if (rc != MPI_SUCCESS)
+		MPI_Error_class(rc, &cls);
+	return rc == MPI_SUCCESS ? MPI_SUCCESS : cls;
 }
 
 /* The module handle of one element of n elements of dt, with the op for
@@ -231,6 +253,11 @@ static int wrap_type(mw_bigc *x, int64_t n, u32 dt, u32 opv, u32 *bigh, MPI_Op *
 	} else {
 		w->op = op;
 		mw_ld_op(opv, d, &w->op);
+		if ((rc = try_op(d->h, w->op))) {
+			free(w);
+			return mw_bigc_fail(x, rc == MPI_ERR_OP ? MW_ERR_OP : mw_class_out(rc),
+			                    "argument op: not defined on argument datatype");
+		}
 	}
 	commute = commute != 0;
 	mw_lock();

@@ -225,6 +225,23 @@ int main(int argc, char **argv)
 	int rc = C_(MPI_Allreduce)(&x, &y, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 	MPI_Error_class(rc, &cls);
 	CHECK(cls == MPI_ERR_COUNT);
+	/* An op not defined on the type is refused (MPI_ERR_OP), as by the int
+	 * versions, before anything starts. */
+	static double dv[4 * N];
+	MPI_Request rq = MPI_REQUEST_NULL;
+	rc = C_(MPI_Allreduce)(MPI_IN_PLACE, dv, N, MPI_DOUBLE, MPI_BAND, MPI_COMM_WORLD);
+	MPI_Error_class(rc, &cls);
+	CHECK(cls == MPI_ERR_OP);
+	rc = C_(MPI_Iallreduce)(MPI_IN_PLACE, dv, N, MPI_DOUBLE, MPI_BOR, MPI_COMM_WORLD, &rq);
+	MPI_Error_class(rc, &cls);
+	CHECK(cls == MPI_ERR_OP && rq == MPI_REQUEST_NULL);
+	if (size <= 4) {
+		rc = C_(MPI_Ireduce_scatter_block)(dv, dv + size * N / 2, N / 2, MPI_DOUBLE,
+		                                   MPI_LXOR, MPI_COMM_WORLD, &rq);
+		MPI_Error_class(rc, &cls);
+		CHECK(cls == MPI_ERR_OP);
+	}
+	tm_out("MPI_BAND, MPI_BOR, MPI_LXOR on doubles refused");
 #ifdef __wasm__
 	/* The module's user op was given the elements in pieces (natively it
 	 * may get them all at once). */
