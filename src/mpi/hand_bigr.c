@@ -233,9 +233,6 @@ static int wrap_type(mw_bigc *x, int64_t n, u32 dt, u32 opv, u32 *bigh, MPI_Op *
 		return mw_bigc_fail(x, MW_ERR_TYPE, "argument datatype is not committed");
 	if (mw_op_get(opv, &op) || op == MPI_OP_NULL)
 		return mw_bigc_fail(x, MW_ERR_OP, "argument op is not an op");
-	if (d->size > ((int64_t)1 << 32) / n)
-		return mw_bigc_fail(x, MW_ERR_COUNT, "argument count = %lld: a buffer of more "
-		                    "than 4 GiB", (long long)n);
 	wrap_rec *w = calloc(1, sizeof *w);
 	if (!w)
 		return mw_bigc_fail(x, MW_ERR_NO_MEM, "no host memory for the reduction");
@@ -396,6 +393,21 @@ static void host_c(mw_bigc *x, int kind, u32 sb, u32 rb, int64_t n, u32 dt, u32 
 #endif
 }
 
+/* More than 4 GiB of data, or more than 2^32 elements (of a type of size
+ * or extent 0: no buffer check stops them), is refused as the transfers'
+ * messages are: 1 with the failure raised. */
+static int too_big(mw_bigc *x, int64_t n, u32 dt)
+{
+	mw_dtype *d;
+	const int64_t g4 = (int64_t)1 << 32;
+	if (mw_dtype_get(dt, &d))
+		return 0;   /* the path taken says the datatype is bad */
+	if (n > g4 || (d->size > 0 && d->size > g4 / n))
+		return mw_bigc_fail(x, MW_ERR_COUNT, "argument count = %lld: a reduction of "
+		                    "more than 4 GiB or 2^32 elements", (long long)n);
+	return 0;
+}
+
 static u32 reduce_c(rt_instance *inst, int kind, u32 sb, u32 rb, uint64_t count, u32 dt,
                     u32 opv, u32 root, u32 comm)
 {
@@ -407,6 +419,8 @@ static u32 reduce_c(rt_instance *inst, int kind, u32 sb, u32 rb, uint64_t count,
 		x.r = int_version(inst, kind, sb, rb, (u32)n, dt, opv, root, comm);
 	else if (n < 0)
 		mw_bigc_fail(&x, MW_ERR_COUNT, "argument count = %lld is negative", (long long)n);
+	else if (too_big(&x, n, dt))
+		;
 	else if (MPI_VERSION >= 4 && kind != R_LOCAL && kind != R_RSB && host_reduces(dt, opv))
 		host_c(&x, kind, sb, rb, n, dt, opv, root, comm, 0);
 	else if (kind == R_RSB)
@@ -426,6 +440,8 @@ static u32 ireduce_c(rt_instance *inst, int kind, u32 sb, u32 rb, uint64_t count
 		x.r = int_nb(inst, kind, sb, rb, (u32)n, dt, opv, root, comm, req);
 	else if (n < 0)
 		mw_bigc_fail(&x, MW_ERR_COUNT, "argument count = %lld is negative", (long long)n);
+	else if (too_big(&x, n, dt))
+		;
 	else if (MPI_VERSION >= 4 && kind != R_RSB && host_reduces(dt, opv))
 		host_c(&x, kind, sb, rb, n, dt, opv, root, comm, req);
 	else

@@ -138,6 +138,9 @@ static void local(void)
 	CHECK(op_calls == 2 && op_total == n && op_max == INT_MAX);
 	tm_out("reduce_local_c: %lld elements in %d calls of the user op, at most %d",
 	       (long long)op_total, op_calls, op_max);
+	/* 2^40 of them: more than 4 GiB of data, refused before any call. */
+	CHECK(cls(MPI_Reduce_local_c(&in, &io, (MPI_Count)1 << 40, z, op)) == MPI_ERR_COUNT);
+	CHECK(op_calls == 2);
 	MPI_Op_free(&op);
 	MPI_Type_free(&z);
 }

@@ -220,11 +220,15 @@ int main(int argc, char **argv)
 	OK(MPI_Op_create(first, 0, &ufirst));
 	blocking(ufirst);
 	nonblocking(ufirst);
-	/* A negative count is refused. */
-	int x = 0, y = 0, cls = -1;
-	int rc = C_(MPI_Allreduce)(&x, &y, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+	int rc, cls = -1;
+#ifdef __wasm__
+	/* A negative count is refused (MPICH 4.0's own MPI_Allreduce_c
+	 * crashes on it, natively). */
+	int x = 0, y = 0;
+	rc = C_(MPI_Allreduce)(&x, &y, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
 	MPI_Error_class(rc, &cls);
 	CHECK(cls == MPI_ERR_COUNT);
+#endif
 	/* An op not defined on the type is refused (MPI_ERR_OP), as by the int
 	 * versions, before anything starts. */
 	static double dv[4 * N];
@@ -237,11 +241,11 @@ int main(int argc, char **argv)
 	CHECK(cls == MPI_ERR_OP && rq == MPI_REQUEST_NULL);
 	if (size <= 4) {
 		rc = C_(MPI_Ireduce_scatter_block)(dv, dv + size * N / 2, N / 2, MPI_DOUBLE,
-		                                   MPI_LXOR, MPI_COMM_WORLD, &rq);
+		                                   MPI_BXOR, MPI_COMM_WORLD, &rq);
 		MPI_Error_class(rc, &cls);
 		CHECK(cls == MPI_ERR_OP);
 	}
-	tm_out("MPI_BAND, MPI_BOR, MPI_LXOR on doubles refused");
+	tm_out("MPI_BAND, MPI_BOR, MPI_BXOR on doubles refused");
 #ifdef __wasm__
 	/* The module's user op was given the elements in pieces (natively it
 	 * may get them all at once). */
