@@ -3289,17 +3289,6 @@ out:
 	return mw_bigc_end(&x);
 }
 
-static uint32_t mwb_Iallreduce_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
-{
-	mw_bigc x;
-	mw_bigc_begin(&x, inst, "MPI_Iallreduce_c", MW_BIGC_COMM, a5);
-	uint32_t b2;
-	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
-	x.r = mwh_Iallreduce(inst, a0, a1, b2, a3, a4, a5, a6);
-out:
-	return mw_bigc_end(&x);
-}
-
 static uint32_t mwb_Ialltoall_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint64_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
 	mw_bigc x;
@@ -3357,17 +3346,6 @@ static uint32_t mwb_Ibsend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
 	x.r = mwg_Ibsend(inst, a0, b1, b2, a3, a4, a5, a6);
-out:
-	return mw_bigc_end(&x);
-}
-
-static uint32_t mwb_Iexscan_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
-{
-	mw_bigc x;
-	mw_bigc_begin(&x, inst, "MPI_Iexscan_c", MW_BIGC_COMM, a5);
-	uint32_t b2;
-	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
-	x.r = mwh_Iexscan(inst, a0, a1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3485,17 +3463,6 @@ out:
 	return mw_bigc_end(&x);
 }
 
-static uint32_t mwb_Ireduce_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
-{
-	mw_bigc x;
-	mw_bigc_begin(&x, inst, "MPI_Ireduce_c", MW_BIGC_COMM, a6);
-	uint32_t b2;
-	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
-	x.r = mwh_Ireduce(inst, a0, a1, b2, a3, a4, a5, a6, a7);
-out:
-	return mw_bigc_end(&x);
-}
-
 static uint32_t mwb_Ireduce_scatter_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
 	mw_bigc x;
@@ -3507,17 +3474,6 @@ out:
 	return mw_bigc_end(&x);
 }
 
-static uint32_t mwb_Ireduce_scatter_block_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
-{
-	mw_bigc x;
-	mw_bigc_begin(&x, inst, "MPI_Ireduce_scatter_block_c", MW_BIGC_COMM, a5);
-	uint32_t b2;
-	if (mw_bigc_int(&x, "recvcount", a2, &b2)) goto out;
-	x.r = mwh_Ireduce_scatter_block(inst, a0, a1, b2, a3, a4, a5, a6);
-out:
-	return mw_bigc_end(&x);
-}
-
 static uint32_t mwb_Irsend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
 	mw_bigc x;
@@ -3525,17 +3481,6 @@ static uint32_t mwb_Irsend_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
 	x.r = mwg_Irsend(inst, a0, b1, b2, a3, a4, a5, a6);
-out:
-	return mw_bigc_end(&x);
-}
-
-static uint32_t mwb_Iscan_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
-{
-	mw_bigc x;
-	mw_bigc_begin(&x, inst, "MPI_Iscan_c", MW_BIGC_COMM, a5);
-	uint32_t b2;
-	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
-	x.r = mwh_Iscan(inst, a0, a1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3768,17 +3713,6 @@ out:
 	return mw_bigc_end(&x);
 }
 
-static uint32_t mwb_Reduce_local_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4)
-{
-	mw_bigc x;
-	mw_bigc_begin(&x, inst, "MPI_Reduce_local_c", MW_BIGC_COMM, MW_NOCOMM);
-	uint32_t b2;
-	if (mw_bigc_int(&x, "count", a2, &b2)) goto out;
-	x.r = mwh_Reduce_local(inst, a0, a1, b2, a3, a4);
-out:
-	return mw_bigc_end(&x);
-}
-
 static uint32_t mwb_Reduce_scatter_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
 	mw_bigc x;
@@ -3786,17 +3720,6 @@ static uint32_t mwb_Reduce_scatter_c(rt_instance *inst, uint32_t a0, uint32_t a1
 	uint32_t b2;
 	if (mw_bigc_arr(&x, "recvcounts", a2, mw_bigc_size(a5, 0), &b2)) goto out;
 	x.r = mwh_Reduce_scatter(inst, a0, a1, b2, a3, a4, a5);
-out:
-	return mw_bigc_end(&x);
-}
-
-static uint32_t mwb_Reduce_scatter_block_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
-{
-	mw_bigc x;
-	mw_bigc_begin(&x, inst, "MPI_Reduce_scatter_block_c", MW_BIGC_COMM, a5);
-	uint32_t b2;
-	if (mw_bigc_int(&x, "recvcount", a2, &b2)) goto out;
-	x.r = mwh_Reduce_scatter_block(inst, a0, a1, b2, a3, a4, a5);
 out:
 	return mw_bigc_end(&x);
 }

@@ -6,14 +6,12 @@
  * (one call's scratch in module memory and temporary types, released by
  * mw_bigc_end), the contiguous type that carries a count above INT_MAX,
  * and the few large-count procedures written by hand (datatype and status
- * queries whose int versions cannot say a count above INT_MAX; reductions
- * whose count above INT_MAX goes to the host's own large-count procedure
- * where it has one). */
+ * queries whose int versions cannot say a count above INT_MAX).  The
+ * reductions are in hand_bigr.c. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "coll_args.h"
 #include "mpib_int.h"
 #include "hand_protos.h"
 
@@ -31,8 +29,7 @@ void mw_bigc_begin(mw_bigc *x, rt_instance *inst, const char *proc, int kind,
 }
 
 /* Raises class cls on the call's object, the detail naming the argument. */
-__attribute__((format(printf, 3, 4)))
-static int fail(mw_bigc *x, int cls, const char *fmt, ...)
+int mw_bigc_fail(mw_bigc *x, int cls, const char *fmt, ...)
 {
 	char detail[256];
 	va_list ap;
@@ -70,13 +67,13 @@ static int fits(int64_t v)
 static u32 scratch(mw_bigc *x, uint64_t bytes, u32 dst)
 {
 	if (x->n == MW_BIGC_MAX || bytes > UINT32_MAX) {
-		fail(x, MW_ERR_INTERN, "too many large-count arguments");
+		mw_bigc_fail(x, MW_ERR_INTERN, "too many large-count arguments");
 		return 0;
 	}
 	u32 a = mw_malloc(x->inst, (u32)(bytes ? bytes : 1), x->proc);
 	mw_after(x->inst, 0);
 	if (!a) {
-		fail(x, MW_ERR_NO_MEM, "no memory from the module's malloc for "
+		mw_bigc_fail(x, MW_ERR_NO_MEM, "no memory from the module's malloc for "
 		     "the int copy of an MPI_Count argument");
 		return 0;
 	}
@@ -113,7 +110,7 @@ int mw_bigc_int(mw_bigc *x, const char *arg, uint64_t v, uint32_t *out)
 {
 	int64_t s = (int64_t)v;
 	if (!fits(s))
-		return fail(x, MW_ERR_COUNT, "argument %s = %lld does not fit in an int "
+		return mw_bigc_fail(x, MW_ERR_COUNT, "argument %s = %lld does not fit in an int "
 		            "(the bridge runs %s through %.*s)", arg, (long long)s,
 		            x->proc, INTNAME(x));
 	*out = (u32)(int32_t)s;
@@ -130,25 +127,25 @@ int mw_bigc_xfer(mw_bigc *x, const char *arg, uint64_t v, uint32_t dt,
 	if (fits(s))
 		return 0;
 	if (s < 0)
-		return fail(x, MW_ERR_COUNT, "argument %s = %lld is negative", arg, (long long)s);
+		return mw_bigc_fail(x, MW_ERR_COUNT, "argument %s = %lld is negative", arg, (long long)s);
 	if (mw_dtype_get(dt, &d)) {
 		*count = 0;   /* the int version names the bad datatype */
 		return 0;
 	}
 	if (!d->committed)
-		return fail(x, MW_ERR_TYPE, "the datatype of argument %s is not committed", arg);
+		return mw_bigc_fail(x, MW_ERR_TYPE, "the datatype of argument %s is not committed", arg);
 	/* mw_buf_at64's refusal, before a type of that many is made. */
 	if (d->size > ((int64_t)1 << 32) / s)
-		return fail(x, MW_ERR_COUNT, "argument %s = %lld: a message of more than "
+		return mw_bigc_fail(x, MW_ERR_COUNT, "argument %s = %lld: a message of more than "
 		            "4 GiB", arg, (long long)s);
 	if (x->ntype == (int)(sizeof x->type / sizeof x->type[0]))
-		return fail(x, MW_ERR_INTERN, "too many large counts");
+		return mw_bigc_fail(x, MW_ERR_INTERN, "too many large counts");
 	MPI_Datatype t;
 	int rc = mw_bigc_contig(s, d->h, &t);
 	if (rc == MPI_SUCCESS && (rc = MPI_Type_commit(&t)) != MPI_SUCCESS)
 		MPI_Type_free(&t);
 	if (rc != MPI_SUCCESS)
-		return fail(x, mw_class_out(rc), "argument %s = %lld: no contiguous type "
+		return mw_bigc_fail(x, mw_class_out(rc), "argument %s = %lld: no contiguous type "
 		            "of that many elements", arg, (long long)s);
 	u32 h = mw_dtype_put(t);
 	mw_dtype_refresh(h);
@@ -163,12 +160,12 @@ int mw_bigc_out(mw_bigc *x, const char *arg, uint32_t addr, int inout, uint32_t 
 	void *p = mw_ptr(x->inst, addr, 8);
 	int64_t v = 0;
 	if (!p)
-		return fail(x, MW_ERR_ARG, "argument %s (8 bytes at 0x%08x) lies outside "
+		return mw_bigc_fail(x, MW_ERR_ARG, "argument %s (8 bytes at 0x%08x) lies outside "
 		            "linear memory", arg, addr);
 	if (inout) {
 		memcpy(&v, p, 8);
 		if (!fits(v))
-			return fail(x, MW_ERR_ARG, "argument %s = %lld does not fit in an int "
+			return mw_bigc_fail(x, MW_ERR_ARG, "argument %s = %lld does not fit in an int "
 			            "(the bridge runs %s through %.*s)", arg, (long long)v,
 			            x->proc, INTNAME(x));
 	}
@@ -187,7 +184,7 @@ int mw_bigc_arr(mw_bigc *x, const char *arg, uint32_t addr, int64_t n, uint32_t 
 	if (n <= 0)
 		return 0;
 	if (!mw_arr(x->inst, addr, (uint64_t)n, 8))
-		return fail(x, MW_ERR_ARG, "argument %s (%lld MPI_Counts at 0x%08x) lies "
+		return mw_bigc_fail(x, MW_ERR_ARG, "argument %s (%lld MPI_Counts at 0x%08x) lies "
 		            "outside linear memory", arg, (long long)n, addr);
 	u32 s = scratch(x, (uint64_t)n * 4, 0);
 	if (!s)
@@ -199,7 +196,7 @@ int mw_bigc_arr(mw_bigc *x, const char *arg, uint32_t addr, int64_t n, uint32_t 
 		int64_t v;
 		memcpy(&v, p + 8 * i, 8);
 		if (!fits(v))
-			return fail(x, MW_ERR_COUNT, "argument %s[%lld] = %lld does not fit "
+			return mw_bigc_fail(x, MW_ERR_COUNT, "argument %s[%lld] = %lld does not fit "
 			            "in an int (the bridge runs %s through %.*s)", arg,
 			            (long long)i, (long long)v, x->proc, INTNAME(x));
 		q[i] = (int32_t)v;
@@ -414,88 +411,3 @@ u32 mwb_Get_count_c(rt_instance *inst, u32 status, u32 dt, u32 count)
 { return status_count_c(inst, 0, status, dt, count); }
 u32 mwb_Get_elements_c(rt_instance *inst, u32 status, u32 dt, u32 count)
 { return status_count_c(inst, 1, status, dt, count); }
-
-/* Allreduce_c, Reduce_c, Scan_c and Exscan_c.  A count that fits in an
- * int goes through the int version (what the generated glue does for the
- * others).  Above INT_MAX a reduction cannot use a contiguous type (a
- * predefined op needs a predefined type), so where the host has MPI-4's
- * large-count procedures (MPICH 4) the count goes to the host's own, with
- * the int version's argument rules (coll_args.c, 64-bit counts) and only
- * for predefined ops on types the host reduces itself (not a user op,
- * which the bridge calls through an int length, nor the long double
- * types, which the bridge reduces); elsewhere it fails as before
- * (MPI_ERR_COUNT, naming the argument).  Only an in-place buffer (or a
- * non-root's send buffer) of that many elements fits in wasm32 memory. */
-enum { RED_ALL, RED_ONE, RED_SCAN, RED_EXSCAN };
-
-static u32 reduce_c(rt_instance *inst, int kind, u32 sb, u32 rb, uint64_t count, u32 dt,
-                    u32 opv, u32 root, u32 comm)
-{
-	static const char *const names[] = { "MPI_Allreduce_c", "MPI_Reduce_c", "MPI_Scan_c",
-	                                     "MPI_Exscan_c" };
-	const char *proc = names[kind];
-	mw_bigc x;
-	mw_bigc_begin(&x, inst, proc, MW_BIGC_COMM, comm);
-	if (fits((int64_t)count)) {
-		u32 n = (u32)(int32_t)(int64_t)count;
-		switch (kind) {
-		case RED_ALL: x.r = mwh_Allreduce(inst, sb, rb, n, dt, opv, comm); break;
-		case RED_ONE: x.r = mwh_Reduce(inst, sb, rb, n, dt, opv, root, comm); break;
-		case RED_SCAN: x.r = mwh_Scan(inst, sb, rb, n, dt, opv, comm); break;
-		default: x.r = mwh_Exscan(inst, sb, rb, n, dt, opv, comm); break;
-		}
-		return mw_bigc_end(&x);
-	}
-#if MPI_VERSION >= 4
-	if ((int64_t)count < 0) {
-		fail(&x, MW_ERR_COUNT, "argument count = %lld is negative", (long long)count);
-		return mw_bigc_end(&x);
-	}
-	mw_coll a;
-	MPI_Op op, plain;
-	int rc = mw_coll_begin(&a, inst, comm, NULL, 0);
-	if (!rc)
-		rc = kind == RED_ONE ? mw_coll_reduce64(&a, sb, rb, (int64_t)count, dt, opv, root)
-		                     : mw_coll_allreduce64(&a, sb, rb, (int64_t)count, dt, opv);
-	if (rc) {
-		mw_proc_as = NULL;
-		x.r = mw_coll_fail(&a, rc, comm, proc);
-		return mw_bigc_end(&x);
-	}
-	mw_op_get(opv, &op);   /* checked by the argument rules */
-	plain = op;
-	mw_ld_op(opv, a.sd, &op);
-	if (opv > MW_NO_OP || op != plain) {
-		fail(&x, MW_ERR_COUNT, "argument count = %lld: above INT_MAX only a predefined "
-		     "op on a type the host library reduces (not a user op, not a long double "
-		     "type)", (long long)count);
-		return mw_bigc_end(&x);
-	}
-	MPI_Count n = (MPI_Count)count;
-	switch (kind) {
-	case RED_ALL: rc = MPI_Allreduce_c(a.sp, a.rp, n, a.sd->h, op, a.c); break;
-	case RED_ONE: rc = MPI_Reduce_c(a.sp, a.rp, n, a.sd->h, op, a.root, a.c); break;
-	case RED_SCAN: rc = MPI_Scan_c(a.sp, a.rp, n, a.sd->h, op, a.c); break;
-	default: rc = MPI_Exscan_c(a.sp, a.rp, n, a.sd->h, op, a.c); break;
-	}
-	mw_proc_as = NULL;
-	x.r = mw_ret(inst, rc, comm, proc);
-#else
-	u32 unused;
-	(void)sb, (void)rb, (void)dt, (void)opv, (void)root;
-	mw_bigc_int(&x, "count", count, &unused);
-#endif
-	return mw_bigc_end(&x);
-}
-
-u32 mwb_Allreduce_c(rt_instance *inst, u32 sb, u32 rb, uint64_t count, u32 dt, u32 op,
-                    u32 comm)
-{ return reduce_c(inst, RED_ALL, sb, rb, count, dt, op, 0, comm); }
-u32 mwb_Reduce_c(rt_instance *inst, u32 sb, u32 rb, uint64_t count, u32 dt, u32 op,
-                 u32 root, u32 comm)
-{ return reduce_c(inst, RED_ONE, sb, rb, count, dt, op, root, comm); }
-u32 mwb_Scan_c(rt_instance *inst, u32 sb, u32 rb, uint64_t count, u32 dt, u32 op, u32 comm)
-{ return reduce_c(inst, RED_SCAN, sb, rb, count, dt, op, 0, comm); }
-u32 mwb_Exscan_c(rt_instance *inst, u32 sb, u32 rb, uint64_t count, u32 dt, u32 op,
-                 u32 comm)
-{ return reduce_c(inst, RED_EXSCAN, sb, rb, count, dt, op, 0, comm); }

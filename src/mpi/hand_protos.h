@@ -15,7 +15,14 @@ uint32_t mwb_Allreduce_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32
 uint32_t mwb_Exscan_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Get_count_c(rt_instance *inst, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Get_elements_c(rt_instance *inst, uint32_t, uint32_t, uint32_t);
+uint32_t mwb_Iallreduce_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t);
+uint32_t mwb_Iexscan_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t);
+uint32_t mwb_Ireduce_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
+uint32_t mwb_Ireduce_scatter_block_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t);
+uint32_t mwb_Iscan_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Reduce_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t);
+uint32_t mwb_Reduce_local_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t);
+uint32_t mwb_Reduce_scatter_block_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Scan_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Type_contiguous_c(rt_instance *inst, uint64_t, uint32_t, uint32_t);
 uint32_t mwb_Type_get_extent_c(rt_instance *inst, uint32_t, uint32_t, uint32_t);

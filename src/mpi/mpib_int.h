@@ -491,6 +491,10 @@ typedef struct mw_bigc {
 void mw_bigc_begin(mw_bigc *x, rt_instance *inst, const char *proc, int kind,
                    uint32_t obj);
 uint32_t mw_bigc_end(mw_bigc *x);
+/* Raises class cls on x's object (its error handler), the detail naming
+ * the argument; always 1, x->r the result. */
+__attribute__((format(printf, 3, 4)))
+int mw_bigc_fail(mw_bigc *x, int cls, const char *fmt, ...);
 /* An MPI_Count argument the int version takes as an int. */
 int mw_bigc_int(mw_bigc *x, const char *arg, uint64_t v, uint32_t *out);
 /* A count with its datatype: passed through if it fits in an int, else as

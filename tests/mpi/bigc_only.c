@@ -3,14 +3,17 @@
  * type of n elements: MPI_Type_contiguous_c on MPICH, chunks on Open MPI
  * 4.1) has the sizes and extents MPI defines; buffers of such counts that
  * run off linear memory are refused (MPI_ERR_BUFFER), never read; counts
- * the host cannot take through an int (a reduction, an array of counts, a
- * pack position) fail with MPI_ERR_COUNT or MPI_ERR_ARG; and with 2 ranks,
- * 2^31 + 24 bytes really go from rank 0 to rank 1 with one MPI_Send_c.
- * On MPICH (MPI 4, its own large-count procedures) a reduction above
- * INT_MAX goes to the host's MPI_Allreduce_c: its buffer is checked like
- * any other, and an in-place MPI_BOR over the 2^31 + 24 bytes on both
- * ranks combines them (then MPI_Reduce_c and MPI_Scan_c); on Open MPI 4.1
- * it fails with MPI_ERR_COUNT. */
+ * the host cannot take through an int (an array of counts, a pack
+ * position) fail with MPI_ERR_COUNT or MPI_ERR_ARG; MPI_Reduce_local_c of
+ * 2^31 + 24 elements of a type of extent 0 gives a counting user op all
+ * of them, at most INT_MAX at a time; and with 2 ranks, 2^31 + 24 bytes
+ * really go from rank 0 to rank 1 with one MPI_Send_c, then an in-place
+ * MPI_Allreduce_c with MPI_BOR over them on both ranks combines them
+ * (MPICH: its own MPI_Allreduce_c; Open MPI: two chunks through
+ * MPI_Allreduce), and MPI_Reduce_c, MPI_Scan_c, MPI_Exscan_c,
+ * MPI_Reduce_scatter_block_c and MPI_Iallreduce_c (waited for, or freed)
+ * take the same count on MPI_COMM_SELF in place.  tests/mpi/fam_bigr.c
+ * checks the results of those paths on small counts. */
 #include "tmpi.h"
 #include <limits.h>
 #include <stdint.h>
@@ -69,13 +72,21 @@ static void refused(void)
 	CHECK(cls(rc) == MPI_ERR_COUNT);
 	rc = MPI_Send_c(small, -3000000000LL, MPI_BYTE, 0, 0, MPI_COMM_SELF);
 	CHECK(cls(rc) == MPI_ERR_COUNT);
-	/* A reduction: Open MPI takes its count through the int procedure;
-	 * MPICH's own MPI_Allreduce_c gets it, after the buffer check. */
+	/* Reductions: their buffers are checked as any other (MPICH's own
+	 * MPI_Allreduce_c, or the first chunk's int version on Open MPI). */
 	rc = MPI_Allreduce_c(MPI_IN_PLACE, small, 3000000000LL, MPI_BYTE, MPI_BOR,
 	                     MPI_COMM_WORLD);
-	CHECK(cls(rc) == (host_mpich ? MPI_ERR_BUFFER : MPI_ERR_COUNT));
+	CHECK(cls(rc) == MPI_ERR_BUFFER);
 	rc = MPI_Reduce_c(small, NULL, 3000000000LL, MPI_BYTE, MPI_BOR, 0, MPI_COMM_SELF);
-	CHECK(cls(rc) == (host_mpich ? MPI_ERR_BUFFER : MPI_ERR_COUNT));
+	CHECK(cls(rc) == MPI_ERR_BUFFER);
+	rc = MPI_Iallreduce_c(MPI_IN_PLACE, small, 3000000000LL, MPI_BYTE, MPI_BOR,
+	                      MPI_COMM_SELF, &rq);
+	CHECK(cls(rc) == MPI_ERR_BUFFER);
+	rc = MPI_Reduce_scatter_block_c(MPI_IN_PLACE, small, 3000000000LL, MPI_INT, MPI_SUM,
+	                                MPI_COMM_SELF);
+	CHECK(cls(rc) == MPI_ERR_COUNT);   /* 12 GB: more than 4 GiB */
+	rc = MPI_Reduce_local_c(small, small + 32, -5, MPI_BYTE, MPI_BOR);
+	CHECK(cls(rc) == MPI_ERR_COUNT);
 	/* Arrays of counts: each must fit in an int. */
 	MPI_Count sc[64], rc_[64];
 	MPI_Aint sd[64], rd[64];
@@ -97,6 +108,41 @@ static void refused(void)
 	rc = MPI_Type_size_c(MPI_INT, (MPI_Count *)(uintptr_t)0xfffffffcu);
 	CHECK(cls(rc) == MPI_ERR_ARG);
 	tm_out("refused: buffers past memory, reduction count, count array, position");
+}
+
+/* MPI_Reduce_local_c of 2^31 + 24 elements of a type of extent 0 (one
+ * byte, every element at the same address) with a user op that only
+ * counts: the module's function is called with at most INT_MAX elements
+ * at a time, on all of them, in two calls (no memory, no time). */
+static MPI_Count op_total;
+static int op_calls, op_max;
+static void counting(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+	(void)in, (void)inout, (void)dt;
+	op_calls++;
+	op_total += *len;
+	if (*len > op_max)
+		op_max = *len;
+}
+
+static void local(void)
+{
+	const MPI_Count n = ((MPI_Count)1 << 31) + 24;
+	MPI_Datatype z;
+	MPI_Op op;
+	unsigned char in = 1, io = 2;
+	OK(MPI_Type_create_resized(MPI_BYTE, 0, 0, &z));
+	OK(MPI_Type_commit(&z));
+	OK(MPI_Op_create(counting, 1, &op));
+	OK(MPI_Reduce_local_c(&in, &io, n, z, op));
+	CHECK(op_calls == 2 && op_total == n && op_max == INT_MAX);
+	tm_out("reduce_local_c: %lld elements in %d calls of the user op, at most %d",
+	       (long long)op_total, op_calls, op_max);
+	/* 2^40 of them: more than 4 GiB of data, refused before any call. */
+	CHECK(cls(MPI_Reduce_local_c(&in, &io, (MPI_Count)1 << 40, z, op)) == MPI_ERR_COUNT);
+	CHECK(op_calls == 2);
+	MPI_Op_free(&op);
+	MPI_Type_free(&z);
 }
 
 /* 2^31 + 24 bytes from rank 0 to rank 1 in one message. */
@@ -148,33 +194,43 @@ static void transfer(void)
 		return;
 	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
 		b[at[k]] = rank == 0 ? (unsigned char)(k + 1) : 0xf0;
-	int rc = MPI_Allreduce_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
-	if (!host_mpich) {
-		CHECK(cls(rc) == MPI_ERR_COUNT);
-	} else {
-		OK(rc);
-		bad = 0;
-		for (MPI_Count i = 0; i < n - 1; i += 4096)
-			bad += b[i + 1] != (unsigned char)(i >> 12);
-		for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
-			bad += b[at[k]] != (unsigned char)(0xf0 | (k + 1));
-		CHECK(bad == 0);
-		if (rank == 1)
-			tm_out("allreduce_c: %lld bytes combined in place, %d wrong", (long long)n, bad);
-		/* Reduce_c and Scan_c reach the host's own procedures the same
-		 * way; on MPI_COMM_SELF, in place, they combine nothing, so they
-		 * cost no 2 GiB pass (each one on two ranks took about 9 s of
-		 * make check): the call goes through, the bytes stay. */
-		for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
-			b[at[k]] = (unsigned char)(0x10 + k);
-		OK(MPI_Reduce_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, 0, MPI_COMM_SELF));
-		OK(MPI_Scan_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_SELF));
-		bad = 0;
-		for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
-			bad += b[at[k]] != (unsigned char)(0x10 + k);
-		CHECK(bad == 0);
-		tm_out("reduce_c and scan_c: %d wrong", bad);
-	}
+	/* MPICH: its own MPI_Allreduce_c; Open MPI: chunks of INT_MAX. */
+	OK(MPI_Allreduce_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD));
+	bad = 0;
+	for (MPI_Count i = 0; i < n - 1; i += 4096)
+		bad += b[i + 1] != (unsigned char)(i >> 12);
+	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+		bad += b[at[k]] != (unsigned char)(0xf0 | (k + 1));
+	CHECK(bad == 0);
+	if (rank == 1)
+		tm_out("allreduce_c: %lld bytes combined in place, %d wrong", (long long)n, bad);
+	/* The others reach the same paths (and Iallreduce_c and
+	 * Reduce_scatter_block_c one element of a contiguous type of n with
+	 * the bridge's op); on MPI_COMM_SELF, in place, they combine nothing,
+	 * so they cost no 2 GiB pass (each one on two ranks took about 9 s of
+	 * make check): the call goes through, the bytes stay. */
+	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+		b[at[k]] = (unsigned char)(0x10 + k);
+	MPI_Request rq;
+	OK(MPI_Reduce_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, 0, MPI_COMM_SELF));
+	OK(MPI_Scan_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_SELF));
+	OK(MPI_Exscan_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_SELF));
+	OK(MPI_Reduce_scatter_block_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_SELF));
+	OK(MPI_Iallreduce_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_SELF, &rq));
+	OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+	CHECK(rq == MPI_REQUEST_NULL);
+	/* Freed at once (erroneous in MPI-3.1 5.12; the bridge lets it be
+	 * and completes the operation itself, as for the int versions). */
+	OK(MPI_Iallreduce_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_SELF, &rq));
+	OK(MPI_Request_free(&rq));
+	CHECK(rq == MPI_REQUEST_NULL);
+	bad = 0;
+	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
+		bad += b[at[k]] != (unsigned char)(0x10 + k);
+	CHECK(bad == 0);
+	tm_out("reduce_c, scan_c, exscan_c, reduce_scatter_block_c, iallreduce_c (waited, "
+	       "freed): %d wrong",
+	       bad);
 }
 
 /* Under MPI_ERRORS_ARE_FATAL (tests/mpi/run.sh's must_die): a count array
@@ -214,6 +270,7 @@ int main(int argc, char **argv)
 	host_mpich = strstr(ver, "MPICH") != NULL;
 	types();
 	refused();
+	local();
 	if (tm_size() >= 2)
 		transfer();
 	int rc = tm_finish("bigc_only");

@@ -769,10 +769,13 @@ def cdecl(ty, name):
 # goes as one element of a contiguous type of that many (mw_bigc_xfer),
 # except in reductions (a predefined op needs a predefined type); anything
 # else that does not fit fails with MPI_ERR_COUNT, naming the argument.
-# Allreduce, Reduce, Scan and Exscan: above INT_MAX, the host's own
-# large-count procedure where it has one (MPI 4: MPICH).
+# The reductions (blocking and nonblocking): above INT_MAX, the host's
+# own large-count procedure where it has one (MPI 4: MPICH), else chunks
+# or a contiguous type with the bridge's op (src/mpi/hand_bigr.c).
 BIGC_HAND = set('''Type_size Type_get_extent Type_get_true_extent Get_count
-Get_elements Type_contiguous Allreduce Reduce Scan Exscan'''.split())
+Get_elements Type_contiguous Allreduce Reduce Scan Exscan Reduce_local
+Reduce_scatter_block Iallreduce Ireduce Iscan Iexscan
+Ireduce_scatter_block'''.split())
 
 
 def gen_large(e, target):
