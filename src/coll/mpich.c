@@ -149,7 +149,7 @@ int coll_mpich_rules_read(FILE *f, char *buf, size_t size)
 		for (int i = 0; i < coll_mpich_nalgs; i++)
 			known |= !strcmp(coll_name(coll_mpich_algs[i].coll_id), coll) &&
 			         !strcmp(coll_mpich_algs[i].name, name);
-		if (got != 5 || p < 2 || lo < 0 || (hi != -1 && hi <= lo) || !known) {
+		if (got != 5 || p < 1 || lo < 0 || (hi != -1 && hi <= lo) || !known) {
 			snprintf(buf, size, "line %d is not a rule \"rule COLL P LO HI NAME\" of a "
 			         "modelled algorithm", ln);
 			return -1;
