@@ -370,11 +370,11 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
                    size_t whylen, char *err, size_t errlen);
 
 /* The MPICH bridge's per-call rules (coll_measure.c; Open MPI's library
- * applies its own file).  mw_coll_rules is nonzero until the first call
- * of mw_coll_rule has looked for rules (MPIWASM_COLL_MPICH_RULES) and
- * stays so only when there are some, so that a collective handler costs
- * one test when there are none:
- *     if (mw_coll_rules) mw_coll_rule(COLL_ID_..., p, bytes);
+ * applies its own file).  mw_coll_rules has bit 1 << COLL_ID_x set for
+ * each collective some rule names (every bit until the first call of
+ * mw_coll_rule has looked for rules, MPIWASM_COLL_MPICH_RULES), so that a
+ * collective handler costs one test when its collective has none:
+ *     if (mw_coll_rules & 1 << COLL_ID_x) mw_coll_rule(COLL_ID_x, p, bytes);
  * mw_coll_rule sets the collective's MPIR_CVAR_<COLL>_INTRA_ALGORITHM to
  * the rule for the communicator's size p and `bytes` (the call's size as
  * tune measured it, coll_cost's n), or to auto where no rule says

@@ -691,7 +691,7 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
 
 /* ---- MPICH: the verified rules, applied per call ------------------------- */
 
-int mw_coll_rules = 1;   /* until mw_coll_rule first looked */
+int mw_coll_rules = -1;   /* every bit, until mw_coll_rule first looked */
 
 #ifdef MPICH_VERSION
 #define MAXRULES (COLL_NCOLLS * COLL_VERIFY_NRANGES)
@@ -785,24 +785,34 @@ void mw_coll_rule(int coll_id, int p, long long bytes)
 {
 #ifdef MPICH_VERSION
 	static int loaded;
-	mw_lock();
-	if (!loaded) {
-		loaded = 1;
-		rules_load();
-		if (!nrules)
-			mw_coll_rules = 0;
+	if (!__atomic_load_n(&loaded, __ATOMIC_ACQUIRE)) {
+		mw_lock();
+		if (!loaded) {
+			rules_load();
+			int mask = 0;
+			for (int k = 0; k < COLL_NCOLLS; k++)
+				mask |= vars[k].used ? 1 << colls[k].id : 0;
+			__atomic_store_n(&mw_coll_rules, mask, __ATOMIC_RELAXED);
+			__atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
+		}
+		mw_unlock();
 	}
 	int k = coll_index(coll_id);
-	if (k >= 0 && vars[k].used) {
-		int v = 0;
-		for (int i = 0; i < nrules && bytes >= 0; i++)
-			if (rules[i].k == k && rules[i].p == p && bytes >= rules[i].lo &&
-			    (rules[i].hi < 0 || bytes < rules[i].hi))
-				v = rules[i].value;
+	if (k < 0 || !vars[k].used)
+		return;
+	int v = 0;
+	for (int i = 0; i < nrules && bytes >= 0; i++)
+		if (rules[i].k == k && rules[i].p == p && bytes >= rules[i].lo &&
+		    (rules[i].hi < 0 || bytes < rules[i].hi))
+			v = rules[i].value;
+	/* written only when it changes; the value last written is shared by
+	 * the module's threads, the write and its record under the lock */
+	if (v != __atomic_load_n(&vars[k].cur, __ATOMIC_RELAXED)) {
+		mw_lock();
 		if (v != vars[k].cur && MPI_T_cvar_write(vars[k].h, &v) == MPI_SUCCESS)
-			vars[k].cur = v;
+			__atomic_store_n(&vars[k].cur, v, __ATOMIC_RELAXED);
+		mw_unlock();
 	}
-	mw_unlock();
 #else
 	/* Open MPI applies its own rules file (coll_apply, before MPI_Init) */
 	(void)coll_id, (void)p, (void)bytes;

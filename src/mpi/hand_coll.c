@@ -218,7 +218,7 @@ u32 mwh_Op_commutative(rt_instance *inst, u32 opv, u32 flag)
 /* The rules of `mpiwasm tune` under MPICH (coll_measure.c, mw_coll_rule):
  * before a tuned collective, its algorithm for the call's size (bytes as
  * tune measured them; -1 where no rule applies).  Costs one test when
- * there are no rules: the arguments are evaluated only after it. */
+ * the collective has no rule: the arguments are evaluated only after it. */
 static void coll_rule(int coll_id, MPI_Comm c, long long bytes)
 {
 	int p, inter = 0;
@@ -226,7 +226,8 @@ static void coll_rule(int coll_id, MPI_Comm c, long long bytes)
 	MPI_Comm_size(c, &p);
 	mw_coll_rule(coll_id, p, inter ? -1 : bytes);
 }
-#define RULE(id, c, bytes) do { if (mw_coll_rules) coll_rule((id), (c), (bytes)); } while (0)
+#define RULE(id, c, bytes) \
+	do { if (mw_coll_rules & 1 << (id)) coll_rule((id), (c), (bytes)); } while (0)
 
 /* A reduction's bytes, or -1 for a user-defined op (tune measured
  * MPI_SUM; an op's own cost or order is not what the rule was verified on). */
@@ -427,16 +428,16 @@ u32 mwh_##NAME(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,  \
 	TRY(mw_coll_allreduce(&a, sb, rb, count, dt, opv));                   \
 	mw_dtype *d = a.sd;                                                   \
 	OP(op, opv);                                                          \
-	if (TUNED >= 0)                                                       \
-		RULE(TUNED, a.c, red_bytes(opv, (int)count, d));              \
+	if (mw_coll_rules & (TUNED)) /* MPI_Allreduce only */                 \
+		coll_rule(COLL_ID_ALLREDUCE, a.c, red_bytes(opv, (int)count, d)); \
 	return mw_ret(inst, MPI_##NAME(a.sp, a.rp, (int)count, d->h, op, a.c), \
 	              comm, "MPI_" #NAME);                                    \
 fail:                                                                         \
 	return mw_coll_fail(&a, rc, comm, "MPI_" #NAME);                      \
 }
-ALLRED_LIKE(Allreduce, COLL_ID_ALLREDUCE)
-ALLRED_LIKE(Scan, -1)
-ALLRED_LIKE(Exscan, -1)
+ALLRED_LIKE(Allreduce, 1 << COLL_ID_ALLREDUCE)
+ALLRED_LIKE(Scan, 0)
+ALLRED_LIKE(Exscan, 0)
 
 u32 mwh_Reduce_local(rt_instance *inst, u32 ib, u32 iob, u32 count, u32 dt, u32 opv)
 {
@@ -482,7 +483,7 @@ u32 mwh_Reduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
 	TRY(mw_coll_reduce_scatter(&a, sb, rb, rcounts, dt, opv));
 	mw_dtype *d = a.sd;
 	OP(op, opv);
-	if (mw_coll_rules) {
+	if (mw_coll_rules & 1 << COLL_ID_REDUCE_SCATTER) {
 		long long n = 0;
 		for (int i = 0; i < a.n; i++)
 			n += a.rcounts[i];
