@@ -335,7 +335,8 @@ int coll_mpich_rules_write(FILE *f, int np, int local, const coll_net *net,
                            const char *host);
 
 /* The rules of an MPICH rules file as the bridge takes them (the value of
- * MPIWASM_COLL_MPICH_RULES): "COLL:P:LO:HI:NAME" joined by ','.  Returns
+ * MPIWASM_COLL_MPICH_RULES after "PID;", the pid of the process coll_apply
+ * ran in): "COLL:P:LO:HI:NAME" joined by ','.  Returns
  * the number of rules (0: none, buf ""), or -1 for a line that does not
  * read as a rule or no room, with the reason in buf. */
 int coll_mpich_rules_read(FILE *f, char *buf, size_t size);

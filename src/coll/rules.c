@@ -267,7 +267,7 @@ int coll_apply(const char *cache_dir, const char *library, bool log)
 	if (mpich) {
 		/* The bridge sets MPICH's variables per call from these rules
 		 * (coll_measure.c): read here, once, from the file just checked. */
-		static char rules[8192];
+		static char rules[8192], value[8300];
 		rewind(rf);
 		int n = coll_mpich_rules_read(rf, rules, sizeof rules);
 		fclose(rf);
@@ -276,7 +276,10 @@ int coll_apply(const char *cache_dir, const char *library, bool log)
 			        path, n < 0 ? rules : "no rule in it");
 			return 0;
 		}
-		if (setenv("MPIWASM_COLL_MPICH_RULES", rules, 1)) {
+		/* for this process only: the bridge takes rules with its own pid
+		 * (a child's environment, or the user's, is not a checked file) */
+		snprintf(value, sizeof value, "%ld;%s", (long)getpid(), rules);
+		if (setenv("MPIWASM_COLL_MPICH_RULES", value, 1)) {
 			say(log, "not applied: setenv failed: %s%s", strerror(errno), "");
 			return 0;
 		}

@@ -712,8 +712,8 @@ static void rules_say(const char *what, const char *why)
 	}
 }
 
-/* The rules coll_apply handed over (MPIWASM_COLL_MPICH_RULES: "COLL:P:LO:
- * HI:NAME" joined by ','), each name's value read from this MPICH's
+/* The rules coll_apply handed over (MPIWASM_COLL_MPICH_RULES: this
+ * process's pid, ';', then "COLL:P:LO:HI:NAME" joined by ','), each name's value read from this MPICH's
  * description.  Any rule that does not resolve drops them all, saying so
  * once: half a rule set is not what tune verified. */
 static void rules_load(void)
@@ -722,8 +722,13 @@ static void rules_load(void)
 	const char *lv = getenv("MPIWASM_COLL_LOG");
 	int log = lv && *lv && strcmp(lv, "0"), provided;
 	char why[512] = "";
+	char *end;
 	if (!env || !*env)
 		return;
+	/* only what coll_apply set in this process, after checking the file */
+	if (strtol(env, &end, 10) != (long)getpid() || *end != ';')
+		return;
+	env = end + 1;
 	if (MPI_T_init_thread(MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
 		rules_say("warning: collective rules not applied: ", "MPI_T_init_thread failed");
 		return;
