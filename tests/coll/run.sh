@@ -57,7 +57,7 @@ ver=$(mpichversion 2>/dev/null | sed -n 's/^MPICH Version:[[:space:]]*//p')
 
 # m1. tune writes MPICH's file for this host, 2 ranks, 2 on the host
 t0=$(date +%s)
-MPIWASM_TUNE_COLLS=allreduce,barrier $MRUN -np 2 "$MW" tune --cache-dir "$C" >"$W/out" 2>"$W/err"
+MPIWASM_TUNE_COLLS=allreduce,barrier timeout 300 mpirun.mpich -np 2 "$MW" tune --cache-dir "$C" >"$W/out" 2>"$W/err"
 rules=$C/coll/$host-np2-ppn2-mpich-$ver.rules
 if [ -n "$ver" ] && [ -f "$rules" ] && grep -q "wrote $rules" "$W/out" &&
    grep -q "^# MPICH collective rules" "$rules" && grep -q "alpha .* us, beta .* ns/B" "$W/out"; then
@@ -186,7 +186,9 @@ RUN="timeout 120 mpirun.openmpi --oversubscribe -np 2"
 "$MPIWASM" compile --cache-dir "$W/c" -q "$W/collbench.wasm" >/dev/null 2>&1
 
 # 1. tune writes the file for this host, 2 ranks, 2 on the host
-$RUN "$MPIWASM" tune --cache-dir "$W/c" >"$W/out" 2>"$W/err"
+# (about 40 s on 2 idle cores; 207 s measured at load average 9-10, when
+# 120 s was too little)
+timeout 300 mpirun.openmpi --oversubscribe -np 2 "$MPIWASM" tune --cache-dir "$W/c" >"$W/out" 2>"$W/err"
 rules=$(ls "$W/c/coll/"*-np2-ppn2-open-mpi-*.rules 2>/dev/null | head -1)
 if [ -n "$rules" ] && [ "$(basename "$rules")" = "$host-np2-ppn2-open-mpi-$(ompi_info --version 2>/dev/null | sed -n 's/^Open MPI v//p').rules" ] &&
    grep -q "^7  # collectives" "$rules" && grep -q "^wrote\|wrote $rules" "$W/out" &&
