@@ -20,7 +20,9 @@
 # MPICH cannot apply to 3 ranks) makes MPICH report each such call and
 # only those (MPIR_CVAR_COLLECTIVE_FALLBACK=print: counted, not timed);
 # tests/mpi/coll.c is correct under tune's file and with all seven
-# collectives forced on 2 and 3 ranks.
+# collectives forced on 2 and 3 ranks; an MPICH whose variables'
+# descriptions do not give the algorithms' numbers (tests/coll/garble.c,
+# preloaded) makes tune refuse and a run apply nothing.
 # Prints `coll: N passed, N failed`.
 #   MPIWASM=build/mpiwasm MPI=openmpi|mpich sh tests/coll/run.sh
 #   MPIWASM=build/mpiwasm MPICH_MPIWASM=build-mpich/mpiwasm MPI=both sh tests/coll/run.sh
@@ -171,6 +173,27 @@ for np in 2 3; do
 		ok "MPICH: tests/mpi/coll.c passes on $np ranks with all seven collectives forced" ||
 		bad "MPICH coll forced np=$np" "exit $rc: $(head -3 "$W/out")"
 done
+
+# m7. an MPICH whose descriptions do not read as "name - text" items (an
+# LD_PRELOAD library words them otherwise): tune refuses in one line and
+# writes nothing; a run applies nothing, with one warning line a rank
+echo "rule allgather 3 48 120 recursive_doubling  # for tests/coll" > "$r3"
+if cc -shared -fPIC -O2 -o "$W/garble.so" "$here/garble.c" $(pkg-config --cflags mpich) -ldl 2>"$W/err"; then
+	LD_PRELOAD=$W/garble.so timeout 120 mpirun.mpich -np 2 "$MW" tune --cache-dir "$W/gc" >"$W/out" 2>"$W/err"
+	rc=$?
+	[ $rc != 0 ] && [ ! -d "$W/gc/coll" ] && [ "$(grep -c "tune: MPICH .*: cannot read the number of algorithm .* description" "$W/err")" = 2 ] &&
+		[ "$(grep -c "^mpiwasm" "$W/err")" = 2 ] &&
+		ok "MPICH: tune refuses (one line a rank) a version whose descriptions it cannot read" ||
+		bad "MPICH unreadable descriptions" "exit $rc, $(grep -c "^mpiwasm" "$W/err") lines"
+	MPIR_CVAR_COLLECTIVE_FALLBACK=print LD_PRELOAD=$W/garble.so $MRUN -np 3 "$MW" --cache-dir "$C" \
+		"$W/percall.wasm" 1 3 2 5 4 8 2 >"$W/out" 2>"$W/err"
+	rc=$?
+	[ $rc = 0 ] && grep -qx "percall np=3: 7 calls, 0 wrong" "$W/out" &&
+		[ "$(grep -c "warning: collective rules not applied (MPICH .*): cannot read the number of algorithm recursive_doubling" "$W/err")" = 3 ] &&
+		! grep -q "cannot be applied" "$W/err" &&
+		ok "MPICH: a run applies no rule it cannot number (a warning a rank)" ||
+		bad "MPICH unreadable descriptions at a run" "exit $rc"
+else bad "build garble.so" "cc $here/garble.c"; fi
 }
 
 case $MPI in
