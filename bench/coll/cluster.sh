@@ -83,7 +83,7 @@ measure() {
 	}
 	# A tuned job: each host's rules file (its cache, its host name), set
 	# as coll_apply sets it, unless tune marked it as having no rule.
-	tuned='r=$MPIWASM_CACHE_DIR/coll/$(hostname)-np'$np'-open-mpi-*.rules
+	tuned='r=$MPIWASM_CACHE_DIR/coll/$(hostname)-np'$np'-ppn*-open-mpi-*.rules
 		for f in $r; do r=$f; done
 		if [ -f "$r" ] && ! grep -q "^# mpiwasm: no verified rule" "$r"; then
 			export OMPI_MCA_coll_tuned_use_dynamic_rules=1 OMPI_MCA_coll_tuned_dynamic_rules_filename=$r

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 /* The measured machine: seconds, seconds per byte.  Two levels: ranks
  * are placed in blocks of ppn per host (ranks 0..ppn-1 on the first host,
@@ -35,6 +36,8 @@ typedef struct coll_net {
 	double gamma;    /* MPI_SUM of doubles, per byte */
 	int ppn;         /* ranks per host (block placement); <= 1: one level */
 	double alpha_shm, beta_shm;   /* the same inside a host */
+	int local;       /* ranks on the measuring rank's host: with the rank
+	                    count, the rules file's key (not part of the model) */
 } coll_net;
 
 /* Open MPI's COLLTYPE enum (ompi/mca/coll/base/coll_base_functions.h,
@@ -124,6 +127,8 @@ enum {
 typedef struct coll_choice {
 	int alg, fanout, segsize;
 	double t;        /* the model's time for it, seconds */
+	const char *name;   /* MPICH: the algorithm's name (alg is then its
+	                       place in coll_mpich_algs, from 1); NULL: Open MPI */
 } coll_choice;
 
 /* The algorithm's name as Open MPI spells it, or NULL for a bad number. */
@@ -151,14 +156,18 @@ coll_choice coll_choose(int coll_id, int p, double n, const coll_net *net);
 int coll_rules_write(FILE *f, int np, const coll_net *net, const char *library,
                      const char *host);
 
-/* The rules file's path for this host name, rank count and library in
- * the cache directory: DIR/coll/HOST-npN-LIB.rules (HOST and LIB reduced
- * to [a-z0-9.-]: "node1-np4-open-mpi-4.1.4.rules").  Returns 0, or -1 if it does not fit. */
-int coll_rules_path(const char *cache_dir, const char *host, int np,
+/* The rules file's path for this host name, rank count, ranks on this
+ * host and library in the cache directory: DIR/coll/HOST-npN-ppnK-LIB.rules
+ * (HOST and LIB reduced to [a-z0-9.-]:
+ * "node1-np4-ppn2-open-mpi-4.1.4.rules").  Returns 0, or -1 if it does not fit. */
+int coll_rules_path(const char *cache_dir, const char *host, int np, int ppn,
                     const char *library, char *buf, size_t size);
 
-/* True when `library` (mpib_library()) is an Open MPI. */
+/* True when `library` (mpib_library()) is an Open MPI or an MPICH. */
 bool coll_library_supported(const char *library);
+/* True when `library` is an MPICH (its rules are applied per call by the
+ * bridge, not by the library). */
+bool coll_library_mpich(const char *library);
 
 /* Before MPI_Init of a run: if this is an Open MPI job of N > 1 ranks
  * (OMPI_COMM_WORLD_SIZE), the rules file for this host and N exists in
@@ -169,6 +178,81 @@ bool coll_library_supported(const char *library);
  * MPIWASM_COLL_LOG=1 in the environment) says on stderr what it did and
  * why.  Returns 1 if the rules were applied, 0 if not. */
 int coll_apply(const char *cache_dir, const char *library, bool log);
+
+/* ---- MPICH (mpich.c) ---------------------------------------------------
+ * MPICH has no per-size rules file short of its complete JSON selection
+ * tree; what it has is MPIR_CVAR_<COLL>_INTRA_ALGORITHM, one enumeration
+ * per collective ("auto", then the algorithms by name), read inside each
+ * call and writable through MPI_T after MPI_Init.  So `mpiwasm tune`
+ * verifies MPICH's algorithms by name exactly as Open MPI's by number, and
+ * writes its own rules file ("rule COLL P LO HI NAME" lines); a run hands
+ * the verified rules to the bridge (MPIWASM_COLL_MPICH_RULES, set by
+ * coll_apply), which writes the variable before a call whose size range
+ * has a rule (and back to auto before one that has none).  The integers
+ * of the enumeration are MPICH's, taken at run time from the variable's
+ * description (MPI_T gives no enumeration): coll_mpich_value. */
+
+/* MPICH's algorithms that are modelled: the name in the variable's
+ * description, and the model's equivalent (collective id and Open MPI
+ * algorithm number, unsegmented).  "nb" and "smp" (composites of other
+ * algorithms), MPI_Alltoall's pairwise_sendrecv_replace (MPI_IN_PLACE
+ * only) and MPI_Reduce_scatter's noncommutative (asserts on a
+ * communicator whose size is not a power of two) are never proposed. */
+typedef struct coll_mpich_alg {
+	int coll_id;
+	const char *name;
+	int model_coll, model_alg;
+	int pof2_only;   /* MPICH falls back to auto unless p is a power of two */
+} coll_mpich_alg;
+extern const coll_mpich_alg coll_mpich_algs[];
+extern const int coll_mpich_nalgs;
+
+/* The integer of algorithm `name` in a control variable's description as
+ * MPICH 4.0 writes it: its lines run together ("Variable to select
+ * allreduce algorithmauto - Internal ...nb   - Force nonblocking
+ * algorithmsmp  - Force smp algorithm..."), each item a name, blanks and
+ * "- ".  The items are counted in order from 0, which must be "auto"; the
+ * name must end exactly one item's word.  -1 when the description does not
+ * read so (then the version at hand is not one this understands).  Inline:
+ * the bridge, which links without src/coll, reads the descriptions. */
+static inline int coll_ends_with_(const char *d, size_t ws, size_t we, const char *name)
+{
+	size_t n = strlen(name);
+	return we - ws >= n && !memcmp(d + we - n, name, n);
+}
+
+static inline int coll_mpich_value(const char *d, const char *name)
+{
+	int item = 0, found = -1, hits = 0;
+	if (!d || !name || !*name)
+		return -1;
+	for (size_t i = 0; d[i]; i++) {
+		/* an item's separator: blanks, '-', a blank */
+		if (d[i] != '-' || i == 0 || d[i - 1] != ' ' || d[i + 1] != ' ')
+			continue;
+		size_t we = i;
+		while (we > 0 && d[we - 1] == ' ')
+			we--;
+		size_t ws = we;
+		while (ws > 0 && d[ws - 1] != ' ')
+			ws--;
+		if (ws == we)
+			return -1;
+		if (item == 0 && !coll_ends_with_(d, ws, we, "auto"))
+			return -1;   /* "auto" first is what makes 0 MPICH's own choice */
+		if (item > 0 && coll_ends_with_(d, ws, we, name)) {
+			found = item;
+			hits++;
+		}
+		item++;
+	}
+	return hits == 1 ? found : -1;
+}
+
+/* The MPICH candidate for p ranks and n bytes: the modelled algorithm
+ * with the least time (ties within 2% to the earlier of the table);
+ * .alg 0 when none applies. */
+coll_choice coll_choose_mpich(int coll_id, int p, double n, const coll_net *net);
 
 /* ---- verification: the model proposes, measurement decides ------------- */
 
@@ -212,6 +296,8 @@ typedef struct coll_plan {
 /* Fills plan's ranges with the model's candidates for coll_id on p ranks
  * (nothing measured yet, every decision 0). */
 void coll_plan_propose(coll_plan *plan, int coll_id, int p, const coll_net *net);
+/* The same for MPICH: the candidates are coll_choose_mpich's (.name set). */
+void coll_plan_propose_mpich(coll_plan *plan, int coll_id, int p, const coll_net *net);
 
 /* For every measured range of the plans: the decision (sets t_def,
  * t_cand, t_def2, t_cand2, noise, win): win only when coll_verify_decide
@@ -238,6 +324,22 @@ bool coll_verify_decide(const double *t_def, int n_d, const double *t_cand, int 
  * merged); sizes 2..np without a plan get algorithm 0 throughout. */
 int coll_rules_write_plans(FILE *f, int np, const coll_net *net, const coll_plan *plans,
                            int nplans, const char *library, const char *host);
+
+/* The MPICH rules file (mpich.c), from verified plans: comments, then
+ * one line per run of adjacent ranges won by the same algorithm,
+ * "rule COLL P LO HI NAME" (bytes in [LO, HI); HI -1: no end), with the
+ * model's prediction and the measurements in a comment; COLL_NO_RULE_MARK
+ * when none won.  Returns 0, or -1 on an I/O error. */
+int coll_mpich_rules_write(FILE *f, int np, int local, const coll_net *net,
+                           const coll_plan *plans, int nplans, const char *library,
+                           const char *host);
+
+/* The rules of an MPICH rules file as the bridge takes them (the value of
+ * MPIWASM_COLL_MPICH_RULES after "PID;", the pid of the process coll_apply
+ * ran in): "COLL:P:LO:HI:NAME" joined by ','.  Returns
+ * the number of rules (0: none, buf ""), or -1 for a line that does not
+ * read as a rule or no room, with the reason in buf. */
+int coll_mpich_rules_read(FILE *f, char *buf, size_t size);
 
 /* The .model file's record of the verification: per range one line
  * "range COLL p LO PROBE ALG NAME FANOUT SEGSIZE predicted_us cand_us
@@ -267,6 +369,20 @@ typedef void (*coll_propose_fn)(coll_plan *plan, int coll_id, int p, const coll_
 int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *plans,
                    int maxplans, int *nplans, coll_propose_fn propose, char *why,
                    size_t whylen, char *err, size_t errlen);
+
+/* The MPICH bridge's per-call rules (coll_measure.c; Open MPI's library
+ * applies its own file).  mw_coll_rules has bit 1 << COLL_ID_x set for
+ * each collective some rule names (every bit until the first call of
+ * mw_coll_rule has looked for rules, MPIWASM_COLL_MPICH_RULES), so that a
+ * collective handler costs one test when its collective has none:
+ *     if (mw_coll_rules & 1 << COLL_ID_x) mw_coll_rule(COLL_ID_x, p, bytes);
+ * mw_coll_rule sets the collective's MPIR_CVAR_<COLL>_INTRA_ALGORITHM to
+ * the rule for the communicator's size p and `bytes` (the call's size as
+ * tune measured it, coll_cost's n), or to auto where no rule says
+ * otherwise, writing it only when that changes the value.  bytes < 0: a
+ * call no rule applies to (an intercommunicator, a user-defined op). */
+extern int mw_coll_rules;
+void mw_coll_rule(int coll_id, int p, long long bytes);
 
 typedef int (*coll_tune_fn)(coll_net *net, int *np, int *rank, int *writer,
                             coll_plan *plans, int maxplans, int *nplans,

@@ -650,10 +650,10 @@ coll_choice coll_choose(int coll_id, int p, double n, const coll_net *net)
 		if (t[i] >= 0 && t[i] < best)
 			best = t[i];
 	}
-	coll_choice r = { 0, 0, 0, best };
+	coll_choice r = { 0, 0, 0, best, NULL };
 	for (int i = 0; i < nc; i++)
 		if (t[i] >= 0 && t[i] <= best * 1.02) {
-			r = (coll_choice){ c[i].alg, c[i].fanout, c[i].segsize, t[i] };
+			r = (coll_choice){ c[i].alg, c[i].fanout, c[i].segsize, t[i], NULL };
 			break;
 		}
 	return r;

@@ -26,9 +26,14 @@
  * powers of two; a rule line covers [size, next size). */
 #define GRID_MAX_LOG2 26
 
+bool coll_library_mpich(const char *library)
+{
+	return library && !strncmp(library, "MPICH", 5);
+}
+
 bool coll_library_supported(const char *library)
 {
-	return library && !strncmp(library, "Open MPI", 8);
+	return library && (!strncmp(library, "Open MPI", 8) || coll_library_mpich(library));
 }
 
 /* One collective's section: a communicator size p per block. */
@@ -41,7 +46,7 @@ static int write_coll(FILE *f, int coll_id, int np, const coll_net *net)
 		coll_choice line[GRID_MAX_LOG2 + 2];
 		int lo[GRID_MAX_LOG2 + 2], nl = 0;
 		if (p == np + 1) {
-			line[0] = (coll_choice){ 0, 0, 0, 0 };
+			line[0] = (coll_choice){ 0, 0, 0, 0, NULL };
 			lo[0] = 0;
 			nl = 1;
 		} else {
@@ -101,13 +106,13 @@ static void clean(char *out, size_t size, const char *in)
 	out[o] = 0;
 }
 
-int coll_rules_path(const char *cache_dir, const char *host, int np,
+int coll_rules_path(const char *cache_dir, const char *host, int np, int ppn,
                     const char *library, char *buf, size_t size)
 {
 	char h[256], l[128];
 	clean(h, sizeof h, host);
 	clean(l, sizeof l, library);
-	int n = snprintf(buf, size, "%s/coll/%s-np%d-%s.rules", cache_dir, h, np, l);
+	int n = snprintf(buf, size, "%s/coll/%s-np%d-ppn%d-%s.rules", cache_dir, h, np, ppn, l);
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
@@ -152,38 +157,78 @@ static void say(bool log, const char *fmt, const char *a, const char *b)
 	}
 }
 
-int coll_apply(const char *cache_dir, const char *library, bool log)
+/* The launcher's figures for this process: the job's size and the ranks
+ * on this host (Open MPI's mpirun, MPICH's hydra); 0 when not set. */
+static void job_layout(bool mpich, int *np, int *local)
+{
+	const char *sz = getenv(mpich ? "PMI_SIZE" : "OMPI_COMM_WORLD_SIZE");
+	const char *lc = getenv(mpich ? "MPI_LOCALNRANKS" : "OMPI_COMM_WORLD_LOCAL_SIZE");
+	*np = sz ? atoi(sz) : 1;
+	*local = lc ? atoi(lc) : 0;
+}
+
+/* The user's own algorithm settings in the environment, which win over
+ * the rules: Open MPI's OMPI_MCA_coll_tuned_* (but _verbose), MPICH's
+ * MPIR_CVAR_*_ALGORITHM and its selection file.  The first one's name in
+ * name, or false. */
+static bool user_setting(bool mpich, char *name, size_t len)
 {
 	extern char **environ;
+	for (char **e = environ; *e; e++) {
+		size_t n = strcspn(*e, "=");
+		bool mine;
+		if (mpich)
+			mine = !strncmp(*e, "MPIR_CVAR_", 10) &&
+			       ((n > 10 && !memcmp(*e + n - 10, "_ALGORITHM", 10)) ||
+			        (n >= 26 && !memcmp(*e + n - 26, "SELECTION_TUNING_JSON_FILE", 26)));
+		else
+			mine = !strncmp(*e, "OMPI_MCA_coll_tuned_", 20) &&
+			       strncmp(*e, "OMPI_MCA_coll_tuned_verbose=", 28);
+		if (mine) {
+			snprintf(name, len, "%.*s", (int)n, *e);
+			return true;
+		}
+	}
+	return false;
+}
+
+int coll_apply(const char *cache_dir, const char *library, bool log)
+{
 	const char *lv = getenv("MPIWASM_COLL_LOG");
 	log |= lv && *lv && strcmp(lv, "0");
+	bool mpich = coll_library_mpich(library);
+	/* a stale hand-over (mpiwasm started by mpiwasm) is never trusted */
+	unsetenv("MPIWASM_COLL_MPICH_RULES");
 	if (!coll_library_supported(library)) {
-		say(log, "not applied: %s%s has no rules-file support in mpiwasm (Open MPI only)",
-		    library ? library : "?", "");
+		say(log, "not applied: %s%s has no rules-file support in mpiwasm (Open MPI and "
+		    "MPICH only)", library ? library : "?", "");
 		return 0;
 	}
-	const char *sz = getenv("OMPI_COMM_WORLD_SIZE");
-	int np = sz ? atoi(sz) : 1;
+	int np, local;
+	job_layout(mpich, &np, &local);
 	if (np < 2) {
-		say(log, "not applied: %s%s", "not an Open MPI job of 2 or more ranks", "");
+		say(log, "not applied: not an %s job of 2 or more ranks%s",
+		    mpich ? "MPICH" : "Open MPI", "");
 		return 0;
 	}
-	/* The user's own coll/tuned settings win: a rules file would override
-	 * even a forced algorithm (coll_tuned_<coll>_algorithm). */
-	for (char **e = environ; *e; e++)
-		if (!strncmp(*e, "OMPI_MCA_coll_tuned_", 20) &&
-		    strncmp(*e, "OMPI_MCA_coll_tuned_verbose=", 28)) {
-			char name[128];
-			snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
-			say(log, "not applied: %s is set (the user's coll/tuned settings win)%s",
-			    name, "");
-			return 0;
-		}
+	if (local < 1) {
+		say(log, "not applied: the launcher did not say how many ranks are on this host "
+		    "(%s)%s", mpich ? "MPI_LOCALNRANKS" : "OMPI_COMM_WORLD_LOCAL_SIZE", "");
+		return 0;
+	}
+	/* The user's own settings win: a rules file would override even a
+	 * forced algorithm (coll_tuned_<coll>_algorithm), and MPICH's
+	 * variables would be rewritten per call. */
+	char name[128];
+	if (user_setting(mpich, name, sizeof name)) {
+		say(log, "not applied: %s is set (the user's algorithm settings win)%s", name, "");
+		return 0;
+	}
 	char host[256], path[4096];
 	if (gethostname(host, sizeof host))
 		snprintf(host, sizeof host, "unknown-host");
 	host[sizeof host - 1] = 0;
-	if (coll_rules_path(cache_dir, host, np, library, path, sizeof path)) {
+	if (coll_rules_path(cache_dir, host, np, local, library, path, sizeof path)) {
 		say(log, "not applied: the rules file's path under %s is too long%s", cache_dir, "");
 		return 0;
 	}
@@ -200,22 +245,48 @@ int coll_apply(const char *cache_dir, const char *library, bool log)
 		fprintf(stderr, "mpiwasm: warning: collective rules not applied: %s\n", why);
 		return 0;
 	}
-	/* `mpiwasm tune` found nothing faster than Open MPI's own selection:
-	 * no dynamic rules at all (their lookup is not free). */
+	/* `mpiwasm tune` found nothing faster than the library's own
+	 * selection: no rules at all (Open MPI's dynamic-rules lookup is not
+	 * free; under MPICH no variable is touched). */
 	FILE *rf = fopen(path, "r");
-	if (rf) {
-		char line[256];
-		bool none = false;
-		while (fgets(line, sizeof line, rf) && line[0] == '#')
-			if (!strncmp(line, COLL_NO_RULE_MARK, strlen(COLL_NO_RULE_MARK)))
-				none = true;
+	if (!rf) {
+		say(log, "not applied: %s: %s", path, strerror(errno));
+		return 0;
+	}
+	char line[256];
+	bool none = false;
+	while (fgets(line, sizeof line, rf) && line[0] == '#')
+		if (!strncmp(line, COLL_NO_RULE_MARK, strlen(COLL_NO_RULE_MARK)))
+			none = true;
+	if (none) {
 		fclose(rf);
-		if (none) {
-			say(log, "not applied: %s has no verified rule (`mpiwasm tune` measured nothing "
-			    "faster than Open MPI's own selection)%s", path, "");
+		say(log, "not applied: %s has no verified rule (`mpiwasm tune` measured nothing "
+		    "faster than the library's own selection)%s", path, "");
+		return 0;
+	}
+	if (mpich) {
+		/* The bridge sets MPICH's variables per call from these rules
+		 * (coll_measure.c): read here, once, from the file just checked. */
+		static char rules[8192], value[8300];
+		rewind(rf);
+		int n = coll_mpich_rules_read(rf, rules, sizeof rules);
+		fclose(rf);
+		if (n <= 0) {
+			fprintf(stderr, "mpiwasm: warning: collective rules not applied: %s: %s\n",
+			        path, n < 0 ? rules : "no rule in it");
 			return 0;
 		}
+		/* for this process only: the bridge takes rules with its own pid
+		 * (a child's environment, or the user's, is not a checked file) */
+		snprintf(value, sizeof value, "%ld;%s", (long)getpid(), rules);
+		if (setenv("MPIWASM_COLL_MPICH_RULES", value, 1)) {
+			say(log, "not applied: setenv failed: %s%s", strerror(errno), "");
+			return 0;
+		}
+		say(log, "applied rules file %s%s", path, "");
+		return 1;
 	}
+	fclose(rf);
 	if (setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 1) ||
 	    setenv("OMPI_MCA_coll_tuned_dynamic_rules_filename", path, 1)) {
 		say(log, "not applied: setenv failed: %s%s", strerror(errno), "");

@@ -46,8 +46,25 @@ static int make_dirs(const char *path)
 /* The model's prediction of every algorithm at a few sizes, beside the
  * rules file (PATH.model): "coll alg name fanout segsize p bytes
  * predicted_seconds". */
-static void write_model(FILE *f, int np, const coll_net *net)
+static void write_model(FILE *f, int np, const coll_net *net, bool mpich)
 {
+	if (mpich) {
+		/* MPICH's algorithms by name, costed as their model equivalents */
+		fprintf(f, "# MPICH: each algorithm as the model costs it: "
+		        "coll name model_alg p bytes predicted_seconds\n");
+		for (int i = 0; i < coll_mpich_nalgs; i++) {
+			const coll_mpich_alg *a = &coll_mpich_algs[i];
+			for (int n = 8; n <= 4 << 20; n *= 8) {
+				double t = coll_cost(a->model_coll, a->model_alg, np, n, 0, 0, net);
+				if (t >= 0)
+					fprintf(f, "mpich %s %s %s %d %d %.6g\n", coll_name(a->coll_id),
+					        a->name, coll_alg_name(a->model_coll, a->model_alg), np, n,
+					        t);
+				if (a->coll_id == COLL_ID_BARRIER)
+					break;
+			}
+		}
+	}
 	fprintf(f, "# network: alpha %.6g beta %.6g; shared memory: alpha %.6g beta %.6g; "
 	        "gamma %.6g; %d ranks per host\n", net->alpha, net->beta, net->alpha_shm,
 	        net->beta_shm, net->gamma, net->ppn);
@@ -89,11 +106,13 @@ static int write_files(const char *path, int np, const coll_net *net, const coll
 			return fail(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 		int bad = 0;
 		if (k) {
-			write_model(f, np, net);
+			write_model(f, np, net, coll_library_mpich(lib));
 			if (!nplans)
 				fprintf(f, "# not verified: %s\n", why);
 			coll_plans_record(f, plans, nplans);
-		} else
+		} else if (coll_library_mpich(lib))
+			bad = coll_mpich_rules_write(f, np, net->local, net, plans, nplans, lib, host);
+		else
 			bad = coll_rules_write_plans(f, np, net, plans, nplans, lib, host);
 		bad |= ferror(f);
 		if (fclose(f) || bad || rename(tmp, final)) {
@@ -108,6 +127,7 @@ static int write_files(const char *path, int np, const coll_net *net, const coll
 static void report(int np, const char *host, const char *lib, const coll_net *net,
                    const coll_plan *plans, int nplans, const char *why, const char *path)
 {
+	const char *own = coll_library_mpich(lib) ? "MPICH's auto" : "Open MPI's own";
 	printf("mpiwasm: tune: %d ranks on %s, %s\n"
 	       "mpiwasm: tune: alpha %.3f us, beta %.4f ns/B (%.2f GB/s), gamma %.4f ns/B "
 	       "(MPI_SUM of doubles)\n", np, host, lib, net->alpha * 1e6, net->beta * 1e9,
@@ -117,8 +137,7 @@ static void report(int np, const char *host, const char *lib, const coll_net *ne
 		       "the network's, inside a host alpha %.3f us, beta %.4f ns/B (%.2f GB/s)\n",
 		       net->ppn, net->alpha_shm * 1e6, net->beta_shm * 1e9, 1e-9 / net->beta_shm);
 	if (!nplans)
-		printf("mpiwasm: tune: not verified (%s): every rule is Open MPI's own "
-		       "selection\n", why);
+		printf("mpiwasm: tune: not verified (%s): every rule is %s selection\n", why, own);
 	for (int k = 0; k < nplans; k++) {
 		const coll_plan *pl = &plans[k];
 		int wins = 0, last = -1;
@@ -128,8 +147,8 @@ static void report(int np, const char *host, const char *lib, const coll_net *ne
 			int key = r->win ? r->model.alg * 100000000 + r->model.segsize : 0;
 			if (key != last) {
 				printf(" %s%d B %s", last < 0 ? "" : "| ", r->lo,
-				       r->win ? coll_alg_name(pl->coll_id, r->model.alg)
-				              : "Open MPI's own");
+				       !r->win ? own : r->model.name ? r->model.name
+				                      : coll_alg_name(pl->coll_id, r->model.alg));
 				if (r->win && r->model.segsize)
 					printf(" (%d KiB segments)", r->model.segsize / 1024);
 			}
@@ -137,40 +156,42 @@ static void report(int np, const char *host, const char *lib, const coll_net *ne
 			wins += r->win;
 		}
 		printf("\n");
-		printf("mpiwasm: tune: %s: %d of %d size ranges verified faster than Open MPI's "
-		       "own (the model's choice kept), %d left to Open MPI\n",
-		       coll_title(pl->coll_id), wins, pl->nr, pl->nr - wins);
+		printf("mpiwasm: tune: %s: %d of %d size ranges verified faster than %s "
+		       "(the model's choice kept), %d left to %s\n", coll_title(pl->coll_id), wins,
+		       pl->nr, own, pl->nr - wins, coll_library_mpich(lib) ? "MPICH" : "Open MPI");
 		if (getenv("MPIWASM_COLL_LOG"))
 			for (int j = 0; j < pl->nr; j++) {
 				const coll_range *r = &pl->r[j];
 				printf("mpiwasm: tune:   %8d B model %s %.3g us; measured %.3g us vs "
-				       "Open MPI's %.3g us, at %d B %.3g vs %.3g (noise %.1f%%): %s\n",
-				       r->probe, coll_alg_name(pl->coll_id, r->model.alg),
-				       r->model.t * 1e6, r->t_cand * 1e6, r->t_def * 1e6, r->probe2,
+				       "%s %.3g us, at %d B %.3g vs %.3g (noise %.1f%%): %s\n",
+				       r->probe, r->model.name ? r->model.name
+				                               : coll_alg_name(pl->coll_id, r->model.alg),
+				       r->model.t * 1e6, r->t_cand * 1e6, own, r->t_def * 1e6, r->probe2,
 				       r->t_cand2 * 1e6, r->t_def2 * 1e6, r->noise * 100,
 				       r->win ? "rule" : "algorithm 0");
 			}
 	}
-	printf("mpiwasm: tune: wrote %s (used by later mpiwasm runs of %d ranks on this host)\n",
-	       path, np);
+	printf("mpiwasm: tune: wrote %s (used by later mpiwasm runs of %d ranks, %d on this "
+	       "host)\n", path, np, net->local);
 }
 
 int coll_tune(const char *cache_dir, const char *lib, coll_tune_fn measure, bool quiet,
               char *err, size_t errlen)
 {
 	if (!coll_library_supported(lib))
-		return fail(err, errlen, "collective tuning is Open-MPI-only (it writes Open MPI's "
-		            "coll/tuned rules file); this mpiwasm's bridge is built for %s: nothing "
-		            "measured or written", lib);
+		return fail(err, errlen, "collective tuning supports Open MPI and MPICH; this "
+		            "mpiwasm's bridge is built for %s: nothing measured or written", lib);
+	bool mpich = coll_library_mpich(lib);
 	coll_net net;
 	int np, rank, writer, nplans = 0;
 	static coll_plan plans[COLL_NCOLLS];
 	char why[512] = "", host[256], path[4096];
 	err[0] = 0;
 	/* The model proposes, measurement decides: every rule is timed against
-	 * Open MPI's own selection in this job (verify.c). */
-	if (measure(&net, &np, &rank, &writer, plans, COLL_NCOLLS, &nplans, coll_plan_propose,
-	            why, sizeof why, err, errlen)) {
+	 * the library's own selection in this job (verify.c). */
+	if (measure(&net, &np, &rank, &writer, plans, COLL_NCOLLS, &nplans,
+	            mpich ? coll_plan_propose_mpich : coll_plan_propose, why, sizeof why, err,
+	            errlen)) {
 		if (!*err)
 			fail(err, errlen, "the measurement failed without a message");
 		return -1;
@@ -179,7 +200,7 @@ int coll_tune(const char *cache_dir, const char *lib, coll_tune_fn measure, bool
 	if (gethostname(host, sizeof host))
 		snprintf(host, sizeof host, "unknown-host");
 	host[sizeof host - 1] = 0;
-	if (coll_rules_path(cache_dir, host, np, lib, path, sizeof path))
+	if (coll_rules_path(cache_dir, host, np, net.local, lib, path, sizeof path))
 		return fail(err, errlen, "the rules file's path under %s is too long", cache_dir);
 	if (writer) {
 		char cdir[4096];

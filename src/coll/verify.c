@@ -1,6 +1,6 @@
 /* verify.c - the model proposes, measurement decides (src/coll/coll.h):
  * the message-size ranges a verified rules file is made of, the decision
- * rule between a measured candidate and Open MPI's own selection, and the
+ * rule between a measured candidate and the library's own selection, and the
  * rules file / .model record written from the decisions.  MPI-free: the
  * timings come from the bridge (src/mpi/coll_verify.c). */
 #include <math.h>
@@ -179,7 +179,8 @@ void coll_plans_record(FILE *f, const coll_plan *plans, int nplans)
 		for (int i = 0; i < pl->nr; i++) {
 			const coll_range *r = &pl->r[i];
 			fprintf(f, "range %s %d %d %d %d %s %d %d %.4g ", coll_name(pl->coll_id), pl->p,
-			        r->lo, r->probe, r->model.alg, coll_alg_name(pl->coll_id, r->model.alg),
+			        r->lo, r->probe, r->model.alg,
+			        r->model.name ? r->model.name : coll_alg_name(pl->coll_id, r->model.alg),
 			        r->model.fanout, r->model.segsize, r->model.t * 1e6);
 			if (r->measured)
 				fprintf(f, "%.4g %.4g %d %.4g %.4g %.1f %d\n", r->t_cand * 1e6,

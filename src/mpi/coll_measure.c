@@ -3,15 +3,19 @@
  * rounds (every rank with a partner at once, as the model's rounds),
  * gamma from MPI_Reduce_local of doubles.  Runs the host MPI directly (no
  * module is loaded); then (mpib_coll_tune) the model's candidates timed
- * against Open MPI's own selection.  Uses nothing of src/coll but its header, so that the
- * bridge still links on its own (src/mpi/test). */
+ * against the library's own selection.  And, under MPICH, the rules a run
+ * applies per call (mw_coll_rule).  Uses nothing of src/coll but its
+ * header, so that the bridge still links on its own (src/mpi/test). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <mpi.h>
 #include "coll/coll.h"
+#include "mpib.h"
+#include "mpib_int.h"
 
 static const int pp_sizes[] = { 8, 256, 4096, 32768, 262144, 1048576 };
 #define NSIZES ((int)(sizeof pp_sizes / sizeof *pp_sizes))
@@ -97,19 +101,63 @@ static void fit(const double *n, const double *t, int m, double *alpha, double *
 
 /* ---- verification: the model's candidates against Open MPI's own ------- */
 
-/* The collectives tuned and their MCA names (coll_tuned_<name>_algorithm):
- * src/coll's coll_ids and coll_name(), spelled out here because the
- * bridge links without src/coll (src/mpi/test). */
+/* The collectives tuned, their MCA names (coll_tuned_<name>_algorithm)
+ * and MPICH's variables: src/coll's coll_ids and coll_name(), spelled out
+ * here because the bridge links without src/coll (src/mpi/test). */
 static const struct {
 	int id;
-	const char *name;
+	const char *name, *cvar;
 } colls[COLL_NCOLLS] = {
-	{ COLL_ID_ALLGATHER, "allgather" }, { COLL_ID_ALLREDUCE, "allreduce" },
-	{ COLL_ID_ALLTOALL, "alltoall" }, { COLL_ID_BARRIER, "barrier" },
-	{ COLL_ID_BCAST, "bcast" }, { COLL_ID_REDUCE, "reduce" },
-	{ COLL_ID_REDUCE_SCATTER, "reduce_scatter" },
+	{ COLL_ID_ALLGATHER, "allgather", "MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM" },
+	{ COLL_ID_ALLREDUCE, "allreduce", "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM" },
+	{ COLL_ID_ALLTOALL, "alltoall", "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM" },
+	{ COLL_ID_BARRIER, "barrier", "MPIR_CVAR_BARRIER_INTRA_ALGORITHM" },
+	{ COLL_ID_BCAST, "bcast", "MPIR_CVAR_BCAST_INTRA_ALGORITHM" },
+	{ COLL_ID_REDUCE, "reduce", "MPIR_CVAR_REDUCE_INTRA_ALGORITHM" },
+	{ COLL_ID_REDUCE_SCATTER, "reduce_scatter", "MPIR_CVAR_REDUCE_SCATTER_INTRA_ALGORITHM" },
 };
 
+#ifdef MPICH_VERSION
+static int coll_index(int coll_id)
+{
+	for (int k = 0; k < COLL_NCOLLS; k++)
+		if (colls[k].id == coll_id)
+			return k;
+	return -1;
+}
+
+/* MPICH's MPIR_CVAR_<COLL>_INTRA_ALGORITHM of collective k: a handle
+ * (MPI_T initialized) and the integer of algorithm `name` in its
+ * description (coll_mpich_value; 0 for NULL: auto).  0, or -1 with one
+ * line in why. */
+static int mpich_var(int k, const char *name, MPI_T_cvar_handle *h, int *value, char *why,
+                     size_t whylen)
+{
+	char vname[128], desc[4096];
+	int idx, cnt, nl = (int)sizeof vname, dl = (int)sizeof desc, verb, bind, scope;
+	MPI_Datatype dt;
+	MPI_T_enum en;
+	if (MPI_T_cvar_get_index(colls[k].cvar, &idx) != MPI_SUCCESS ||
+	    MPI_T_cvar_get_info(idx, vname, &nl, &verb, &dt, &en, desc, &dl, &bind,
+	                        &scope) != MPI_SUCCESS || dt != MPI_INT) {
+		snprintf(why, whylen, "no integer control variable %s", colls[k].cvar);
+		return -1;
+	}
+	*value = name ? coll_mpich_value(desc, name) : 0;
+	if (*value < 0) {
+		snprintf(why, whylen, "cannot read the number of algorithm %s from %s's "
+		         "description (\"%.60s...\")", name, colls[k].cvar, desc);
+		return -1;
+	}
+	if (MPI_T_cvar_handle_alloc(idx, NULL, h, &cnt) != MPI_SUCCESS || cnt != 1) {
+		snprintf(why, whylen, "cannot bind a handle to %s", colls[k].cvar);
+		return -1;
+	}
+	return 0;
+}
+#endif
+
+#ifndef MPICH_VERSION
 /* Writes an int MPI_T control variable; 0, or -1 (MPI_T error or no such
  * variable). */
 static int cvar_set(const char *name, int v)
@@ -159,6 +207,7 @@ static MPI_Comm forced_comm(int coll_id, int alg, int fanout, int segsize, const
 	}
 	return c;
 }
+#endif
 
 /* One call of the collective for `bytes` (its size in the rules file,
  * coll_cost): doubles, MPI_SUM, root 0; MPI_Allgather and MPI_Alltoall
@@ -197,15 +246,26 @@ static void one_call(int coll_id, MPI_Comm c, int bytes, double *buf, double *ou
 	}
 }
 
-/* Seconds per call of k calls of the collective on c, the slowest rank's
+/* What a measured call runs: a communicator (Open MPI: one duplicated
+ * after its algorithm was forced), and under MPICH the value written to
+ * the collective's variable before each batch (has_var). */
+typedef struct side {
+	MPI_Comm c;
+	int has_var, value;
+	MPI_T_cvar_handle h;
+} side;
+
+/* Seconds per call of k calls of the collective on s, the slowest rank's
  * (the same on every rank). */
-static double batch(int coll_id, MPI_Comm c, double *buf, double *out, int bytes, int k)
+static double batch(int coll_id, const side *s, double *buf, double *out, int bytes, int k)
 {
 	static int rcounts[4096];
-	MPI_Barrier(c);
+	if (s->has_var)
+		MPI_T_cvar_write(s->h, (void *)&s->value);
+	MPI_Barrier(s->c);
 	double t0 = MPI_Wtime();
 	for (int i = 0; i < k; i++)
-		one_call(coll_id, c, bytes, buf, out, rcounts);
+		one_call(coll_id, s->c, bytes, buf, out, rcounts);
 	double t = (MPI_Wtime() - t0) / k, tmax;
 	MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 	return tmax;
@@ -216,8 +276,8 @@ static double batch(int coll_id, MPI_Comm c, double *buf, double *out, int bytes
 #define VMAXBYTES (6 << 20)
 
 /* One size: the default and the candidate, alternately, VROUNDS times. */
-static void verify_size(int bytes, double *td, double *tc, int coll_id, MPI_Comm def,
-                        MPI_Comm cand, double *buf, double *out)
+static void verify_size(int bytes, double *td, double *tc, int coll_id, const side *def,
+                        const side *cand, double *buf, double *out)
 {
 	batch(coll_id, def, buf, out, bytes, 1);    /* warm up both */
 	batch(coll_id, cand, buf, out, bytes, 1);
@@ -236,7 +296,7 @@ static void verify_size(int bytes, double *td, double *tc, int coll_id, MPI_Comm
 }
 
 /* One range: at its two probe sizes. */
-static void verify_range(coll_range *r, int coll_id, MPI_Comm def, MPI_Comm cand,
+static void verify_range(coll_range *r, int coll_id, const side *def, const side *cand,
                          double *buf, double *out)
 {
 	verify_size(r->probe, r->td, r->tc, coll_id, def, cand, buf, out);
@@ -247,8 +307,25 @@ static void verify_range(coll_range *r, int coll_id, MPI_Comm def, MPI_Comm cand
 
 #define MAXCOMMS 160
 
-/* Every tuned collective on MPI_COMM_WORLD.  Returns the plans filled, 0 with
- * `why` when forcing does not work here. */
+/* Whether collective k is to be measured: all of them, or those named in
+ * MPIWASM_TUNE_COLLS ("allreduce,bcast": a shorter run, for tests and
+ * for tuning a few collectives; the others keep the library's own
+ * selection). */
+static int selected(int k)
+{
+	const char *only = getenv("MPIWASM_TUNE_COLLS");
+	size_t n = strlen(colls[k].name);
+	if (!only || !*only)
+		return 1;
+	for (const char *e = only; (e = strstr(e, colls[k].name)); e += n)
+		if ((e == only || e[-1] == ',') && (e[n] == ',' || !e[n]))
+			return 1;
+	return 0;
+}
+
+#ifndef MPICH_VERSION
+/* Every tuned collective on MPI_COMM_WORLD, under Open MPI.  Returns the
+ * plans filled, 0 with `why` when forcing does not work here. */
 static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int maxplans,
                   coll_propose_fn propose, char *why, size_t whylen, int log)
 {
@@ -265,6 +342,7 @@ static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int m
 	}
 	double *buf = malloc(VMAXBYTES), *out = malloc(VMAXBYTES);
 	MPI_Comm def = MPI_COMM_NULL, bad = MPI_COMM_NULL;
+	side sdef = { MPI_COMM_NULL, 0, 0, 0 }, sbad = sdef;
 	if (!buf || !out) {
 		snprintf(why, whylen, "out of memory");
 		goto done;
@@ -281,15 +359,17 @@ static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int m
 		snprintf(why, whylen, "cannot force an algorithm: %s could not be set", what);
 		goto done;
 	}
+	sdef.c = def;
+	sbad.c = bad;
 	{
 		/* The best of 5 each: a rank descheduled on a loaded node slows
 		 * one batch, never speeds one up, so the minima compare the two
 		 * algorithms (the medians of 3 once failed the check at load 8). */
 		double md = 1e30, mb = 1e30;
 		for (int i = 0; i < 5; i++) {
-			double t = batch(COLL_ID_BCAST, def, buf, out, 1 << 20, 2);
+			double t = batch(COLL_ID_BCAST, &sdef, buf, out, 1 << 20, 2);
 			md = t < md ? t : md;
-			t = batch(COLL_ID_BCAST, bad, buf, out, 1 << 20, 2);
+			t = batch(COLL_ID_BCAST, &sbad, buf, out, 1 << 20, 2);
 			mb = t < mb ? t : mb;
 		}
 		if (log && rank == 0)
@@ -304,6 +384,8 @@ static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int m
 		}
 	}
 	for (int k = 0; k < COLL_NCOLLS; k++) {
+		if (!selected(k))
+			continue;
 		coll_plan *pl = &plans[nplans++];
 		propose(pl, colls[k].id, np, net);
 		for (int i = 0; i < pl->nr; i++) {
@@ -328,7 +410,9 @@ static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int m
 			}
 			if (cand == MPI_COMM_NULL)
 				continue;
-			verify_range(r, colls[k].id, def, cand, buf, out);
+			side scand = sdef;
+			scand.c = cand;
+			verify_range(r, colls[k].id, &sdef, &scand, buf, out);
 		}
 	}
 done:
@@ -345,6 +429,108 @@ done:
 	MPI_T_finalize();
 	return nplans;
 }
+#else
+/* Every tuned collective on MPI_COMM_WORLD, under MPICH: the default and
+ * the candidate on one communicator, MPIR_CVAR_<COLL>_INTRA_ALGORITHM
+ * written before each batch (auto, 0, for the default).  Returns the
+ * plans filled; 0 with `why` when forcing does not work here; -1 with
+ * `why` when this MPICH's descriptions do not give the algorithms'
+ * numbers (tune then refuses). */
+static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int maxplans,
+                  coll_propose_fn propose, char *why, size_t whylen, int log)
+{
+	int nplans = 0, provided, bad = 0;
+	MPI_T_cvar_handle h[COLL_NCOLLS];
+	int pk[COLL_NCOLLS];   /* collective k's plan, its variable in h[]; -1: not measured */
+	if (maxplans < COLL_NCOLLS || np > 4096) {
+		snprintf(why, whylen, "no room for the plans");
+		return 0;
+	}
+	if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
+		snprintf(why, whylen, "MPI_T_init_thread failed: cannot force algorithms");
+		return 0;
+	}
+	/* Every plan first, so that every candidate's number is read before
+	 * anything is measured: a description that does not read refuses the
+	 * whole run, on every rank alike. */
+	for (int k = 0; k < COLL_NCOLLS; k++)
+		pk[k] = -1;
+	for (int k = 0; k < COLL_NCOLLS && !bad; k++) {
+		if (!selected(k))
+			continue;
+		coll_plan *pl = &plans[nplans];
+		int v0;
+		propose(pl, colls[k].id, np, net);
+		if (mpich_var(k, NULL, &h[nplans], &v0, why, whylen)) {
+			bad = -1;
+			break;
+		}
+		pk[k] = nplans++;
+		for (int i = 0; i < pl->nr && !bad; i++) {
+			int v;
+			MPI_T_cvar_handle tmp;
+			if (!pl->r[i].model.name)
+				continue;
+			if (mpich_var(k, pl->r[i].model.name, &tmp, &v, why, whylen))
+				bad = -1;
+			else
+				MPI_T_cvar_handle_free(&tmp);
+		}
+	}
+	/* The writes must hold: a value written reads back (MPICH reads the
+	 * variable inside each call: bench/coll/MPICH.md measured the
+	 * algorithms change per batch; tests/coll checks a rule per call). */
+	for (int k = 0; k < COLL_NCOLLS && !bad; k++) {
+		int v = 1, back = -1, zero = 0;
+		if (pk[k] < 0)
+			continue;
+		MPI_T_cvar_write(h[pk[k]], &v);
+		MPI_T_cvar_read(h[pk[k]], &back);
+		MPI_T_cvar_write(h[pk[k]], &zero);
+		if (back != 1) {
+			snprintf(why, whylen, "forcing an algorithm through MPI_T has no effect here "
+			         "(%s written 1, read %d)", colls[k].cvar, back);
+			bad = 1;
+		}
+	}
+	double *buf = bad ? NULL : malloc(VMAXBYTES), *out = bad ? NULL : malloc(VMAXBYTES);
+	MPI_Comm c = MPI_COMM_NULL;
+	if (!bad && (!buf || !out || MPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS)) {
+		snprintf(why, whylen, "out of memory");
+		bad = 1;
+	}
+	for (int i = 0; !bad && i < VMAXBYTES / (int)sizeof(double); i++)
+		buf[i] = 1.0;
+	for (int k = 0; k < COLL_NCOLLS && !bad; k++) {
+		if (pk[k] < 0)
+			continue;
+		coll_plan *pl = &plans[pk[k]];
+		side sdef = { c, 1, 0, h[pk[k]] };
+		for (int i = 0; i < pl->nr; i++) {
+			coll_range *r = &pl->r[i];
+			side scand = sdef;
+			MPI_T_cvar_handle tmp;
+			if (r->probe > VMAXBYTES || r->probe2 > VMAXBYTES || !r->model.name ||
+			    mpich_var(k, r->model.name, &tmp, &scand.value, why, whylen))
+				continue;   /* not measured: auto */
+			MPI_T_cvar_handle_free(&tmp);
+			verify_range(r, colls[k].id, &sdef, &scand, buf, out);
+		}
+		int zero = 0;
+		MPI_T_cvar_write(h[pk[k]], &zero);
+		if (log && rank == 0)
+			fprintf(stderr, "mpiwasm: tune: %s measured\n", colls[k].cvar);
+	}
+	if (c != MPI_COMM_NULL)
+		MPI_Comm_free(&c);
+	for (int j = 0; j < nplans; j++)
+		MPI_T_cvar_handle_free(&h[j]);
+	free(buf);
+	free(out);
+	MPI_T_finalize();
+	return bad < 0 ? -1 : bad ? 0 : nplans;
+}
+#endif
 
 /* The model's ranks per host (coll_net.ppn) from each rank's host (the
  * lowest world rank on it) and this rank's host's size: ppn when every
@@ -366,6 +552,7 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
                    size_t whylen, char *err, size_t errlen)
 {
 	*nplans = 0;
+#ifndef MPICH_VERSION
 	if (plans && propose) {
 		/* coll/tuned must take the dynamic path on every communicator (so
 		 * that forced algorithms are read), with no rules file: algorithm
@@ -373,6 +560,7 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
 		setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 1);
 		unsetenv("OMPI_MCA_coll_tuned_dynamic_rules_filename");
 	}
+#endif
 	int rc = MPI_Init(NULL, NULL);
 	if (rc != MPI_SUCCESS) {
 		snprintf(err, errlen, "MPI_Init failed (error %d)", rc);
@@ -474,18 +662,165 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
 	net->ppn = ppn;
 	net->alpha_shm = ab[2];
 	net->beta_shm = ab[3];
+	net->local = nodesize;
 	free(host);
-	if (plans && propose && *np > 1)
+	int refused = 0;
+	if (plans && propose && *np > 1) {
 		*nplans = verify(net, *np, *rank, plans, maxplans, propose, why, whylen, log);
+		if (*nplans < 0) {
+			*nplans = 0;
+			refused = 1;
+		}
+	}
 	free(buf);
 	free(rbuf);
 	free(a);
 	free(b);
 	MPI_Finalize();
+	if (refused) {
+		snprintf(err, errlen, "%s: %s: nothing written", mpib_library(), why);
+		return -1;
+	}
 	if (*np < 2) {
 		snprintf(err, errlen, "one rank only: nothing to measure "
 		         "(run it as mpirun -np N mpiwasm tune)");
 		return -1;
 	}
 	return 0;
+}
+
+/* ---- MPICH: the verified rules, applied per call ------------------------- */
+
+int mw_coll_rules = -1;   /* every bit, until mw_coll_rule first looked */
+
+#ifdef MPICH_VERSION
+#define MAXRULES (COLL_NCOLLS * COLL_VERIFY_NRANGES)
+static struct { int k, p, value; long long lo, hi; } rules[MAXRULES];
+static int nrules;
+/* Per collective: its variable, whether a rule names it, and the value
+ * last written (0: auto, what MPICH starts with). */
+static struct { MPI_T_cvar_handle h; int used, cur; } vars[COLL_NCOLLS];
+
+/* One line on stderr, written at once (every rank says it together). */
+static void rules_say(const char *what, const char *why)
+{
+	char line[1024];
+	int n = snprintf(line, sizeof line, "mpiwasm: %s%s\n", what, why);
+	fflush(stderr);
+	if (write(2, line, (size_t)(n < (int)sizeof line ? n : (int)sizeof line - 1)) < 0) {
+		/* nothing else to say it with */
+	}
+}
+
+/* The rules coll_apply handed over (MPIWASM_COLL_MPICH_RULES: this
+ * process's pid, ';', then "COLL:P:LO:HI:NAME" joined by ','), each name's value read from this MPICH's
+ * description.  Any rule that does not resolve drops them all, saying so
+ * once: half a rule set is not what tune verified. */
+static void rules_load(void)
+{
+	const char *env = getenv("MPIWASM_COLL_MPICH_RULES");
+	const char *lv = getenv("MPIWASM_COLL_LOG");
+	int log = lv && *lv && strcmp(lv, "0"), provided;
+	char why[512] = "";
+	char *end;
+	if (!env || !*env)
+		return;
+	/* only what coll_apply set in this process, after checking the file */
+	if (strtol(env, &end, 10) != (long)getpid() || *end != ';')
+		return;
+	env = end + 1;
+	if (MPI_T_init_thread(MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS) {
+		rules_say("warning: collective rules not applied: ", "MPI_T_init_thread failed");
+		return;
+	}
+	for (const char *e = env; *e && !*why; ) {
+		char coll[64], name[128];
+		int p, used = 0, k;
+		long long lo, hi;
+		if (sscanf(e, "%63[a-z_]:%d:%lld:%lld:%127[a-z_]%n", coll, &p, &lo, &hi, name,
+		           &used) != 5 || nrules == MAXRULES) {
+			snprintf(why, sizeof why, "MPIWASM_COLL_MPICH_RULES does not read as rules");
+			break;
+		}
+		e += used + (e[used] == ',');
+		for (k = 0; k < COLL_NCOLLS && strcmp(colls[k].name, coll); k++)
+			;
+		if (k == COLL_NCOLLS) {
+			snprintf(why, sizeof why, "no collective %s", coll);
+			break;
+		}
+		if (!vars[k].used) {
+			int zero;
+			if (mpich_var(k, NULL, &vars[k].h, &zero, why, sizeof why))
+				break;
+			vars[k].used = 1;
+		}
+		MPI_T_cvar_handle tmp;
+		int v;
+		if (mpich_var(k, name, &tmp, &v, why, sizeof why))
+			break;
+		MPI_T_cvar_handle_free(&tmp);
+		rules[nrules].k = k;
+		rules[nrules].p = p;
+		rules[nrules].lo = lo;
+		rules[nrules].hi = hi < 0 ? -1 : hi;
+		rules[nrules++].value = v;
+	}
+	if (*why) {
+		char what[256];
+		snprintf(what, sizeof what, "warning: collective rules not applied (%s): ",
+		         mpib_library());
+		rules_say(what, why);
+		for (int k = 0; k < COLL_NCOLLS; k++)
+			if (vars[k].used)
+				MPI_T_cvar_handle_free(&vars[k].h);
+		memset(vars, 0, sizeof vars);
+		nrules = 0;
+		return;
+	}
+	if (log) {
+		char n[64];
+		snprintf(n, sizeof n, "%d", nrules);
+		rules_say("coll tuning: MPICH rules set per call: ", n);
+	}
+}
+#endif
+
+void mw_coll_rule(int coll_id, int p, long long bytes)
+{
+#ifdef MPICH_VERSION
+	static int loaded;
+	if (!__atomic_load_n(&loaded, __ATOMIC_ACQUIRE)) {
+		mw_lock();
+		if (!loaded) {
+			rules_load();
+			int mask = 0;
+			for (int k = 0; k < COLL_NCOLLS; k++)
+				mask |= vars[k].used ? 1 << colls[k].id : 0;
+			__atomic_store_n(&mw_coll_rules, mask, __ATOMIC_RELAXED);
+			__atomic_store_n(&loaded, 1, __ATOMIC_RELEASE);
+		}
+		mw_unlock();
+	}
+	int k = coll_index(coll_id);
+	if (k < 0 || !vars[k].used)
+		return;
+	int v = 0;
+	for (int i = 0; i < nrules && bytes >= 0; i++)
+		if (rules[i].k == k && rules[i].p == p && bytes >= rules[i].lo &&
+		    (rules[i].hi < 0 || bytes < rules[i].hi))
+			v = rules[i].value;
+	/* written only when it changes; the value last written is shared by
+	 * the module's threads, the write and its record under the lock */
+	if (v != __atomic_load_n(&vars[k].cur, __ATOMIC_RELAXED)) {
+		mw_lock();
+		if (v != vars[k].cur && MPI_T_cvar_write(vars[k].h, &v) == MPI_SUCCESS)
+			__atomic_store_n(&vars[k].cur, v, __ATOMIC_RELAXED);
+		mw_unlock();
+	}
+#else
+	/* Open MPI applies its own rules file (coll_apply, before MPI_Init) */
+	(void)coll_id, (void)p, (void)bytes;
+	mw_coll_rules = 0;
+#endif
 }

@@ -11,6 +11,7 @@
 #include "mpib_int.h"
 #include "hand_protos.h"
 #include "coll_args.h"
+#include "coll/coll.h"
 #include "rt/rt.h"
 
 typedef uint32_t u32;
@@ -214,6 +215,28 @@ u32 mwh_Op_commutative(rt_instance *inst, u32 opv, u32 flag)
 
 /* ---- collectives -------------------------------------------------------------- */
 
+/* The rules of `mpiwasm tune` under MPICH (coll_measure.c, mw_coll_rule):
+ * before a tuned collective, its algorithm for the call's size (bytes as
+ * tune measured them; -1 where no rule applies).  Costs one test when
+ * the collective has no rule: the arguments are evaluated only after it. */
+static void coll_rule(int coll_id, MPI_Comm c, long long bytes)
+{
+	int p, inter = 0;
+	MPI_Comm_test_inter(c, &inter);
+	MPI_Comm_size(c, &p);
+	mw_coll_rule(coll_id, p, inter ? -1 : bytes);
+}
+#define RULE(id, c, bytes) \
+	do { if (mw_coll_rules & 1 << (id)) coll_rule((id), (c), (bytes)); } while (0)
+
+/* A reduction's bytes, or -1 for a user-defined op (tune measured
+ * MPI_SUM; an op's own cost or order is not what the rule was verified on). */
+static long long red_bytes(u32 opv, int count, const mw_dtype *d)
+{
+	u32 fn;
+	return mw_uop_fn(opv, &fn) ? -1 : (long long)count * d->size;
+}
+
 /* The arguments of each are checked by coll_args.c, by the same rules as
  * its nonblocking form's (hand_nbc.c); snapshots live on this stack. */
 
@@ -222,6 +245,7 @@ u32 mwh_Barrier(rt_instance *inst, u32 comm)
 	MPI_Comm c;
 	int rc;
 	COMM(c, comm);
+	RULE(COLL_ID_BARRIER, c, 0);
 	return mw_ret(inst, MPI_Barrier(c), comm, "MPI_Barrier");
 fail:
 	return mw_fail(inst, rc, comm, "MPI_Barrier");
@@ -233,6 +257,7 @@ u32 mwh_Bcast(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 root, u32 comm)
 	int rc;
 	TRY(mw_coll_begin(&a, inst, comm, NULL, 0));
 	TRY(mw_coll_bcast(&a, buf, count, dt, root));
+	RULE(COLL_ID_BCAST, a.c, (long long)count * a.sd->size);
 	return mw_ret(inst, MPI_Bcast(a.sp, (int)count, a.sd->h, a.root, a.c),
 	              comm, "MPI_Bcast");
 fail:
@@ -305,6 +330,10 @@ static u32 all_blocks(rt_instance *inst, int alltoall, u32 sb, u32 sc, u32 sdt,
 	int rc;
 	TRY(mw_coll_begin(&a, inst, comm, NULL, 0));
 	TRY(mw_coll_allgather(&a, alltoall, sb, sc, sdt, rb, rcn, rdt));
+	/* the p blocks together, one block as the receiver's (the sender's
+	 * type signature matches it; MPI_IN_PLACE has no send type) */
+	RULE(alltoall ? COLL_ID_ALLTOALL : COLL_ID_ALLGATHER, a.c,
+	     (long long)a.n * rcn * a.rd->size);
 	rc = alltoall ? MPI_Alltoall(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.c)
 	              : MPI_Allgather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.c);
 	return mw_ret(inst, rc, comm, proc);
@@ -381,13 +410,14 @@ u32 mwh_Reduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
 	TRY(mw_coll_reduce(&a, sb, rb, count, dt, opv, root));
 	mw_dtype *d = a.sd;
 	OP(op, opv);
+	RULE(COLL_ID_REDUCE, a.c, red_bytes(opv, (int)count, d));
 	rc = MPI_Reduce(a.sp, a.rp, (int)count, d->h, op, a.root, a.c);
 	return mw_ret(inst, rc, comm, "MPI_Reduce");
 fail:
 	return mw_coll_fail(&a, rc, comm, "MPI_Reduce");
 }
 
-#define ALLRED_LIKE(NAME)                                                       \
+#define ALLRED_LIKE(NAME, TUNED)                                                \
 u32 mwh_##NAME(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,  \
                u32 comm)                                                      \
 {                                                                             \
@@ -398,14 +428,16 @@ u32 mwh_##NAME(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,  \
 	TRY(mw_coll_allreduce(&a, sb, rb, count, dt, opv));                   \
 	mw_dtype *d = a.sd;                                                   \
 	OP(op, opv);                                                          \
+	if (mw_coll_rules & (TUNED)) /* MPI_Allreduce only */                 \
+		coll_rule(COLL_ID_ALLREDUCE, a.c, red_bytes(opv, (int)count, d)); \
 	return mw_ret(inst, MPI_##NAME(a.sp, a.rp, (int)count, d->h, op, a.c), \
 	              comm, "MPI_" #NAME);                                    \
 fail:                                                                         \
 	return mw_coll_fail(&a, rc, comm, "MPI_" #NAME);                      \
 }
-ALLRED_LIKE(Allreduce)
-ALLRED_LIKE(Scan)
-ALLRED_LIKE(Exscan)
+ALLRED_LIKE(Allreduce, 1 << COLL_ID_ALLREDUCE)
+ALLRED_LIKE(Scan, 0)
+ALLRED_LIKE(Exscan, 0)
 
 u32 mwh_Reduce_local(rt_instance *inst, u32 ib, u32 iob, u32 count, u32 dt, u32 opv)
 {
@@ -451,6 +483,12 @@ u32 mwh_Reduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
 	TRY(mw_coll_reduce_scatter(&a, sb, rb, rcounts, dt, opv));
 	mw_dtype *d = a.sd;
 	OP(op, opv);
+	if (mw_coll_rules & 1 << COLL_ID_REDUCE_SCATTER) {
+		long long n = 0;
+		for (int i = 0; i < a.n; i++)
+			n += a.rcounts[i];
+		RULE(COLL_ID_REDUCE_SCATTER, a.c, red_bytes(opv, 1, d) < 0 ? -1 : n * d->size);
+	}
 	rc = MPI_Reduce_scatter(a.sp, a.rp, a.rcounts, d->h, op, a.c);
 	mw_coll_end(&a);
 	return mw_ret(inst, rc, comm, "MPI_Reduce_scatter");

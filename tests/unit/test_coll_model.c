@@ -318,11 +318,12 @@ static void rules_file(void)
 static void paths_and_env(void)
 {
 	char buf[512], dir[] = "/tmp/test_coll_model-XXXXXX";
-	CHECK(!coll_rules_path("/c", "Node_1.cluster", 4, "Open MPI 4.1.4", buf, sizeof buf) &&
-	      !strcmp(buf, "/c/coll/node-1.cluster-np4-open-mpi-4.1.4.rules"), "path: %s", buf);
-	CHECK(coll_rules_path("/c", "h", 4, "Open MPI 4.1.4", buf, 10) == -1, "too long");
-	CHECK(coll_library_supported("Open MPI 4.1.4") && !coll_library_supported("MPICH 4.0.2"),
-	      "supported libraries");
+	CHECK(!coll_rules_path("/c", "Node_1.cluster", 4, 2, "Open MPI 4.1.4", buf, sizeof buf) &&
+	      !strcmp(buf, "/c/coll/node-1.cluster-np4-ppn2-open-mpi-4.1.4.rules"), "path: %s", buf);
+	CHECK(coll_rules_path("/c", "h", 4, 2, "Open MPI 4.1.4", buf, 10) == -1, "too long");
+	CHECK(coll_library_supported("Open MPI 4.1.4") && coll_library_supported("MPICH 4.0.2") &&
+	      !coll_library_supported("Intel(R) MPI") && coll_library_mpich("MPICH 4.0.2") &&
+	      !coll_library_mpich("Open MPI 4.1.4"), "supported libraries");
 
 	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
 	char cdir[600], host[256], path[1024];
@@ -330,7 +331,7 @@ static void paths_and_env(void)
 	mkdir(cdir, 0777);
 	gethostname(host, sizeof host);
 	host[sizeof host - 1] = 0;
-	coll_rules_path(dir, host, 3, "Open MPI 4.1.4", path, sizeof path);
+	coll_rules_path(dir, host, 3, 3, "Open MPI 4.1.4", path, sizeof path);
 	for (char **e = __environ; *e; ) {   /* a clean slate of coll/tuned settings */
 		if (!strncmp(*e, "OMPI_MCA_coll_tuned_", 20)) {
 			char name[128];
@@ -342,13 +343,21 @@ static void paths_and_env(void)
 	}
 	setenv("MPIWASM_COLL_LOG", "0", 1);
 	setenv("OMPI_COMM_WORLD_SIZE", "3", 1);
+	setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "3", 1);
 	CHECK(coll_apply(dir, "Open MPI 4.1.4", false) == 0 &&
 	      !getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename"), "no file: not applied");
 	FILE *f = fopen(path, "w");
 	CHECK(f && !coll_rules_write(f, 3, &NET, "Open MPI 4.1.4", host), "write %s", path);
 	if (f)
 		fclose(f);
+	/* an Open MPI file is not MPICH's (another name), and the layout is
+	 * part of the key */
+	unsetenv("PMI_SIZE");
 	CHECK(coll_apply(dir, "MPICH 4.0.2", false) == 0, "MPICH: not applied");
+	setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "1", 1);
+	CHECK(coll_apply(dir, "Open MPI 4.1.4", false) == 0 &&
+	      !getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename"), "another layout: not applied");
+	setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "3", 1);
 	setenv("OMPI_MCA_coll_tuned_allreduce_algorithm", "4", 1);
 	CHECK(coll_apply(dir, "Open MPI 4.1.4", false) == 0 &&
 	      !getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename"), "the user's setting wins");

@@ -157,12 +157,13 @@ static void applied(const char *text, int want)
 	if (gethostname(host, sizeof host))
 		strcpy(host, "unknown-host");
 	host[sizeof host - 1] = 0;
-	CHECK(!coll_rules_path(dir, host, 3, "Open MPI 4.1.4", path, sizeof path), "path");
+	CHECK(!coll_rules_path(dir, host, 3, 3, "Open MPI 4.1.4", path, sizeof path), "path");
 	FILE *f = fopen(path, "w");
 	CHECK(f && fputs(text, f) >= 0 && !fclose(f), "write %s", path);
 	unsetenv("OMPI_MCA_coll_tuned_use_dynamic_rules");
 	unsetenv("OMPI_MCA_coll_tuned_dynamic_rules_filename");
 	setenv("OMPI_COMM_WORLD_SIZE", "3", 1);
+	setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "3", 1);
 	int r = coll_apply(dir, "Open MPI 4.1.4", false);
 	const char *fn = getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename");
 	CHECK(r == want && (want ? fn && !strcmp(fn, path) : !fn &&
@@ -255,11 +256,102 @@ static void decisions_and_file(void)
 	free(text);
 }
 
+/* MPICH (src/coll/mpich.c): the numbers read from a description in the
+ * shape MPICH 4.0 gives (lines run together), the candidates, the rules
+ * file and what coll_apply hands the bridge. */
+static void mpich(void)
+{
+	const char *d = "Choose the frobnicate algorithmauto - Internal choice (see "
+	                "SOME_FILE)nb        - Force nonblocking algorithmring      - Force "
+	                "Ring-Like thingscatter_ring - Force scatter then ringbrucks - Force brucks";
+	CHECK(coll_mpich_value(d, "nb") == 1 && coll_mpich_value(d, "brucks") == 4,
+	      "nb %d brucks %d", coll_mpich_value(d, "nb"), coll_mpich_value(d, "brucks"));
+	CHECK(coll_mpich_value(d, "scatter_ring") == 3, "scatter_ring %d",
+	      coll_mpich_value(d, "scatter_ring"));
+	CHECK(coll_mpich_value(d, "ring") == -1, "ring ends two items' words: not unique");
+	CHECK(coll_mpich_value(d, "binomial") == -1, "absent name");
+	CHECK(coll_mpich_value("Select: default - MPICH picks, tree - a tree", "tree") == -1,
+	      "no auto first: not read");
+	CHECK(coll_mpich_value("", "auto") == -1 && coll_mpich_value(NULL, "x") == -1, "empty");
+
+	static coll_plan pl[2];
+	coll_plan_propose_mpich(&pl[0], COLL_ID_ALLGATHER, 3, &NET);
+	coll_plan_propose_mpich(&pl[1], COLL_ID_BARRIER, 4, &NET);
+	for (int i = 0; i < pl[0].nr; i++)
+		CHECK(pl[0].r[i].model.name && strcmp(pl[0].r[i].model.name, "recursive_doubling"),
+		      "3 ranks: recursive_doubling (power of two only) proposed at range %d", i);
+	CHECK(pl[1].nr == 1 && pl[1].r[0].model.name &&
+	      !strcmp(pl[1].r[0].model.name, "dissemination") && pl[1].r[0].model.t > 0,
+	      "barrier: dissemination");
+	coll_choice ch = coll_choose_mpich(COLL_ID_ALLREDUCE, 4, 8, &NET);
+	CHECK(ch.alg > 0 && ch.name && ch.t == coll_cost(COLL_ID_ALLREDUCE, COLL_AR_RDBL, 4, 8, 0,
+	                                                  0, &NET) &&
+	      !strcmp(ch.name, "recursive_doubling"), "8 B allreduce: %s", ch.name ? ch.name : "-");
+
+	/* ranges 3..5 won by one algorithm: one rule [lo3, lo6); the last
+	 * range won: no end */
+	for (int i = 0; i < pl[0].nr; i++) {
+		measured(&pl[0].r[i], i >= 3 && i <= 5 ? 0.5 : 1.0, i >= 3 && i <= 5 ? 0.5 : 1.0);
+		pl[0].r[i].model.name = "ring";
+	}
+	measured(&pl[0].r[pl[0].nr - 1], 0.5, 0.5);
+	coll_plans_decide(pl, 1);
+	char text[8192], buf[1024];
+	FILE *f = fmemopen(text, sizeof text, "w");
+	CHECK(f && !coll_mpich_rules_write(f, 3, 3, &NET, pl, 1, "MPICH 4.0.2", "h"), "write");
+	fclose(f);
+	CHECK(!strstr(text, COLL_NO_RULE_MARK), "rules: no mark");
+	f = fmemopen(text, strlen(text), "r");
+	int n = coll_mpich_rules_read(f, buf, sizeof buf);
+	fclose(f);
+	CHECK(n == 2 && !strcmp(buf, "allgather:3:64:512:ring,allgather:3:4194304:-1:ring"),
+	      "read back %d: %s", n, buf);
+	f = fmemopen((char *)"rule allgather 3 0 -1 nb\n", 25, "r");
+	CHECK(coll_mpich_rules_read(f, buf, sizeof buf) == -1, "an algorithm not modelled read");
+	fclose(f);
+	f = fmemopen((char *)"rule allgather 3 64 8 ring\n", 27, "r");
+	CHECK(coll_mpich_rules_read(f, buf, sizeof buf) == -1, "an empty range read");
+	fclose(f);
+
+	/* coll_apply under MPICH: the layout from hydra's variables, the
+	 * user's MPIR_CVAR_*_ALGORITHM wins, the rules handed over */
+	char dir[] = "/tmp/test_coll_verify-XXXXXX", cdir[64], path[4096], host[256];
+	CHECK(mkdtemp(dir), "mkdtemp");
+	snprintf(cdir, sizeof cdir, "%s/coll", dir);
+	mkdir(cdir, 0700);
+	if (gethostname(host, sizeof host))
+		strcpy(host, "unknown-host");
+	host[sizeof host - 1] = 0;
+	CHECK(!coll_rules_path(dir, host, 3, 3, "MPICH 4.0.2", path, sizeof path), "path");
+	f = fopen(path, "w");
+	CHECK(f && fputs(text, f) >= 0 && !fclose(f), "write %s", path);
+	setenv("PMI_SIZE", "3", 1);
+	setenv("MPI_LOCALNRANKS", "3", 1);
+	setenv("MPIR_CVAR_BCAST_INTRA_ALGORITHM", "binomial", 1);
+	CHECK(coll_apply(dir, "MPICH 4.0.2", false) == 0 && !getenv("MPIWASM_COLL_MPICH_RULES"),
+	      "the user's MPIR_CVAR_BCAST_INTRA_ALGORITHM wins");
+	unsetenv("MPIR_CVAR_BCAST_INTRA_ALGORITHM");
+	const char *r = NULL;
+	CHECK(coll_apply(dir, "MPICH 4.0.2", false) == 1 &&
+	      (r = getenv("MPIWASM_COLL_MPICH_RULES")) && atol(r) == (long)getpid() &&
+	      !strcmp(strchr(r, ';'), ";allgather:3:64:512:ring,allgather:3:4194304:-1:ring"),
+	      "applied: %s", r ? r : "unset");
+	setenv("MPI_LOCALNRANKS", "1", 1);
+	CHECK(coll_apply(dir, "MPICH 4.0.2", false) == 0 && !getenv("MPIWASM_COLL_MPICH_RULES"),
+	      "another layout: not applied");
+	unsetenv("PMI_SIZE");
+	unsetenv("MPI_LOCALNRANKS");
+	unlink(path);
+	rmdir(cdir);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	decide();
 	propose();
 	decisions_and_file();
+	mpich();
 	if (failures)
 		fprintf(stderr, "test_coll_verify: %d of %d checks failed\n", failures, checks);
 	return failures != 0;
