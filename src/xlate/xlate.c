@@ -981,23 +981,51 @@ static bool fast_addr(fx *x, const wasm_instr *in, char *buf, size_t len)
 
 typedef struct lanespec {
 	const char *t, *vt, *ld, *st, *fp;   /* fp: scalar helper prefix, floats */
+	const char *st_;                     /* signed lane type, integers */
 	unsigned n, w;
 } lanespec;
 
 static const lanespec lanespecs[] = {
-	[LANES_F64] = { "double", "mw_xf64", "mw_ld_f64", "mw_st_f64", "mw_f64", 2, 8 },
-	[LANES_F32] = { "float", "mw_xf32", "mw_ld_f32", "mw_st_f32", "mw_f32", 4, 4 },
-	[LANES_I64] = { "uint64_t", "mw_xu64", "mw_ld_u64", "mw_st_u64", NULL, 2, 8 },
-	[LANES_I32] = { "uint32_t", "mw_xu32", "mw_ld_u32", "mw_st_u32", NULL, 4, 4 },
+	[LANES_F64] = { "double", "mw_xf64", "mw_ld_f64", "mw_st_f64", "mw_f64", NULL, 2, 8 },
+	[LANES_F32] = { "float", "mw_xf32", "mw_ld_f32", "mw_st_f32", "mw_f32", NULL, 4, 4 },
+	[LANES_I64] = { "uint64_t", "mw_xu64", "mw_ld_u64", "mw_st_u64", NULL, "int64_t", 2, 8 },
+	[LANES_I32] = { "uint32_t", "mw_xu32", "mw_ld_u32", "mw_st_u32", NULL, "int32_t", 4, 4 },
 };
 
-/* local.get of an invariant v128 local, lane by lane. */
+/* Whether the fast copy being emitted writes v128 local `local` (then it
+ * lives in r<local>_<lane> for the copy's length: emit_fast_loop). */
+static bool lanes_carried(const fx *x, uint32_t local)
+{
+	for (uint32_t k = 0; k < x->fast->nvl; k++)
+		if (x->fast->vl[k] == local)
+			return true;
+	return false;
+}
+
+/* local.get of a v128 local, lane by lane: an invariant one from its
+ * vector, one the loop writes from its lane scalars. */
 static void emit_lanes_local(fx *x, uint32_t local)
 {
 	const lanespec *ls = &lanespecs[x->fast->lanes];
 	push(x, WASM_V128);
+	bool r = lanes_carried(x, local);
+	for (unsigned l = 0; l < ls->n; l++) {
+		if (r)
+			xb_printf(x->o, "q%u_%u = r%u_%u; ", x->h - 1, l, local, l);
+		else
+			xb_printf(x->o, "q%u_%u = ((%s)l%u)[%u]; ", x->h - 1, l, ls->vt, local, l);
+	}
+}
+
+/* local.set / local.tee of a v128 local in a lane-wise copy. */
+static void emit_lanes_set(fx *x, uint32_t local, bool tee)
+{
+	const lanespec *ls = &lanespecs[x->fast->lanes];
+	uint32_t b = x->h - 1;
 	for (unsigned l = 0; l < ls->n; l++)
-		xb_printf(x->o, "q%u_%u = ((%s)l%u)[%u]; ", x->h - 1, l, ls->vt, local, l);
+		xb_printf(x->o, "r%u_%u = q%u_%u; ", local, l, b, l);
+	if (!tee)
+		x->h--;
 }
 
 /* A SIMD instruction of a fast copy whose v128 values live in one scalar
@@ -1076,6 +1104,21 @@ static void emit_lanes(fx *x, const wasm_instr *in, const wasm_opinfo *oi)
 			xb_printf(o, "q%u_%u = -q%u_%u; ", b, l, b, l);
 		} else if (!strcmp(op, "abs")) {
 			xb_printf(o, "q%u_%u = %s_abs(q%u_%u); ", b, l, ls->fp, b, l);
+		} else if (!strcmp(op, "shl") || !strcmp(op, "shr_u")) {
+			xb_printf(o, "q%u_%u = q%u_%u %s (%s & %uu); ", b, l, b, l,
+			          op[1] == 'h' && op[2] == 'l' ? "<<" : ">>", sc, ls->w * 8 - 1);
+		} else if (!strcmp(op, "shr_s")) {
+			xb_printf(o, "q%u_%u = (%s)((%s)q%u_%u >> (%s & %uu)); ", b, l, ls->t,
+			          ls->st_, b, l, sc, ls->w * 8 - 1);
+		} else if (ls->st_ && (!strcmp(op, "eq") || !strcmp(op, "ne") ||
+		                       op[0] == 'l' || op[0] == 'g')) {
+			/* eq ne lt_s lt_u gt_s gt_u le_s le_u ge_s ge_u: all ones or 0 */
+			const char *c = op[0] == 'e' ? "==" : op[0] == 'n' ? "!="
+			              : op[0] == 'l' ? (op[1] == 't' ? "<" : "<=")
+			              : (op[1] == 't' ? ">" : ">=");
+			const char *cast = op[2] == '_' && op[3] == 's' ? ls->st_ : ls->t;
+			xb_printf(o, "q%u_%u = -(%s)((%s)q%u_%u %s (%s)q%u_%u); ", b, l, ls->t,
+			          cast, b, l, c, cast, b + 1, l);
 		} else if (!strcmp(op, "sqrt")) {
 			xb_printf(o, "q%u_%u = __builtin_sqrt%s(q%u_%u); ", b, l,
 			          x->fast->lanes == LANES_F32 ? "f" : "", b, l);
@@ -1252,6 +1295,13 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 				xb_printf(o, "%s q%u_%u", l ? "," : "", h, l);
 			xb_puts(o, ";\n");
 		}
+		for (uint32_t k = 0; k < p->nvl; k++) {
+			xb_printf(o, "    %s", ls->t);
+			for (unsigned l = 0; l < ls->n; l++)
+				xb_printf(o, "%s r%u_%u = ((%s)l%u)[%u]", l ? "," : "", p->vl[k], l,
+				          ls->vt, p->vl[k], l);
+			xb_puts(o, ";\n");
+		}
 	}
 	/* a gather can trap: then the copy is not vectorized either (MW_NOVEC:
 	 * the stores before the trap must all be done) */
@@ -1269,6 +1319,16 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 		x->vec = true;
 	if (!p->gathers && plan_rereads(x, p))
 		x->wide = true;
+	if (p->lanes) {
+		/* the written v128 locals, back in their vectors */
+		const lanespec *ls = &lanespecs[p->lanes];
+		for (uint32_t k = 0; k < p->nvl; k++) {
+			xb_printf(o, "  l%u = (mw_v128)(%s){", p->vl[k], ls->vt);
+			for (unsigned l = 0; l < ls->n; l++)
+				xb_printf(o, "%sr%u_%u", l ? ", " : "", p->vl[k], l);
+			xb_puts(o, "};\n");
+		}
+	}
 	xb_printf(o, "  goto X%u;\n  }\n  }\n  ", id);
 }
 
@@ -1741,10 +1801,18 @@ static int emit_instr(fx *x, uint32_t *pi)
 		xb_printf(o, "%s = l%u;", S(x, x->h - 1), in->u.index);
 		break;
 	case WASM_OP_LOCAL_SET:
+		if (x->fast && x->fast->lanes && x->local_types[in->u.index] == WASM_V128) {
+			emit_lanes_set(x, in->u.index, false);
+			break;
+		}
 		x->h--;
 		xb_printf(o, "l%u = %s;", in->u.index, S(x, x->h));
 		break;
 	case WASM_OP_LOCAL_TEE:
+		if (x->fast && x->fast->lanes && x->local_types[in->u.index] == WASM_V128) {
+			emit_lanes_set(x, in->u.index, true);
+			break;
+		}
 		xb_printf(o, "l%u = %s;", in->u.index, S(x, x->h - 1));
 		break;
 	case WASM_OP_GLOBAL_GET: {
