@@ -290,6 +290,10 @@ typedef struct fx {
 	uint32_t nlocals_total;
 	uint32_t *callees;         /* defined functions called directly */
 	uint32_t ncallees, calleecap;
+	uint64_t *arrays;          /* constant-table and dispatch arrays used
+	                              (their keys: put_ctables), declared in
+	                              the function's unit, the others not */
+	uint32_t narrays, arraycap;
 	wasm_error *err;
 	int rc;
 	char names[8][24];
@@ -493,22 +497,58 @@ static void emit_call_tail(fx *x, const wasm_functype *ft, const char *callee,
 	}
 }
 
-static void add_callee(fx *x, uint32_t fi)
+/* Adds id to the set v[0..*n) (a list: the sets are small). */
+static void set_add(fx *x, uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t id)
 {
-	for (uint32_t i = 0; i < x->ncallees; i++)
-		if (x->callees[i] == fi)
+	for (uint32_t i = 0; i < *n; i++)
+		if ((*v)[i] == id)
 			return;
-	if (x->ncallees >= x->calleecap) {
-		uint32_t cap = x->calleecap ? x->calleecap * 2 : 8;
-		uint32_t *p = realloc(x->callees, cap * sizeof *p);
+	if (*n >= *cap) {
+		uint32_t c = *cap ? *cap * 2 : 8;
+		uint32_t *p = realloc(*v, c * sizeof *p);
 		if (!p) {
 			x->rc = WASM_ERR_NOMEM;
 			return;
 		}
-		x->callees = p;
-		x->calleecap = cap;
+		*v = p;
+		*cap = c;
 	}
-	x->callees[x->ncallees++] = fi;
+	(*v)[(*n)++] = id;
+}
+
+/* The key of array mw_ct<t>_<y> (y canonical) or mw_sp<k> in fx.arrays
+ * and put_ctables' `want`. */
+static uint64_t ct_key(const wasm_module *m, uint32_t t, uint32_t y)
+{
+	return (uint64_t)t * m->ntypes + y;
+}
+
+static uint64_t sp_key(const wasm_module *m, uint32_t k)
+{
+	return (uint64_t)m->ntables * m->ntypes + k;
+}
+
+static void add_array(fx *x, uint64_t key)
+{
+	for (uint32_t i = 0; i < x->narrays; i++)
+		if (x->arrays[i] == key)
+			return;
+	if (x->narrays >= x->arraycap) {
+		uint32_t c = x->arraycap ? x->arraycap * 2 : 4;
+		uint64_t *p = realloc(x->arrays, c * sizeof *p);
+		if (!p) {
+			x->rc = WASM_ERR_NOMEM;
+			return;
+		}
+		x->arrays = p;
+		x->arraycap = c;
+	}
+	x->arrays[x->narrays++] = key;
+}
+
+static void add_callee(fx *x, uint32_t fi)
+{
+	set_add(x, &x->callees, &x->ncallees, &x->calleecap, fi);
 }
 
 static void emit_call(fx *x, uint32_t fi)
@@ -578,10 +618,12 @@ static void emit_call_indirect(fx *x, uint32_t type, uint32_t table)
 			/* the target from the dispatch array when the address and
 			 * the index loaded are the recorded ones (see spec) */
 			const spec *sp = &x->ct->sp[x->spec - 1];
+			add_array(x, sp_key(x->m, x->spec - 1));
 			xb_printf(x->o, "if (MW_LIKELY(sq_ < %uu && !(sq_ & 3) && mw_sp%u[sq_ >> 2].i == %s)) "
 			          "f_ = mw_sp%u[sq_ >> 2].fn; else ",
 			          sp->n * 4, x->spec - 1, i, x->spec - 1);
 		}
+		add_array(x, ct_key(x->m, table, x->ct->canon[type]));
 		xb_printf(x->o, "if (MW_UNLIKELY(%s >= %uu || !(f_ = mw_ct%u_%u[%s]))) "
 		          "{ const struct mw_tabent *c_ = mw_callee(%s, %s, %s, %u); f_ = c_->fn; x_ = c_->ctx; } ",
 		          i, n, table, x->ct->canon[type], i, el, key, i, x->fi);
@@ -2015,7 +2057,8 @@ static int translate_body(fx *x)
 /* Translates defined function fi into out (prototype + body). */
 static int translate_func(const wasm_module *m, uint32_t fi, bool versioning,
                           ctables *ct, xbuf *out,
-                          uint32_t **callees, uint32_t *ncallees, wasm_error *err)
+                          uint32_t **callees, uint32_t *ncallees,
+                          uint64_t **arrays, uint32_t *narrays, wasm_error *err)
 {
 	const wasm_func *f = &m->funcs[fi - m->nfunc_imports];
 	const wasm_functype *ft = &m->types[f->type];
@@ -2164,10 +2207,13 @@ done:
 	free(x.local_types);
 	if (x.rc) {
 		free(x.callees);
+		free(x.arrays);
 		return x.rc;
 	}
 	*callees = x.callees;
 	*ncallees = x.ncallees;
+	*arrays = x.arrays;
+	*narrays = x.narrays;
 	return 0;
 }
 
@@ -2392,15 +2438,19 @@ static int ctables_find(const wasm_module *m, ctables *ct)
 	return 0;
 }
 
-/* The arrays' declarations (every unit) or definitions (the tables unit). */
-static void put_ctables(xbuf *o, const wasm_module *m, const ctables *ct, bool define)
+/* The arrays' declarations or definitions (the tables unit).  want: NULL,
+ * all of them; else the ones whose key (ct_key, sp_key) it marks, those
+ * that the functions of a unit use, so that an array added or removed
+ * changes only the units that use it (and the tables unit). */
+static void put_ctables(xbuf *o, const wasm_module *m, const ctables *ct, bool define,
+                        const uint8_t *want)
 {
 	for (uint32_t t = 0; t < m->ntables; t++) {
 		if (!ct->elems[t])
 			continue;
 		uint32_t n = (uint32_t)m->tables[t].lim.min;
 		for (uint32_t y = 0; y < m->ntypes; y++) {
-			if (!ct->used[(size_t)t * m->ntypes + y])
+			if (!ct->used[(size_t)t * m->ntypes + y] || (want && !want[ct_key(m, t, y)]))
 				continue;
 			xb_printf(o, "%sMW_HIDDEN void *const mw_ct%u_%u[%u]", define ? "" : "extern ",
 			          t, y, n);
@@ -2424,7 +2474,7 @@ static void put_ctables(xbuf *o, const wasm_module *m, const ctables *ct, bool d
 	}
 	for (uint32_t k = 0; k < ct->nsp; k++) {
 		const spec *sp = &ct->sp[k];
-		if (!sp->idx)
+		if (!sp->idx || (want && !want[sp_key(m, k)]))
 			continue;
 		xb_printf(o, "%sMW_HIDDEN const struct mw_spe mw_sp%u[%u]", define ? "" : "extern ",
 		          k, sp->n);
@@ -2496,11 +2546,14 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 	xbuf *fb = calloc(ndef + 1, sizeof *fb);
 	uint32_t **callees = calloc(ndef + 1, sizeof *callees);
 	uint32_t *ncallees = calloc(ndef + 1, sizeof *ncallees);
+	uint64_t **arrays = calloc(ndef + 1, sizeof *arrays);
+	uint32_t *narrays = calloc(ndef + 1, sizeof *narrays);
+	uint8_t *want = NULL;
 	uint32_t *unit_of = calloc(ndef + 1, sizeof *unit_of);
 	uint8_t *declared = calloc(ndef + 1, 1);
 	xbuf common = {0};
 	ctables ct = {0};
-	if (!fb || !callees || !ncallees || !unit_of || !declared ||
+	if (!fb || !callees || !ncallees || !arrays || !narrays || !unit_of || !declared ||
 	    ctables_find(m, &ct)) {
 		rc = WASM_ERR_NOMEM;
 		goto done;
@@ -2509,7 +2562,7 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 	for (uint32_t i = 0; i < ndef; i++) {
 		rc = translate_func(m, m->nfunc_imports + i, !(opt && opt->no_loop_versioning),
 		                    &ct, &fb[i], &callees[i],
-		                    &ncallees[i], err);
+		                    &ncallees[i], &arrays[i], &narrays[i], err);
 		if (rc)
 			goto done;
 		total += fb[i].len;
@@ -2575,6 +2628,13 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 		goto done;
 	}
 	out->nunits = nunits;
+	/* the arrays a unit's functions use (put_ctables); filled, then
+	 * cleared, per unit */
+	want = calloc((size_t)m->ntables * m->ntypes + ct.nsp + 1, 1);
+	if (!want) {
+		rc = WASM_ERR_NOMEM;
+		goto done;
+	}
 	for (u = 0; u < nunits; u++) {
 		xbuf o = {0};
 		xb_put(&o, common.p, common.len);
@@ -2594,12 +2654,18 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 			put_proto(&o, m, m->nfunc_imports + i, NULL);
 			xb_puts(&o, ";\n");
 		}
-		put_ctables(&o, m, &ct, false);
+		for (uint32_t i = 0; i < ndef; i++)
+			for (uint32_t k = 0; unit_of[i] == u && k < narrays[i]; k++)
+				want[arrays[i][k]] = 1;
+		put_ctables(&o, m, &ct, false, u == tables ? NULL : want);
+		for (uint32_t i = 0; i < ndef; i++)
+			for (uint32_t k = 0; unit_of[i] == u && k < narrays[i]; k++)
+				want[arrays[i][k]] = 0;
 		for (uint32_t i = 0; i < ndef; i++)
 			if (unit_of[i] == u)
 				xb_put(&o, fb[i].p, fb[i].len);
 		if (u == tables) {
-			put_ctables(&o, m, &ct, true);
+			put_ctables(&o, m, &ct, true, NULL);
 			xb_puts(&o, "\n/* generic entry points, one per type */\n");
 			for (uint32_t t = 0; t < m->ntypes; t++)
 				put_invoke(&o, m, t);
@@ -2640,6 +2706,11 @@ done:
 		free(fb[i].p);
 	for (uint32_t i = 0; callees && i < ndef; i++)
 		free(callees[i]);
+	for (uint32_t i = 0; arrays && i < ndef; i++)
+		free(arrays[i]);
+	free(arrays);
+	free(narrays);
+	free(want);
 	free(fb);
 	free(callees);
 	free(ncallees);
