@@ -678,8 +678,12 @@ bool loop_analyze(const wasm_module *m, const wasm_func *f,
 		p->lanes = w.lanes_ok && !p->gathers && (!w.bitwise || w.shape == LANES_I32 ||
 		                          w.shape == LANES_I64) ? w.shape : LANES_NONE;
 		/* written v128 locals are stored back only where the copy ends
-		 * (goto X), so a loop with an earlier way out stays 128-bit */
-		if (p->lanes && w.nvl && w.exits)
+		 * (goto X), so a loop with an earlier way out stays 128-bit; and
+		 * only integer lanes are carried: a float lane carried from one
+		 * iteration to the next is a reduction the C compiler may not
+		 * reorder, so lane by lane it would stay scalar (SLP is off),
+		 * where the 128-bit form computes both lanes at once */
+		if (p->lanes && w.nvl && (w.exits || p->lanes == LANES_F64 || p->lanes == LANES_F32))
 			p->lanes = LANES_NONE;
 		p->nvl = p->lanes ? w.nvl : 0;
 		memcpy(p->vl, w.vl, sizeof p->vl);

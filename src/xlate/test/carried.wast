@@ -14,7 +14,8 @@
 ;;    operands overlapping the results; a trap midway with the earlier
 ;;    stores kept;
 ;;  - a carried i32x4 stored every iteration (iota), near the memory's end;
-;;  - a carried sum with an early exit (not computed lane by lane).
+;;  - a carried sum with an early exit, and an f64x2 dot product whose
+;;    lanes' order matters (neither computed lane by lane).
 ;; Expected values from carried_model.py (a separate model of the
 ;; WebAssembly semantics of each function, not the engine): run it to
 ;; regenerate the assertions below the module.  Run with each back-end
@@ -172,6 +173,28 @@
       (br_if $l (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 16))) (local.get $n))))
     (i32x4.extract_lane 3 (local.get $v)))
 
+  ;; doubles of very different magnitudes (an i64 from the LCG shifted
+  ;; right by its own low 6 bits, converted), so a sum's order shows
+  (func (export "fillf64") (param $dst i32) (param $n i32) (local $i i32) (local $x i64)
+    (local.set $x (i64.const 0x6a09e667f3bcc908))
+    (loop $l
+      (local.set $x (i64.add (i64.mul (local.get $x) (i64.const 6364136223846793005))
+                             (i64.const 1442695040888963407)))
+      (f64.store (i32.add (local.get $dst) (local.get $i))
+        (f64.convert_i64_s (i64.shr_s (local.get $x) (i64.and (local.get $x) (i64.const 63)))))
+      (br_if $l (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 8))) (local.get $n)))))
+  ;; an f64x2 dot product carried in a v128 local (each lane's sum in
+  ;; order: not computed lane by lane, the result must not change);
+  ;; returns lane 0 + lane 1
+  (func (export "dot64") (param $a i32) (param $b i32) (param $n i32) (result f64)
+    (local $i i32) (local $acc v128)
+    (loop $l
+      (local.set $acc (f64x2.add (local.get $acc)
+        (f64x2.mul (v128.load (i32.add (local.get $a) (local.get $i)))
+                   (v128.load (i32.add (local.get $b) (local.get $i))))))
+      (br_if $l (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 16))) (local.get $n))))
+    (f64.add (f64x2.extract_lane 0 (local.get $acc)) (f64x2.extract_lane 1 (local.get $acc))))
+
   ;; a carried sum with an early exit (at the first zero word): the
   ;; lane-wise copy is refused, the result must still be right
   (func (export "sumto0") (param $p i32) (param $n i32) (result i64) (local $i i32) (local $acc v128)
@@ -310,3 +333,10 @@
 (assert_return (invoke "st64" (i32.const 0xfff0) (i64.const 0x5)))
 (assert_return (invoke "st64" (i32.const 0xfff8) (i64.const 0x7)))
 (assert_trap (invoke "sumto0" (i32.const 0xffe0) (i32.const 0x40)) "out of bounds memory access")
+;; dot64: a carried f64x2 sum, each lane in order
+(assert_return (invoke "reset"))
+(assert_return (invoke "fillf64" (i32.const 0x1000) (i32.const 0x2000)))
+(assert_return (invoke "dot64" (i32.const 0x1000) (i32.const 0x2000) (i32.const 0x10)) (f64.const 0x1.e7b0000000000p+14))
+(assert_return (invoke "dot64" (i32.const 0x1000) (i32.const 0x2000) (i32.const 0x1000)) (f64.const 0x1.fdb48600c1ccfp+125))
+(assert_return (invoke "dot64" (i32.const 0x1010) (i32.const 0x1800) (i32.const 0x800)) (f64.const -0x1.8807b2fd859f2p+118))
+(assert_return (invoke "dot64" (i32.const 0x1008) (i32.const 0x2008) (i32.const 0xff0)) (f64.const 0x1.fdb431e90be63p+125))

@@ -190,14 +190,47 @@ def sumto0(p, n):
     return (acc[0] + acc[1] * 1000) & M64
 
 
+def fillf64(d, n):
+    i, x = 0, 0x6a09e667f3bcc908
+    while True:
+        x = lcg(x)
+        st((d + i) & M32, 8, f64bits(float(sgn(x, 64) >> (x & 63))))
+        i = (i + 8) & M32
+        if i == n:
+            return
+
+
+def f64bits(f):
+    return struct.unpack('<Q', struct.pack('<d', f))[0]
+
+
+def f64of(b):
+    return struct.unpack('<d', struct.pack('<Q', b))[0]
+
+
+def dot64(a, b, n):
+    acc = [0.0, 0.0]
+    i = 0
+    while True:
+        va = lanes(ld((a + i) & M32, 16), 2)
+        vb = lanes(ld((b + i) & M32, 16), 2)
+        acc = [acc[k] + f64of(va[k]) * f64of(vb[k]) for k in range(2)]
+        i = (i + 16) & M32
+        if i == n:
+            break
+    return acc[0] + acc[1]
+
+
 SIG = {'reset': '', 'st64': 'iI', 'cks': 'ii', 'fill32': 'ii', 'fill64': 'ii',
        'fillpat': 'iiI', 'verify64': 'iiiI', 'cmp32': 'iiiii', 'cmp64': 'iiiii',
-       'iota32': 'ii', 'sumto0': 'ii'}
+       'iota32': 'ii', 'sumto0': 'ii', 'fillf64': 'ii', 'dot64': 'iii'}
 RES = {'cks': 'I', 'verify64': 'I', 'cmp32': 'I', 'cmp64': 'I', 'iota32': 'i',
-       'sumto0': 'I'}
+       'sumto0': 'I', 'dot64': 'D'}
 
 
 def arg(t, v):
+    if t == 'D':
+        return '(f64.const %s)' % float(v).hex()
     return '(i32.const 0x%x)' % (v & M32) if t == 'i' else '(i64.const 0x%x)' % (v & M64)
 
 
@@ -286,3 +319,10 @@ call('sumto0', 0xf800, 0x800)
 call('st64', 0xfff0, 5)
 call('st64', 0xfff8, 7)
 call('sumto0', 0xffe0, 0x40)
+
+print(';; dot64: a carried f64x2 sum, each lane in order')
+call('reset')
+call('fillf64', 0x1000, 0x2000)
+for a, b, n in ((0x1000, 0x2000, 0x10), (0x1000, 0x2000, 0x1000), (0x1010, 0x1800, 0x800),
+                (0x1008, 0x2008, 0xff0)):
+    call('dot64', a, b, n)
