@@ -497,25 +497,6 @@ static void emit_call_tail(fx *x, const wasm_functype *ft, const char *callee,
 	}
 }
 
-/* Adds id to the set v[0..*n) (a list: the sets are small). */
-static void set_add(fx *x, uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t id)
-{
-	for (uint32_t i = 0; i < *n; i++)
-		if ((*v)[i] == id)
-			return;
-	if (*n >= *cap) {
-		uint32_t c = *cap ? *cap * 2 : 8;
-		uint32_t *p = realloc(*v, c * sizeof *p);
-		if (!p) {
-			x->rc = WASM_ERR_NOMEM;
-			return;
-		}
-		*v = p;
-		*cap = c;
-	}
-	(*v)[(*n)++] = id;
-}
-
 /* The key of array mw_ct<t>_<y> (y canonical) or mw_sp<k> in fx.arrays
  * and put_ctables' `want`. */
 static uint64_t ct_key(const wasm_module *m, uint32_t t, uint32_t y)
@@ -548,7 +529,20 @@ static void add_array(fx *x, uint64_t key)
 
 static void add_callee(fx *x, uint32_t fi)
 {
-	set_add(x, &x->callees, &x->ncallees, &x->calleecap, fi);
+	for (uint32_t i = 0; i < x->ncallees; i++)
+		if (x->callees[i] == fi)
+			return;
+	if (x->ncallees >= x->calleecap) {
+		uint32_t cap = x->calleecap ? x->calleecap * 2 : 8;
+		uint32_t *p = realloc(x->callees, cap * sizeof *p);
+		if (!p) {
+			x->rc = WASM_ERR_NOMEM;
+			return;
+		}
+		x->callees = p;
+		x->calleecap = cap;
+	}
+	x->callees[x->ncallees++] = fi;
 }
 
 static void emit_call(fx *x, uint32_t fi)
@@ -2647,6 +2641,8 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 			declared[i] = 1;
 			for (uint32_t k = 0; k < ncallees[i]; k++)
 				declared[callees[i][k] - m->nfunc_imports] = 1;
+			for (uint32_t k = 0; k < narrays[i]; k++)
+				want[arrays[i][k]] = 1;
 		}
 		for (uint32_t i = 0; i < ndef; i++) {
 			if (!declared[i])
@@ -2654,9 +2650,6 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 			put_proto(&o, m, m->nfunc_imports + i, NULL);
 			xb_puts(&o, ";\n");
 		}
-		for (uint32_t i = 0; i < ndef; i++)
-			for (uint32_t k = 0; unit_of[i] == u && k < narrays[i]; k++)
-				want[arrays[i][k]] = 1;
 		put_ctables(&o, m, &ct, false, u == tables ? NULL : want);
 		for (uint32_t i = 0; i < ndef; i++)
 			for (uint32_t k = 0; unit_of[i] == u && k < narrays[i]; k++)
