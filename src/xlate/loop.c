@@ -63,8 +63,11 @@ typedef struct walk {
 	const int64_t *steps;     /* step of each basic induction variable, 0: none */
 	frame *fr;                /* open blocks inside the body */
 	bool lanes_ok, bitwise;
+	bool exits;               /* a branch out of the loop before its end */
 	bool nomem;               /* an allocation failed */
 	int shape;
+	uint32_t vl[LOOP_MAXVL];  /* v128 locals written (lanes, loop.h) */
+	uint32_t nvl;
 } walk;
 
 /* Returns the new expression's index, or -2 (never -1, which means "no
@@ -178,7 +181,9 @@ static void lanes_note(walk *w, const char *name)
 		"add", "sub", "mul", "div", "min", "max", "pmin", "pmax", "neg",
 		"abs", "sqrt", "splat", "extract_lane", "replace_lane", NULL };
 	static const char *const iops[] = {
-		"add", "sub", "mul", "neg", "splat", "extract_lane", "replace_lane", NULL };
+		"add", "sub", "mul", "neg", "splat", "extract_lane", "replace_lane",
+		"eq", "ne", "lt_s", "lt_u", "gt_s", "gt_u", "le_s", "le_u", "ge_s", "ge_u",
+		"shl", "shr_s", "shr_u", NULL };
 	if (!strcmp(name, "v128.load") || !strcmp(name, "v128.store") ||
 	    !strcmp(name, "v128.const"))
 		return;
@@ -198,6 +203,20 @@ static void lanes_note(walk *w, const char *name)
 		if (!strcmp(name + 6, ops[i]))
 			return;
 	w->lanes_ok = false;
+}
+
+/* A v128 local the body writes: in a lane-wise copy it lives in one
+ * scalar per lane across iterations, stored back when the copy ends. */
+static void note_vlocal(walk *w, uint32_t l)
+{
+	for (uint32_t k = 0; k < w->nvl; k++)
+		if (w->vl[k] == l)
+			return;
+	if (w->nvl == LOOP_MAXVL) {
+		w->lanes_ok = false;
+		return;
+	}
+	w->vl[w->nvl++] = l;
 }
 
 static bool traps_or_control(uint32_t op)
@@ -296,6 +315,8 @@ static bool walk_body(walk *w, uint32_t start, uint32_t end, uint32_t iv,
 	w->h = w->maxh = 0;
 	w->lanes_ok = true;
 	w->bitwise = false;
+	w->exits = false;
+	w->nvl = 0;
 	w->shape = LANES_NONE;
 	w->npool = 0;
 	int64_t s = w->steps ? w->steps[iv] : 0;
@@ -387,7 +408,7 @@ static bool walk_body(walk *w, uint32_t start, uint32_t end, uint32_t iv,
 			continue;
 		case WASM_OP_LOCAL_SET: case WASM_OP_LOCAL_TEE:
 			if (w->ltypes[in->u.index] == WASM_V128)
-				w->lanes_ok = false;
+				note_vlocal(w, in->u.index);
 			w->loc[in->u.index] = w->st[w->h - 1];
 			if (op == WASM_OP_LOCAL_SET)
 				w->h--;
@@ -421,6 +442,8 @@ static bool walk_body(walk *w, uint32_t start, uint32_t end, uint32_t iv,
 			if (i != end - 1) {
 				if (!branch_ok(in->u.index, nf))
 					return false;
+				if (in->u.index >= nf)
+					w->exits = true;
 				w->h--;
 				continue;
 			}
@@ -654,6 +677,16 @@ bool loop_analyze(const wasm_module *m, const wasm_func *f,
 		/* v128 gathers stay 128-bit values */
 		p->lanes = w.lanes_ok && !p->gathers && (!w.bitwise || w.shape == LANES_I32 ||
 		                          w.shape == LANES_I64) ? w.shape : LANES_NONE;
+		/* written v128 locals are stored back only where the copy ends
+		 * (goto X), so a loop with an earlier way out stays 128-bit; and
+		 * only integer lanes are carried: a float lane carried from one
+		 * iteration to the next is a reduction the C compiler may not
+		 * reorder, so lane by lane it would stay scalar (SLP is off),
+		 * where the 128-bit form computes both lanes at once */
+		if (p->lanes && w.nvl && (w.exits || p->lanes == LANES_F64 || p->lanes == LANES_F32))
+			p->lanes = LANES_NONE;
+		p->nvl = p->lanes ? w.nvl : 0;
+		memcpy(p->vl, w.vl, sizeof p->vl);
 		p->vdepth = w.maxh;
 		ok = true;
 	}

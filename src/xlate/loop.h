@@ -32,6 +32,7 @@ enum { LANES_NONE = 0, LANES_F64, LANES_F32, LANES_I64, LANES_I32 };
 
 #define LOOP_EXPR 160        /* longest invariant C expression kept */
 #define LOOP_MAXINV 8        /* distinct invariant address bases */
+#define LOOP_MAXVL 8         /* v128 locals a lane-wise copy may write */
 
 typedef struct loop_acc {
 	bool is;             /* this instruction is an affine memory access */
@@ -55,6 +56,11 @@ typedef struct loop_plan {
 	uint32_t ninv;
 	loop_acc *acc;             /* end - start entries, by instruction */
 	int lanes;                 /* LANES_*: v128 values lane by lane */
+	uint32_t vl[LOOP_MAXVL];   /* with lanes: the v128 locals the body
+	                              writes (carried from one iteration to
+	                              the next lane by lane, stored back as
+	                              v128 when the copy ends) */
+	uint32_t nvl;
 	uint32_t vdepth;           /* stack slots above the loop's base used */
 	bool nomem;                /* not versioned because an allocation failed */
 } loop_plan;

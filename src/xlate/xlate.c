@@ -290,6 +290,10 @@ typedef struct fx {
 	uint32_t nlocals_total;
 	uint32_t *callees;         /* defined functions called directly */
 	uint32_t ncallees, calleecap;
+	uint64_t *arrays;          /* constant-table and dispatch arrays used
+	                              (their keys: put_ctables), declared in
+	                              the function's unit, the others not */
+	uint32_t narrays, arraycap;
 	wasm_error *err;
 	int rc;
 	char names[8][24];
@@ -493,6 +497,36 @@ static void emit_call_tail(fx *x, const wasm_functype *ft, const char *callee,
 	}
 }
 
+/* The key of array mw_ct<t>_<y> (y canonical) or mw_sp<k> in fx.arrays
+ * and put_ctables' `want`. */
+static uint64_t ct_key(const wasm_module *m, uint32_t t, uint32_t y)
+{
+	return (uint64_t)t * m->ntypes + y;
+}
+
+static uint64_t sp_key(const wasm_module *m, uint32_t k)
+{
+	return (uint64_t)m->ntables * m->ntypes + k;
+}
+
+static void add_array(fx *x, uint64_t key)
+{
+	for (uint32_t i = 0; i < x->narrays; i++)
+		if (x->arrays[i] == key)
+			return;
+	if (x->narrays >= x->arraycap) {
+		uint32_t c = x->arraycap ? x->arraycap * 2 : 4;
+		uint64_t *p = realloc(x->arrays, c * sizeof *p);
+		if (!p) {
+			x->rc = WASM_ERR_NOMEM;
+			return;
+		}
+		x->arrays = p;
+		x->arraycap = c;
+	}
+	x->arrays[x->narrays++] = key;
+}
+
 static void add_callee(fx *x, uint32_t fi)
 {
 	for (uint32_t i = 0; i < x->ncallees; i++)
@@ -578,10 +612,12 @@ static void emit_call_indirect(fx *x, uint32_t type, uint32_t table)
 			/* the target from the dispatch array when the address and
 			 * the index loaded are the recorded ones (see spec) */
 			const spec *sp = &x->ct->sp[x->spec - 1];
+			add_array(x, sp_key(x->m, x->spec - 1));
 			xb_printf(x->o, "if (MW_LIKELY(sq_ < %uu && !(sq_ & 3) && mw_sp%u[sq_ >> 2].i == %s)) "
 			          "f_ = mw_sp%u[sq_ >> 2].fn; else ",
 			          sp->n * 4, x->spec - 1, i, x->spec - 1);
 		}
+		add_array(x, ct_key(x->m, table, x->ct->canon[type]));
 		xb_printf(x->o, "if (MW_UNLIKELY(%s >= %uu || !(f_ = mw_ct%u_%u[%s]))) "
 		          "{ const struct mw_tabent *c_ = mw_callee(%s, %s, %s, %u); f_ = c_->fn; x_ = c_->ctx; } ",
 		          i, n, table, x->ct->canon[type], i, el, key, i, x->fi);
@@ -981,23 +1017,51 @@ static bool fast_addr(fx *x, const wasm_instr *in, char *buf, size_t len)
 
 typedef struct lanespec {
 	const char *t, *vt, *ld, *st, *fp;   /* fp: scalar helper prefix, floats */
+	const char *st_;                     /* signed lane type, integers */
 	unsigned n, w;
 } lanespec;
 
 static const lanespec lanespecs[] = {
-	[LANES_F64] = { "double", "mw_xf64", "mw_ld_f64", "mw_st_f64", "mw_f64", 2, 8 },
-	[LANES_F32] = { "float", "mw_xf32", "mw_ld_f32", "mw_st_f32", "mw_f32", 4, 4 },
-	[LANES_I64] = { "uint64_t", "mw_xu64", "mw_ld_u64", "mw_st_u64", NULL, 2, 8 },
-	[LANES_I32] = { "uint32_t", "mw_xu32", "mw_ld_u32", "mw_st_u32", NULL, 4, 4 },
+	[LANES_F64] = { "double", "mw_xf64", "mw_ld_f64", "mw_st_f64", "mw_f64", NULL, 2, 8 },
+	[LANES_F32] = { "float", "mw_xf32", "mw_ld_f32", "mw_st_f32", "mw_f32", NULL, 4, 4 },
+	[LANES_I64] = { "uint64_t", "mw_xu64", "mw_ld_u64", "mw_st_u64", NULL, "int64_t", 2, 8 },
+	[LANES_I32] = { "uint32_t", "mw_xu32", "mw_ld_u32", "mw_st_u32", NULL, "int32_t", 4, 4 },
 };
 
-/* local.get of an invariant v128 local, lane by lane. */
+/* Whether the fast copy being emitted writes v128 local `local` (then it
+ * lives in r<local>_<lane> for the copy's length: emit_fast_loop). */
+static bool lanes_carried(const fx *x, uint32_t local)
+{
+	for (uint32_t k = 0; k < x->fast->nvl; k++)
+		if (x->fast->vl[k] == local)
+			return true;
+	return false;
+}
+
+/* local.get of a v128 local, lane by lane: an invariant one from its
+ * vector, one the loop writes from its lane scalars. */
 static void emit_lanes_local(fx *x, uint32_t local)
 {
 	const lanespec *ls = &lanespecs[x->fast->lanes];
 	push(x, WASM_V128);
+	bool r = lanes_carried(x, local);
+	for (unsigned l = 0; l < ls->n; l++) {
+		if (r)
+			xb_printf(x->o, "q%u_%u = r%u_%u; ", x->h - 1, l, local, l);
+		else
+			xb_printf(x->o, "q%u_%u = ((%s)l%u)[%u]; ", x->h - 1, l, ls->vt, local, l);
+	}
+}
+
+/* local.set / local.tee of a v128 local in a lane-wise copy. */
+static void emit_lanes_set(fx *x, uint32_t local, bool tee)
+{
+	const lanespec *ls = &lanespecs[x->fast->lanes];
+	uint32_t b = x->h - 1;
 	for (unsigned l = 0; l < ls->n; l++)
-		xb_printf(x->o, "q%u_%u = ((%s)l%u)[%u]; ", x->h - 1, l, ls->vt, local, l);
+		xb_printf(x->o, "r%u_%u = q%u_%u; ", local, l, b, l);
+	if (!tee)
+		x->h--;
 }
 
 /* A SIMD instruction of a fast copy whose v128 values live in one scalar
@@ -1076,6 +1140,21 @@ static void emit_lanes(fx *x, const wasm_instr *in, const wasm_opinfo *oi)
 			xb_printf(o, "q%u_%u = -q%u_%u; ", b, l, b, l);
 		} else if (!strcmp(op, "abs")) {
 			xb_printf(o, "q%u_%u = %s_abs(q%u_%u); ", b, l, ls->fp, b, l);
+		} else if (!strcmp(op, "shl") || !strcmp(op, "shr_u")) {
+			xb_printf(o, "q%u_%u = q%u_%u %s (%s & %uu); ", b, l, b, l,
+			          op[1] == 'h' && op[2] == 'l' ? "<<" : ">>", sc, ls->w * 8 - 1);
+		} else if (!strcmp(op, "shr_s")) {
+			xb_printf(o, "q%u_%u = (%s)((%s)q%u_%u >> (%s & %uu)); ", b, l, ls->t,
+			          ls->st_, b, l, sc, ls->w * 8 - 1);
+		} else if (ls->st_ && (!strcmp(op, "eq") || !strcmp(op, "ne") ||
+		                       op[0] == 'l' || op[0] == 'g')) {
+			/* eq ne lt_s lt_u gt_s gt_u le_s le_u ge_s ge_u: all ones or 0 */
+			const char *c = op[0] == 'e' ? "==" : op[0] == 'n' ? "!="
+			              : op[0] == 'l' ? (op[1] == 't' ? "<" : "<=")
+			              : (op[1] == 't' ? ">" : ">=");
+			const char *cast = op[2] == '_' && op[3] == 's' ? ls->st_ : ls->t;
+			xb_printf(o, "q%u_%u = -(%s)((%s)q%u_%u %s (%s)q%u_%u); ", b, l, ls->t,
+			          cast, b, l, c, cast, b + 1, l);
 		} else if (!strcmp(op, "sqrt")) {
 			xb_printf(o, "q%u_%u = __builtin_sqrt%s(q%u_%u); ", b, l,
 			          x->fast->lanes == LANES_F32 ? "f" : "", b, l);
@@ -1252,6 +1331,13 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 				xb_printf(o, "%s q%u_%u", l ? "," : "", h, l);
 			xb_puts(o, ";\n");
 		}
+		for (uint32_t k = 0; k < p->nvl; k++) {
+			xb_printf(o, "    %s", ls->t);
+			for (unsigned l = 0; l < ls->n; l++)
+				xb_printf(o, "%s r%u_%u = ((%s)l%u)[%u]", l ? "," : "", p->vl[k], l,
+				          ls->vt, p->vl[k], l);
+			xb_puts(o, ";\n");
+		}
 	}
 	/* a gather can trap: then the copy is not vectorized either (MW_NOVEC:
 	 * the stores before the trap must all be done) */
@@ -1269,6 +1355,16 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 		x->vec = true;
 	if (!p->gathers && plan_rereads(x, p))
 		x->wide = true;
+	if (p->lanes) {
+		/* the written v128 locals, back in their vectors */
+		const lanespec *ls = &lanespecs[p->lanes];
+		for (uint32_t k = 0; k < p->nvl; k++) {
+			xb_printf(o, "  l%u = (mw_v128)(%s){", p->vl[k], ls->vt);
+			for (unsigned l = 0; l < ls->n; l++)
+				xb_printf(o, "%sr%u_%u", l ? ", " : "", p->vl[k], l);
+			xb_puts(o, "};\n");
+		}
+	}
 	xb_printf(o, "  goto X%u;\n  }\n  }\n  ", id);
 }
 
@@ -1741,10 +1837,18 @@ static int emit_instr(fx *x, uint32_t *pi)
 		xb_printf(o, "%s = l%u;", S(x, x->h - 1), in->u.index);
 		break;
 	case WASM_OP_LOCAL_SET:
+		if (x->fast && x->fast->lanes && x->local_types[in->u.index] == WASM_V128) {
+			emit_lanes_set(x, in->u.index, false);
+			break;
+		}
 		x->h--;
 		xb_printf(o, "l%u = %s;", in->u.index, S(x, x->h));
 		break;
 	case WASM_OP_LOCAL_TEE:
+		if (x->fast && x->fast->lanes && x->local_types[in->u.index] == WASM_V128) {
+			emit_lanes_set(x, in->u.index, true);
+			break;
+		}
 		xb_printf(o, "l%u = %s;", in->u.index, S(x, x->h - 1));
 		break;
 	case WASM_OP_GLOBAL_GET: {
@@ -1947,7 +2051,8 @@ static int translate_body(fx *x)
 /* Translates defined function fi into out (prototype + body). */
 static int translate_func(const wasm_module *m, uint32_t fi, bool versioning,
                           ctables *ct, xbuf *out,
-                          uint32_t **callees, uint32_t *ncallees, wasm_error *err)
+                          uint32_t **callees, uint32_t *ncallees,
+                          uint64_t **arrays, uint32_t *narrays, wasm_error *err)
 {
 	const wasm_func *f = &m->funcs[fi - m->nfunc_imports];
 	const wasm_functype *ft = &m->types[f->type];
@@ -2096,10 +2201,13 @@ done:
 	free(x.local_types);
 	if (x.rc) {
 		free(x.callees);
+		free(x.arrays);
 		return x.rc;
 	}
 	*callees = x.callees;
 	*ncallees = x.ncallees;
+	*arrays = x.arrays;
+	*narrays = x.narrays;
 	return 0;
 }
 
@@ -2324,15 +2432,19 @@ static int ctables_find(const wasm_module *m, ctables *ct)
 	return 0;
 }
 
-/* The arrays' declarations (every unit) or definitions (the tables unit). */
-static void put_ctables(xbuf *o, const wasm_module *m, const ctables *ct, bool define)
+/* The arrays' declarations or definitions (the tables unit).  want: NULL,
+ * all of them; else the ones whose key (ct_key, sp_key) it marks, those
+ * that the functions of a unit use, so that an array added or removed
+ * changes only the units that use it (and the tables unit). */
+static void put_ctables(xbuf *o, const wasm_module *m, const ctables *ct, bool define,
+                        const uint8_t *want)
 {
 	for (uint32_t t = 0; t < m->ntables; t++) {
 		if (!ct->elems[t])
 			continue;
 		uint32_t n = (uint32_t)m->tables[t].lim.min;
 		for (uint32_t y = 0; y < m->ntypes; y++) {
-			if (!ct->used[(size_t)t * m->ntypes + y])
+			if (!ct->used[(size_t)t * m->ntypes + y] || (want && !want[ct_key(m, t, y)]))
 				continue;
 			xb_printf(o, "%sMW_HIDDEN void *const mw_ct%u_%u[%u]", define ? "" : "extern ",
 			          t, y, n);
@@ -2356,7 +2468,7 @@ static void put_ctables(xbuf *o, const wasm_module *m, const ctables *ct, bool d
 	}
 	for (uint32_t k = 0; k < ct->nsp; k++) {
 		const spec *sp = &ct->sp[k];
-		if (!sp->idx)
+		if (!sp->idx || (want && !want[sp_key(m, k)]))
 			continue;
 		xb_printf(o, "%sMW_HIDDEN const struct mw_spe mw_sp%u[%u]", define ? "" : "extern ",
 		          k, sp->n);
@@ -2428,11 +2540,14 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 	xbuf *fb = calloc(ndef + 1, sizeof *fb);
 	uint32_t **callees = calloc(ndef + 1, sizeof *callees);
 	uint32_t *ncallees = calloc(ndef + 1, sizeof *ncallees);
+	uint64_t **arrays = calloc(ndef + 1, sizeof *arrays);
+	uint32_t *narrays = calloc(ndef + 1, sizeof *narrays);
+	uint8_t *want = NULL;
 	uint32_t *unit_of = calloc(ndef + 1, sizeof *unit_of);
 	uint8_t *declared = calloc(ndef + 1, 1);
 	xbuf common = {0};
 	ctables ct = {0};
-	if (!fb || !callees || !ncallees || !unit_of || !declared ||
+	if (!fb || !callees || !ncallees || !arrays || !narrays || !unit_of || !declared ||
 	    ctables_find(m, &ct)) {
 		rc = WASM_ERR_NOMEM;
 		goto done;
@@ -2441,7 +2556,7 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 	for (uint32_t i = 0; i < ndef; i++) {
 		rc = translate_func(m, m->nfunc_imports + i, !(opt && opt->no_loop_versioning),
 		                    &ct, &fb[i], &callees[i],
-		                    &ncallees[i], err);
+		                    &ncallees[i], &arrays[i], &narrays[i], err);
 		if (rc)
 			goto done;
 		total += fb[i].len;
@@ -2507,6 +2622,13 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 		goto done;
 	}
 	out->nunits = nunits;
+	/* the arrays a unit's functions use (put_ctables); filled, then
+	 * cleared, per unit */
+	want = calloc((size_t)m->ntables * m->ntypes + ct.nsp + 1, 1);
+	if (!want) {
+		rc = WASM_ERR_NOMEM;
+		goto done;
+	}
 	for (u = 0; u < nunits; u++) {
 		xbuf o = {0};
 		xb_put(&o, common.p, common.len);
@@ -2519,6 +2641,8 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 			declared[i] = 1;
 			for (uint32_t k = 0; k < ncallees[i]; k++)
 				declared[callees[i][k] - m->nfunc_imports] = 1;
+			for (uint32_t k = 0; k < narrays[i]; k++)
+				want[arrays[i][k]] = 1;
 		}
 		for (uint32_t i = 0; i < ndef; i++) {
 			if (!declared[i])
@@ -2526,12 +2650,15 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 			put_proto(&o, m, m->nfunc_imports + i, NULL);
 			xb_puts(&o, ";\n");
 		}
-		put_ctables(&o, m, &ct, false);
+		put_ctables(&o, m, &ct, false, u == tables ? NULL : want);
+		for (uint32_t i = 0; i < ndef; i++)
+			for (uint32_t k = 0; unit_of[i] == u && k < narrays[i]; k++)
+				want[arrays[i][k]] = 0;
 		for (uint32_t i = 0; i < ndef; i++)
 			if (unit_of[i] == u)
 				xb_put(&o, fb[i].p, fb[i].len);
 		if (u == tables) {
-			put_ctables(&o, m, &ct, true);
+			put_ctables(&o, m, &ct, true, NULL);
 			xb_puts(&o, "\n/* generic entry points, one per type */\n");
 			for (uint32_t t = 0; t < m->ntypes; t++)
 				put_invoke(&o, m, t);
@@ -2572,6 +2699,11 @@ done:
 		free(fb[i].p);
 	for (uint32_t i = 0; callees && i < ndef; i++)
 		free(callees[i]);
+	for (uint32_t i = 0; arrays && i < ndef; i++)
+		free(arrays[i]);
+	free(arrays);
+	free(narrays);
+	free(want);
 	free(fb);
 	free(callees);
 	free(ncallees);

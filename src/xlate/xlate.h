@@ -14,7 +14,7 @@
 #include "../wasm/wasm.h"
 
 /* Bumped whenever the generated code changes; part of the cache key. */
-#define XLATE_VERSION "mpiwasm-xlate-13"
+#define XLATE_VERSION "mpiwasm-xlate-14"
 
 /* Flags generated code needs from the C compiler, whatever the -O level:
  * no FMA contraction (WebAssembly rounds every operation), no errno from

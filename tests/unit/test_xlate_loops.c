@@ -137,6 +137,33 @@ static const char wat[] =
 "    (loop\n"
 "      (i32.store (i32.add (local.get $p) (local.get $n)) (i32.const 0))\n"
 "      (br_if 0 (i32.gt_s (local.tee $n (i32.sub (local.get $n) (i32.const 4))) (i32.const 0)))))\n"
+/* 16: v128 locals carried across iterations (a count and an index, as in
+ * IOR's check): lane by lane, both stored back after the copy */
+"  (func (param $p i32) (param $n i32) (param $seed i64) (result i64)\n"
+"    (local $i i32) (local $acc v128) (local $idx v128)\n"
+"    (loop\n"
+"      (local.set $acc (i64x2.sub (local.get $acc) (i64x2.ne\n"
+"        (v128.load (i32.add (local.get $p) (local.get $i)))\n"
+"        (v128.xor (i64x2.shl (local.get $idx) (i32.const 3)) (i64x2.splat (local.get $seed))))))\n"
+"      (local.set $idx (i64x2.add (local.get $idx) (v128.const i64x2 2 2)))\n"
+"      (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 16))) (local.get $n))))\n"
+"    (i64x2.extract_lane 0 (local.get $acc)))\n"
+/* 17: a carried v128 local and an early exit: versioned, not lane by lane
+ * (the lanes are stored back only where the copy ends) */
+"  (func (param $p i32) (param $n i32) (result i64) (local $i i32) (local $acc v128)\n"
+"    (block\n"
+"      (loop\n"
+"        (local.set $acc (i64x2.add (local.get $acc) (v128.load (i32.add (local.get $p) (local.get $i)))))\n"
+"        (br_if 1 (i64.eqz (i64.load (i32.add (local.get $p) (local.get $i)))))\n"
+"        (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 16))) (local.get $n)))))\n"
+"    (i64x2.extract_lane 0 (local.get $acc)))\n"
+/* 18: an f64x2 sum carried across iterations: versioned, not lane by lane
+ * (each lane a float reduction gcc would not vectorize) */
+"  (func (param $p i32) (param $n i32) (result f64) (local $i i32) (local $acc v128)\n"
+"    (loop\n"
+"      (local.set $acc (f64x2.add (local.get $acc) (v128.load (i32.add (local.get $p) (local.get $i)))))\n"
+"      (br_if 0 (i32.ne (local.tee $i (i32.add (local.get $i) (i32.const 16))) (local.get $n))))\n"
+"    (f64x2.extract_lane 0 (local.get $acc)))\n"
 ")\n";
 
 static char tmpdir[256];
@@ -292,6 +319,23 @@ static void test_plans(const wasm_module *m)
 		loop_plan_free(&p);
 	}
 	CHECK(!analyze(m, 15, &p));
+
+	CHECK(analyze(m, 16, &p));
+	if (p.acc) {
+		CHECK(p.iv == 3 && p.step == 16 && p.lanes == LANES_I64);
+		CHECK(p.nvl == 2 && ((p.vl[0] == 4 && p.vl[1] == 5) || (p.vl[0] == 5 && p.vl[1] == 4)));
+		loop_plan_free(&p);
+	}
+	CHECK(analyze(m, 17, &p));
+	if (p.acc) {
+		CHECK(p.iv == 2 && p.lanes == LANES_NONE && p.nvl == 0);
+		loop_plan_free(&p);
+	}
+	CHECK(analyze(m, 18, &p));
+	if (p.acc) {
+		CHECK(p.iv == 2 && p.lanes == LANES_NONE && p.nvl == 0);
+		loop_plan_free(&p);
+	}
 }
 
 static size_t count(const char *s, const char *what)
@@ -331,9 +375,9 @@ static void test_emitted(const wasm_module *m)
 	CHECK(xlate_module(m, &opt, &o, &err) == 0);
 	/* fast copies in all but functions 3 and 9; those of 5 and 7 (with
 	 * gathers) not vectorized */
-	static const size_t copies[16] = { 0, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 1, 0 };
-	static const bool gathers[16] = { [5] = true, [7] = true };
-	for (uint32_t fi = 1; fi <= 15; fi++) {
+	static const size_t copies[19] = { 0, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 1 };
+	static const bool gathers[19] = { [5] = true, [7] = true };
+	for (uint32_t fi = 1; fi <= 18; fi++) {
 		char *t = func_text(&o, fi);
 		CHECK(t != NULL);
 		if (!t)
@@ -342,7 +386,10 @@ static void test_emitted(const wasm_module *m)
 		CHECK(count(t, "MW_NOVEC;") == 1u + gathers[fi]);
 		CHECK((strstr(t, "MW_VEC ") != NULL) == (copies[fi] != 0 && !gathers[fi]));
 		/* the f64x2 loop is computed lane by lane, the shuffle one is not */
-		CHECK((strstr(t, "q2_1 = ") != NULL) == (fi == 4));
+		CHECK((strstr(t, "q2_1 = ") != NULL) == (fi == 4 || fi == 16));
+		/* the carried locals: lane scalars in the copy, stored back */
+		CHECK(count(t, "(mw_v128)(mw_xu64){r") == (fi == 16 ? 2u : 0u));
+		CHECK((strstr(t, "r4_1 = q") != NULL) == (fi == 16));
 		free(t);
 	}
 	xlate_output_free(&o);
@@ -351,7 +398,7 @@ static void test_emitted(const wasm_module *m)
 	CHECK(xlate_module(m, &opt, &o, &err) == 0);
 	for (size_t u = 0; u < o.nunits; u++)
 		CHECK(count(o.units[u].text, "loop versioning") == 0);
-	for (uint32_t fi = 1; fi <= 15; fi++) {
+	for (uint32_t fi = 1; fi <= 18; fi++) {
 		char *t = func_text(&o, fi);
 		CHECK(t && !strstr(t, "MW_VEC ") && count(t, "MW_NOVEC;") == 1);
 		free(t);

@@ -6,7 +6,11 @@
  * (the last), and every function lands in exactly one unit.  Also: the
  * same module translated twice gives identical units, a module with no
  * functions gives the tables unit alone, and a small one a single unit
- * with the tables.  Silent on success. */
+ * with the tables.  And the arrays of call_indirect through a constant
+ * table (mw_ct<table>_<type>) are declared only in the units that use
+ * them: a changed function that calls through the table with a new type
+ * (a new array) changes its own unit and the tables unit, not every
+ * unit.  Silent on success. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,18 +28,29 @@ static int failures;
 #define CHANGED 377
 
 /* A module of NFUNC functions of about 60 instructions each (about 1.5 KB
- * of C apiece: several units), function `bump` with a different constant. */
-static char *make_wat(int bump)
+ * of C apiece: several units), function `bump` with a different constant;
+ * function 0 calls through a constant table with type $t1, function `ind`
+ * also with type $t2. */
+static char *make_wat(int bump, int ind)
 {
 	size_t cap = (size_t)NFUNC * 2048 + 4096, len = 0;
 	char *w = malloc(cap);
 	if (!w)
 		return NULL;
-	len += (size_t)snprintf(w + len, cap - len, "(module\n  (memory 1)\n");
+	len += (size_t)snprintf(w + len, cap - len, "(module\n  (memory 1)\n"
+	                        "  (type $t1 (func (param i32) (result i32)))\n"
+	                        "  (type $t2 (func (param i32 i32) (result i32)))\n"
+	                        "  (table 2 funcref)\n  (elem (i32.const 0) $f1 $g)\n");
 	for (int i = 0; i < NFUNC; i++) {
 		len += (size_t)snprintf(w + len, cap - len,
-		                        "  (func $f%d (export \"f%d\") (param i32) (result i32)\n"
+		                        "  (func $f%d (export \"f%d\") (type $t1)\n"
 		                        "    (local i32)\n", i, i);
+		if (i == 0)
+			len += (size_t)snprintf(w + len, cap - len, "    (local.set 1 (call_indirect"
+			                        " (type $t1) (local.get 0) (local.get 0)))\n");
+		if (i == ind)
+			len += (size_t)snprintf(w + len, cap - len, "    (local.set 1 (call_indirect"
+			                        " (type $t2) (local.get 0) (local.get 1) (local.get 0)))\n");
 		for (int k = 0; k < 12; k++)
 			len += (size_t)snprintf(w + len, cap - len,
 			                        "    (local.set 1 (i32.add (i32.mul (local.get 0) (i32.const %d))"
@@ -43,7 +58,7 @@ static char *make_wat(int bump)
 			                        i * 31 + k + (i == bump ? 1000 : 0), 4 * k);
 		len += (size_t)snprintf(w + len, cap - len, "    (local.get 1))\n");
 	}
-	snprintf(w + len, cap - len, ")\n");
+	snprintf(w + len, cap - len, "  (func $g (type $t2) (i32.add (local.get 0) (local.get 1)))\n)\n");
 	return w;
 }
 
@@ -104,11 +119,11 @@ int main(void)
 		perror("mkdtemp");
 		return 1;
 	}
-	char *w0 = make_wat(-1), *w1 = make_wat(CHANGED);
-	xlate_output a = {0}, b = {0}, c = {0};
-	CHECK(w0 && w1);
-	if (!w0 || !w1 || translate(dir, "a", w0, &a) || translate(dir, "b", w0, &b) ||
-	    translate(dir, "c", w1, &c)) {
+	char *w0 = make_wat(-1, -1), *w1 = make_wat(CHANGED, -1), *w2 = make_wat(-1, CHANGED);
+	xlate_output a = {0}, b = {0}, c = {0}, d = {0};
+	CHECK(w0 && w1 && w2);
+	if (!w0 || !w1 || !w2 || translate(dir, "a", w0, &a) || translate(dir, "b", w0, &b) ||
+	    translate(dir, "c", w1, &c) || translate(dir, "d", w2, &d)) {
 		failures++;
 		goto out;
 	}
@@ -144,6 +159,25 @@ int main(void)
 		}
 	}
 	CHECK(differ >= 1 && differ <= 2);
+	/* the table's array for $t1 declared in function 0's unit and the
+	 * tables unit only; a new array (the changed function calls with
+	 * $t2): its unit (and the one after, as above) and the tables unit */
+	int u0 = unit_of(&a, 0);
+	CHECK(u0 >= 0 && u0 != cu);
+	for (size_t u = 0; u < a.nunits; u++)
+		CHECK((strstr(a.units[u].text, "mw_ct0_") != NULL) ==
+		      ((int)u == u0 || u + 1 == a.nunits));
+	CHECK(a.nunits == d.nunits);
+	differ = 0;
+	for (size_t u = 0; u < a.nunits && u < d.nunits; u++) {
+		int same = a.units[u].len == d.units[u].len &&
+		           !memcmp(a.units[u].text, d.units[u].text, a.units[u].len);
+		if (!same) {
+			differ++;
+			CHECK((int)u == cu || (int)u == cu + 1 || u + 1 == a.nunits);
+		}
+	}
+	CHECK(differ >= 2 && differ <= 3);
 	/* no functions: the tables unit alone; a few small functions: one
 	 * unit with the tables */
 	xlate_output e = {0};
@@ -167,8 +201,10 @@ out:
 	xlate_output_free(&a);
 	xlate_output_free(&b);
 	xlate_output_free(&c);
+	xlate_output_free(&d);
 	free(w0);
 	free(w1);
+	free(w2);
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd))
