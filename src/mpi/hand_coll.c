@@ -192,6 +192,11 @@ u32 mwh_Op_free(rt_instance *inst, u32 opp)
 		return mw_fail(inst, MW_ERR_OP, MW_NOCOMM, "MPI_Op_free");
 	int rc = MPI_Op_free(&op);
 	if (rc == MPI_SUCCESS) {
+		/* The slot no longer names a user op (its handle may be reused). */
+		mw_lock();
+		if (*o < uop_cap)
+			uop[*o].used = 0;
+		mw_unlock();
 		mw_op_del(*o);
 		*o = MW_OP_NULL;
 	}
