@@ -188,6 +188,7 @@ u32 mwh_Grequest_start(rt_instance *inst, u32 query, u32 freefn, u32 cancel,
 		return mw_ret(inst, rc, MW_NOCOMM, P);
 	}
 	*o = mw_req_put(h);
+	mw_req_greq_set(*o);
 	return mw_ret(inst, rc, MW_NOCOMM, P);
 }
 

@@ -335,8 +335,24 @@ u32 mwh_Request_free(const mw_call *k, mw_req_io *req)
 	return mw_call_ret(k, rc);
 }
 
+/* Only an operation still pending is handed to the host's MPI_Cancel.
+ * One that is complete (a receive already cancelled, an inactive
+ * persistent request) has nothing left to cancel (MPI-3.1 3.8.4: cancel
+ * marks a pending operation; of a completed one it has no effect), and
+ * Open MPI 4.1's ob1 takes the receive off its matching lists a second
+ * time (SIGSEGV, or lists corrupted under MPI_THREAD_MULTIPLE):
+ * tests/fuzz-bridge/open/cancel-inactive.c.  A generalized request of
+ * the module always goes to the host: its cancel_fn is called with
+ * `complete` whatever its state, and asking for its status would run its
+ * query_fn. */
 u32 mwh_Cancel(const mw_call *k, mw_req_io *req)
 {
+	if (req->h != MPI_REQUEST_NULL && !mw_req_is_greq(req->mod)) {
+		int done = 0;
+		int rc = MPI_Request_get_status(req->h, &done, MPI_STATUS_IGNORE);
+		if (rc != MPI_SUCCESS || done)
+			return mw_call_ret(k, rc);
+	}
 	return mw_call_ret(k, MPI_Cancel(&req->h));
 }
 

@@ -56,6 +56,10 @@ int mw_req_get(uint32_t h, MPI_Request *out);
 uint32_t mw_req_put(MPI_Request r);
 void mw_req_del(uint32_t h);
 void mw_req_set(uint32_t h, MPI_Request r);
+/* Slot h holds a generalized request of the module (MPI_Grequest_start):
+ * set once it is made; is: 1 if so. */
+void mw_req_greq_set(uint32_t h);
+int mw_req_is_greq(uint32_t h);
 int mw_info_get(uint32_t h, MPI_Info *out);
 uint32_t mw_info_put(MPI_Info i);
 void mw_info_del(uint32_t h);
