@@ -198,6 +198,13 @@ u32 mwh_Grequest_complete(rt_instance *inst, u32 req)
 	int rc = mw_req_get(req, &h);
 	if (rc || h == MPI_REQUEST_NULL)
 		return mw_fail(inst, MW_ERR_REQUEST, MW_NOCOMM, "MPI_Grequest_complete");
+	/* Only a generalized request of the module, once: the host takes any
+	 * request for one and completes and releases it (Open MPI 4.1: SIGSEGV
+	 * in ompi_grequest_complete on a request the bridge made complete;
+	 * found by fuzz-bridge). */
+	if (mw_req_greq_complete(req))
+		return mw_fail_arg(inst, MW_ERR_REQUEST, MW_NOCOMM, "MPI_Grequest_complete",
+		                   "argument request: not a generalized request, or completed already");
 	return mw_ret(inst, MPI_Grequest_complete(h), MW_NOCOMM, "MPI_Grequest_complete");
 }
 

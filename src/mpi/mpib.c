@@ -192,8 +192,9 @@ static struct { MPI_Request *v; uint32_t n, cap, *free, nfree, freecap; } req_t;
  * release function per slot, run once when the slot is deleted. */
 static struct req_own { mw_req_fini *fn; void *arg; } *req_own;
 
-/* Per slot: 1 for a generalized request the module started
- * (mw_req_greq_set), whose cancel must reach its cancel_fn. */
+/* Per slot: a generalized request the module started (mw_req_greq_set),
+ * whose cancel must reach its cancel_fn: 1, 2 once MPI_Grequest_complete
+ * was called for it; 0 for any other request. */
 static unsigned char *req_greq;
 
 /* Requests freed by MPI_Request_free while they still own something: the
@@ -338,6 +339,14 @@ static int req_is_greq_(uint32_t h)
 {
 	return h != MW_REQUEST_NULL && h < req_t.n && req_t.v[h] != MPI_REQUEST_NULL &&
 	       req_greq[h];
+}
+
+static int req_greq_complete_(uint32_t h)
+{
+	if (!req_is_greq_(h) || req_greq[h] != 1)
+		return MW_ERR_REQUEST;
+	req_greq[h] = 2;
+	return 0;
 }
 
 static void req_set_(uint32_t h, MPI_Request r)
@@ -1745,6 +1754,7 @@ LOCKED(int, req_orphan, (uint32_t h), (h))
 LOCKED_VOID(req_set, (uint32_t h, MPI_Request r), (h, r))
 LOCKED_VOID(req_greq_set, (uint32_t h), (h))
 LOCKED(int, req_is_greq, (uint32_t h), (h))
+LOCKED(int, req_greq_complete, (uint32_t h), (h))
 LOCKED(int, dtype_get, (uint32_t h, mw_dtype **out), (h, out))
 LOCKED(uint32_t, dtype_put, (MPI_Datatype x), (x))
 LOCKED(int, dtype_predefined, (uint32_t h), (h))

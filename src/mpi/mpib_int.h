@@ -57,9 +57,12 @@ uint32_t mw_req_put(MPI_Request r);
 void mw_req_del(uint32_t h);
 void mw_req_set(uint32_t h, MPI_Request r);
 /* Slot h holds a generalized request of the module (MPI_Grequest_start):
- * set once it is made; is: 1 if so. */
+ * set once it is made; is: nonzero if so; complete: marks it completed
+ * (MPI_Grequest_complete), 0, or MW_ERR_REQUEST if h is not such a
+ * request or was completed already. */
 void mw_req_greq_set(uint32_t h);
 int mw_req_is_greq(uint32_t h);
+int mw_req_greq_complete(uint32_t h);
 int mw_info_get(uint32_t h, MPI_Info *out);
 uint32_t mw_info_put(MPI_Info i);
 void mw_info_del(uint32_t h);
