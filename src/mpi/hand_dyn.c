@@ -422,7 +422,13 @@ u32 mwh_Comm_disconnect(rt_instance *inst, u32 commp)
 		return mw_fail(inst, MW_ERR_COMM, h == MW_COMM_NULL ? MW_NOCOMM : h, P);
 	if ((rc = mw_comm_get(h, &c)))
 		return mw_fail(inst, rc, MW_NOCOMM, P);
-	rc = MPI_Comm_disconnect(&c);
+	/* As MPI_Comm_free: with an MPI_Comm_idup of comm pending, the host
+	 * communicator goes when the last such idup completes (Open MPI 4.1
+	 * crashes in the next communicator's context id agreement if it goes
+	 * before: SIGSEGV in opal_progress under MPI_Comm_dup or
+	 * MPI_Win_allocate, found by fuzz-bridge).  It is then freed, not
+	 * disconnected. */
+	rc = mw_comm_free_later(h) ? MPI_SUCCESS : MPI_Comm_disconnect(&c);
 	if (rc == MPI_SUCCESS) {
 		mw_comm_del(h);
 		mw_comm_set_errh(h, 0);
