@@ -192,9 +192,12 @@ static struct { MPI_Request *v; uint32_t n, cap, *free, nfree, freecap; } req_t;
  * release function per slot, run once when the slot is deleted. */
 static struct req_own { mw_req_fini *fn; void *arg; } *req_own;
 
-/* Per slot: a generalized request the module started (mw_req_greq_set),
- * whose cancel must reach its cancel_fn: 1, 2 once MPI_Grequest_complete
- * was called for it; 0 for any other request. */
+/* Per slot, what MPI_Cancel may do with the request: RK_GREQ a
+ * generalized request the module started (mw_req_greq_set; its cancel
+ * must reach its cancel_fn), RK_GREQ_DONE once MPI_Grequest_complete was
+ * called for it, RK_P2P a point-to-point one (mw_req_p2p_set), RK_OTHER
+ * any other. */
+enum { RK_OTHER, RK_GREQ, RK_GREQ_DONE, RK_P2P };
 static unsigned char *req_greq;
 
 /* Requests freed by MPI_Request_free while they still own something: the
@@ -329,23 +332,38 @@ static int req_orphan_(uint32_t h)
 	return 1;
 }
 
+static int req_live(uint32_t h)
+{
+	return h != MW_REQUEST_NULL && h < req_t.n && req_t.v[h] != MPI_REQUEST_NULL;
+}
+
 static void req_greq_set_(uint32_t h)
 {
-	if (h != MW_REQUEST_NULL && h < req_t.n && req_t.v[h] != MPI_REQUEST_NULL)
-		req_greq[h] = 1;
+	if (req_live(h))
+		req_greq[h] = RK_GREQ;
+}
+
+static void req_p2p_set_(uint32_t h)
+{
+	if (req_live(h))
+		req_greq[h] = RK_P2P;
 }
 
 static int req_is_greq_(uint32_t h)
 {
-	return h != MW_REQUEST_NULL && h < req_t.n && req_t.v[h] != MPI_REQUEST_NULL &&
-	       req_greq[h];
+	return req_live(h) && (req_greq[h] == RK_GREQ || req_greq[h] == RK_GREQ_DONE);
+}
+
+static int req_is_p2p_(uint32_t h)
+{
+	return req_live(h) && req_greq[h] == RK_P2P;
 }
 
 static int req_greq_complete_(uint32_t h)
 {
-	if (!req_is_greq_(h) || req_greq[h] != 1)
+	if (!req_live(h) || req_greq[h] != RK_GREQ)
 		return MW_ERR_REQUEST;
-	req_greq[h] = 2;
+	req_greq[h] = RK_GREQ_DONE;
 	return 0;
 }
 
@@ -1755,6 +1773,8 @@ LOCKED_VOID(req_set, (uint32_t h, MPI_Request r), (h, r))
 LOCKED_VOID(req_greq_set, (uint32_t h), (h))
 LOCKED(int, req_is_greq, (uint32_t h), (h))
 LOCKED(int, req_greq_complete, (uint32_t h), (h))
+LOCKED_VOID(req_p2p_set, (uint32_t h), (h))
+LOCKED(int, req_is_p2p, (uint32_t h), (h))
 LOCKED(int, dtype_get, (uint32_t h, mw_dtype **out), (h, out))
 LOCKED(uint32_t, dtype_put, (MPI_Datatype x), (x))
 LOCKED(int, dtype_predefined, (uint32_t h), (h))

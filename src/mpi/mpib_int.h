@@ -63,6 +63,10 @@ void mw_req_set(uint32_t h, MPI_Request r);
 void mw_req_greq_set(uint32_t h);
 int mw_req_is_greq(uint32_t h);
 int mw_req_greq_complete(uint32_t h);
+/* Slot h holds a point-to-point request (hand_p2p.c): set once it is
+ * made; is: nonzero if so. */
+void mw_req_p2p_set(uint32_t h);
+int mw_req_is_p2p(uint32_t h);
 int mw_info_get(uint32_t h, MPI_Info *out);
 uint32_t mw_info_put(MPI_Info i);
 void mw_info_del(uint32_t h);
