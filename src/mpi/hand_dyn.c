@@ -428,6 +428,14 @@ u32 mwh_Comm_disconnect(rt_instance *inst, u32 commp)
 	 * before: SIGSEGV in opal_progress under MPI_Comm_dup or
 	 * MPI_Win_allocate, found by fuzz-bridge).  It is then freed, not
 	 * disconnected. */
+	/* It waits for the communicator's pending operations (MPI-3.1 10.5.4);
+	 * the nonblocking ones MPI_Request_free left to the bridge (erroneous
+	 * for a collective, MPI-3.1 5.12, but allowed here) are completed
+	 * first: Open MPI 4.1 never completes a collective it has not
+	 * progressed when its communicator goes
+	 * (tests/fuzz-bridge/open/nbc-comm-free-hang.c; found by fuzz-bridge
+	 * as MPI_Finalize hangs). */
+	mw_orphans_complete();
 	rc = mw_comm_free_later(h) ? MPI_SUCCESS : MPI_Comm_disconnect(&c);
 	if (rc == MPI_SUCCESS) {
 		mw_comm_del(h);

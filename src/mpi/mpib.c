@@ -1628,6 +1628,18 @@ void mw_orphans_wait(void)
 	req_reap(1);
 }
 
+void mw_orphans_complete(void)
+{
+	for (;;) {
+		mw_lock();
+		req_reap(0);
+		uint32_t left = n_orphans;
+		mw_unlock();
+		if (!left)
+			return;
+	}
+}
+
 void mw_tables_fini(void)
 {
 	req_reap(1);

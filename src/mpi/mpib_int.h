@@ -488,6 +488,9 @@ void mw_tables_fini(void);
 /* Completes the requests MPI_Request_free left to the bridge (the first
  * step of mw_tables_fini, which repeats it). */
 void mw_orphans_wait(void);
+/* The same for any thread: tests them under the bridge's lock until none
+ * is left (MPI_Comm_disconnect). */
+void mw_orphans_complete(void);
 /* Nonblocking file requests still pending (hand_io.c): MPI_Finalize is
  * refused while any is (erroneous; MPICH 4.0 with UCX asserts at
  * MPI_Finalize on the buffer it still holds: found by fuzz-bridge). */
