@@ -593,6 +593,11 @@ u32 mwh_File_close(rt_instance *inst, u32 fhp)
 		return f_fail(inst, MW_ERR_ARG, MW_FILE_NULL, P);
 	u32 fh = *o;
 	FILE_(f, fh);
+	/* A request of the file that MPI_Request_free left to the bridge is
+	 * complete (every access is done at initiation): released here, not
+	 * counted as pending (else the close was refused and MPICH's UCX
+	 * asserted at MPI_Finalize on the open file's window). */
+	mw_orphans_test();
 	if (f->pending)
 		TRY(MW_ERR_PENDING);
 	rc = MPI_File_close(&f->h);

@@ -1628,6 +1628,13 @@ void mw_orphans_wait(void)
 	req_reap(1);
 }
 
+void mw_orphans_test(void)
+{
+	mw_lock();
+	req_reap(0);
+	mw_unlock();
+}
+
 void mw_orphans_complete(void)
 {
 	for (;;) {

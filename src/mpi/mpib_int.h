@@ -491,6 +491,8 @@ void mw_orphans_wait(void);
 /* The same for any thread: tests them under the bridge's lock until none
  * is left (MPI_Comm_disconnect). */
 void mw_orphans_complete(void);
+/* Releases those that are complete, without waiting (MPI_File_close). */
+void mw_orphans_test(void);
 /* Nonblocking file requests still pending (hand_io.c): MPI_Finalize is
  * refused while any is (erroneous; MPICH 4.0 with UCX asserts at
  * MPI_Finalize on the buffer it still holds: found by fuzz-bridge). */
