@@ -37,8 +37,10 @@ u32 mwh_##NAME(const mw_call *k, BUF *buf, int count, mw_dtype *d, int peer,   \
 {                                                                             \
 	MPI_Request hr;                                                       \
 	int rc = MPI_##NAME(buf, count, d->h, peer, tag, c, &hr);             \
-	if (rc == MPI_SUCCESS)                                                \
+	if (rc == MPI_SUCCESS) {                                              \
 		*req = mw_req_put(hr);                                        \
+		mw_req_p2p_set(*req);                                         \
+	}                                                                     \
 	return mw_call_ret(k, rc);                                            \
 }
 ISEND_LIKE(Isend, const void)
@@ -182,6 +184,7 @@ u32 mwh_Imrecv(const mw_call *k, void *buf, int count, mw_dtype *d,
 	if (rc == MPI_SUCCESS) {
 		msg_done(msg);
 		*req = mw_req_put(hr);
+		mw_req_p2p_set(*req);
 	}
 	return mw_call_ret(k, rc);
 }
@@ -335,8 +338,32 @@ u32 mwh_Request_free(const mw_call *k, mw_req_io *req)
 	return mw_call_ret(k, rc);
 }
 
+/* What reaches the host's MPI_Cancel:
+ * - a generalized request of the module, always (its cancel_fn is called
+ *   with `complete` whatever its state; asking for its status would run
+ *   its query_fn);
+ * - any other request only while its operation is pending.  One that is
+ *   complete (a receive already cancelled, an inactive persistent
+ *   request, a file access, done at initiation) has nothing left to
+ *   cancel (MPI-3.1 3.8.4), and Open MPI 4.1's ob1 takes such a receive
+ *   off its matching lists again (SIGSEGV): open/cancel-inactive.c;
+ * - of the pending ones, only point-to-point requests.  Cancelling a
+ *   nonblocking collective (MPI_Comm_idup among them) is erroneous
+ *   (MPI-3.1 5.12), and Open MPI 4.1 deadlocks on a mutex cancelling a
+ *   pending MPI_Comm_idup (open/cancel-idup-deadlock.c; the known list's
+ *   "self-deadlock inside PMPI_Cancel"): MPI_ERR_REQUEST. */
 u32 mwh_Cancel(const mw_call *k, mw_req_io *req)
 {
+	if (req->h == MPI_REQUEST_NULL || mw_req_is_greq(req->mod))
+		return mw_call_ret(k, MPI_Cancel(&req->h));
+	int done = 0;
+	int rc = MPI_Request_get_status(req->h, &done, MPI_STATUS_IGNORE);
+	if (rc != MPI_SUCCESS || done)
+		return mw_call_ret(k, rc);
+	if (!mw_req_is_p2p(req->mod))
+		return mw_fail_arg(k->inst, MW_ERR_REQUEST, k->obj, k->proc,
+		                   "argument request: a pending operation that is not "
+		                   "point-to-point (a collective's cannot be cancelled)");
 	return mw_call_ret(k, MPI_Cancel(&req->h));
 }
 

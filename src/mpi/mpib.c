@@ -192,6 +192,14 @@ static struct { MPI_Request *v; uint32_t n, cap, *free, nfree, freecap; } req_t;
  * release function per slot, run once when the slot is deleted. */
 static struct req_own { mw_req_fini *fn; void *arg; } *req_own;
 
+/* Per slot, what MPI_Cancel may do with the request: RK_GREQ a
+ * generalized request the module started (mw_req_greq_set; its cancel
+ * must reach its cancel_fn), RK_GREQ_DONE once MPI_Grequest_complete was
+ * called for it, RK_P2P a point-to-point one (mw_req_p2p_set), RK_OTHER
+ * any other. */
+enum { RK_OTHER, RK_GREQ, RK_GREQ_DONE, RK_P2P };
+static unsigned char *req_greq;
+
 /* Requests freed by MPI_Request_free while they still own something: the
  * host request is kept and completed here, then the release runs. */
 static struct { MPI_Request h; struct req_own own; } *orphans;
@@ -217,6 +225,7 @@ static uint32_t req_put_(MPI_Request r)
 		uint32_t i = req_t.free[--req_t.nfree];
 		req_t.v[i] = r;
 		req_own[i] = (struct req_own){ 0 };
+		req_greq[i] = 0;
 		return i;
 	}
 	if (req_t.n == req_t.cap) {
@@ -226,17 +235,22 @@ static uint32_t req_put_(MPI_Request r)
 		if (f)
 			req_t.free = f;
 		struct req_own *o = f ? realloc(req_own, cap * sizeof *o) : NULL;
-		if (!v || !f || !o) {
+		if (o)
+			req_own = o;
+		unsigned char *g = o ? realloc(req_greq, cap) : NULL;
+		if (g)
+			req_greq = g;
+		if (!v || !f || !o || !g) {
 			fprintf(stderr, "mpiwasm: mpib: out of memory for request handles\n");
 			abort();
 		}
 		req_t.v = v;
-		req_own = o;
 		req_t.cap = cap;
 		if (req_t.n == 0)
 			req_t.v[req_t.n++] = MPI_REQUEST_NULL;   /* MPI_REQUEST_NULL */
 	}
 	req_own[req_t.n] = (struct req_own){ 0 };
+	req_greq[req_t.n] = 0;
 	req_t.v[req_t.n] = r;
 	return req_t.n++;
 }
@@ -316,6 +330,41 @@ static int req_orphan_(uint32_t h)
 	orphans[n_orphans].h = r;
 	orphans[n_orphans++].own = req_slot_free(h);
 	return 1;
+}
+
+static int req_live(uint32_t h)
+{
+	return h != MW_REQUEST_NULL && h < req_t.n && req_t.v[h] != MPI_REQUEST_NULL;
+}
+
+static void req_greq_set_(uint32_t h)
+{
+	if (req_live(h))
+		req_greq[h] = RK_GREQ;
+}
+
+static void req_p2p_set_(uint32_t h)
+{
+	if (req_live(h))
+		req_greq[h] = RK_P2P;
+}
+
+static int req_is_greq_(uint32_t h)
+{
+	return req_live(h) && (req_greq[h] == RK_GREQ || req_greq[h] == RK_GREQ_DONE);
+}
+
+static int req_is_p2p_(uint32_t h)
+{
+	return req_live(h) && req_greq[h] == RK_P2P;
+}
+
+static int req_greq_complete_(uint32_t h)
+{
+	if (!req_live(h) || req_greq[h] != RK_GREQ)
+		return MW_ERR_REQUEST;
+	req_greq[h] = RK_GREQ_DONE;
+	return 0;
 }
 
 static void req_set_(uint32_t h, MPI_Request r)
@@ -1584,6 +1633,25 @@ void mw_orphans_wait(void)
 	req_reap(1);
 }
 
+void mw_orphans_test(void)
+{
+	mw_lock();
+	req_reap(0);
+	mw_unlock();
+}
+
+void mw_orphans_complete(void)
+{
+	for (;;) {
+		mw_lock();
+		req_reap(0);
+		uint32_t left = n_orphans;
+		mw_unlock();
+		if (!left)
+			return;
+	}
+}
+
 void mw_tables_fini(void)
 {
 	req_reap(1);
@@ -1726,6 +1794,11 @@ LOCKED_VOID(req_del, (uint32_t h), (h))
 LOCKED_VOID(req_attach, (uint32_t h, mw_req_fini *fn, void *arg), (h, fn, arg))
 LOCKED(int, req_orphan, (uint32_t h), (h))
 LOCKED_VOID(req_set, (uint32_t h, MPI_Request r), (h, r))
+LOCKED_VOID(req_greq_set, (uint32_t h), (h))
+LOCKED(int, req_is_greq, (uint32_t h), (h))
+LOCKED(int, req_greq_complete, (uint32_t h), (h))
+LOCKED_VOID(req_p2p_set, (uint32_t h), (h))
+LOCKED(int, req_is_p2p, (uint32_t h), (h))
 LOCKED(int, dtype_get, (uint32_t h, mw_dtype **out), (h, out))
 LOCKED(uint32_t, dtype_put, (MPI_Datatype x), (x))
 LOCKED(int, dtype_predefined, (uint32_t h), (h))

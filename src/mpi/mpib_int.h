@@ -56,6 +56,17 @@ int mw_req_get(uint32_t h, MPI_Request *out);
 uint32_t mw_req_put(MPI_Request r);
 void mw_req_del(uint32_t h);
 void mw_req_set(uint32_t h, MPI_Request r);
+/* Slot h holds a generalized request of the module (MPI_Grequest_start):
+ * set once it is made; is: nonzero if so; complete: marks it completed
+ * (MPI_Grequest_complete), 0, or MW_ERR_REQUEST if h is not such a
+ * request or was completed already. */
+void mw_req_greq_set(uint32_t h);
+int mw_req_is_greq(uint32_t h);
+int mw_req_greq_complete(uint32_t h);
+/* Slot h holds a point-to-point request (hand_p2p.c): set once it is
+ * made; is: nonzero if so. */
+void mw_req_p2p_set(uint32_t h);
+int mw_req_is_p2p(uint32_t h);
 int mw_info_get(uint32_t h, MPI_Info *out);
 uint32_t mw_info_put(MPI_Info i);
 void mw_info_del(uint32_t h);
@@ -551,6 +562,11 @@ void mw_tables_fini(void);
 /* Completes the requests MPI_Request_free left to the bridge (the first
  * step of mw_tables_fini, which repeats it). */
 void mw_orphans_wait(void);
+/* The same for any thread: tests them under the bridge's lock until none
+ * is left (MPI_Comm_disconnect). */
+void mw_orphans_complete(void);
+/* Releases those that are complete, without waiting (MPI_File_close). */
+void mw_orphans_test(void);
 /* Nonblocking file requests still pending (hand_io.c): MPI_Finalize is
  * refused while any is (erroneous; MPICH 4.0 with UCX asserts at
  * MPI_Finalize on the buffer it still holds: found by fuzz-bridge). */

@@ -241,6 +241,43 @@ int main(int argc, char **argv)
 		OK(MPI_Comm_free(&nc));
 	}
 
+	/* MPI_Comm_disconnect of a communicator with an MPI_Comm_idup of it
+	 * pending: as MPI_Comm_free above (Open MPI 4.1 crashed in the next
+	 * MPI_Comm_dup's context id agreement) */
+	{
+		MPI_Comm parent, nc, d;
+		MPI_Request ir;
+		OK(MPI_Comm_dup(MPI_COMM_SELF, &parent));
+		OK(MPI_Comm_idup(parent, &nc, &ir));
+		OK(MPI_Comm_disconnect(&parent));
+		CHECK(parent == MPI_COMM_NULL);
+		OK(MPI_Comm_dup(MPI_COMM_SELF, &d));
+		OK(MPI_Wait(&ir, MPI_STATUS_IGNORE));
+		OK(MPI_Comm_size(nc, &x));
+		CHECK(x == 1);
+		OK(MPI_Comm_free(&nc));
+		OK(MPI_Comm_free(&d));
+	}
+
+	/* MPI_Alltoallw on one process: byte displacements (Open MPI 4.1 took
+	 * them as extents, reading and writing past the buffers: outside
+	 * linear memory, tests/fuzz-bridge/open/alltoallw-self-disp.c) */
+	{
+		double sd[16] = { 0 }, rv[16] = { 0 };
+		int one = 1, sdisp = 8, rdisp = 16;
+		MPI_Datatype t = MPI_DOUBLE;
+		sd[1] = 42;
+		sd[8] = 7;
+		OK(MPI_Alltoallw(sd, &one, &sdisp, &t, rv, &one, &rdisp, &t, MPI_COMM_SELF));
+		CHECK(rv[2] == 42);
+		CHECK(rv[16 - 1] == 0 && rv[8] == 0);
+		MPI_Request ar;
+		memset(rv, 0, sizeof rv);
+		OK(MPI_Ialltoallw(sd, &one, &sdisp, &t, rv, &one, &rdisp, &t, MPI_COMM_SELF, &ar));
+		OK(MPI_Wait(&ar, MPI_STATUS_IGNORE));
+		CHECK(rv[2] == 42 && rv[8] == 0);
+	}
+
 	/* still healthy afterwards */
 	x = rank;
 	OK(MPI_Allreduce(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));

@@ -119,6 +119,51 @@ int main(int argc, char **argv)
 		if (rank == 0)
 			OK(MPI_File_delete("/rw/bounds.dat", MPI_INFO_NULL));
 	}
+	/* A nonblocking independent read that reaches past the end of the
+	 * file completes with the count it read (Open MPI 4.1's ompio alone
+	 * never completes it: tests/fuzz-bridge/open/iread-eof-hang.c; the
+	 * bridge reads at initiation).  A file of 3 ints per rank. */
+	{
+		char name[32];
+		int w[3] = { 7, 8, 9 }, got[8], n = -1, flag = 0;
+		MPI_Request req;
+		MPI_Status st;
+		snprintf(name, sizeof name, "/rw/eof%d.dat", rank);
+		OK(MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_RDWR |
+		                 MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
+		OK(MPI_File_write_at(fh, 0, w, 3, MPI_INT, MPI_STATUS_IGNORE));
+		memset(got, 0, sizeof got);
+		OK(MPI_File_iread(fh, got, 8, MPI_INT, &req));
+		OK(MPI_Wait(&req, &st));
+		MPI_Get_count(&st, MPI_INT, &n);
+		CHECK(n == 3 && got[0] == 7 && got[2] == 9 && got[3] == 0);
+		CHECK(req == MPI_REQUEST_NULL);
+		/* the individual pointer moved by what was read: nothing is left */
+		OK(MPI_File_iread(fh, got, 8, MPI_INT, &req));
+		OK(MPI_Wait(&req, &st));
+		MPI_Get_count(&st, MPI_INT, &n);
+		CHECK(n == 0);
+		memset(got, 0, sizeof got);
+		OK(MPI_File_iread_at(fh, 4, got, 8, MPI_INT, &req));
+		while (!flag)
+			OK(MPI_Test(&req, &flag, &st));
+		MPI_Get_count(&st, MPI_INT, &n);
+		CHECK(n == 2 && got[0] == 8 && got[1] == 9);
+		memset(got, 0, sizeof got);
+		OK(MPI_File_iread_shared(fh, got, 8, MPI_INT, &req));
+		OK(MPI_Waitall(1, &req, &st));
+		MPI_Get_count(&st, MPI_INT, &n);
+		CHECK(n == 3 && got[0] == 7 && got[2] == 9);
+		/* a read within the file: the whole count */
+		OK(MPI_File_iread_at(fh, 0, got, 2, MPI_INT, &req));
+		OK(MPI_Wait(&req, &st));
+		MPI_Get_count(&st, MPI_INT, &n);
+		CHECK(n == 2);
+		int cancelled = 1;
+		MPI_Test_cancelled(&st, &cancelled);
+		CHECK(cancelled == 0);
+		OK(MPI_File_close(&fh));
+	}
 	rc = tm_finish("io_sandbox");
 	MPI_Finalize();
 	return rc;
