@@ -63,6 +63,19 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Alloc_mem(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Alloc_mem", MW_NOCOMM };
+	int rc;
+	MPI_Info h1;
+	uint32_t *p2;
+	if (!(p2 = mw_ptr(inst, a2, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_info_get(a1, &h1))) goto fail;
+	return mwh_Alloc_mem(&k, (MPI_Aint)(int32_t)a0, h1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Attr_delete(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	const mw_call k = { inst, "MPI_Attr_delete", a0 };
@@ -717,6 +730,36 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Finalize(rt_instance *inst)
+{
+	const mw_call k = { inst, "MPI_Finalize", MW_NOCOMM };
+	int rc;
+	return mwh_Finalize(&k);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Finalized(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Finalized", MW_NOCOMM };
+	int rc;
+	int32_t *p0;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Finalized(&k, p0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Free_mem(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Free_mem", MW_NOCOMM };
+	int rc;
+	return mwh_Free_mem(&k, a0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Get_address(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	const mw_call k = { inst, "MPI_Get_address", MW_NOCOMM };
@@ -773,6 +816,21 @@ static uint32_t mwg_Get_elements_x(rt_instance *inst, uint32_t a0, uint32_t a1, 
 	p2 = mw_ptr(inst, a2, 8);
 	if (!p2) { rc = MW_ERR_ARG; goto fail; }
 	return mwh_Get_elements_x(&k, &s0, d1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Get_version(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Get_version", MW_NOCOMM };
+	int rc;
+	int32_t *p0;
+	int32_t *p1;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Get_version(&k, p0, p1);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -1143,6 +1201,19 @@ static uint32_t mwg_Info_get_nkeys(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Info_get_nkeys");
 }
 
+static uint32_t mwg_Info_get_nthkey(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Info_get_nthkey", MW_NOCOMM };
+	int rc;
+	MPI_Info h0;
+	char *p2;
+	if ((rc = mw_info_get(a0, &h0))) goto fail;
+	if (!(p2 = mw_ptr(inst, a2, MW_MAX_INFO_KEY + 1))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Info_get_nthkey(&k, h0, (int)a1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Info_get_valuelen(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	int rc = 0;
@@ -1169,6 +1240,39 @@ static uint32_t mwg_Info_set(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 	if (!s2) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Info_set");
 	rc = MPI_Info_set(h0, s1, s2);
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Info_set");
+}
+
+static uint32_t mwg_Init(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Init", MW_NOCOMM };
+	int rc;
+	return mwh_Init(&k, a0, a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Init_thread(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Init_thread", MW_NOCOMM };
+	int rc;
+	int32_t *p3;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Init_thread(&k, a0, a1, (int)a2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Initialized(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Initialized", MW_NOCOMM };
+	int rc;
+	int32_t *p0;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Initialized(&k, p0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Intercomm_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
@@ -1249,6 +1353,18 @@ static uint32_t mwg_Irsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t
 	p6 = mw_ptr(inst, a6, 4);
 	if (!p6) { rc = MW_ERR_ARG; goto fail; }
 	return mwh_Irsend(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Is_thread_main(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Is_thread_main", MW_NOCOMM };
+	int rc;
+	int32_t *p0;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Is_thread_main(&k, p0);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -1469,6 +1585,18 @@ static uint32_t mwg_Probe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t 
 	if ((rc = mw_comm_live(a2, &h2))) goto fail;
 	if (a3 && !(p3 = mw_ptr(inst, a3, 24))) { rc = MW_ERR_ARG; goto fail; }
 	return mwh_Probe(&k, mw_rank_in(a0), mw_tag_in(a1), h2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Query_thread(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Query_thread", MW_NOCOMM };
+	int rc;
+	int32_t *p0;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Query_thread(&k, p0);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -4074,8 +4202,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Allgather", "iiiiiii:i", (void *)mwh_Allgather },
 	{ "env", "MPI_Allgatherv", "iiiiiiii:i", (void *)mwh_Allgatherv },
 	{ "env", "PMPI_Allgatherv", "iiiiiiii:i", (void *)mwh_Allgatherv },
-	{ "env", "MPI_Alloc_mem", "iii:i", (void *)mwh_Alloc_mem },
-	{ "env", "PMPI_Alloc_mem", "iii:i", (void *)mwh_Alloc_mem },
+	{ "env", "MPI_Alloc_mem", "iii:i", (void *)mwg_Alloc_mem },
+	{ "env", "PMPI_Alloc_mem", "iii:i", (void *)mwg_Alloc_mem },
 	{ "env", "MPI_Allreduce", "iiiiii:i", (void *)mwh_Allreduce },
 	{ "env", "PMPI_Allreduce", "iiiiii:i", (void *)mwh_Allreduce },
 	{ "env", "MPI_Alltoall", "iiiiiii:i", (void *)mwh_Alltoall },
@@ -4342,12 +4470,12 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_File_write_ordered_end", "iii:i", (void *)mwh_File_write_ordered_end },
 	{ "env", "MPI_File_write_shared", "iiiii:i", (void *)mwh_File_write_shared },
 	{ "env", "PMPI_File_write_shared", "iiiii:i", (void *)mwh_File_write_shared },
-	{ "env", "MPI_Finalize", ":i", (void *)mwh_Finalize },
-	{ "env", "PMPI_Finalize", ":i", (void *)mwh_Finalize },
-	{ "env", "MPI_Finalized", "i:i", (void *)mwh_Finalized },
-	{ "env", "PMPI_Finalized", "i:i", (void *)mwh_Finalized },
-	{ "env", "MPI_Free_mem", "i:i", (void *)mwh_Free_mem },
-	{ "env", "PMPI_Free_mem", "i:i", (void *)mwh_Free_mem },
+	{ "env", "MPI_Finalize", ":i", (void *)mwg_Finalize },
+	{ "env", "PMPI_Finalize", ":i", (void *)mwg_Finalize },
+	{ "env", "MPI_Finalized", "i:i", (void *)mwg_Finalized },
+	{ "env", "PMPI_Finalized", "i:i", (void *)mwg_Finalized },
+	{ "env", "MPI_Free_mem", "i:i", (void *)mwg_Free_mem },
+	{ "env", "PMPI_Free_mem", "i:i", (void *)mwg_Free_mem },
 	{ "env", "MPI_Gather", "iiiiiiii:i", (void *)mwh_Gather },
 	{ "env", "PMPI_Gather", "iiiiiiii:i", (void *)mwh_Gather },
 	{ "env", "MPI_Gatherv", "iiiiiiiii:i", (void *)mwh_Gatherv },
@@ -4368,8 +4496,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Get_library_version", "ii:i", (void *)mwh_Get_library_version },
 	{ "env", "MPI_Get_processor_name", "ii:i", (void *)mwh_Get_processor_name },
 	{ "env", "PMPI_Get_processor_name", "ii:i", (void *)mwh_Get_processor_name },
-	{ "env", "MPI_Get_version", "ii:i", (void *)mwh_Get_version },
-	{ "env", "PMPI_Get_version", "ii:i", (void *)mwh_Get_version },
+	{ "env", "MPI_Get_version", "ii:i", (void *)mwg_Get_version },
+	{ "env", "PMPI_Get_version", "ii:i", (void *)mwg_Get_version },
 	{ "env", "MPI_Graph_create", "iiiiii:i", (void *)mwh_Graph_create },
 	{ "env", "PMPI_Graph_create", "iiiiii:i", (void *)mwh_Graph_create },
 	{ "env", "MPI_Graph_get", "iiiii:i", (void *)mwg_Graph_get },
@@ -4468,18 +4596,18 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Info_get", "iiiii:i", (void *)mwh_Info_get },
 	{ "env", "MPI_Info_get_nkeys", "ii:i", (void *)mwg_Info_get_nkeys },
 	{ "env", "PMPI_Info_get_nkeys", "ii:i", (void *)mwg_Info_get_nkeys },
-	{ "env", "MPI_Info_get_nthkey", "iii:i", (void *)mwh_Info_get_nthkey },
-	{ "env", "PMPI_Info_get_nthkey", "iii:i", (void *)mwh_Info_get_nthkey },
+	{ "env", "MPI_Info_get_nthkey", "iii:i", (void *)mwg_Info_get_nthkey },
+	{ "env", "PMPI_Info_get_nthkey", "iii:i", (void *)mwg_Info_get_nthkey },
 	{ "env", "MPI_Info_get_valuelen", "iiii:i", (void *)mwg_Info_get_valuelen },
 	{ "env", "PMPI_Info_get_valuelen", "iiii:i", (void *)mwg_Info_get_valuelen },
 	{ "env", "MPI_Info_set", "iii:i", (void *)mwg_Info_set },
 	{ "env", "PMPI_Info_set", "iii:i", (void *)mwg_Info_set },
-	{ "env", "MPI_Init", "ii:i", (void *)mwh_Init },
-	{ "env", "PMPI_Init", "ii:i", (void *)mwh_Init },
-	{ "env", "MPI_Init_thread", "iiii:i", (void *)mwh_Init_thread },
-	{ "env", "PMPI_Init_thread", "iiii:i", (void *)mwh_Init_thread },
-	{ "env", "MPI_Initialized", "i:i", (void *)mwh_Initialized },
-	{ "env", "PMPI_Initialized", "i:i", (void *)mwh_Initialized },
+	{ "env", "MPI_Init", "ii:i", (void *)mwg_Init },
+	{ "env", "PMPI_Init", "ii:i", (void *)mwg_Init },
+	{ "env", "MPI_Init_thread", "iiii:i", (void *)mwg_Init_thread },
+	{ "env", "PMPI_Init_thread", "iiii:i", (void *)mwg_Init_thread },
+	{ "env", "MPI_Initialized", "i:i", (void *)mwg_Initialized },
+	{ "env", "PMPI_Initialized", "i:i", (void *)mwg_Initialized },
 	{ "env", "MPI_Intercomm_create", "iiiiii:i", (void *)mwg_Intercomm_create },
 	{ "env", "PMPI_Intercomm_create", "iiiiii:i", (void *)mwg_Intercomm_create },
 	{ "env", "MPI_Intercomm_merge", "iii:i", (void *)mwg_Intercomm_merge },
@@ -4496,8 +4624,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Ireduce_scatter_block", "iiiiiii:i", (void *)mwh_Ireduce_scatter_block },
 	{ "env", "MPI_Irsend", "iiiiiii:i", (void *)mwg_Irsend },
 	{ "env", "PMPI_Irsend", "iiiiiii:i", (void *)mwg_Irsend },
-	{ "env", "MPI_Is_thread_main", "i:i", (void *)mwh_Is_thread_main },
-	{ "env", "PMPI_Is_thread_main", "i:i", (void *)mwh_Is_thread_main },
+	{ "env", "MPI_Is_thread_main", "i:i", (void *)mwg_Is_thread_main },
+	{ "env", "PMPI_Is_thread_main", "i:i", (void *)mwg_Is_thread_main },
 	{ "env", "MPI_Iscan", "iiiiiii:i", (void *)mwh_Iscan },
 	{ "env", "PMPI_Iscan", "iiiiiii:i", (void *)mwh_Iscan },
 	{ "env", "MPI_Iscatter", "iiiiiiiii:i", (void *)mwh_Iscatter },
@@ -4560,8 +4688,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Publish_name", "iii:i", (void *)mwh_Publish_name },
 	{ "env", "MPI_Put", "iiiiiiii:i", (void *)mwh_Put },
 	{ "env", "PMPI_Put", "iiiiiiii:i", (void *)mwh_Put },
-	{ "env", "MPI_Query_thread", "i:i", (void *)mwh_Query_thread },
-	{ "env", "PMPI_Query_thread", "i:i", (void *)mwh_Query_thread },
+	{ "env", "MPI_Query_thread", "i:i", (void *)mwg_Query_thread },
+	{ "env", "PMPI_Query_thread", "i:i", (void *)mwg_Query_thread },
 	{ "env", "MPI_Raccumulate", "iiiiiiiiii:i", (void *)mwh_Raccumulate },
 	{ "env", "PMPI_Raccumulate", "iiiiiiiiii:i", (void *)mwh_Raccumulate },
 	{ "env", "MPI_Recv", "iiiiiii:i", (void *)mwg_Recv },

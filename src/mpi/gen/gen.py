@@ -234,20 +234,16 @@ COVER = re.compile(r'''^MPI_(
 # Written by hand in src/mpi/hand_*.c as mwh_<name> (buffers with their
 # counts/datatypes, status arrays, callbacks, handle-array staging...).
 # Point-to-point, datatypes, communicators and groups, attributes, error
-# handling are typed (or listed as `hand:`): src/mpi/gen/family-p2p.txt,
-# family-type.txt, family-comm.txt, family-attr.txt, family-err.txt.
-HAND = set('''Init Init_thread Initialized Finalize Finalized Abort Wtime Wtick
-Query_thread Is_thread_main Get_version Get_library_version
-Get_processor_name Alloc_mem Free_mem
-Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv
+# handling, the environment are typed (or listed as `hand:`):
+# src/mpi/gen/family-p2p.txt, family-type.txt, family-comm.txt,
+# family-attr.txt, family-err.txt, family-env.txt.
+HAND = set('''Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv
 Alltoall Alltoallv Alltoallw Reduce Allreduce Reduce_local Reduce_scatter
 Reduce_scatter_block Scan Exscan
 Op_create Op_free
 Comm_create_errhandler Error_string
-Info_get
-Info_get_nthkey
 Type_get_attr
-Info_free Op_commutative
+Op_commutative
 '''.split())
 
 # Arguments holding a named constant whose number differs between the
@@ -678,6 +674,11 @@ def typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own):
         call.append(v)
     elif c == 'varargs':
         call.append(v)
+    elif c == 'keyout':
+        decl.append('char *p%d;' % i)
+        phase[3].append(fail_if('!(p%d = mw_ptr(inst, %s, MW_MAX_INFO_KEY + 1))' % (i, v),
+                                'MW_ERR_ARG'))
+        call.append('p%d' % i)
     elif c == 'strout':
         decl.append('char *p%d;' % i)
         phase[3].append(fail_if('!(p%d = mw_ptr(inst, %s, MW_%s))'
