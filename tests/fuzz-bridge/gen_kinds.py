@@ -98,7 +98,7 @@ LETTER = {'comm': 'c', 'dtype': 'y', 'buf': 'b', 'count': 'n', 'bytes': 'b',
           'arr': None, 'aints': None, 'dtypes': 'ay', 'packed': 'b', 'pos': None,
           'comm_any': 'c', 'group': 'g', 'info': 'i', 'strout': 'p', 'ranges': None, 'varargs': None, 'errh': 'e',
           'keyval': None, 'word': None, 'wout': None, 'fn': None,
-          'keyout': 'p'}
+          'keyout': 'p', 'win': None}
 KIND_LETTER_MORE = {'ranges', 'varargs', 'keyval', 'word', 'wout', 'fn'}
 # Classes whose letter is cls()'s (the kind's, array or in/out included).
 KIND_LETTER = {'arr', 'aints', 'pos', 'str'}
