@@ -3,7 +3,9 @@
  * and processor name, MPI_Alloc_mem; 12.4's thread queries), the info
  * object (chapter 9) where the generic rules of gen.py do not suffice, and
  * the bridge's registration (mpib_register) with the env imports the
- * published binaries need besides MPI. */
+ * published binaries need besides MPI.  Most procedures here are typed
+ * (src/mpi/gen/family-env.txt, which says why the others are not): their
+ * generated entry checks the arguments and k carries the call. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -29,6 +29,11 @@
  *
  * Errors on a window go to the window's module error handler (default
  * MPI_ERRORS_ARE_FATAL, as MPI says); the host window always returns.
+ * The synchronization procedures, the window's group, name and info, and
+ * MPI_Put and MPI_Get are typed (src/mpi/gen/family-rma.txt): their
+ * generated entry looks the window up (class win) and checks the other
+ * arguments, and k (its win flag) sends a failure to the window's handler;
+ * the rest check their arguments here (WIN, WFAIL, WRET).
  *
  * Shared windows (Win_allocate_shared, Win_shared_query): every rank's
  * segment must appear inside every rank's linear memory.  The host's own
