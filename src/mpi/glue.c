@@ -12,7 +12,7 @@
 
 static uint32_t mwg_Add_error_class(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Add_error_class", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Add_error_class", MW_NOCOMM, 0 };
 	int rc;
 	int32_t *p0;
 	p0 = mw_ptr(inst, a0, 4);
@@ -24,7 +24,7 @@ fail:
 
 static uint32_t mwg_Add_error_code(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Add_error_code", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Add_error_code", MW_NOCOMM, 0 };
 	int rc;
 	int32_t *p1;
 	p1 = mw_ptr(inst, a1, 4);
@@ -36,7 +36,7 @@ fail:
 
 static uint32_t mwg_Add_error_string(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Add_error_string", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Add_error_string", MW_NOCOMM, 0 };
 	int rc;
 	const char *s1;
 	if (!(s1 = mw_str(inst, a1))) { rc = MW_ERR_ARG; goto fail; }
@@ -47,7 +47,7 @@ fail:
 
 static uint32_t mwg_Aint_add(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Aint_add", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Aint_add", MW_NOCOMM, 0 };
 	int rc;
 	return mwh_Aint_add(&k, (MPI_Aint)(int32_t)a0, (MPI_Aint)(int32_t)a1);
 fail:
@@ -56,16 +56,29 @@ fail:
 
 static uint32_t mwg_Aint_diff(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Aint_diff", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Aint_diff", MW_NOCOMM, 0 };
 	int rc;
 	return mwh_Aint_diff(&k, (MPI_Aint)(int32_t)a0, (MPI_Aint)(int32_t)a1);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Alloc_mem(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Alloc_mem", MW_NOCOMM, 0 };
+	int rc;
+	MPI_Info h1;
+	uint32_t *p2;
+	if (!(p2 = mw_ptr(inst, a2, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_info_get(a1, &h1))) goto fail;
+	return mwh_Alloc_mem(&k, (MPI_Aint)(int32_t)a0, h1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Attr_delete(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Attr_delete", a0 };
+	const mw_call k = { inst, "MPI_Attr_delete", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -78,7 +91,7 @@ fail:
 
 static uint32_t mwg_Attr_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Attr_get", a0 };
+	const mw_call k = { inst, "MPI_Attr_get", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -96,7 +109,7 @@ fail:
 
 static uint32_t mwg_Attr_put(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Attr_put", a0 };
+	const mw_call k = { inst, "MPI_Attr_put", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -109,7 +122,7 @@ fail:
 
 static uint32_t mwg_Bsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Bsend", a5 };
+	const mw_call k = { inst, "MPI_Bsend", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -124,7 +137,7 @@ fail:
 
 static uint32_t mwg_Bsend_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Bsend_init", a5 };
+	const mw_call k = { inst, "MPI_Bsend_init", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -142,7 +155,7 @@ fail:
 
 static uint32_t mwg_Buffer_attach(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Buffer_attach", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Buffer_attach", MW_NOCOMM, 0 };
 	int rc;
 	void *p0;
 	p0 = mw_ptr(inst, a0, a1);
@@ -154,7 +167,7 @@ fail:
 
 static uint32_t mwg_Buffer_detach(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Buffer_detach", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Buffer_detach", MW_NOCOMM, 0 };
 	int rc;
 	int32_t *p0;
 	int32_t *p1;
@@ -169,7 +182,7 @@ fail:
 
 static uint32_t mwg_Cancel(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Cancel", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Cancel", MW_NOCOMM, 0 };
 	int rc;
 	mw_req_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -282,7 +295,7 @@ static uint32_t mwg_Comm_c2f(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Comm_call_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Comm_call_errhandler", a0 };
+	const mw_call k = { inst, "MPI_Comm_call_errhandler", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	if ((rc = mw_comm_get(a0, &h0))) goto fail;
@@ -307,7 +320,7 @@ static uint32_t mwg_Comm_compare(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 
 static uint32_t mwg_Comm_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Comm_create", a0 };
+	const mw_call k = { inst, "MPI_Comm_create", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	MPI_Group h1;
@@ -323,7 +336,7 @@ fail:
 
 static uint32_t mwg_Comm_create_group(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Comm_create_group", a0 };
+	const mw_call k = { inst, "MPI_Comm_create_group", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	MPI_Group h1;
@@ -339,7 +352,7 @@ fail:
 
 static uint32_t mwg_Comm_create_keyval(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Comm_create_keyval", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Comm_create_keyval", MW_NOCOMM, 0 };
 	int rc;
 	int32_t *p2;
 	p2 = mw_ptr(inst, a2, 4);
@@ -351,7 +364,7 @@ fail:
 
 static uint32_t mwg_Comm_delete_attr(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Comm_delete_attr", a0 };
+	const mw_call k = { inst, "MPI_Comm_delete_attr", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -364,7 +377,7 @@ fail:
 
 static uint32_t mwg_Comm_dup(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Comm_dup", a0 };
+	const mw_call k = { inst, "MPI_Comm_dup", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	uint32_t *p1;
@@ -378,7 +391,7 @@ fail:
 
 static uint32_t mwg_Comm_dup_with_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Comm_dup_with_info", a0 };
+	const mw_call k = { inst, "MPI_Comm_dup_with_info", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	MPI_Info h1;
@@ -399,7 +412,7 @@ static uint32_t mwg_Comm_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Comm_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Comm_free", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Comm_free", MW_NOCOMM, 0 };
 	int rc;
 	mw_comm_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -413,7 +426,7 @@ fail:
 
 static uint32_t mwg_Comm_free_keyval(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Comm_free_keyval", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Comm_free_keyval", MW_NOCOMM, 0 };
 	int rc;
 	mw_keyval_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -427,7 +440,7 @@ fail:
 
 static uint32_t mwg_Comm_get_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Comm_get_attr", a0 };
+	const mw_call k = { inst, "MPI_Comm_get_attr", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -445,7 +458,7 @@ fail:
 
 static uint32_t mwg_Comm_get_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Comm_get_errhandler", a0 };
+	const mw_call k = { inst, "MPI_Comm_get_errhandler", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	uint32_t *p1;
@@ -472,7 +485,7 @@ static uint32_t mwg_Comm_get_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 
 static uint32_t mwg_Comm_get_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Comm_get_name", a0 };
+	const mw_call k = { inst, "MPI_Comm_get_name", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	char *p1;
@@ -501,7 +514,7 @@ static uint32_t mwg_Comm_group(rt_instance *inst, uint32_t a0, uint32_t a1)
 
 static uint32_t mwg_Comm_idup(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Comm_idup", a0 };
+	const mw_call k = { inst, "MPI_Comm_idup", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	uint32_t *p1;
@@ -554,7 +567,7 @@ static uint32_t mwg_Comm_remote_size(rt_instance *inst, uint32_t a0, uint32_t a1
 
 static uint32_t mwg_Comm_set_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Comm_set_attr", a0 };
+	const mw_call k = { inst, "MPI_Comm_set_attr", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -567,7 +580,7 @@ fail:
 
 static uint32_t mwg_Comm_set_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Comm_set_errhandler", a0 };
+	const mw_call k = { inst, "MPI_Comm_set_errhandler", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	MPI_Errhandler e1;
@@ -591,7 +604,7 @@ static uint32_t mwg_Comm_set_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 
 static uint32_t mwg_Comm_set_name(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Comm_set_name", a0 };
+	const mw_call k = { inst, "MPI_Comm_set_name", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	const char *s1;
@@ -615,7 +628,7 @@ static uint32_t mwg_Comm_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 
 static uint32_t mwg_Comm_split(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Comm_split", a0 };
+	const mw_call k = { inst, "MPI_Comm_split", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	uint32_t *p3;
@@ -629,7 +642,7 @@ fail:
 
 static uint32_t mwg_Comm_split_type(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Comm_split_type", a0 };
+	const mw_call k = { inst, "MPI_Comm_split_type", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	MPI_Info h3;
@@ -693,7 +706,7 @@ static uint32_t mwg_Errhandler_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Errhandler_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Errhandler_free", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Errhandler_free", MW_NOCOMM, 0 };
 	int rc;
 	mw_errh_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -707,7 +720,7 @@ fail:
 
 static uint32_t mwg_Error_class(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Error_class", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Error_class", MW_NOCOMM, 0 };
 	int rc;
 	int32_t *p1;
 	p1 = mw_ptr(inst, a1, 4);
@@ -717,9 +730,56 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Finalize(rt_instance *inst)
+{
+	const mw_call k = { inst, "MPI_Finalize", MW_NOCOMM, 0 };
+	int rc;
+	return mwh_Finalize(&k);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Finalized(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Finalized", MW_NOCOMM, 0 };
+	int rc;
+	int32_t *p0;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Finalized(&k, p0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Free_mem(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Free_mem", MW_NOCOMM, 0 };
+	int rc;
+	return mwh_Free_mem(&k, a0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	const mw_call k = { inst, "MPI_Get", a7, 1 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	mw_dtype *d6;
+	struct rma_win *w7;
+	if (!(w7 = mw_win_of(a7))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_dtype_get(a6, &d6))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	return mwh_Get(&k, p0, (int)a1, d2, mw_rank_in(a3), (MPI_Aint)(int32_t)a4, (int)a5, d6, w7);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
 static uint32_t mwg_Get_address(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Get_address", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Get_address", MW_NOCOMM, 0 };
 	int rc;
 	int32_t *p1;
 	p1 = mw_ptr(inst, a1, 4);
@@ -731,7 +791,7 @@ fail:
 
 static uint32_t mwg_Get_count(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Get_count", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Get_count", MW_NOCOMM, 0 };
 	int rc;
 	MPI_Status s0;
 	mw_dtype *d1;
@@ -747,7 +807,7 @@ fail:
 
 static uint32_t mwg_Get_elements(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Get_elements", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Get_elements", MW_NOCOMM, 0 };
 	int rc;
 	MPI_Status s0;
 	mw_dtype *d1;
@@ -763,7 +823,7 @@ fail:
 
 static uint32_t mwg_Get_elements_x(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Get_elements_x", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Get_elements_x", MW_NOCOMM, 0 };
 	int rc;
 	MPI_Status s0;
 	mw_dtype *d1;
@@ -773,6 +833,21 @@ static uint32_t mwg_Get_elements_x(rt_instance *inst, uint32_t a0, uint32_t a1, 
 	p2 = mw_ptr(inst, a2, 8);
 	if (!p2) { rc = MW_ERR_ARG; goto fail; }
 	return mwh_Get_elements_x(&k, &s0, d1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Get_version(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Get_version", MW_NOCOMM, 0 };
+	int rc;
+	int32_t *p0;
+	int32_t *p1;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Get_version(&k, p0, p1);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -886,7 +961,7 @@ static uint32_t mwg_Group_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Group_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Group_free", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Group_free", MW_NOCOMM, 0 };
 	int rc;
 	mw_group_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -931,7 +1006,7 @@ static uint32_t mwg_Group_intersection(rt_instance *inst, uint32_t a0, uint32_t 
 
 static uint32_t mwg_Group_range_excl(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Group_range_excl", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Group_range_excl", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	MPI_Group h0;
@@ -951,7 +1026,7 @@ fail:
 
 static uint32_t mwg_Group_range_incl(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Group_range_incl", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Group_range_incl", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	MPI_Group h0;
@@ -994,7 +1069,7 @@ static uint32_t mwg_Group_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 
 static uint32_t mwg_Group_translate_ranks(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Group_translate_ranks", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Group_translate_ranks", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	MPI_Group h0;
@@ -1031,7 +1106,7 @@ static uint32_t mwg_Group_union(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 
 static uint32_t mwg_Ibsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Ibsend", a5 };
+	const mw_call k = { inst, "MPI_Ibsend", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1049,7 +1124,7 @@ fail:
 
 static uint32_t mwg_Improbe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Improbe", a2 };
+	const mw_call k = { inst, "MPI_Improbe", a2, 0 };
 	int rc;
 	MPI_Comm h2;
 	int32_t *p3;
@@ -1068,7 +1143,7 @@ fail:
 
 static uint32_t mwg_Imrecv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Imrecv", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Imrecv", MW_NOCOMM, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1143,6 +1218,19 @@ static uint32_t mwg_Info_get_nkeys(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Info_get_nkeys");
 }
 
+static uint32_t mwg_Info_get_nthkey(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Info_get_nthkey", MW_NOCOMM, 0 };
+	int rc;
+	MPI_Info h0;
+	char *p2;
+	if ((rc = mw_info_get(a0, &h0))) goto fail;
+	if (!(p2 = mw_ptr(inst, a2, MW_MAX_INFO_KEY + 1))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Info_get_nthkey(&k, h0, (int)a1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Info_get_valuelen(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	int rc = 0;
@@ -1171,9 +1259,42 @@ static uint32_t mwg_Info_set(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Info_set");
 }
 
+static uint32_t mwg_Init(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Init", MW_NOCOMM, 0 };
+	int rc;
+	return mwh_Init(&k, a0, a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Init_thread(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Init_thread", MW_NOCOMM, 0 };
+	int rc;
+	int32_t *p3;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Init_thread(&k, a0, a1, (int)a2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Initialized(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Initialized", MW_NOCOMM, 0 };
+	int rc;
+	int32_t *p0;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Initialized(&k, p0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Intercomm_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Intercomm_create", a0 };
+	const mw_call k = { inst, "MPI_Intercomm_create", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	MPI_Comm h2;
@@ -1189,7 +1310,7 @@ fail:
 
 static uint32_t mwg_Intercomm_merge(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Intercomm_merge", a0 };
+	const mw_call k = { inst, "MPI_Intercomm_merge", a0, 0 };
 	int rc;
 	MPI_Comm h0;
 	uint32_t *p2;
@@ -1203,7 +1324,7 @@ fail:
 
 static uint32_t mwg_Iprobe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Iprobe", a2 };
+	const mw_call k = { inst, "MPI_Iprobe", a2, 0 };
 	int rc;
 	MPI_Comm h2;
 	int32_t *p3;
@@ -1219,7 +1340,7 @@ fail:
 
 static uint32_t mwg_Irecv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Irecv", a5 };
+	const mw_call k = { inst, "MPI_Irecv", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1237,7 +1358,7 @@ fail:
 
 static uint32_t mwg_Irsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Irsend", a5 };
+	const mw_call k = { inst, "MPI_Irsend", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1253,9 +1374,21 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Is_thread_main(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Is_thread_main", MW_NOCOMM, 0 };
+	int rc;
+	int32_t *p0;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Is_thread_main(&k, p0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Isend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Isend", a5 };
+	const mw_call k = { inst, "MPI_Isend", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1273,7 +1406,7 @@ fail:
 
 static uint32_t mwg_Issend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Issend", a5 };
+	const mw_call k = { inst, "MPI_Issend", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1291,7 +1424,7 @@ fail:
 
 static uint32_t mwg_Keyval_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Keyval_create", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Keyval_create", MW_NOCOMM, 0 };
 	int rc;
 	int32_t *p2;
 	p2 = mw_ptr(inst, a2, 4);
@@ -1303,7 +1436,7 @@ fail:
 
 static uint32_t mwg_Keyval_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Keyval_free", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Keyval_free", MW_NOCOMM, 0 };
 	int rc;
 	mw_keyval_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -1327,7 +1460,7 @@ static uint32_t mwg_Message_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Mprobe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Mprobe", a2 };
+	const mw_call k = { inst, "MPI_Mprobe", a2, 0 };
 	int rc;
 	MPI_Comm h2;
 	uint32_t *p3;
@@ -1343,7 +1476,7 @@ fail:
 
 static uint32_t mwg_Mrecv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Mrecv", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Mrecv", MW_NOCOMM, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1373,7 +1506,7 @@ static uint32_t mwg_Op_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Pack(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Pack", a6 };
+	const mw_call k = { inst, "MPI_Pack", a6, 0 };
 	int rc;
 	uint32_t r;
 	void *p0;
@@ -1396,7 +1529,7 @@ out:
 
 static uint32_t mwg_Pack_external(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Pack_external", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Pack_external", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	const char *s0;
@@ -1419,7 +1552,7 @@ out:
 
 static uint32_t mwg_Pack_external_size(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Pack_external_size", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Pack_external_size", MW_NOCOMM, 0 };
 	int rc;
 	const char *s0;
 	mw_dtype *d2;
@@ -1436,7 +1569,7 @@ fail:
 
 static uint32_t mwg_Pack_size(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Pack_size", a2 };
+	const mw_call k = { inst, "MPI_Pack_size", a2, 0 };
 	int rc;
 	mw_dtype *d1;
 	MPI_Comm h2;
@@ -1453,7 +1586,7 @@ fail:
 
 static uint32_t mwg_Pcontrol(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Pcontrol", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Pcontrol", MW_NOCOMM, 0 };
 	int rc;
 	return mwh_Pcontrol(&k, (int)a0, a1);
 fail:
@@ -1462,7 +1595,7 @@ fail:
 
 static uint32_t mwg_Probe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Probe", a2 };
+	const mw_call k = { inst, "MPI_Probe", a2, 0 };
 	int rc;
 	MPI_Comm h2;
 	mw_status *p3 = NULL;
@@ -1473,9 +1606,38 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Put(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	const mw_call k = { inst, "MPI_Put", a7, 1 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	mw_dtype *d6;
+	struct rma_win *w7;
+	if (!(w7 = mw_win_of(a7))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_dtype_get(a6, &d6))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	return mwh_Put(&k, p0, (int)a1, d2, mw_rank_in(a3), (MPI_Aint)(int32_t)a4, (int)a5, d6, w7);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Query_thread(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Query_thread", MW_NOCOMM, 0 };
+	int rc;
+	int32_t *p0;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Query_thread(&k, p0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Recv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Recv", a5 };
+	const mw_call k = { inst, "MPI_Recv", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1492,7 +1654,7 @@ fail:
 
 static uint32_t mwg_Recv_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Recv_init", a5 };
+	const mw_call k = { inst, "MPI_Recv_init", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1520,7 +1682,7 @@ static uint32_t mwg_Request_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Request_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Request_free", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Request_free", MW_NOCOMM, 0 };
 	int rc;
 	mw_req_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -1534,7 +1696,7 @@ fail:
 
 static uint32_t mwg_Request_get_status(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Request_get_status", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Request_get_status", MW_NOCOMM, 0 };
 	int rc;
 	MPI_Request h0;
 	int32_t *p1;
@@ -1550,7 +1712,7 @@ fail:
 
 static uint32_t mwg_Rsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Rsend", a5 };
+	const mw_call k = { inst, "MPI_Rsend", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1565,7 +1727,7 @@ fail:
 
 static uint32_t mwg_Rsend_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Rsend_init", a5 };
+	const mw_call k = { inst, "MPI_Rsend_init", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1583,7 +1745,7 @@ fail:
 
 static uint32_t mwg_Send(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Send", a5 };
+	const mw_call k = { inst, "MPI_Send", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1598,7 +1760,7 @@ fail:
 
 static uint32_t mwg_Send_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Send_init", a5 };
+	const mw_call k = { inst, "MPI_Send_init", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1616,7 +1778,7 @@ fail:
 
 static uint32_t mwg_Sendrecv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9, uint32_t a10, uint32_t a11)
 {
-	const mw_call k = { inst, "MPI_Sendrecv", a10 };
+	const mw_call k = { inst, "MPI_Sendrecv", a10, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1637,7 +1799,7 @@ fail:
 
 static uint32_t mwg_Sendrecv_replace(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Sendrecv_replace", a7 };
+	const mw_call k = { inst, "MPI_Sendrecv_replace", a7, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1654,7 +1816,7 @@ fail:
 
 static uint32_t mwg_Ssend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Ssend", a5 };
+	const mw_call k = { inst, "MPI_Ssend", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1669,7 +1831,7 @@ fail:
 
 static uint32_t mwg_Ssend_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Ssend_init", a5 };
+	const mw_call k = { inst, "MPI_Ssend_init", a5, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -1687,7 +1849,7 @@ fail:
 
 static uint32_t mwg_Start(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Start", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Start", MW_NOCOMM, 0 };
 	int rc;
 	mw_req_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -1701,7 +1863,7 @@ fail:
 
 static uint32_t mwg_Startall(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Startall", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Startall", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	mw_reqs q1 = { 0 };
@@ -1716,7 +1878,7 @@ fail:
 
 static uint32_t mwg_Status_set_cancelled(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Status_set_cancelled", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Status_set_cancelled", MW_NOCOMM, 0 };
 	int rc;
 	mw_status *p0;
 	p0 = mw_ptr(inst, a0, 24);
@@ -1728,7 +1890,7 @@ fail:
 
 static uint32_t mwg_Status_set_elements(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Status_set_elements", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Status_set_elements", MW_NOCOMM, 0 };
 	int rc;
 	mw_status *p0;
 	mw_dtype *d1;
@@ -1742,7 +1904,7 @@ fail:
 
 static uint32_t mwg_Status_set_elements_x(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2)
 {
-	const mw_call k = { inst, "MPI_Status_set_elements_x", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Status_set_elements_x", MW_NOCOMM, 0 };
 	int rc;
 	mw_status *p0;
 	mw_dtype *d1;
@@ -2004,7 +2166,7 @@ static uint32_t mwl_T_pvar_write(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 
 static uint32_t mwg_Test(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Test", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Test", MW_NOCOMM, 0 };
 	int rc;
 	mw_req_io q0;
 	int32_t *p1;
@@ -2023,7 +2185,7 @@ fail:
 
 static uint32_t mwg_Test_cancelled(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Test_cancelled", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Test_cancelled", MW_NOCOMM, 0 };
 	int rc;
 	mw_status *p0;
 	int32_t *p1;
@@ -2038,7 +2200,7 @@ fail:
 
 static uint32_t mwg_Testall(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Testall", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Testall", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	mw_reqs q1 = { 0 };
@@ -2058,7 +2220,7 @@ fail:
 
 static uint32_t mwg_Testany(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Testany", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Testany", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	mw_reqs q1 = { 0 };
@@ -2081,7 +2243,7 @@ fail:
 
 static uint32_t mwg_Testsome(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Testsome", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Testsome", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	mw_reqs q1 = { 0 };
@@ -2121,7 +2283,7 @@ static uint32_t mwg_Type_c2f(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Type_commit(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Type_commit", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_commit", MW_NOCOMM, 0 };
 	int rc;
 	mw_dtype_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -2148,7 +2310,7 @@ static uint32_t mwg_Type_contiguous(rt_instance *inst, uint32_t a0, uint32_t a1,
 
 static uint32_t mwg_Type_create_darray(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
 {
-	const mw_call k = { inst, "MPI_Type_create_darray", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_create_darray", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap s3 = { 0 };
@@ -2213,7 +2375,7 @@ static uint32_t mwg_Type_create_f90_real(rt_instance *inst, uint32_t a0, uint32_
 
 static uint32_t mwg_Type_create_hindexed(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Type_create_hindexed", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_create_hindexed", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap s1 = { 0 };
@@ -2237,7 +2399,7 @@ fail:
 
 static uint32_t mwg_Type_create_hindexed_block(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Type_create_hindexed_block", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_create_hindexed_block", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	mw_aints w2 = { 0 };
@@ -2257,7 +2419,7 @@ fail:
 
 static uint32_t mwg_Type_create_hvector(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Type_create_hvector", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_create_hvector", MW_NOCOMM, 0 };
 	int rc;
 	mw_dtype *d3;
 	uint32_t *p4;
@@ -2287,7 +2449,7 @@ static uint32_t mwg_Type_create_indexed_block(rt_instance *inst, uint32_t a0, ui
 
 static uint32_t mwg_Type_create_keyval(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Type_create_keyval", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_create_keyval", MW_NOCOMM, 0 };
 	int rc;
 	int32_t *p2;
 	p2 = mw_ptr(inst, a2, 4);
@@ -2299,7 +2461,7 @@ fail:
 
 static uint32_t mwg_Type_create_resized(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Type_create_resized", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_create_resized", MW_NOCOMM, 0 };
 	int rc;
 	mw_dtype *d0;
 	uint32_t *p3;
@@ -2313,7 +2475,7 @@ fail:
 
 static uint32_t mwg_Type_create_struct(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Type_create_struct", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_create_struct", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap s1 = { 0 };
@@ -2340,7 +2502,7 @@ fail:
 
 static uint32_t mwg_Type_create_subarray(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Type_create_subarray", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_create_subarray", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap s1 = { 0 };
@@ -2368,7 +2530,7 @@ fail:
 
 static uint32_t mwg_Type_delete_attr(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Type_delete_attr", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_delete_attr", MW_NOCOMM, 0 };
 	int rc;
 	mw_dtype *d0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -2399,7 +2561,7 @@ static uint32_t mwg_Type_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Type_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Type_free", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_free", MW_NOCOMM, 0 };
 	int rc;
 	mw_dtype_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -2413,7 +2575,7 @@ fail:
 
 static uint32_t mwg_Type_free_keyval(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Type_free_keyval", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_free_keyval", MW_NOCOMM, 0 };
 	int rc;
 	mw_keyval_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -2427,7 +2589,7 @@ fail:
 
 static uint32_t mwg_Type_get_contents(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Type_get_contents", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_get_contents", MW_NOCOMM, 0 };
 	int rc;
 	mw_dtype_ref t0 = { a0, NULL };
 	int32_t *p4;
@@ -2447,7 +2609,7 @@ fail:
 
 static uint32_t mwg_Type_get_envelope(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Type_get_envelope", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_get_envelope", MW_NOCOMM, 0 };
 	int rc;
 	mw_dtype_ref t0 = { a0, NULL };
 	int32_t *p1;
@@ -2470,7 +2632,7 @@ fail:
 
 static uint32_t mwg_Type_get_extent(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Type_get_extent", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_get_extent", MW_NOCOMM, 0 };
 	int rc;
 	mw_dtype *d0;
 	int32_t *p1;
@@ -2500,7 +2662,7 @@ static uint32_t mwg_Type_get_extent_x(rt_instance *inst, uint32_t a0, uint32_t a
 
 static uint32_t mwg_Type_get_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Type_get_name", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_get_name", MW_NOCOMM, 0 };
 	int rc;
 	mw_dtype_ref t0 = { a0, NULL };
 	char *p1;
@@ -2516,7 +2678,7 @@ fail:
 
 static uint32_t mwg_Type_get_true_extent(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Type_get_true_extent", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_get_true_extent", MW_NOCOMM, 0 };
 	int rc;
 	mw_dtype *d0;
 	int32_t *p1;
@@ -2575,7 +2737,7 @@ static uint32_t mwg_Type_match_size(rt_instance *inst, uint32_t a0, uint32_t a1,
 
 static uint32_t mwg_Type_set_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Type_set_attr", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_set_attr", MW_NOCOMM, 0 };
 	int rc;
 	mw_dtype *d0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -2588,7 +2750,7 @@ fail:
 
 static uint32_t mwg_Type_set_name(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Type_set_name", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Type_set_name", MW_NOCOMM, 0 };
 	int rc;
 	mw_dtype_ref t0 = { a0, NULL };
 	const char *s1;
@@ -2636,7 +2798,7 @@ static uint32_t mwg_Type_vector(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 
 static uint32_t mwg_Unpack(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Unpack", a6 };
+	const mw_call k = { inst, "MPI_Unpack", a6, 0 };
 	int rc;
 	uint32_t r;
 	void *p0;
@@ -2659,7 +2821,7 @@ out:
 
 static uint32_t mwg_Unpack_external(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Unpack_external", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Unpack_external", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	const char *s0;
@@ -2682,7 +2844,7 @@ out:
 
 static uint32_t mwg_Wait(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Wait", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Wait", MW_NOCOMM, 0 };
 	int rc;
 	mw_req_io q0;
 	mw_status *p1 = NULL;
@@ -2698,7 +2860,7 @@ fail:
 
 static uint32_t mwg_Waitall(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Waitall", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Waitall", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	mw_reqs q1 = { 0 };
@@ -2715,7 +2877,7 @@ fail:
 
 static uint32_t mwg_Waitany(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Waitany", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Waitany", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	mw_reqs q1 = { 0 };
@@ -2735,7 +2897,7 @@ fail:
 
 static uint32_t mwg_Waitsome(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Waitsome", MW_NOCOMM };
+	const mw_call k = { inst, "MPI_Waitsome", MW_NOCOMM, 0 };
 	int rc;
 	uint32_t r;
 	mw_reqs q1 = { 0 };
@@ -2754,6 +2916,248 @@ static uint32_t mwg_Waitsome(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 fail:
 	mw_reqs_free(&q1);
 	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Win_complete(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Win_complete", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	return mwh_Win_complete(&k, w0);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_fence(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_fence", a1, 1 };
+	int rc;
+	struct rma_win *w1;
+	if (!(w1 = mw_win_of(a1))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	return mwh_Win_fence(&k, (int)a0, w1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_flush(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_flush", a1, 1 };
+	int rc;
+	struct rma_win *w1;
+	if (!(w1 = mw_win_of(a1))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	return mwh_Win_flush(&k, mw_rank_in(a0), w1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_flush_all(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Win_flush_all", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	return mwh_Win_flush_all(&k, w0);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_flush_local(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_flush_local", a1, 1 };
+	int rc;
+	struct rma_win *w1;
+	if (!(w1 = mw_win_of(a1))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	return mwh_Win_flush_local(&k, mw_rank_in(a0), w1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_flush_local_all(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Win_flush_local_all", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	return mwh_Win_flush_local_all(&k, w0);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_get_group(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_get_group", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	uint32_t *p1;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Win_get_group(&k, w0, p1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_get_info(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_get_info", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	uint32_t *p1;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Win_get_info(&k, w0, p1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_get_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Win_get_name", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	char *p1;
+	int32_t *p2;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if (!(p1 = mw_ptr(inst, a1, MW_MAX_OBJECT_NAME))) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Win_get_name(&k, w0, p1, p2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_lock(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Win_lock", a3, 1 };
+	int rc;
+	struct rma_win *w3;
+	if (!(w3 = mw_win_of(a3))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	return mwh_Win_lock(&k, (int)a0, mw_rank_in(a1), (int)a2, w3);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_lock_all(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_lock_all", a1, 1 };
+	int rc;
+	struct rma_win *w1;
+	if (!(w1 = mw_win_of(a1))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	return mwh_Win_lock_all(&k, (int)a0, w1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_post(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Win_post", a2, 1 };
+	int rc;
+	MPI_Group h0;
+	struct rma_win *w2;
+	if (!(w2 = mw_win_of(a2))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_group_get(a0, &h0))) goto fail;
+	return mwh_Win_post(&k, h0, (int)a1, w2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_set_info(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_set_info", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	MPI_Info h1;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_info_get(a1, &h1))) goto fail;
+	return mwh_Win_set_info(&k, w0, h1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_set_name(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_set_name", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	const char *s1;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if (!(s1 = mw_str(inst, a1))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Win_set_name(&k, w0, s1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_start(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Win_start", a2, 1 };
+	int rc;
+	MPI_Group h0;
+	struct rma_win *w2;
+	if (!(w2 = mw_win_of(a2))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_group_get(a0, &h0))) goto fail;
+	return mwh_Win_start(&k, h0, (int)a1, w2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_sync(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Win_sync", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	return mwh_Win_sync(&k, w0);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_test(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_test", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	int32_t *p1;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Win_test(&k, w0, p1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_unlock(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_unlock", a1, 1 };
+	int rc;
+	struct rma_win *w1;
+	if (!(w1 = mw_win_of(a1))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	return mwh_Win_unlock(&k, mw_rank_in(a0), w1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_unlock_all(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Win_unlock_all", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	return mwh_Win_unlock_all(&k, w0);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_wait(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Win_wait", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	return mwh_Win_wait(&k, w0);
+fail:
+	return mw_call_fail(&k, rc);
 }
 
 /* ---- MPI-4 large-count versions (mw_bigc_* in hand_bigc.c) ---- */
@@ -3243,7 +3647,7 @@ static uint32_t mwb_Get_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t 
 	if (mw_bigc_xfer(&x, "origin_count", a1, a2, &b1, &b2)) goto out;
 	uint32_t b5, b6;
 	if (mw_bigc_xfer(&x, "target_count", a5, a6, &b5, &b6)) goto out;
-	x.r = mwh_Get(inst, a0, b1, b2, a3, a4, b5, b6, a7);
+	x.r = mwg_Get(inst, a0, b1, b2, a3, a4, b5, b6, a7);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3673,7 +4077,7 @@ static uint32_t mwb_Put_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t 
 	if (mw_bigc_xfer(&x, "origin_count", a1, a2, &b1, &b2)) goto out;
 	uint32_t b5, b6;
 	if (mw_bigc_xfer(&x, "target_count", a5, a6, &b5, &b6)) goto out;
-	x.r = mwh_Put(inst, a0, b1, b2, a3, a4, b5, b6, a7);
+	x.r = mwg_Put(inst, a0, b1, b2, a3, a4, b5, b6, a7);
 out:
 	return mw_bigc_end(&x);
 }
@@ -4074,8 +4478,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Allgather", "iiiiiii:i", (void *)mwh_Allgather },
 	{ "env", "MPI_Allgatherv", "iiiiiiii:i", (void *)mwh_Allgatherv },
 	{ "env", "PMPI_Allgatherv", "iiiiiiii:i", (void *)mwh_Allgatherv },
-	{ "env", "MPI_Alloc_mem", "iii:i", (void *)mwh_Alloc_mem },
-	{ "env", "PMPI_Alloc_mem", "iii:i", (void *)mwh_Alloc_mem },
+	{ "env", "MPI_Alloc_mem", "iii:i", (void *)mwg_Alloc_mem },
+	{ "env", "PMPI_Alloc_mem", "iii:i", (void *)mwg_Alloc_mem },
 	{ "env", "MPI_Allreduce", "iiiiii:i", (void *)mwh_Allreduce },
 	{ "env", "PMPI_Allreduce", "iiiiii:i", (void *)mwh_Allreduce },
 	{ "env", "MPI_Alltoall", "iiiiiii:i", (void *)mwh_Alltoall },
@@ -4342,18 +4746,18 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_File_write_ordered_end", "iii:i", (void *)mwh_File_write_ordered_end },
 	{ "env", "MPI_File_write_shared", "iiiii:i", (void *)mwh_File_write_shared },
 	{ "env", "PMPI_File_write_shared", "iiiii:i", (void *)mwh_File_write_shared },
-	{ "env", "MPI_Finalize", ":i", (void *)mwh_Finalize },
-	{ "env", "PMPI_Finalize", ":i", (void *)mwh_Finalize },
-	{ "env", "MPI_Finalized", "i:i", (void *)mwh_Finalized },
-	{ "env", "PMPI_Finalized", "i:i", (void *)mwh_Finalized },
-	{ "env", "MPI_Free_mem", "i:i", (void *)mwh_Free_mem },
-	{ "env", "PMPI_Free_mem", "i:i", (void *)mwh_Free_mem },
+	{ "env", "MPI_Finalize", ":i", (void *)mwg_Finalize },
+	{ "env", "PMPI_Finalize", ":i", (void *)mwg_Finalize },
+	{ "env", "MPI_Finalized", "i:i", (void *)mwg_Finalized },
+	{ "env", "PMPI_Finalized", "i:i", (void *)mwg_Finalized },
+	{ "env", "MPI_Free_mem", "i:i", (void *)mwg_Free_mem },
+	{ "env", "PMPI_Free_mem", "i:i", (void *)mwg_Free_mem },
 	{ "env", "MPI_Gather", "iiiiiiii:i", (void *)mwh_Gather },
 	{ "env", "PMPI_Gather", "iiiiiiii:i", (void *)mwh_Gather },
 	{ "env", "MPI_Gatherv", "iiiiiiiii:i", (void *)mwh_Gatherv },
 	{ "env", "PMPI_Gatherv", "iiiiiiiii:i", (void *)mwh_Gatherv },
-	{ "env", "MPI_Get", "iiiiiiii:i", (void *)mwh_Get },
-	{ "env", "PMPI_Get", "iiiiiiii:i", (void *)mwh_Get },
+	{ "env", "MPI_Get", "iiiiiiii:i", (void *)mwg_Get },
+	{ "env", "PMPI_Get", "iiiiiiii:i", (void *)mwg_Get },
 	{ "env", "MPI_Get_accumulate", "iiiiiiiiiiii:i", (void *)mwh_Get_accumulate },
 	{ "env", "PMPI_Get_accumulate", "iiiiiiiiiiii:i", (void *)mwh_Get_accumulate },
 	{ "env", "MPI_Get_address", "ii:i", (void *)mwg_Get_address },
@@ -4368,8 +4772,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Get_library_version", "ii:i", (void *)mwh_Get_library_version },
 	{ "env", "MPI_Get_processor_name", "ii:i", (void *)mwh_Get_processor_name },
 	{ "env", "PMPI_Get_processor_name", "ii:i", (void *)mwh_Get_processor_name },
-	{ "env", "MPI_Get_version", "ii:i", (void *)mwh_Get_version },
-	{ "env", "PMPI_Get_version", "ii:i", (void *)mwh_Get_version },
+	{ "env", "MPI_Get_version", "ii:i", (void *)mwg_Get_version },
+	{ "env", "PMPI_Get_version", "ii:i", (void *)mwg_Get_version },
 	{ "env", "MPI_Graph_create", "iiiiii:i", (void *)mwh_Graph_create },
 	{ "env", "PMPI_Graph_create", "iiiiii:i", (void *)mwh_Graph_create },
 	{ "env", "MPI_Graph_get", "iiiii:i", (void *)mwg_Graph_get },
@@ -4468,18 +4872,18 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Info_get", "iiiii:i", (void *)mwh_Info_get },
 	{ "env", "MPI_Info_get_nkeys", "ii:i", (void *)mwg_Info_get_nkeys },
 	{ "env", "PMPI_Info_get_nkeys", "ii:i", (void *)mwg_Info_get_nkeys },
-	{ "env", "MPI_Info_get_nthkey", "iii:i", (void *)mwh_Info_get_nthkey },
-	{ "env", "PMPI_Info_get_nthkey", "iii:i", (void *)mwh_Info_get_nthkey },
+	{ "env", "MPI_Info_get_nthkey", "iii:i", (void *)mwg_Info_get_nthkey },
+	{ "env", "PMPI_Info_get_nthkey", "iii:i", (void *)mwg_Info_get_nthkey },
 	{ "env", "MPI_Info_get_valuelen", "iiii:i", (void *)mwg_Info_get_valuelen },
 	{ "env", "PMPI_Info_get_valuelen", "iiii:i", (void *)mwg_Info_get_valuelen },
 	{ "env", "MPI_Info_set", "iii:i", (void *)mwg_Info_set },
 	{ "env", "PMPI_Info_set", "iii:i", (void *)mwg_Info_set },
-	{ "env", "MPI_Init", "ii:i", (void *)mwh_Init },
-	{ "env", "PMPI_Init", "ii:i", (void *)mwh_Init },
-	{ "env", "MPI_Init_thread", "iiii:i", (void *)mwh_Init_thread },
-	{ "env", "PMPI_Init_thread", "iiii:i", (void *)mwh_Init_thread },
-	{ "env", "MPI_Initialized", "i:i", (void *)mwh_Initialized },
-	{ "env", "PMPI_Initialized", "i:i", (void *)mwh_Initialized },
+	{ "env", "MPI_Init", "ii:i", (void *)mwg_Init },
+	{ "env", "PMPI_Init", "ii:i", (void *)mwg_Init },
+	{ "env", "MPI_Init_thread", "iiii:i", (void *)mwg_Init_thread },
+	{ "env", "PMPI_Init_thread", "iiii:i", (void *)mwg_Init_thread },
+	{ "env", "MPI_Initialized", "i:i", (void *)mwg_Initialized },
+	{ "env", "PMPI_Initialized", "i:i", (void *)mwg_Initialized },
 	{ "env", "MPI_Intercomm_create", "iiiiii:i", (void *)mwg_Intercomm_create },
 	{ "env", "PMPI_Intercomm_create", "iiiiii:i", (void *)mwg_Intercomm_create },
 	{ "env", "MPI_Intercomm_merge", "iii:i", (void *)mwg_Intercomm_merge },
@@ -4496,8 +4900,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Ireduce_scatter_block", "iiiiiii:i", (void *)mwh_Ireduce_scatter_block },
 	{ "env", "MPI_Irsend", "iiiiiii:i", (void *)mwg_Irsend },
 	{ "env", "PMPI_Irsend", "iiiiiii:i", (void *)mwg_Irsend },
-	{ "env", "MPI_Is_thread_main", "i:i", (void *)mwh_Is_thread_main },
-	{ "env", "PMPI_Is_thread_main", "i:i", (void *)mwh_Is_thread_main },
+	{ "env", "MPI_Is_thread_main", "i:i", (void *)mwg_Is_thread_main },
+	{ "env", "PMPI_Is_thread_main", "i:i", (void *)mwg_Is_thread_main },
 	{ "env", "MPI_Iscan", "iiiiiii:i", (void *)mwh_Iscan },
 	{ "env", "PMPI_Iscan", "iiiiiii:i", (void *)mwh_Iscan },
 	{ "env", "MPI_Iscatter", "iiiiiiiii:i", (void *)mwh_Iscatter },
@@ -4558,10 +4962,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Probe", "iiii:i", (void *)mwg_Probe },
 	{ "env", "MPI_Publish_name", "iii:i", (void *)mwh_Publish_name },
 	{ "env", "PMPI_Publish_name", "iii:i", (void *)mwh_Publish_name },
-	{ "env", "MPI_Put", "iiiiiiii:i", (void *)mwh_Put },
-	{ "env", "PMPI_Put", "iiiiiiii:i", (void *)mwh_Put },
-	{ "env", "MPI_Query_thread", "i:i", (void *)mwh_Query_thread },
-	{ "env", "PMPI_Query_thread", "i:i", (void *)mwh_Query_thread },
+	{ "env", "MPI_Put", "iiiiiiii:i", (void *)mwg_Put },
+	{ "env", "PMPI_Put", "iiiiiiii:i", (void *)mwg_Put },
+	{ "env", "MPI_Query_thread", "i:i", (void *)mwg_Query_thread },
+	{ "env", "PMPI_Query_thread", "i:i", (void *)mwg_Query_thread },
 	{ "env", "MPI_Raccumulate", "iiiiiiiiii:i", (void *)mwh_Raccumulate },
 	{ "env", "PMPI_Raccumulate", "iiiiiiiiii:i", (void *)mwh_Raccumulate },
 	{ "env", "MPI_Recv", "iiiiiii:i", (void *)mwg_Recv },
@@ -4802,8 +5206,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Win_c2f", "i:i", (void *)mwh_Win_c2f },
 	{ "env", "MPI_Win_call_errhandler", "ii:i", (void *)mwh_Win_call_errhandler },
 	{ "env", "PMPI_Win_call_errhandler", "ii:i", (void *)mwh_Win_call_errhandler },
-	{ "env", "MPI_Win_complete", "i:i", (void *)mwh_Win_complete },
-	{ "env", "PMPI_Win_complete", "i:i", (void *)mwh_Win_complete },
+	{ "env", "MPI_Win_complete", "i:i", (void *)mwg_Win_complete },
+	{ "env", "PMPI_Win_complete", "i:i", (void *)mwg_Win_complete },
 	{ "env", "MPI_Win_create", "iiiiii:i", (void *)mwh_Win_create },
 	{ "env", "PMPI_Win_create", "iiiiii:i", (void *)mwh_Win_create },
 	{ "env", "MPI_Win_create_dynamic", "iii:i", (void *)mwh_Win_create_dynamic },
@@ -4818,16 +5222,16 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Win_detach", "ii:i", (void *)mwh_Win_detach },
 	{ "env", "MPI_Win_f2c", "i:i", (void *)mwh_Win_f2c },
 	{ "env", "PMPI_Win_f2c", "i:i", (void *)mwh_Win_f2c },
-	{ "env", "MPI_Win_fence", "ii:i", (void *)mwh_Win_fence },
-	{ "env", "PMPI_Win_fence", "ii:i", (void *)mwh_Win_fence },
-	{ "env", "MPI_Win_flush", "ii:i", (void *)mwh_Win_flush },
-	{ "env", "PMPI_Win_flush", "ii:i", (void *)mwh_Win_flush },
-	{ "env", "MPI_Win_flush_all", "i:i", (void *)mwh_Win_flush_all },
-	{ "env", "PMPI_Win_flush_all", "i:i", (void *)mwh_Win_flush_all },
-	{ "env", "MPI_Win_flush_local", "ii:i", (void *)mwh_Win_flush_local },
-	{ "env", "PMPI_Win_flush_local", "ii:i", (void *)mwh_Win_flush_local },
-	{ "env", "MPI_Win_flush_local_all", "i:i", (void *)mwh_Win_flush_local_all },
-	{ "env", "PMPI_Win_flush_local_all", "i:i", (void *)mwh_Win_flush_local_all },
+	{ "env", "MPI_Win_fence", "ii:i", (void *)mwg_Win_fence },
+	{ "env", "PMPI_Win_fence", "ii:i", (void *)mwg_Win_fence },
+	{ "env", "MPI_Win_flush", "ii:i", (void *)mwg_Win_flush },
+	{ "env", "PMPI_Win_flush", "ii:i", (void *)mwg_Win_flush },
+	{ "env", "MPI_Win_flush_all", "i:i", (void *)mwg_Win_flush_all },
+	{ "env", "PMPI_Win_flush_all", "i:i", (void *)mwg_Win_flush_all },
+	{ "env", "MPI_Win_flush_local", "ii:i", (void *)mwg_Win_flush_local },
+	{ "env", "PMPI_Win_flush_local", "ii:i", (void *)mwg_Win_flush_local },
+	{ "env", "MPI_Win_flush_local_all", "i:i", (void *)mwg_Win_flush_local_all },
+	{ "env", "PMPI_Win_flush_local_all", "i:i", (void *)mwg_Win_flush_local_all },
 	{ "env", "MPI_Win_free", "i:i", (void *)mwh_Win_free },
 	{ "env", "PMPI_Win_free", "i:i", (void *)mwh_Win_free },
 	{ "env", "MPI_Win_free_keyval", "i:i", (void *)mwh_Win_free_keyval },
@@ -4836,40 +5240,40 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Win_get_attr", "iiii:i", (void *)mwh_Win_get_attr },
 	{ "env", "MPI_Win_get_errhandler", "ii:i", (void *)mwh_Win_get_errhandler },
 	{ "env", "PMPI_Win_get_errhandler", "ii:i", (void *)mwh_Win_get_errhandler },
-	{ "env", "MPI_Win_get_group", "ii:i", (void *)mwh_Win_get_group },
-	{ "env", "PMPI_Win_get_group", "ii:i", (void *)mwh_Win_get_group },
-	{ "env", "MPI_Win_get_info", "ii:i", (void *)mwh_Win_get_info },
-	{ "env", "PMPI_Win_get_info", "ii:i", (void *)mwh_Win_get_info },
-	{ "env", "MPI_Win_get_name", "iii:i", (void *)mwh_Win_get_name },
-	{ "env", "PMPI_Win_get_name", "iii:i", (void *)mwh_Win_get_name },
-	{ "env", "MPI_Win_lock", "iiii:i", (void *)mwh_Win_lock },
-	{ "env", "PMPI_Win_lock", "iiii:i", (void *)mwh_Win_lock },
-	{ "env", "MPI_Win_lock_all", "ii:i", (void *)mwh_Win_lock_all },
-	{ "env", "PMPI_Win_lock_all", "ii:i", (void *)mwh_Win_lock_all },
-	{ "env", "MPI_Win_post", "iii:i", (void *)mwh_Win_post },
-	{ "env", "PMPI_Win_post", "iii:i", (void *)mwh_Win_post },
+	{ "env", "MPI_Win_get_group", "ii:i", (void *)mwg_Win_get_group },
+	{ "env", "PMPI_Win_get_group", "ii:i", (void *)mwg_Win_get_group },
+	{ "env", "MPI_Win_get_info", "ii:i", (void *)mwg_Win_get_info },
+	{ "env", "PMPI_Win_get_info", "ii:i", (void *)mwg_Win_get_info },
+	{ "env", "MPI_Win_get_name", "iii:i", (void *)mwg_Win_get_name },
+	{ "env", "PMPI_Win_get_name", "iii:i", (void *)mwg_Win_get_name },
+	{ "env", "MPI_Win_lock", "iiii:i", (void *)mwg_Win_lock },
+	{ "env", "PMPI_Win_lock", "iiii:i", (void *)mwg_Win_lock },
+	{ "env", "MPI_Win_lock_all", "ii:i", (void *)mwg_Win_lock_all },
+	{ "env", "PMPI_Win_lock_all", "ii:i", (void *)mwg_Win_lock_all },
+	{ "env", "MPI_Win_post", "iii:i", (void *)mwg_Win_post },
+	{ "env", "PMPI_Win_post", "iii:i", (void *)mwg_Win_post },
 	{ "env", "MPI_Win_set_attr", "iii:i", (void *)mwh_Win_set_attr },
 	{ "env", "PMPI_Win_set_attr", "iii:i", (void *)mwh_Win_set_attr },
 	{ "env", "MPI_Win_set_errhandler", "ii:i", (void *)mwh_Win_set_errhandler },
 	{ "env", "PMPI_Win_set_errhandler", "ii:i", (void *)mwh_Win_set_errhandler },
-	{ "env", "MPI_Win_set_info", "ii:i", (void *)mwh_Win_set_info },
-	{ "env", "PMPI_Win_set_info", "ii:i", (void *)mwh_Win_set_info },
-	{ "env", "MPI_Win_set_name", "ii:i", (void *)mwh_Win_set_name },
-	{ "env", "PMPI_Win_set_name", "ii:i", (void *)mwh_Win_set_name },
+	{ "env", "MPI_Win_set_info", "ii:i", (void *)mwg_Win_set_info },
+	{ "env", "PMPI_Win_set_info", "ii:i", (void *)mwg_Win_set_info },
+	{ "env", "MPI_Win_set_name", "ii:i", (void *)mwg_Win_set_name },
+	{ "env", "PMPI_Win_set_name", "ii:i", (void *)mwg_Win_set_name },
 	{ "env", "MPI_Win_shared_query", "iiiii:i", (void *)mwh_Win_shared_query },
 	{ "env", "PMPI_Win_shared_query", "iiiii:i", (void *)mwh_Win_shared_query },
-	{ "env", "MPI_Win_start", "iii:i", (void *)mwh_Win_start },
-	{ "env", "PMPI_Win_start", "iii:i", (void *)mwh_Win_start },
-	{ "env", "MPI_Win_sync", "i:i", (void *)mwh_Win_sync },
-	{ "env", "PMPI_Win_sync", "i:i", (void *)mwh_Win_sync },
-	{ "env", "MPI_Win_test", "ii:i", (void *)mwh_Win_test },
-	{ "env", "PMPI_Win_test", "ii:i", (void *)mwh_Win_test },
-	{ "env", "MPI_Win_unlock", "ii:i", (void *)mwh_Win_unlock },
-	{ "env", "PMPI_Win_unlock", "ii:i", (void *)mwh_Win_unlock },
-	{ "env", "MPI_Win_unlock_all", "i:i", (void *)mwh_Win_unlock_all },
-	{ "env", "PMPI_Win_unlock_all", "i:i", (void *)mwh_Win_unlock_all },
-	{ "env", "MPI_Win_wait", "i:i", (void *)mwh_Win_wait },
-	{ "env", "PMPI_Win_wait", "i:i", (void *)mwh_Win_wait },
+	{ "env", "MPI_Win_start", "iii:i", (void *)mwg_Win_start },
+	{ "env", "PMPI_Win_start", "iii:i", (void *)mwg_Win_start },
+	{ "env", "MPI_Win_sync", "i:i", (void *)mwg_Win_sync },
+	{ "env", "PMPI_Win_sync", "i:i", (void *)mwg_Win_sync },
+	{ "env", "MPI_Win_test", "ii:i", (void *)mwg_Win_test },
+	{ "env", "PMPI_Win_test", "ii:i", (void *)mwg_Win_test },
+	{ "env", "MPI_Win_unlock", "ii:i", (void *)mwg_Win_unlock },
+	{ "env", "PMPI_Win_unlock", "ii:i", (void *)mwg_Win_unlock },
+	{ "env", "MPI_Win_unlock_all", "i:i", (void *)mwg_Win_unlock_all },
+	{ "env", "PMPI_Win_unlock_all", "i:i", (void *)mwg_Win_unlock_all },
+	{ "env", "MPI_Win_wait", "i:i", (void *)mwg_Win_wait },
+	{ "env", "PMPI_Win_wait", "i:i", (void *)mwg_Win_wait },
 	{ "env", "MPI_Wtick", ":F", (void *)mwh_Wtick },
 	{ "env", "PMPI_Wtick", ":F", (void *)mwh_Wtick },
 	{ "env", "MPI_Wtime", ":F", (void *)mwh_Wtime },

@@ -29,6 +29,11 @@
  *
  * Errors on a window go to the window's module error handler (default
  * MPI_ERRORS_ARE_FATAL, as MPI says); the host window always returns.
+ * The synchronization procedures, the window's group, name and info, and
+ * MPI_Put and MPI_Get are typed (src/mpi/gen/family-rma.txt): their
+ * generated entry looks the window up (class win) and checks the other
+ * arguments, and k (its win flag) sends a failure to the window's handler;
+ * the rest check their arguments here (WIN, WFAIL, WRET).
  *
  * Shared windows (Win_allocate_shared, Win_shared_query): every rank's
  * segment must appear inside every rank's linear memory.  The host's own
@@ -106,6 +111,11 @@ static rma_win *win_of(u32 h)
 	rma_win *w = h < nwins ? wins[h] : NULL;
 	mw_unlock();
 	return w;
+}
+
+struct rma_win *mw_win_of(u32 h)
+{
+	return win_of(h);
 }
 
 u32 mw_win_eh(u32 h)
@@ -1064,43 +1074,37 @@ static int assert_in(u32 a, int *out)
 	return a ? MW_ERR_ASSERT : 0;
 }
 
-u32 mwh_Win_fence(rt_instance *inst, u32 as, u32 win)
+/* The synchronization procedures are typed: the window is looked up by
+ * their generated entry, and k sends a failure to its error handler. */
+u32 mwh_Win_fence(const mw_call *k, int as, rma_win *w)
 {
-	rma_win *w;
-	int rc, a;
-	WIN(w, win, "MPI_Win_fence");
-	TRY(assert_in(as, &a));
-	return WRET(w, win, MPI_Win_fence(a, w->h), "MPI_Win_fence");
-fail:
-	return WFAIL(w, win, "MPI_Win_fence");
+	int a;
+	if (assert_in((u32)as, &a))
+		return mw_call_fail(k, MW_ERR_ASSERT);
+	return mw_call_ret(k, MPI_Win_fence(a, w->h));
 }
 
-static u32 start_post(rt_instance *inst, int post, u32 group, u32 as, u32 win)
+u32 mwh_Win_start(const mw_call *k, MPI_Group group, int as, rma_win *w)
 {
-	const char *proc = post ? "MPI_Win_post" : "MPI_Win_start";
-	rma_win *w;
-	MPI_Group g;
-	int rc, a;
-	WIN(w, win, proc);
-	TRY(mw_group_get(group, &g));
-	TRY(assert_in(as, &a));
-	return WRET(w, win, post ? MPI_Win_post(g, a, w->h) : MPI_Win_start(g, a, w->h), proc);
-fail:
-	return WFAIL(w, win, proc);
+	int a;
+	if (assert_in((u32)as, &a))
+		return mw_call_fail(k, MW_ERR_ASSERT);
+	return mw_call_ret(k, MPI_Win_start(group, a, w->h));
 }
 
-u32 mwh_Win_start(rt_instance *inst, u32 g, u32 a, u32 win)
-{ return start_post(inst, 0, g, a, win); }
-u32 mwh_Win_post(rt_instance *inst, u32 g, u32 a, u32 win)
-{ return start_post(inst, 1, g, a, win); }
+u32 mwh_Win_post(const mw_call *k, MPI_Group group, int as, rma_win *w)
+{
+	int a;
+	if (assert_in((u32)as, &a))
+		return mw_call_fail(k, MW_ERR_ASSERT);
+	return mw_call_ret(k, MPI_Win_post(group, a, w->h));
+}
 
 /* Procedures of the window alone. */
 #define WIN_ONLY(NAME)                                                          \
-u32 mwh_##NAME(rt_instance *inst, u32 win)                                     \
+u32 mwh_##NAME(const mw_call *k, rma_win *w)                                   \
 {                                                                             \
-	rma_win *w;                                                           \
-	WIN(w, win, "MPI_" #NAME);                                            \
-	return WRET(w, win, MPI_##NAME(w->h), "MPI_" #NAME);                  \
+	return mw_call_ret(k, MPI_##NAME(w->h));                               \
 }
 WIN_ONLY(Win_complete)
 WIN_ONLY(Win_wait)
@@ -1109,60 +1113,44 @@ WIN_ONLY(Win_flush_all)
 WIN_ONLY(Win_flush_local_all)
 WIN_ONLY(Win_sync)
 
-/* A rank and the window. */
+/* A rank (converted by the entry) and the window. */
 #define WIN_RANK(NAME)                                                          \
-u32 mwh_##NAME(rt_instance *inst, u32 rank, u32 win)                           \
+u32 mwh_##NAME(const mw_call *k, int rank, rma_win *w)                         \
 {                                                                             \
-	rma_win *w;                                                           \
-	WIN(w, win, "MPI_" #NAME);                                            \
-	return WRET(w, win, MPI_##NAME(mw_rank_in(rank), w->h), "MPI_" #NAME); \
+	return mw_call_ret(k, MPI_##NAME(rank, w->h));                         \
 }
 WIN_RANK(Win_unlock)
 WIN_RANK(Win_flush)
 WIN_RANK(Win_flush_local)
 
-u32 mwh_Win_test(rt_instance *inst, u32 win, u32 flagp)
+u32 mwh_Win_test(const mw_call *k, rma_win *w, int32_t *flag)
 {
-	rma_win *w;
-	int32_t *f;
-	int rc, flag = 0;
-	WIN(w, win, "MPI_Win_test");
-	if (!(f = mw_ptr(inst, flagp, 4)))
-		TRY(MW_ERR_ARG);
-	rc = MPI_Win_test(w->h, &flag);
+	int f = 0, rc = MPI_Win_test(w->h, &f);
 	if (rc == MPI_SUCCESS)
-		*f = flag;
-	return WRET(w, win, rc, "MPI_Win_test");
-fail:
-	return WFAIL(w, win, "MPI_Win_test");
+		*flag = f;
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Win_lock(rt_instance *inst, u32 type, u32 rank, u32 as, u32 win)
+u32 mwh_Win_lock(const mw_call *k, int type, int rank, int as, rma_win *w)
 {
-	rma_win *w;
-	int rc, a, t;
-	WIN(w, win, "MPI_Win_lock");
-	if ((int)type == MW_LOCK_EXCLUSIVE)
+	int a, t;
+	if (type == MW_LOCK_EXCLUSIVE)
 		t = MPI_LOCK_EXCLUSIVE;
-	else if ((int)type == MW_LOCK_SHARED)
+	else if (type == MW_LOCK_SHARED)
 		t = MPI_LOCK_SHARED;
 	else
-		TRY(MW_ERR_LOCKTYPE);
-	TRY(assert_in(as, &a));
-	return WRET(w, win, MPI_Win_lock(t, mw_rank_in(rank), a, w->h), "MPI_Win_lock");
-fail:
-	return WFAIL(w, win, "MPI_Win_lock");
+		return mw_call_fail(k, MW_ERR_LOCKTYPE);
+	if (assert_in((u32)as, &a))
+		return mw_call_fail(k, MW_ERR_ASSERT);
+	return mw_call_ret(k, MPI_Win_lock(t, rank, a, w->h));
 }
 
-u32 mwh_Win_lock_all(rt_instance *inst, u32 as, u32 win)
+u32 mwh_Win_lock_all(const mw_call *k, int as, rma_win *w)
 {
-	rma_win *w;
-	int rc, a;
-	WIN(w, win, "MPI_Win_lock_all");
-	TRY(assert_in(as, &a));
-	return WRET(w, win, MPI_Win_lock_all(a, w->h), "MPI_Win_lock_all");
-fail:
-	return WFAIL(w, win, "MPI_Win_lock_all");
+	int a;
+	if (assert_in((u32)as, &a))
+		return mw_call_fail(k, MW_ERR_ASSERT);
+	return mw_call_ret(k, MPI_Win_lock_all(a, w->h));
 }
 
 /* ---- communication ------------------------------------------------------------ */
@@ -1511,12 +1499,30 @@ fail:
 	return WFAIL(w, win, proc);
 }
 
-u32 mwh_Put(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 tr, u32 td, u32 tc,
-            u32 tdt, u32 win)
-{ return rma_op(inst, K_PUT, "MPI_Put", ob, oc, odt, 0, 0, 0, tr, td, tc, tdt, 0, win, 0); }
-u32 mwh_Get(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 tr, u32 td, u32 tc,
-            u32 tdt, u32 win)
-{ return rma_op(inst, K_GET, "MPI_Get", ob, oc, odt, 0, 0, 0, tr, td, tc, tdt, 0, win, 0); }
+/* MPI_Put and MPI_Get are typed: the entry checked the window, both
+ * datatypes and the origin buffer; the target side is checked here
+ * against what the target exposes (a dynamic window's displacement is a
+ * module address: unsigned). */
+u32 mwh_Put(const mw_call *k, const void *origin, int oc, mw_dtype *od, int rank,
+            MPI_Aint tdisp, int tc, mw_dtype *td, rma_win *w)
+{
+	MPI_Aint hd;
+	int rc = target_in(w, rank, (u32)tdisp, tc, td, &hd);
+	if (rc)
+		return mw_call_fail(k, rc);
+	return mw_call_ret(k, MPI_Put(origin, oc, od->h, rank, hd, tc, td->h, w->h));
+}
+
+u32 mwh_Get(const mw_call *k, void *origin, int oc, mw_dtype *od, int rank,
+            MPI_Aint tdisp, int tc, mw_dtype *td, rma_win *w)
+{
+	MPI_Aint hd;
+	int rc = target_in(w, rank, (u32)tdisp, tc, td, &hd);
+	if (rc)
+		return mw_call_fail(k, rc);
+	return mw_call_ret(k, MPI_Get(origin, oc, od->h, rank, hd, tc, td->h, w->h));
+}
+
 u32 mwh_Rput(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 tr, u32 td, u32 tc,
              u32 tdt, u32 win, u32 req)
 { return rma_op(inst, K_PUT, "MPI_Rput", ob, oc, odt, 0, 0, 0, tr, td, tc, tdt, 0, win, req); }
@@ -1589,79 +1595,49 @@ fail:
 
 /* ---- group, name, info, Fortran handles -------------------------------------- */
 
-u32 mwh_Win_get_group(rt_instance *inst, u32 win, u32 gp)
+u32 mwh_Win_get_group(const mw_call *k, rma_win *w, uint32_t *group)
 {
-	rma_win *w;
 	MPI_Group g;
-	uint32_t *o;
-	int rc;
-	WIN(w, win, "MPI_Win_get_group");
-	if (!(o = mw_ptr(inst, gp, 4)))
-		TRY(MW_ERR_ARG);
-	rc = MPI_Win_get_group(w->h, &g);
+	int rc = MPI_Win_get_group(w->h, &g);
 	if (rc == MPI_SUCCESS)
-		*o = mw_group_put(g);
-	return WRET(w, win, rc, "MPI_Win_get_group");
-fail:
-	return WFAIL(w, win, "MPI_Win_get_group");
+		*group = mw_group_put(g);
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Win_set_name(rt_instance *inst, u32 win, u32 name)
+u32 mwh_Win_set_name(const mw_call *k, rma_win *w, const char *name)
 {
-	rma_win *w;
-	int rc;
-	WIN(w, win, "MPI_Win_set_name");
-	const char *s = mw_str(inst, name);
-	if (!s)
-		TRY(MW_ERR_ARG);
-	return WRET(w, win, MPI_Win_set_name(w->h, s), "MPI_Win_set_name");
-fail:
-	return WFAIL(w, win, "MPI_Win_set_name");
+	return mw_call_ret(k, MPI_Win_set_name(w->h, name));
 }
 
-u32 mwh_Win_get_name(rt_instance *inst, u32 win, u32 name, u32 lenp)
+/* The name, cut to the module's MPI_MAX_OBJECT_NAME (whose whole buffer
+ * the entry checked), and its length. */
+u32 mwh_Win_get_name(const mw_call *k, rma_win *w, char *name, int32_t *resultlen)
 {
-	rma_win *w;
 	char buf[MPI_MAX_OBJECT_NAME + 1] = "";
-	int rc, n = 0;
-	WIN(w, win, "MPI_Win_get_name");
-	if (!mw_ptr(inst, name, MW_MAX_OBJECT_NAME) || !mw_ptr(inst, lenp, 4))
-		TRY(MW_ERR_ARG);
-	rc = MPI_Win_get_name(w->h, buf, &n);
-	if (rc == MPI_SUCCESS)
-		mw_str_out(inst, name, MW_MAX_OBJECT_NAME, lenp, buf);
-	return WRET(w, win, rc, "MPI_Win_get_name");
-fail:
-	return WFAIL(w, win, "MPI_Win_get_name");
+	int n = 0, rc = MPI_Win_get_name(w->h, buf, &n);
+	if (rc == MPI_SUCCESS) {
+		size_t len = strlen(buf);
+		if (len > MW_MAX_OBJECT_NAME - 1)
+			len = MW_MAX_OBJECT_NAME - 1;
+		memcpy(name, buf, len);
+		name[len] = 0;
+		*resultlen = (int32_t)len;
+	}
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Win_set_info(rt_instance *inst, u32 win, u32 info)
+u32 mwh_Win_set_info(const mw_call *k, rma_win *w, MPI_Info info)
 {
-	rma_win *w;
-	MPI_Info in;
-	int rc;
-	WIN(w, win, "MPI_Win_set_info");
-	TRY(mw_info_get(info, &in));
-	return WRET(w, win, MPI_Win_set_info(w->h, in), "MPI_Win_set_info");
-fail:
-	return WFAIL(w, win, "MPI_Win_set_info");
+	return mw_call_ret(k, MPI_Win_set_info(w->h, info));
 }
 
-u32 mwh_Win_get_info(rt_instance *inst, u32 win, u32 infop)
+u32 mwh_Win_get_info(const mw_call *k, rma_win *w, uint32_t *info_used)
 {
-	rma_win *w;
 	MPI_Info in;
-	uint32_t *o;
-	int rc;
-	WIN(w, win, "MPI_Win_get_info");
-	if (!(o = mw_ptr(inst, infop, 4)))
-		TRY(MW_ERR_ARG);
-	rc = MPI_Win_get_info(w->h, &in);
+	int rc = MPI_Win_get_info(w->h, &in);
 	if (rc == MPI_SUCCESS)
-		*o = mw_info_put(in);
-	return WRET(w, win, rc, "MPI_Win_get_info");
-fail:
-	return WFAIL(w, win, "MPI_Win_get_info");
+		*info_used = mw_info_put(in);
+	return mw_call_ret(k, rc);
 }
 
 /* Module handles are already Fortran integers. */

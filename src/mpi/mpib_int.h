@@ -297,7 +297,14 @@ typedef struct mw_call {
 	rt_instance *inst;
 	const char *proc;
 	uint32_t obj;
+	int win;   /* obj is a window (one-sided procedures): failures go to its
+	            * error handler */
 } mw_call;
+/* A window (hand_rma.c): its module handle looked up (NULL if it is not a
+ * live window), and its module error handler. */
+struct rma_win;
+struct rma_win *mw_win_of(uint32_t win);
+uint32_t mw_win_eh(uint32_t win);   /* (also below, with the large-count helpers) */
 /* An in/out request or message argument: the module slot (checked), the
  * module handle it held when the call began (read once) and its host
  * handle. */
@@ -434,20 +441,24 @@ uint32_t mw_ucode_count(void);
  * (MPI_Comm_call_errhandler); returns only if the handler returns. */
 void mw_call_errh(rt_instance *inst, int code, uint32_t comm, const char *proc);
 #define MW_NOCOMM UINT32_MAX
-static inline uint32_t mw_call_ret(const struct mw_call *k, int rc)
-{
-	return mw_ret(k->inst, rc, k->obj, k->proc);
-}
-static inline uint32_t mw_call_fail(const struct mw_call *k, int cls)
-{
-	return mw_fail(k->inst, cls, k->obj, k->proc);
-}
 /* The same for an object with its own error handler (a window): eh is
  * its module handler, obj the handle a user handler receives. */
 uint32_t mw_ret_eh(rt_instance *inst, int rc, uint32_t eh, uint32_t obj,
                    const char *proc);
 uint32_t mw_fail_eh(rt_instance *inst, int cls, uint32_t eh, uint32_t obj,
                     const char *proc);
+static inline uint32_t mw_call_ret(const struct mw_call *k, int rc)
+{
+	if (k->win)
+		return mw_ret_eh(k->inst, rc, mw_win_eh(k->obj), k->obj, k->proc);
+	return mw_ret(k->inst, rc, k->obj, k->proc);
+}
+static inline uint32_t mw_call_fail(const struct mw_call *k, int cls)
+{
+	if (k->win)
+		return mw_fail_eh(k->inst, cls, mw_win_eh(k->obj), k->obj, k->proc);
+	return mw_fail(k->inst, cls, k->obj, k->proc);
+}
 void mw_call_errh_eh(rt_instance *inst, int code, uint32_t eh, uint32_t obj,
                      const char *proc);
 

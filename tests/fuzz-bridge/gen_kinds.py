@@ -97,7 +97,8 @@ LETTER = {'comm': 'c', 'dtype': 'y', 'buf': 'b', 'count': 'n', 'bytes': 'b',
           'cdtype': 'y', 'dtref': 'y', 'aint': None, 'addr': 'b', 'str': None,
           'arr': None, 'aints': None, 'dtypes': 'ay', 'packed': 'b', 'pos': None,
           'comm_any': 'c', 'group': 'g', 'info': 'i', 'strout': 'p', 'ranges': None, 'varargs': None, 'errh': 'e',
-          'keyval': None, 'word': None, 'wout': None, 'fn': None}
+          'keyval': None, 'word': None, 'wout': None, 'fn': None,
+          'keyout': 'p', 'win': None}
 KIND_LETTER_MORE = {'ranges', 'varargs', 'keyval', 'word', 'wout', 'fn'}
 # Classes whose letter is cls()'s (the kind's, array or in/out included).
 KIND_LETTER = {'arr', 'aints', 'pos', 'str'}
@@ -109,7 +110,8 @@ def typed_cls(e, ps):
     for a, p in zip(argclass.classify(e), ps):
         if a.cls == 'hio':   # in/out slot, or a handle passed by pointer
             out += ('P' if a.dir == 'inout' else 'a') + elem(p)
-        elif a.cls in KIND_LETTER or a.cls in KIND_LETTER_MORE:
+        elif a.cls in KIND_LETTER or a.cls in KIND_LETTER_MORE or \
+                a.cls == 'addr' and p['kind'].startswith('ARGUMENT_'):   # MPI_Init's
             out += cls(p)
         else:
             out += LETTER[a.cls] or elem(p)

@@ -89,6 +89,17 @@ Added with the attributes chapter (hand_attr.c):
 Added with the errors chapter (hand_err.c):
   errh      error handler handle, in, checked; the handler gets the module
             handle (the bridge keeps error handlers by it) [uint32_t]
+Added with the environment chapter (hand_env.c):
+  keyout    an info key out (MPI_Info_get_nthkey's): MPI_MAX_INFO_KEY + 1
+            bytes inside linear memory                    [char *]
+  (MPI_Init's argc and argv are `addr`, never read; MPI_Alloc_mem's
+  baseptr is `wout`, its size `aint`, MPI_Free_mem's base `addr`: the
+  module's free checks it.)
+Added with the one-sided chapter (hand_rma.c):
+  win       window handle, in: looked up first (MPI_ERR_WIN on no error
+            handler's object, as before); the call's error object: every
+            later failure goes to the window's error handler
+                                                          [struct rma_win *]
   hout and hio also take the handles of the other kinds (a datatype,
   communicator, group or error handler out; in/out: MPI_Type_commit,
   MPI_Type_free, MPI_Comm_free, MPI_Group_free, MPI_Errhandler_free,
@@ -128,7 +139,7 @@ CTYPE = {'comm': 'MPI_Comm', 'dtype': 'mw_dtype *', 'count': 'int',
          'comm_any': 'MPI_Comm', 'group': 'MPI_Group', 'info': 'MPI_Info',
          'strout': 'char *', 'ranges': 'int *', 'varargs': 'uint32_t', 'errh': 'uint32_t',
          'keyval': 'const mw_keyval_ref *', 'word': 'uint32_t', 'wout': 'uint32_t *',
-         'fn': 'uint32_t'}
+         'fn': 'uint32_t', 'keyout': 'char *', 'win': 'struct rma_win *'}
 HIO = {'REQUEST': 'mw_req_io *', 'MESSAGE': 'mw_msg_io *', 'DATATYPE': 'mw_dtype_io *',
        'COMMUNICATOR': 'mw_comm_io *', 'GROUP': 'mw_group_io *',
        'ERRHANDLER': 'mw_errh_io *', 'KEYVAL': 'mw_keyval_io *'}
@@ -139,7 +150,8 @@ PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
          'status': 3, 'statuses': 3, 'status_in': 3, 'status_io': 3,
          'req': 4, 'cdtype': 1, 'dtref': 1, 'str': 1, 'packed': 2, 'arr': 2,
          'aints': 2, 'dtypes': 2, 'pos': 3, 'comm_any': 0, 'group': 1, 'info': 1,
-         'strout': 3, 'ranges': 2, 'errh': 1, 'keyval': 1, 'wout': 3}
+         'strout': 3, 'ranges': 2, 'errh': 1, 'keyval': 1, 'wout': 3,
+         'keyout': 3, 'win': 0}
 # Classes with no check of their own (converted only, or checked with
 # the argument they describe).
 PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len', 'aint', 'addr',
@@ -291,6 +303,8 @@ def classify_more(proc, ps, idx, i, p):
         return Arg(i, p, 'word' if d == 'in' else 'wout')
     if k == 'FUNCTION' and d == 'in' and ln is None:
         return Arg(i, p, 'fn')
+    if k == 'WINDOW' and d == 'in' and ln is None and not ptr:
+        return Arg(i, p, 'win')
     if k == 'ERRHANDLER' and d == 'in' and ln is None and not ptr:
         return Arg(i, p, 'errh')
     if k in ('GROUP', 'INFO') and d == 'in' and ln is None and not ptr:

@@ -234,20 +234,16 @@ COVER = re.compile(r'''^MPI_(
 # Written by hand in src/mpi/hand_*.c as mwh_<name> (buffers with their
 # counts/datatypes, status arrays, callbacks, handle-array staging...).
 # Point-to-point, datatypes, communicators and groups, attributes, error
-# handling are typed (or listed as `hand:`): src/mpi/gen/family-p2p.txt,
-# family-type.txt, family-comm.txt, family-attr.txt, family-err.txt.
-HAND = set('''Init Init_thread Initialized Finalize Finalized Abort Wtime Wtick
-Query_thread Is_thread_main Get_version Get_library_version
-Get_processor_name Alloc_mem Free_mem
-Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv
+# handling, the environment are typed (or listed as `hand:`):
+# src/mpi/gen/family-p2p.txt, family-type.txt, family-comm.txt,
+# family-attr.txt, family-err.txt, family-env.txt.
+HAND = set('''Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv
 Alltoall Alltoallv Alltoallw Reduce Allreduce Reduce_local Reduce_scatter
 Reduce_scatter_block Scan Exscan
 Op_create Op_free
 Comm_create_errhandler Error_string
-Info_get
-Info_get_nthkey
 Type_get_attr
-Info_free Op_commutative
+Op_commutative
 '''.split())
 
 # Arguments holding a named constant whose number differs between the
@@ -522,6 +518,9 @@ def gen_typed(e):
     a = ['a%d' % i for i in range(len(cl))]
     comms = [x.i for x in cl if x.cls in ('comm', 'comm_any')]
     obj = a[comms[0]] if comms else 'MW_NOCOMM'
+    wins = [x.i for x in cl if x.cls == 'win']   # a window: the error object
+    if wins:
+        obj = a[wins[0]]
     decl, phases, call, cleanup = [], {0: [], 1: [], 2: [], 3: [], 4: []}, [], []
 
     def fail_if(cond, cls):
@@ -610,7 +609,8 @@ def gen_typed(e):
             raise Unsupported
     params = ['rt_instance *inst'] + ['%s %s' % ('uint64_t' if sig[i] == 'I' else 'uint32_t', v)
                                       for i, v in enumerate(a)]
-    body = ['\tconst mw_call k = { inst, "%s", %s };' % (name, obj), '\tint rc;']
+    body = ['\tconst mw_call k = { inst, "%s", %s, %d };' % (name, obj, 1 if wins else 0),
+            '\tint rc;']
     if cleanup or own:
         body.append('\tuint32_t r;')
     body += ['\t' + d for d in decl]
@@ -625,7 +625,8 @@ def gen_typed(e):
         body.append('\treturn %s;' % hcall)
     body.append('fail:')
     body += ['\t' + s for s in cleanup]
-    body.append('\treturn mw_fail(inst, rc, k.obj, k.proc);')
+    body.append('\treturn %s;' % ('mw_call_fail(&k, rc)' if wins else
+                                   'mw_fail(inst, rc, k.obj, k.proc)'))
     body += typed_out(own, cleanup)
     text = 'static uint32_t mwg_%s(%s)\n{\n%s\n}\n' % (short, ', '.join(params), '\n'.join(body))
     hproto = 'uint32_t mwh_%s(%s);' % (short, ', '.join(
@@ -647,7 +648,12 @@ def typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own):
 
     def fail_if(cond, cls):
         return 'if (%s) { rc = %s; goto fail; }' % (cond, cls)
-    if c == 'comm_any':
+    if c == 'win':
+        decl.append('struct rma_win *w%d;' % i)
+        phase[0].append('if (!(w%d = mw_win_of(%s))) return mw_fail(inst, MW_ERR_WIN, '
+                        'MW_NOCOMM, k.proc);' % (i, v))
+        call.append('w%d' % i)
+    elif c == 'comm_any':
         decl.append('MPI_Comm h%d;' % i)
         phase[0 if v == obj else 1].append('if ((rc = mw_comm_get(%s, &h%d))) goto fail;' % (v, i))
         call.append('h%d' % i)
@@ -678,6 +684,11 @@ def typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own):
         call.append(v)
     elif c == 'varargs':
         call.append(v)
+    elif c == 'keyout':
+        decl.append('char *p%d;' % i)
+        phase[3].append(fail_if('!(p%d = mw_ptr(inst, %s, MW_MAX_INFO_KEY + 1))' % (i, v),
+                                'MW_ERR_ARG'))
+        call.append('p%d' % i)
     elif c == 'strout':
         decl.append('char *p%d;' % i)
         phase[3].append(fail_if('!(p%d = mw_ptr(inst, %s, MW_%s))'
