@@ -585,14 +585,6 @@ def gen_typed(e):
             decl.append('MPI_Status s%d;' % i)
             phase[3].append('if ((rc = mw_status_in(inst, %s, &s%d))) goto fail;' % (v, i))
             call.append('&s%d' % i)
-        elif c == 'hio':
-            tab = {'REQUEST': 'req', 'MESSAGE': 'msg'}[x.kind]
-            decl.append('mw_%s_io q%d;' % (tab, i))
-            phase[3].append('q%d.slot = mw_ptr(inst, %s, 4);' % (i, v))
-            phase[3].append(fail_if('!q%d.slot' % i, 'MW_ERR_ARG'))
-            phase[4].append('q%d.mod = *q%d.slot;' % (i, i))
-            phase[4].append('if ((rc = mw_%s_get(q%d.mod, &q%d.h))) goto fail;' % (tab, i, i))
-            call.append('&q%d' % i)
         elif c == 'req':
             decl.append('MPI_Request h%d;' % i)
             phase[4].append('if ((rc = mw_req_get(%s, &h%d))) goto fail;' % (v, i))
@@ -638,7 +630,8 @@ def gen_typed(e):
 # Kept apart from gen_typed so that chapters migrate without touching it.
 HIO_TAB = {'DATATYPE': ('dtype', 'mw_dtype_hget'), 'COMMUNICATOR': ('comm', 'mw_comm_get'),
            'GROUP': ('group', 'mw_group_get'), 'ERRHANDLER': ('errh', 'mw_errh_get'),
-           'KEYVAL': ('keyval', 'mw_keyval_get')}
+           'KEYVAL': ('keyval', 'mw_keyval_get'), 'REQUEST': ('req', 'mw_req_get'),
+           'MESSAGE': ('msg', 'mw_msg_get')}
 
 
 def typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own):
