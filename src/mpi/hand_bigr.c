@@ -306,6 +306,21 @@ static void started(mw_bigc *x, int rc, MPI_Request hr, u32 *r, u32 comm)
 	x->r = mw_ret(x->inst, rc, comm, x->proc);
 }
 
+/* After the argument rules (rc): the module's request pointer (req, 0 for
+ * a blocking form) into *r; 1 with the failure raised if either failed. */
+static int checked(mw_bigc *x, mw_coll *a, int rc, u32 req, u32 **r, u32 comm)
+{
+	if (!rc && req && !(*r = mw_ptr(x->inst, req, 4))) {
+		a->arg = "request";
+		rc = MW_ERR_ARG;
+	}
+	if (!rc)
+		return 0;
+	mw_proc_as = NULL;
+	x->r = mw_coll_fail(a, rc, comm, x->proc);
+	return 1;
+}
+
 /* Reduce_scatter_block, or a nonblocking form (req: the module's request
  * pointer): one element of a contiguous type. */
 static void wrapped(mw_bigc *x, int kind, u32 sb, u32 rb, int64_t n, u32 dt, u32 opv,
@@ -325,15 +340,8 @@ static void wrapped(mw_bigc *x, int kind, u32 sb, u32 rb, int64_t n, u32 dt, u32
 		default: rc = mw_coll_allreduce(&a, sb, rb, 1, bigh, opv); break;
 		}
 	}
-	if (!rc && req && !(r = mw_ptr(x->inst, req, 4))) {
-		a.arg = "request";
-		rc = MW_ERR_ARG;
-	}
-	if (rc) {
-		mw_proc_as = NULL;
-		x->r = mw_coll_fail(&a, rc, comm, x->proc);
+	if (checked(x, &a, rc, req, &r, comm))
 		return;
-	}
 	MPI_Datatype t = a.sd->h;
 	switch (kind * 2 + (req != 0)) {
 	case R_ALL * 2: rc = MPI_Allreduce(a.sp, a.rp, 1, t, op, a.c); break;
@@ -363,15 +371,8 @@ static void host_c(mw_bigc *x, int kind, u32 sb, u32 rb, int64_t n, u32 dt, u32 
 	if (!rc)
 		rc = kind == R_ONE ? mw_coll_reduce64(&a, sb, rb, n, dt, opv, root)
 		                   : mw_coll_allreduce64(&a, sb, rb, n, dt, opv);
-	if (!rc && req && !(r = mw_ptr(x->inst, req, 4))) {
-		a.arg = "request";
-		rc = MW_ERR_ARG;
-	}
-	if (rc) {
-		mw_proc_as = NULL;
-		x->r = mw_coll_fail(&a, rc, comm, x->proc);
+	if (checked(x, &a, rc, req, &r, comm))
 		return;
-	}
 	mw_op_get(opv, &op);   /* checked by the argument rules */
 	MPI_Count c = (MPI_Count)n;
 	MPI_Datatype t = a.sd->h;
