@@ -673,19 +673,12 @@ def typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own):
         decl.append('uint32_t *p%d;' % i)
         phase[3].append(fail_if('!(p%d = mw_ptr(inst, %s, 4))' % (i, v), 'MW_ERR_ARG'))
         call.append('p%d' % i)
-    elif c in ('word', 'fn'):
+    elif c in ('word', 'fn', 'varargs'):
         call.append(v)
-    elif c == 'varargs':
-        call.append(v)
-    elif c == 'keyout':
+    elif c in ('keyout', 'strout'):
+        size = 'MW_MAX_INFO_KEY + 1' if c == 'keyout' else 'MW_' + x.length[4:]
         decl.append('char *p%d;' % i)
-        phase[3].append(fail_if('!(p%d = mw_ptr(inst, %s, MW_MAX_INFO_KEY + 1))' % (i, v),
-                                'MW_ERR_ARG'))
-        call.append('p%d' % i)
-    elif c == 'strout':
-        decl.append('char *p%d;' % i)
-        phase[3].append(fail_if('!(p%d = mw_ptr(inst, %s, MW_%s))'
-                                % (i, v, x.length[4:]), 'MW_ERR_ARG'))
+        phase[3].append(fail_if('!(p%d = mw_ptr(inst, %s, %s))' % (i, v, size), 'MW_ERR_ARG'))
         call.append('p%d' % i)
     elif c == 'hio' and x.kind in HIO_TAB:
         tab, get = HIO_TAB[x.kind]
