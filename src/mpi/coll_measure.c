@@ -323,6 +323,22 @@ static int selected(int k)
 	return 0;
 }
 
+/* What either verify needs first: room for a plan per collective and
+ * MPI_T (the algorithms are forced through it); 1 with `why` if not. */
+static int verify_begin(int np, int maxplans, char *why, size_t whylen)
+{
+	int provided;
+	if (maxplans < COLL_NCOLLS || np > 4096) {
+		snprintf(why, whylen, "no room for the plans");
+		return 1;
+	}
+	if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
+		snprintf(why, whylen, "MPI_T_init_thread failed: cannot force algorithms");
+		return 1;
+	}
+	return 0;
+}
+
 #ifndef MPICH_VERSION
 /* Every tuned collective on MPI_COMM_WORLD, under Open MPI.  Returns the
  * plans filled, 0 with `why` when forcing does not work here. */
@@ -330,16 +346,10 @@ static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int m
                   coll_propose_fn propose, char *why, size_t whylen, int log)
 {
 	struct { int coll, alg, fan, seg; MPI_Comm c; } comms[MAXCOMMS];
-	int ncomms = 0, nplans = 0, provided;
+	int ncomms = 0, nplans = 0;
 	const char *what = "?";
-	if (maxplans < COLL_NCOLLS || np > 4096) {
-		snprintf(why, whylen, "no room for the plans");
+	if (verify_begin(np, maxplans, why, whylen))
 		return 0;
-	}
-	if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
-		snprintf(why, whylen, "MPI_T_init_thread failed: cannot force algorithms");
-		return 0;
-	}
 	double *buf = malloc(VMAXBYTES), *out = malloc(VMAXBYTES);
 	MPI_Comm def = MPI_COMM_NULL, bad = MPI_COMM_NULL;
 	side sdef = { MPI_COMM_NULL, 0, 0, 0 }, sbad = sdef;
@@ -439,17 +449,11 @@ done:
 static int verify(const coll_net *net, int np, int rank, coll_plan *plans, int maxplans,
                   coll_propose_fn propose, char *why, size_t whylen, int log)
 {
-	int nplans = 0, provided, bad = 0;
+	int nplans = 0, bad = 0;
 	MPI_T_cvar_handle h[COLL_NCOLLS];
 	int pk[COLL_NCOLLS];   /* collective k's plan, its variable in h[]; -1: not measured */
-	if (maxplans < COLL_NCOLLS || np > 4096) {
-		snprintf(why, whylen, "no room for the plans");
+	if (verify_begin(np, maxplans, why, whylen))
 		return 0;
-	}
-	if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS) {
-		snprintf(why, whylen, "MPI_T_init_thread failed: cannot force algorithms");
-		return 0;
-	}
 	/* Every plan first, so that every candidate's number is read before
 	 * anything is measured: a description that does not read refuses the
 	 * whole run, on every rank alike. */
