@@ -163,6 +163,11 @@ int coll_rules_write(FILE *f, int np, const coll_net *net, const char *library,
 int coll_rules_path(const char *cache_dir, const char *host, int np, int ppn,
                     const char *library, char *buf, size_t size);
 
+/* Slurm's count of this step's tasks on node `node` (SLURM_NODEID) from its
+ * SLURM_STEP_TASKS_PER_NODE list ("2(x3),1": 2, 2, 2, 1); 0 if malformed
+ * or out of range. */
+int coll_slurm_tasks_on_node(const char *list, int node);
+
 /* True when `library` (mpib_library()) is an Open MPI or an MPICH. */
 bool coll_library_supported(const char *library);
 /* True when `library` is an MPICH (its rules are applied per call by the

@@ -157,14 +157,48 @@ static void say(bool log, const char *fmt, const char *a, const char *b)
 	}
 }
 
+/* Slurm's count of this step's tasks on node `node`, from its
+ * SLURM_STEP_TASKS_PER_NODE: counts per node in node order, a run of equal
+ * ones written COUNT(xREPEAT), e.g. "2(x3),1" for 2,2,2,1.  0 if the list
+ * is malformed or shorter than node+1. */
+int coll_slurm_tasks_on_node(const char *list, int node)
+{
+	const char *s = list;
+	while (s && *s && node >= 0) {
+		char *e;
+		long count = strtol(s, &e, 10), repeat = 1;
+		if (e == s || count < 1 || count > 1 << 20)
+			return 0;
+		if (!strncmp(e, "(x", 2)) {
+			s = e + 2;
+			repeat = strtol(s, &e, 10);
+			if (e == s || *e != ')' || repeat < 1)
+				return 0;
+			e++;
+		}
+		if (node < repeat)
+			return (int)count;
+		node -= (int)(repeat < 1 << 30 ? repeat : 1 << 30);
+		if (*e != ',')
+			return 0;
+		s = e + 1;
+	}
+	return 0;
+}
+
 /* The launcher's figures for this process: the job's size and the ranks
- * on this host (Open MPI's mpirun, MPICH's hydra); 0 when not set. */
+ * on this host (Open MPI's mpirun, MPICH's hydra); 0 when not set.  Under
+ * Slurm's srun neither library's launcher variables are there before
+ * MPI_Init (srun's PMI sets at most PMI_SIZE): Slurm's own step variables
+ * say the same. */
 static void job_layout(bool mpich, int *np, int *local)
 {
 	const char *sz = getenv(mpich ? "PMI_SIZE" : "OMPI_COMM_WORLD_SIZE");
 	const char *lc = getenv(mpich ? "MPI_LOCALNRANKS" : "OMPI_COMM_WORLD_LOCAL_SIZE");
-	*np = sz ? atoi(sz) : 1;
-	*local = lc ? atoi(lc) : 0;
+	const char *ssz = getenv("SLURM_STEP_NUM_TASKS"), *slist = getenv("SLURM_STEP_TASKS_PER_NODE");
+	const char *snode = getenv("SLURM_NODEID");
+	*np = sz ? atoi(sz) : ssz ? atoi(ssz) : 1;
+	*local = lc ? atoi(lc) : slist && snode ? coll_slurm_tasks_on_node(slist, atoi(snode)) : 0;
 }
 
 /* The user's own algorithm settings in the environment, which win over
@@ -213,7 +247,8 @@ int coll_apply(const char *cache_dir, const char *library, bool log)
 	}
 	if (local < 1) {
 		say(log, "not applied: the launcher did not say how many ranks are on this host "
-		    "(%s)%s", mpich ? "MPI_LOCALNRANKS" : "OMPI_COMM_WORLD_LOCAL_SIZE", "");
+		    "(%s, or Slurm's SLURM_STEP_TASKS_PER_NODE)%s",
+		    mpich ? "MPI_LOCALNRANKS" : "OMPI_COMM_WORLD_LOCAL_SIZE", "");
 		return 0;
 	}
 	/* The user's own settings win: a rules file would override even a

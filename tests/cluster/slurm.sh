@@ -151,6 +151,38 @@ slurm_compare() {
 	fi
 }
 
+# Collective rules under srun: hydra's MPI_LOCALNRANKS is not there, so
+# mpiwasm takes the ranks per host from Slurm's step layout.  A one-rule
+# MPICH file in each node's cache (np4-ppn2), every task must apply it and
+# tests/mpi/coll.c pass under it.
+slurm_mpich_rules() {
+	ver=$(mpichversion 2> /dev/null | sed -n 's/^MPICH Version:[[:space:]]*//p')
+	what="srun --mpi=pmi2 -N 2 -n 4 mpiwasm coll.wasm with MPICH collective rules"
+	i=0
+	while [ $i -lt "$EC_N" ]; do
+		h=$(ec_hostname $i)
+		mkdir -p -m 700 "$EC_DIR/hosts/$h/cache/coll"
+		echo "rule allreduce 4 0 -1 recursive_doubling" > "$EC_DIR/hosts/$h/cache/coll/$h-np4-ppn2-mpich-$ver.rules"
+		i=$((i + 1))
+	done
+	o=$OUT/mpich/coll.rules
+	rc=0
+	ec_head env -u MPIWASM_CACHE_DIR -u MPIWASM_CACHE_LOG -u TMPDIR MPIWASM_COLL_LOG=1 \
+		timeout "$RUN_TIMEOUT" srun --mpi=pmi2 -N 2 -n 4 "$(engine mpich)" -q "$OUT/coll.wasm" \
+		> "$o.out" 2> "$o.err" < /dev/null || rc=$?
+	rm -f "$EC_DIR"/hosts/*/cache/coll/*-np4-ppn2-mpich-*.rules
+	napplied=$(grep -c "coll tuning: applied rules file .*-np4-ppn2-mpich-" "$o.err")
+	nset=$(grep -c "coll tuning: MPICH rules set per call: 1\$" "$o.err")
+	if [ -z "$ver" ]; then
+		bad "$what: mpichversion printed no version"
+	elif [ $rc = 0 ] && grep -qx "coll np=4: 0 failed" "$o.out" && [ "$napplied" = 4 ] && [ "$nset" = 4 ]; then
+		ok "$what: applied by all 4 tasks (ranks per host from SLURM_STEP_TASKS_PER_NODE), coll.c passes"
+	else
+		bad "$what: exit $rc, $napplied of 4 tasks applied the rules, $nset set them per call"
+		excerpt "$o.out"; excerpt "$o.err"
+	fi
+}
+
 slurm_tests() {
 	for t in slurmctld slurmd srun sinfo; do
 		if ! command -v $t > /dev/null 2>&1; then
@@ -188,6 +220,7 @@ slurm_tests() {
 	before=$(cat "$EC_DIR"/hosts/*/cache.log 2> /dev/null | grep -c '^compile ')
 	slurm_compare openmpi pmix p2p mpi
 	slurm_compare mpich pmi2 p2p mpi
+	slurm_mpich_rules
 	after=$(cat "$EC_DIR"/hosts/*/cache.log 2> /dev/null | grep -c '^compile ')
 	if [ "$before" = "$after" ]; then
 		ok "slurm: the tasks used their hosts' caches (no new compile)"

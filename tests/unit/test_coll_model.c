@@ -369,9 +369,39 @@ static void paths_and_env(void)
 	CHECK(coll_apply(dir, "Open MPI 4.1.4", false) == 1 &&
 	      (fn = getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename")) && !strcmp(fn, path) &&
 	      !strcmp(getenv("OMPI_MCA_coll_tuned_use_dynamic_rules"), "1"), "applied");
+	/* Under srun: no launcher variables, Slurm's step layout instead (3
+	 * tasks: this node the second of "2,1", then the only one of "3"). */
+	unsetenv("OMPI_MCA_coll_tuned_dynamic_rules_filename");
+	unsetenv("OMPI_MCA_coll_tuned_use_dynamic_rules");
+	unsetenv("OMPI_COMM_WORLD_SIZE");
+	unsetenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+	setenv("SLURM_STEP_NUM_TASKS", "3", 1);
+	setenv("SLURM_STEP_TASKS_PER_NODE", "2,1", 1);
+	setenv("SLURM_NODEID", "1", 1);
+	CHECK(coll_apply(dir, "Open MPI 4.1.4", false) == 0 &&
+	      !getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename"), "srun, 1 of 3 here: not applied");
+	setenv("SLURM_STEP_TASKS_PER_NODE", "3", 1);
+	setenv("SLURM_NODEID", "0", 1);
+	CHECK(coll_apply(dir, "Open MPI 4.1.4", false) == 1 &&
+	      (fn = getenv("OMPI_MCA_coll_tuned_dynamic_rules_filename")) && !strcmp(fn, path),
+	      "srun, 3 of 3 here: applied from Slurm's layout");
+	unsetenv("SLURM_STEP_NUM_TASKS");
+	unsetenv("SLURM_STEP_TASKS_PER_NODE");
+	unsetenv("SLURM_NODEID");
 	unlink(path);
 	rmdir(cdir);
 	rmdir(dir);
+
+	static const struct { const char *list; int node, want; } sl[] = {
+		{ "4", 0, 4 }, { "4", 1, 0 }, { "2(x3),1", 0, 2 }, { "2(x3),1", 2, 2 },
+		{ "2(x3),1", 3, 1 }, { "2(x3),1", 4, 0 }, { "1,3,2", 1, 3 }, { "1,3,2", 2, 2 },
+		{ "", 0, 0 }, { "x", 0, 0 }, { "2(x", 0, 0 }, { "2(x0)", 0, 0 }, { "0", 0, 0 },
+		{ "2(x3)", -1, 0 }, { "2;1", 1, 0 },
+	};
+	for (size_t i = 0; i < sizeof sl / sizeof sl[0]; i++)
+		CHECK(coll_slurm_tasks_on_node(sl[i].list, sl[i].node) == sl[i].want,
+		      "SLURM_STEP_TASKS_PER_NODE \"%s\" node %d: %d, want %d", sl[i].list, sl[i].node,
+		      coll_slurm_tasks_on_node(sl[i].list, sl[i].node), sl[i].want);
 }
 
 int main(void)
