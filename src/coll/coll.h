@@ -388,6 +388,13 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
  * call no rule applies to (an intercommunicator, a user-defined op). */
 extern int mw_coll_rules;
 void mw_coll_rule(int coll_id, int p, long long bytes);
+/* The module wrote MPI_T control variable `index` (its MPI_T_cvar_write
+ * succeeded): if that is the algorithm variable of a collective the rules
+ * set per call, the module's own choice wins from then on, as a user's
+ * MPIR_CVAR_* in the environment does (no rule of that collective is
+ * applied again in this process).  Nothing under Open MPI, whose rules
+ * file the library reads once. */
+void mw_coll_cvar_written(int index);
 
 typedef int (*coll_tune_fn)(coll_net *net, int *np, int *rank, int *writer,
                             coll_plan *plans, int maxplans, int *nplans,

@@ -704,6 +704,8 @@ static int nrules;
 /* Per collective: its variable, whether a rule names it, and the value
  * last written (0: auto, what MPICH starts with). */
 static struct { MPI_T_cvar_handle h; int used, cur; } vars[COLL_NCOLLS];
+/* Bit 1 << k: the module set collective k's variable itself (MPI_T). */
+static int module_set;
 
 /* One line on stderr, written at once (every rank says it together). */
 static void rules_say(const char *what, const char *why)
@@ -753,6 +755,8 @@ static void rules_load(void)
 			snprintf(why, sizeof why, "no collective %s", coll);
 			break;
 		}
+		if (module_set & 1 << k)
+			continue;   /* the module's own choice (mw_coll_cvar_written) */
 		if (!vars[k].used) {
 			int zero;
 			if (mpich_var(k, NULL, &vars[k].h, &zero, why, sizeof why))
@@ -818,7 +822,7 @@ void mw_coll_rule(int coll_id, int p, long long bytes)
 	 * the module's threads, the write and its record under the lock */
 	if (v != __atomic_load_n(&vars[k].cur, __ATOMIC_RELAXED)) {
 		mw_lock();
-		if (v != vars[k].cur && MPI_T_cvar_write(vars[k].h, &v) == MPI_SUCCESS)
+		if (vars[k].used && v != vars[k].cur && MPI_T_cvar_write(vars[k].h, &v) == MPI_SUCCESS)
 			__atomic_store_n(&vars[k].cur, v, __ATOMIC_RELAXED);
 		mw_unlock();
 	}
@@ -826,5 +830,34 @@ void mw_coll_rule(int coll_id, int p, long long bytes)
 	/* Open MPI applies its own rules file (coll_apply, before MPI_Init) */
 	(void)coll_id, (void)p, (void)bytes;
 	mw_coll_rules = 0;
+#endif
+}
+
+void mw_coll_cvar_written(int index)
+{
+#ifdef MPICH_VERSION
+	char name[128];
+	int nlen = (int)sizeof name;
+	if (MPI_T_cvar_get_info(index, name, &nlen, NULL, NULL, NULL, NULL, NULL, NULL, NULL) !=
+	    MPI_SUCCESS)
+		return;
+	for (int k = 0; k < COLL_NCOLLS; k++) {
+		if (strcmp(colls[k].cvar, name) || module_set & 1 << k)
+			continue;
+		mw_lock();
+		module_set |= 1 << k;
+		/* a later collective's rule_load (if none ran yet) skips it */
+		if (vars[k].used) {
+			vars[k].used = 0;
+			MPI_T_cvar_handle_free(&vars[k].h);
+			__atomic_and_fetch(&mw_coll_rules, ~(1 << colls[k].id), __ATOMIC_RELAXED);
+		}
+		mw_unlock();
+		const char *lv = getenv("MPIWASM_COLL_LOG");
+		if (lv && *lv && strcmp(lv, "0"))
+			rules_say("coll tuning: the module set its own ", name);
+	}
+#else
+	(void)index;
 #endif
 }

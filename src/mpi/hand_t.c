@@ -53,6 +53,7 @@
 #include "mpib.h"
 #include "mpib_int.h"
 #include "hand_protos.h"
+#include "coll/coll.h"
 
 typedef uint32_t u32;
 
@@ -740,7 +741,10 @@ u32 mwh_T_cvar_write(rt_instance *inst, u32 handle, u32 buf)
 		        "option --mpi-t-unrestricted lifts this)\n", mw_world_rank, name);
 		return MW_T_ERR_CVAR_SET_NEVER;
 	}
-	return t_ret(MPI_T_cvar_write(v->c, p));
+	rc = MPI_T_cvar_write(v->c, p);
+	if (rc == MPI_SUCCESS)
+		mw_coll_cvar_written(v->index);   /* it wins over the collective rules */
+	return t_ret(rc);
 }
 
 /* ---- performance variables ------------------------------------------------------------------ */

@@ -141,7 +141,7 @@ r3=$C/coll/$host-np3-ppn3-mpich-$ver.rules
 echo "rule allgather 3 48 120 recursive_doubling  # for tests/coll" > "$r3"
 pc() {
 	MPIR_CVAR_COLLECTIVE_FALLBACK=print $MRUN -np 3 "$MW" --cache-dir "$C" "$@" \
-		"$W/percall.wasm" 1 3 2 5 4 8 2 >"$W/out" 2>"$W/err" &&
+		"$W/percall.wasm" ${PC_OWN:-} 1 3 2 5 4 8 2 >"$W/out" 2>"$W/err" &&
 		grep -qx "percall np=3: 7 calls, 0 wrong" "$W/out" &&
 		grep -c "Allgather recursive_doubling cannot be applied" "$W/err"
 }
@@ -152,6 +152,13 @@ n1=$(pc); n0=$(MPIWASM_COLL_MPICH_RULES="1;allgather:3:0:-1:recursive_doubling" 
 [ "$n1" = 4 ] && [ "$n0" = 0 ] &&
 	ok "MPICH follows the rule per call (MPICH reported $n1 MPI_Allgathers under recursive_doubling, the 4 in the range; $n0 without the rules)" ||
 	bad "MPICH per call" "MPICH reported '$n1' calls under the rule (want 4), '$n0' without (want 0)"
+# The module sets the algorithm variable itself through MPI_T: its choice
+# wins, no call runs under the rule.
+n2=$(export PC_OWN=-own MPIWASM_COLL_LOG=1; pc)
+[ "$n2" = 0 ] && grep -qx "percall np=3: 7 calls, 0 wrong" "$W/out" &&
+	[ "$(grep -c "coll tuning: the module set its own MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM" "$W/err")" = 3 ] &&
+	ok "MPICH: a module's own MPI_T write of the algorithm variable wins over the rules (0 calls under the rule)" ||
+	bad "MPICH module MPI_T" "MPICH reported '$n2' calls under the rule after the module chose auto (want 0)"
 
 # m6. correct answers with all seven collectives forced to algorithms
 # that are not MPICH's auto, on 2 and 3 ranks
