@@ -730,6 +730,866 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_File_call_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_File_call_errhandler", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	if (!f0 && a0 != MW_FILE_NULL) { rc = MW_ERR_FILE; goto fail; }
+	return mwh_File_call_errhandler(&k, f0, (int)a1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_close(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_File_close", MW_FILE_NULL, 2 };
+	int rc;
+	mw_file_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_file_hget(q0.mod, &q0.h))) goto fail;
+	return mwh_File_close(&k, &q0);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_delete(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_File_delete", MW_FILE_NULL, 2 };
+	int rc;
+	const char *s0;
+	MPI_Info h1;
+	if (!(s0 = mw_str(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_info_get(a1, &h1))) goto fail;
+	return mwh_File_delete(&k, s0, h1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_get_amode(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_File_get_amode", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	int32_t *p1;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_get_amode(&k, f0, p1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_get_atomicity(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_File_get_atomicity", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	int32_t *p1;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_get_atomicity(&k, f0, p1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_get_byte_offset(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_File_get_byte_offset", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	int64_t *p2;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if (!(p2 = mw_ptr(inst, a2, 8))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_get_byte_offset(&k, f0, (MPI_Offset)(int64_t)a1, p2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_get_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_File_get_errhandler", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	uint32_t *p1;
+	if (!f0 && a0 != MW_FILE_NULL) { rc = MW_ERR_FILE; goto fail; }
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_get_errhandler(&k, f0, p1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_get_group(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_File_get_group", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	uint32_t *p1;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_get_group(&k, f0, p1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_get_info(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_File_get_info", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	uint32_t *p1;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_get_info(&k, f0, p1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_get_position(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_File_get_position", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	int64_t *p1;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if (!(p1 = mw_ptr(inst, a1, 8))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_get_position(&k, f0, p1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_get_position_shared(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_File_get_position_shared", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	int64_t *p1;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if (!(p1 = mw_ptr(inst, a1, 8))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_get_position_shared(&k, f0, p1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_get_size(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_File_get_size", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	int64_t *p1;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if (!(p1 = mw_ptr(inst, a1, 8))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_get_size(&k, f0, p1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_get_type_extent(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_File_get_type_extent", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	mw_dtype *d1;
+	int32_t *p2;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a1, &d1))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_get_type_extent(&k, f0, d1, p2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_get_view(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_get_view", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	int64_t *p1;
+	uint32_t *p2;
+	uint32_t *p3;
+	char *p4;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if (!(p1 = mw_ptr(inst, a1, 8))) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	if (!(p4 = mw_ptr(inst, a4, MW_MAX_DATAREP_STRING))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_get_view(&k, f0, p1, p2, p3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_iread(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_iread", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	uint32_t *p4;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_iread(&k, f0, p1, (int)a2, d3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_iread_all(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_iread_all", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	uint32_t *p4;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_iread_all(&k, f0, p1, (int)a2, d3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_iread_at(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_File_iread_at", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p2;
+	mw_dtype *d4;
+	uint32_t *p5;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a4, &d4))) goto fail;
+	if ((rc = mw_buf(inst, a2, (int32_t)a3, d4, &p2))) goto fail;
+	p5 = mw_ptr(inst, a5, 4);
+	if (!p5) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_iread_at(&k, f0, (MPI_Offset)(int64_t)a1, p2, (int)a3, d4, p5);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_iread_at_all(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_File_iread_at_all", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p2;
+	mw_dtype *d4;
+	uint32_t *p5;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a4, &d4))) goto fail;
+	if ((rc = mw_buf(inst, a2, (int32_t)a3, d4, &p2))) goto fail;
+	p5 = mw_ptr(inst, a5, 4);
+	if (!p5) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_iread_at_all(&k, f0, (MPI_Offset)(int64_t)a1, p2, (int)a3, d4, p5);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_iread_shared(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_iread_shared", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	uint32_t *p4;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_iread_shared(&k, f0, p1, (int)a2, d3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_iwrite(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_iwrite", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	uint32_t *p4;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_iwrite(&k, f0, p1, (int)a2, d3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_iwrite_all(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_iwrite_all", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	uint32_t *p4;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_iwrite_all(&k, f0, p1, (int)a2, d3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_iwrite_at(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_File_iwrite_at", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p2;
+	mw_dtype *d4;
+	uint32_t *p5;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a4, &d4))) goto fail;
+	if ((rc = mw_buf(inst, a2, (int32_t)a3, d4, &p2))) goto fail;
+	p5 = mw_ptr(inst, a5, 4);
+	if (!p5) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_iwrite_at(&k, f0, (MPI_Offset)(int64_t)a1, p2, (int)a3, d4, p5);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_iwrite_at_all(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_File_iwrite_at_all", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p2;
+	mw_dtype *d4;
+	uint32_t *p5;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a4, &d4))) goto fail;
+	if ((rc = mw_buf(inst, a2, (int32_t)a3, d4, &p2))) goto fail;
+	p5 = mw_ptr(inst, a5, 4);
+	if (!p5) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_iwrite_at_all(&k, f0, (MPI_Offset)(int64_t)a1, p2, (int)a3, d4, p5);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_iwrite_shared(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_iwrite_shared", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	uint32_t *p4;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_iwrite_shared(&k, f0, p1, (int)a2, d3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_preallocate(rt_instance *inst, uint32_t a0, uint64_t a1)
+{
+	const mw_call k = { inst, "MPI_File_preallocate", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	return mwh_File_preallocate(&k, f0, (MPI_Offset)(int64_t)a1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_read(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_read", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	mw_status *p4 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	if (a4 && !(p4 = mw_ptr(inst, a4, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_read(&k, f0, p1, (int)a2, d3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_read_all(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_read_all", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	mw_status *p4 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	if (a4 && !(p4 = mw_ptr(inst, a4, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_read_all(&k, f0, p1, (int)a2, d3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_read_all_begin(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_File_read_all_begin", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	return mwh_File_read_all_begin(&k, f0, p1, (int)a2, d3);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_read_all_end(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_File_read_all_end", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	mw_status *p2 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if (a2 && !(p2 = mw_ptr(inst, a2, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_read_all_end(&k, f0, a1, p2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_read_at(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_File_read_at", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p2;
+	mw_dtype *d4;
+	mw_status *p5 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a4, &d4))) goto fail;
+	if ((rc = mw_buf(inst, a2, (int32_t)a3, d4, &p2))) goto fail;
+	if (a5 && !(p5 = mw_ptr(inst, a5, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_read_at(&k, f0, (MPI_Offset)(int64_t)a1, p2, (int)a3, d4, p5);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_read_at_all(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_File_read_at_all", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p2;
+	mw_dtype *d4;
+	mw_status *p5 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a4, &d4))) goto fail;
+	if ((rc = mw_buf(inst, a2, (int32_t)a3, d4, &p2))) goto fail;
+	if (a5 && !(p5 = mw_ptr(inst, a5, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_read_at_all(&k, f0, (MPI_Offset)(int64_t)a1, p2, (int)a3, d4, p5);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_read_at_all_begin(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_read_at_all_begin", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p2;
+	mw_dtype *d4;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a4, &d4))) goto fail;
+	if ((rc = mw_buf(inst, a2, (int32_t)a3, d4, &p2))) goto fail;
+	return mwh_File_read_at_all_begin(&k, f0, (MPI_Offset)(int64_t)a1, p2, (int)a3, d4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_read_at_all_end(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_File_read_at_all_end", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	mw_status *p2 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if (a2 && !(p2 = mw_ptr(inst, a2, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_read_at_all_end(&k, f0, a1, p2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_read_ordered(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_read_ordered", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	mw_status *p4 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	if (a4 && !(p4 = mw_ptr(inst, a4, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_read_ordered(&k, f0, p1, (int)a2, d3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_read_ordered_begin(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_File_read_ordered_begin", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	return mwh_File_read_ordered_begin(&k, f0, p1, (int)a2, d3);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_read_ordered_end(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_File_read_ordered_end", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	mw_status *p2 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if (a2 && !(p2 = mw_ptr(inst, a2, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_read_ordered_end(&k, f0, a1, p2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_read_shared(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_read_shared", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	mw_status *p4 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	if (a4 && !(p4 = mw_ptr(inst, a4, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_read_shared(&k, f0, p1, (int)a2, d3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_seek(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_File_seek", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	return mwh_File_seek(&k, f0, (MPI_Offset)(int64_t)a1, (int)a2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_seek_shared(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_File_seek_shared", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	return mwh_File_seek_shared(&k, f0, (MPI_Offset)(int64_t)a1, (int)a2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_set_atomicity(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_File_set_atomicity", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	return mwh_File_set_atomicity(&k, f0, (int)a1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_set_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_File_set_errhandler", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	MPI_Errhandler e1;
+	if (!f0 && a0 != MW_FILE_NULL) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_errh_get(a1, &e1))) goto fail;
+	return mwh_File_set_errhandler(&k, f0, a1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_set_info(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_File_set_info", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	MPI_Info h1;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_info_get(a1, &h1))) goto fail;
+	return mwh_File_set_info(&k, f0, h1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_set_size(rt_instance *inst, uint32_t a0, uint64_t a1)
+{
+	const mw_call k = { inst, "MPI_File_set_size", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	return mwh_File_set_size(&k, f0, (MPI_Offset)(int64_t)a1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_set_view(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_File_set_view", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	mw_dtype_ref t2 = { a2, NULL };
+	mw_dtype_ref t3 = { a3, NULL };
+	const char *s4;
+	MPI_Info h5;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a2, &t2.d))) goto fail;
+	if ((rc = mw_dtype_get(a3, &t3.d))) goto fail;
+	if ((rc = mw_info_get(a5, &h5))) goto fail;
+	if (!(s4 = mw_str(inst, a4))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_set_view(&k, f0, (MPI_Offset)(int64_t)a1, &t2, &t3, s4, h5);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_sync(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_File_sync", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	return mwh_File_sync(&k, f0);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_write(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_write", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	mw_status *p4 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	if (a4 && !(p4 = mw_ptr(inst, a4, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_write(&k, f0, p1, (int)a2, d3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_write_all(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_write_all", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	mw_status *p4 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	if (a4 && !(p4 = mw_ptr(inst, a4, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_write_all(&k, f0, p1, (int)a2, d3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_write_all_begin(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_File_write_all_begin", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	return mwh_File_write_all_begin(&k, f0, p1, (int)a2, d3);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_write_all_end(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_File_write_all_end", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	mw_status *p2 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if (a2 && !(p2 = mw_ptr(inst, a2, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_write_all_end(&k, f0, a1, p2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_write_at(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_File_write_at", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p2;
+	mw_dtype *d4;
+	mw_status *p5 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a4, &d4))) goto fail;
+	if ((rc = mw_buf(inst, a2, (int32_t)a3, d4, &p2))) goto fail;
+	if (a5 && !(p5 = mw_ptr(inst, a5, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_write_at(&k, f0, (MPI_Offset)(int64_t)a1, p2, (int)a3, d4, p5);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_write_at_all(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_File_write_at_all", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p2;
+	mw_dtype *d4;
+	mw_status *p5 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a4, &d4))) goto fail;
+	if ((rc = mw_buf(inst, a2, (int32_t)a3, d4, &p2))) goto fail;
+	if (a5 && !(p5 = mw_ptr(inst, a5, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_write_at_all(&k, f0, (MPI_Offset)(int64_t)a1, p2, (int)a3, d4, p5);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_write_at_all_begin(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_write_at_all_begin", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p2;
+	mw_dtype *d4;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a4, &d4))) goto fail;
+	if ((rc = mw_buf(inst, a2, (int32_t)a3, d4, &p2))) goto fail;
+	return mwh_File_write_at_all_begin(&k, f0, (MPI_Offset)(int64_t)a1, p2, (int)a3, d4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_write_at_all_end(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_File_write_at_all_end", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	mw_status *p2 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if (a2 && !(p2 = mw_ptr(inst, a2, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_write_at_all_end(&k, f0, a1, p2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_write_ordered(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_write_ordered", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	mw_status *p4 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	if (a4 && !(p4 = mw_ptr(inst, a4, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_write_ordered(&k, f0, p1, (int)a2, d3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_write_ordered_begin(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_File_write_ordered_begin", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	return mwh_File_write_ordered_begin(&k, f0, p1, (int)a2, d3);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_write_ordered_end(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_File_write_ordered_end", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	mw_status *p2 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if (a2 && !(p2 = mw_ptr(inst, a2, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_write_ordered_end(&k, f0, a1, p2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_File_write_shared(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_File_write_shared", a0, 2 };
+	int rc;
+	struct mwf *f0 = mw_file_of(a0);
+	void *p1;
+	mw_dtype *d3;
+	mw_status *p4 = NULL;
+	if (!f0) { rc = MW_ERR_FILE; goto fail; }
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	if (a4 && !(p4 = mw_ptr(inst, a4, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_write_shared(&k, f0, p1, (int)a2, d3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
 static uint32_t mwg_Finalize(rt_instance *inst)
 {
 	const mw_call k = { inst, "MPI_Finalize", MW_NOCOMM, 0 };
@@ -3300,7 +4160,7 @@ static uint32_t mwb_File_get_type_extent_c(rt_instance *inst, uint32_t a0, uint3
 	mw_bigc_begin(&x, inst, "MPI_File_get_type_extent_c", MW_BIGC_FILE, a0);
 	uint32_t b2;
 	if (mw_bigc_out(&x, "extent", a2, 0, &b2)) goto out;
-	x.r = mwh_File_get_type_extent(inst, a0, a1, b2);
+	x.r = mwg_File_get_type_extent(inst, a0, a1, b2);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3311,7 +4171,7 @@ static uint32_t mwb_File_iread_c(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 	mw_bigc_begin(&x, inst, "MPI_File_iread_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_iread(inst, a0, a1, b2, b3, a4);
+	x.r = mwg_File_iread(inst, a0, a1, b2, b3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3322,7 +4182,7 @@ static uint32_t mwb_File_iread_all_c(rt_instance *inst, uint32_t a0, uint32_t a1
 	mw_bigc_begin(&x, inst, "MPI_File_iread_all_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_iread_all(inst, a0, a1, b2, b3, a4);
+	x.r = mwg_File_iread_all(inst, a0, a1, b2, b3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3333,7 +4193,7 @@ static uint32_t mwb_File_iread_at_c(rt_instance *inst, uint32_t a0, uint64_t a1,
 	mw_bigc_begin(&x, inst, "MPI_File_iread_at_c", MW_BIGC_FILE, a0);
 	uint32_t b3, b4;
 	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
-	x.r = mwh_File_iread_at(inst, a0, a1, a2, b3, b4, a5);
+	x.r = mwg_File_iread_at(inst, a0, a1, a2, b3, b4, a5);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3344,7 +4204,7 @@ static uint32_t mwb_File_iread_at_all_c(rt_instance *inst, uint32_t a0, uint64_t
 	mw_bigc_begin(&x, inst, "MPI_File_iread_at_all_c", MW_BIGC_FILE, a0);
 	uint32_t b3, b4;
 	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
-	x.r = mwh_File_iread_at_all(inst, a0, a1, a2, b3, b4, a5);
+	x.r = mwg_File_iread_at_all(inst, a0, a1, a2, b3, b4, a5);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3355,7 +4215,7 @@ static uint32_t mwb_File_iread_shared_c(rt_instance *inst, uint32_t a0, uint32_t
 	mw_bigc_begin(&x, inst, "MPI_File_iread_shared_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_iread_shared(inst, a0, a1, b2, b3, a4);
+	x.r = mwg_File_iread_shared(inst, a0, a1, b2, b3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3366,7 +4226,7 @@ static uint32_t mwb_File_iwrite_c(rt_instance *inst, uint32_t a0, uint32_t a1, u
 	mw_bigc_begin(&x, inst, "MPI_File_iwrite_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_iwrite(inst, a0, a1, b2, b3, a4);
+	x.r = mwg_File_iwrite(inst, a0, a1, b2, b3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3377,7 +4237,7 @@ static uint32_t mwb_File_iwrite_all_c(rt_instance *inst, uint32_t a0, uint32_t a
 	mw_bigc_begin(&x, inst, "MPI_File_iwrite_all_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_iwrite_all(inst, a0, a1, b2, b3, a4);
+	x.r = mwg_File_iwrite_all(inst, a0, a1, b2, b3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3388,7 +4248,7 @@ static uint32_t mwb_File_iwrite_at_c(rt_instance *inst, uint32_t a0, uint64_t a1
 	mw_bigc_begin(&x, inst, "MPI_File_iwrite_at_c", MW_BIGC_FILE, a0);
 	uint32_t b3, b4;
 	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
-	x.r = mwh_File_iwrite_at(inst, a0, a1, a2, b3, b4, a5);
+	x.r = mwg_File_iwrite_at(inst, a0, a1, a2, b3, b4, a5);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3399,7 +4259,7 @@ static uint32_t mwb_File_iwrite_at_all_c(rt_instance *inst, uint32_t a0, uint64_
 	mw_bigc_begin(&x, inst, "MPI_File_iwrite_at_all_c", MW_BIGC_FILE, a0);
 	uint32_t b3, b4;
 	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
-	x.r = mwh_File_iwrite_at_all(inst, a0, a1, a2, b3, b4, a5);
+	x.r = mwg_File_iwrite_at_all(inst, a0, a1, a2, b3, b4, a5);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3410,7 +4270,7 @@ static uint32_t mwb_File_iwrite_shared_c(rt_instance *inst, uint32_t a0, uint32_
 	mw_bigc_begin(&x, inst, "MPI_File_iwrite_shared_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_iwrite_shared(inst, a0, a1, b2, b3, a4);
+	x.r = mwg_File_iwrite_shared(inst, a0, a1, b2, b3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3421,7 +4281,7 @@ static uint32_t mwb_File_read_c(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	mw_bigc_begin(&x, inst, "MPI_File_read_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_read(inst, a0, a1, b2, b3, a4);
+	x.r = mwg_File_read(inst, a0, a1, b2, b3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3432,7 +4292,7 @@ static uint32_t mwb_File_read_all_c(rt_instance *inst, uint32_t a0, uint32_t a1,
 	mw_bigc_begin(&x, inst, "MPI_File_read_all_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_read_all(inst, a0, a1, b2, b3, a4);
+	x.r = mwg_File_read_all(inst, a0, a1, b2, b3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3443,7 +4303,7 @@ static uint32_t mwb_File_read_all_begin_c(rt_instance *inst, uint32_t a0, uint32
 	mw_bigc_begin(&x, inst, "MPI_File_read_all_begin_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_read_all_begin(inst, a0, a1, b2, b3);
+	x.r = mwg_File_read_all_begin(inst, a0, a1, b2, b3);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3454,7 +4314,7 @@ static uint32_t mwb_File_read_at_c(rt_instance *inst, uint32_t a0, uint64_t a1, 
 	mw_bigc_begin(&x, inst, "MPI_File_read_at_c", MW_BIGC_FILE, a0);
 	uint32_t b3, b4;
 	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
-	x.r = mwh_File_read_at(inst, a0, a1, a2, b3, b4, a5);
+	x.r = mwg_File_read_at(inst, a0, a1, a2, b3, b4, a5);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3465,7 +4325,7 @@ static uint32_t mwb_File_read_at_all_c(rt_instance *inst, uint32_t a0, uint64_t 
 	mw_bigc_begin(&x, inst, "MPI_File_read_at_all_c", MW_BIGC_FILE, a0);
 	uint32_t b3, b4;
 	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
-	x.r = mwh_File_read_at_all(inst, a0, a1, a2, b3, b4, a5);
+	x.r = mwg_File_read_at_all(inst, a0, a1, a2, b3, b4, a5);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3476,7 +4336,7 @@ static uint32_t mwb_File_read_at_all_begin_c(rt_instance *inst, uint32_t a0, uin
 	mw_bigc_begin(&x, inst, "MPI_File_read_at_all_begin_c", MW_BIGC_FILE, a0);
 	uint32_t b3, b4;
 	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
-	x.r = mwh_File_read_at_all_begin(inst, a0, a1, a2, b3, b4);
+	x.r = mwg_File_read_at_all_begin(inst, a0, a1, a2, b3, b4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3487,7 +4347,7 @@ static uint32_t mwb_File_read_ordered_c(rt_instance *inst, uint32_t a0, uint32_t
 	mw_bigc_begin(&x, inst, "MPI_File_read_ordered_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_read_ordered(inst, a0, a1, b2, b3, a4);
+	x.r = mwg_File_read_ordered(inst, a0, a1, b2, b3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3498,7 +4358,7 @@ static uint32_t mwb_File_read_ordered_begin_c(rt_instance *inst, uint32_t a0, ui
 	mw_bigc_begin(&x, inst, "MPI_File_read_ordered_begin_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_read_ordered_begin(inst, a0, a1, b2, b3);
+	x.r = mwg_File_read_ordered_begin(inst, a0, a1, b2, b3);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3509,7 +4369,7 @@ static uint32_t mwb_File_read_shared_c(rt_instance *inst, uint32_t a0, uint32_t 
 	mw_bigc_begin(&x, inst, "MPI_File_read_shared_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_read_shared(inst, a0, a1, b2, b3, a4);
+	x.r = mwg_File_read_shared(inst, a0, a1, b2, b3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3520,7 +4380,7 @@ static uint32_t mwb_File_write_c(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 	mw_bigc_begin(&x, inst, "MPI_File_write_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_write(inst, a0, a1, b2, b3, a4);
+	x.r = mwg_File_write(inst, a0, a1, b2, b3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3531,7 +4391,7 @@ static uint32_t mwb_File_write_all_c(rt_instance *inst, uint32_t a0, uint32_t a1
 	mw_bigc_begin(&x, inst, "MPI_File_write_all_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_write_all(inst, a0, a1, b2, b3, a4);
+	x.r = mwg_File_write_all(inst, a0, a1, b2, b3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3542,7 +4402,7 @@ static uint32_t mwb_File_write_all_begin_c(rt_instance *inst, uint32_t a0, uint3
 	mw_bigc_begin(&x, inst, "MPI_File_write_all_begin_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_write_all_begin(inst, a0, a1, b2, b3);
+	x.r = mwg_File_write_all_begin(inst, a0, a1, b2, b3);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3553,7 +4413,7 @@ static uint32_t mwb_File_write_at_c(rt_instance *inst, uint32_t a0, uint64_t a1,
 	mw_bigc_begin(&x, inst, "MPI_File_write_at_c", MW_BIGC_FILE, a0);
 	uint32_t b3, b4;
 	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
-	x.r = mwh_File_write_at(inst, a0, a1, a2, b3, b4, a5);
+	x.r = mwg_File_write_at(inst, a0, a1, a2, b3, b4, a5);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3564,7 +4424,7 @@ static uint32_t mwb_File_write_at_all_c(rt_instance *inst, uint32_t a0, uint64_t
 	mw_bigc_begin(&x, inst, "MPI_File_write_at_all_c", MW_BIGC_FILE, a0);
 	uint32_t b3, b4;
 	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
-	x.r = mwh_File_write_at_all(inst, a0, a1, a2, b3, b4, a5);
+	x.r = mwg_File_write_at_all(inst, a0, a1, a2, b3, b4, a5);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3575,7 +4435,7 @@ static uint32_t mwb_File_write_at_all_begin_c(rt_instance *inst, uint32_t a0, ui
 	mw_bigc_begin(&x, inst, "MPI_File_write_at_all_begin_c", MW_BIGC_FILE, a0);
 	uint32_t b3, b4;
 	if (mw_bigc_xfer(&x, "count", a3, a4, &b3, &b4)) goto out;
-	x.r = mwh_File_write_at_all_begin(inst, a0, a1, a2, b3, b4);
+	x.r = mwg_File_write_at_all_begin(inst, a0, a1, a2, b3, b4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3586,7 +4446,7 @@ static uint32_t mwb_File_write_ordered_c(rt_instance *inst, uint32_t a0, uint32_
 	mw_bigc_begin(&x, inst, "MPI_File_write_ordered_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_write_ordered(inst, a0, a1, b2, b3, a4);
+	x.r = mwg_File_write_ordered(inst, a0, a1, b2, b3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3597,7 +4457,7 @@ static uint32_t mwb_File_write_ordered_begin_c(rt_instance *inst, uint32_t a0, u
 	mw_bigc_begin(&x, inst, "MPI_File_write_ordered_begin_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_write_ordered_begin(inst, a0, a1, b2, b3);
+	x.r = mwg_File_write_ordered_begin(inst, a0, a1, b2, b3);
 out:
 	return mw_bigc_end(&x);
 }
@@ -3608,7 +4468,7 @@ static uint32_t mwb_File_write_shared_c(rt_instance *inst, uint32_t a0, uint32_t
 	mw_bigc_begin(&x, inst, "MPI_File_write_shared_c", MW_BIGC_FILE, a0);
 	uint32_t b2, b3;
 	if (mw_bigc_xfer(&x, "count", a2, a3, &b2, &b3)) goto out;
-	x.r = mwh_File_write_shared(inst, a0, a1, b2, b3, a4);
+	x.r = mwg_File_write_shared(inst, a0, a1, b2, b3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -4626,126 +5486,126 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Fetch_and_op", "iiiiiii:i", (void *)mwh_Fetch_and_op },
 	{ "env", "MPI_File_c2f", "i:i", (void *)mwh_File_c2f },
 	{ "env", "PMPI_File_c2f", "i:i", (void *)mwh_File_c2f },
-	{ "env", "MPI_File_call_errhandler", "ii:i", (void *)mwh_File_call_errhandler },
-	{ "env", "PMPI_File_call_errhandler", "ii:i", (void *)mwh_File_call_errhandler },
-	{ "env", "MPI_File_close", "i:i", (void *)mwh_File_close },
-	{ "env", "PMPI_File_close", "i:i", (void *)mwh_File_close },
+	{ "env", "MPI_File_call_errhandler", "ii:i", (void *)mwg_File_call_errhandler },
+	{ "env", "PMPI_File_call_errhandler", "ii:i", (void *)mwg_File_call_errhandler },
+	{ "env", "MPI_File_close", "i:i", (void *)mwg_File_close },
+	{ "env", "PMPI_File_close", "i:i", (void *)mwg_File_close },
 	{ "env", "MPI_File_create_errhandler", "ii:i", (void *)mwh_File_create_errhandler },
 	{ "env", "PMPI_File_create_errhandler", "ii:i", (void *)mwh_File_create_errhandler },
-	{ "env", "MPI_File_delete", "ii:i", (void *)mwh_File_delete },
-	{ "env", "PMPI_File_delete", "ii:i", (void *)mwh_File_delete },
+	{ "env", "MPI_File_delete", "ii:i", (void *)mwg_File_delete },
+	{ "env", "PMPI_File_delete", "ii:i", (void *)mwg_File_delete },
 	{ "env", "MPI_File_f2c", "i:i", (void *)mwh_File_f2c },
 	{ "env", "PMPI_File_f2c", "i:i", (void *)mwh_File_f2c },
-	{ "env", "MPI_File_get_amode", "ii:i", (void *)mwh_File_get_amode },
-	{ "env", "PMPI_File_get_amode", "ii:i", (void *)mwh_File_get_amode },
-	{ "env", "MPI_File_get_atomicity", "ii:i", (void *)mwh_File_get_atomicity },
-	{ "env", "PMPI_File_get_atomicity", "ii:i", (void *)mwh_File_get_atomicity },
-	{ "env", "MPI_File_get_byte_offset", "iIi:i", (void *)mwh_File_get_byte_offset },
-	{ "env", "PMPI_File_get_byte_offset", "iIi:i", (void *)mwh_File_get_byte_offset },
-	{ "env", "MPI_File_get_errhandler", "ii:i", (void *)mwh_File_get_errhandler },
-	{ "env", "PMPI_File_get_errhandler", "ii:i", (void *)mwh_File_get_errhandler },
-	{ "env", "MPI_File_get_group", "ii:i", (void *)mwh_File_get_group },
-	{ "env", "PMPI_File_get_group", "ii:i", (void *)mwh_File_get_group },
-	{ "env", "MPI_File_get_info", "ii:i", (void *)mwh_File_get_info },
-	{ "env", "PMPI_File_get_info", "ii:i", (void *)mwh_File_get_info },
-	{ "env", "MPI_File_get_position", "ii:i", (void *)mwh_File_get_position },
-	{ "env", "PMPI_File_get_position", "ii:i", (void *)mwh_File_get_position },
-	{ "env", "MPI_File_get_position_shared", "ii:i", (void *)mwh_File_get_position_shared },
-	{ "env", "PMPI_File_get_position_shared", "ii:i", (void *)mwh_File_get_position_shared },
-	{ "env", "MPI_File_get_size", "ii:i", (void *)mwh_File_get_size },
-	{ "env", "PMPI_File_get_size", "ii:i", (void *)mwh_File_get_size },
-	{ "env", "MPI_File_get_type_extent", "iii:i", (void *)mwh_File_get_type_extent },
-	{ "env", "PMPI_File_get_type_extent", "iii:i", (void *)mwh_File_get_type_extent },
-	{ "env", "MPI_File_get_view", "iiiii:i", (void *)mwh_File_get_view },
-	{ "env", "PMPI_File_get_view", "iiiii:i", (void *)mwh_File_get_view },
-	{ "env", "MPI_File_iread", "iiiii:i", (void *)mwh_File_iread },
-	{ "env", "PMPI_File_iread", "iiiii:i", (void *)mwh_File_iread },
-	{ "env", "MPI_File_iread_all", "iiiii:i", (void *)mwh_File_iread_all },
-	{ "env", "PMPI_File_iread_all", "iiiii:i", (void *)mwh_File_iread_all },
-	{ "env", "MPI_File_iread_at", "iIiiii:i", (void *)mwh_File_iread_at },
-	{ "env", "PMPI_File_iread_at", "iIiiii:i", (void *)mwh_File_iread_at },
-	{ "env", "MPI_File_iread_at_all", "iIiiii:i", (void *)mwh_File_iread_at_all },
-	{ "env", "PMPI_File_iread_at_all", "iIiiii:i", (void *)mwh_File_iread_at_all },
-	{ "env", "MPI_File_iread_shared", "iiiii:i", (void *)mwh_File_iread_shared },
-	{ "env", "PMPI_File_iread_shared", "iiiii:i", (void *)mwh_File_iread_shared },
-	{ "env", "MPI_File_iwrite", "iiiii:i", (void *)mwh_File_iwrite },
-	{ "env", "PMPI_File_iwrite", "iiiii:i", (void *)mwh_File_iwrite },
-	{ "env", "MPI_File_iwrite_all", "iiiii:i", (void *)mwh_File_iwrite_all },
-	{ "env", "PMPI_File_iwrite_all", "iiiii:i", (void *)mwh_File_iwrite_all },
-	{ "env", "MPI_File_iwrite_at", "iIiiii:i", (void *)mwh_File_iwrite_at },
-	{ "env", "PMPI_File_iwrite_at", "iIiiii:i", (void *)mwh_File_iwrite_at },
-	{ "env", "MPI_File_iwrite_at_all", "iIiiii:i", (void *)mwh_File_iwrite_at_all },
-	{ "env", "PMPI_File_iwrite_at_all", "iIiiii:i", (void *)mwh_File_iwrite_at_all },
-	{ "env", "MPI_File_iwrite_shared", "iiiii:i", (void *)mwh_File_iwrite_shared },
-	{ "env", "PMPI_File_iwrite_shared", "iiiii:i", (void *)mwh_File_iwrite_shared },
+	{ "env", "MPI_File_get_amode", "ii:i", (void *)mwg_File_get_amode },
+	{ "env", "PMPI_File_get_amode", "ii:i", (void *)mwg_File_get_amode },
+	{ "env", "MPI_File_get_atomicity", "ii:i", (void *)mwg_File_get_atomicity },
+	{ "env", "PMPI_File_get_atomicity", "ii:i", (void *)mwg_File_get_atomicity },
+	{ "env", "MPI_File_get_byte_offset", "iIi:i", (void *)mwg_File_get_byte_offset },
+	{ "env", "PMPI_File_get_byte_offset", "iIi:i", (void *)mwg_File_get_byte_offset },
+	{ "env", "MPI_File_get_errhandler", "ii:i", (void *)mwg_File_get_errhandler },
+	{ "env", "PMPI_File_get_errhandler", "ii:i", (void *)mwg_File_get_errhandler },
+	{ "env", "MPI_File_get_group", "ii:i", (void *)mwg_File_get_group },
+	{ "env", "PMPI_File_get_group", "ii:i", (void *)mwg_File_get_group },
+	{ "env", "MPI_File_get_info", "ii:i", (void *)mwg_File_get_info },
+	{ "env", "PMPI_File_get_info", "ii:i", (void *)mwg_File_get_info },
+	{ "env", "MPI_File_get_position", "ii:i", (void *)mwg_File_get_position },
+	{ "env", "PMPI_File_get_position", "ii:i", (void *)mwg_File_get_position },
+	{ "env", "MPI_File_get_position_shared", "ii:i", (void *)mwg_File_get_position_shared },
+	{ "env", "PMPI_File_get_position_shared", "ii:i", (void *)mwg_File_get_position_shared },
+	{ "env", "MPI_File_get_size", "ii:i", (void *)mwg_File_get_size },
+	{ "env", "PMPI_File_get_size", "ii:i", (void *)mwg_File_get_size },
+	{ "env", "MPI_File_get_type_extent", "iii:i", (void *)mwg_File_get_type_extent },
+	{ "env", "PMPI_File_get_type_extent", "iii:i", (void *)mwg_File_get_type_extent },
+	{ "env", "MPI_File_get_view", "iiiii:i", (void *)mwg_File_get_view },
+	{ "env", "PMPI_File_get_view", "iiiii:i", (void *)mwg_File_get_view },
+	{ "env", "MPI_File_iread", "iiiii:i", (void *)mwg_File_iread },
+	{ "env", "PMPI_File_iread", "iiiii:i", (void *)mwg_File_iread },
+	{ "env", "MPI_File_iread_all", "iiiii:i", (void *)mwg_File_iread_all },
+	{ "env", "PMPI_File_iread_all", "iiiii:i", (void *)mwg_File_iread_all },
+	{ "env", "MPI_File_iread_at", "iIiiii:i", (void *)mwg_File_iread_at },
+	{ "env", "PMPI_File_iread_at", "iIiiii:i", (void *)mwg_File_iread_at },
+	{ "env", "MPI_File_iread_at_all", "iIiiii:i", (void *)mwg_File_iread_at_all },
+	{ "env", "PMPI_File_iread_at_all", "iIiiii:i", (void *)mwg_File_iread_at_all },
+	{ "env", "MPI_File_iread_shared", "iiiii:i", (void *)mwg_File_iread_shared },
+	{ "env", "PMPI_File_iread_shared", "iiiii:i", (void *)mwg_File_iread_shared },
+	{ "env", "MPI_File_iwrite", "iiiii:i", (void *)mwg_File_iwrite },
+	{ "env", "PMPI_File_iwrite", "iiiii:i", (void *)mwg_File_iwrite },
+	{ "env", "MPI_File_iwrite_all", "iiiii:i", (void *)mwg_File_iwrite_all },
+	{ "env", "PMPI_File_iwrite_all", "iiiii:i", (void *)mwg_File_iwrite_all },
+	{ "env", "MPI_File_iwrite_at", "iIiiii:i", (void *)mwg_File_iwrite_at },
+	{ "env", "PMPI_File_iwrite_at", "iIiiii:i", (void *)mwg_File_iwrite_at },
+	{ "env", "MPI_File_iwrite_at_all", "iIiiii:i", (void *)mwg_File_iwrite_at_all },
+	{ "env", "PMPI_File_iwrite_at_all", "iIiiii:i", (void *)mwg_File_iwrite_at_all },
+	{ "env", "MPI_File_iwrite_shared", "iiiii:i", (void *)mwg_File_iwrite_shared },
+	{ "env", "PMPI_File_iwrite_shared", "iiiii:i", (void *)mwg_File_iwrite_shared },
 	{ "env", "MPI_File_open", "iiiii:i", (void *)mwh_File_open },
 	{ "env", "PMPI_File_open", "iiiii:i", (void *)mwh_File_open },
-	{ "env", "MPI_File_preallocate", "iI:i", (void *)mwh_File_preallocate },
-	{ "env", "PMPI_File_preallocate", "iI:i", (void *)mwh_File_preallocate },
-	{ "env", "MPI_File_read", "iiiii:i", (void *)mwh_File_read },
-	{ "env", "PMPI_File_read", "iiiii:i", (void *)mwh_File_read },
-	{ "env", "MPI_File_read_all", "iiiii:i", (void *)mwh_File_read_all },
-	{ "env", "PMPI_File_read_all", "iiiii:i", (void *)mwh_File_read_all },
-	{ "env", "MPI_File_read_all_begin", "iiii:i", (void *)mwh_File_read_all_begin },
-	{ "env", "PMPI_File_read_all_begin", "iiii:i", (void *)mwh_File_read_all_begin },
-	{ "env", "MPI_File_read_all_end", "iii:i", (void *)mwh_File_read_all_end },
-	{ "env", "PMPI_File_read_all_end", "iii:i", (void *)mwh_File_read_all_end },
-	{ "env", "MPI_File_read_at", "iIiiii:i", (void *)mwh_File_read_at },
-	{ "env", "PMPI_File_read_at", "iIiiii:i", (void *)mwh_File_read_at },
-	{ "env", "MPI_File_read_at_all", "iIiiii:i", (void *)mwh_File_read_at_all },
-	{ "env", "PMPI_File_read_at_all", "iIiiii:i", (void *)mwh_File_read_at_all },
-	{ "env", "MPI_File_read_at_all_begin", "iIiii:i", (void *)mwh_File_read_at_all_begin },
-	{ "env", "PMPI_File_read_at_all_begin", "iIiii:i", (void *)mwh_File_read_at_all_begin },
-	{ "env", "MPI_File_read_at_all_end", "iii:i", (void *)mwh_File_read_at_all_end },
-	{ "env", "PMPI_File_read_at_all_end", "iii:i", (void *)mwh_File_read_at_all_end },
-	{ "env", "MPI_File_read_ordered", "iiiii:i", (void *)mwh_File_read_ordered },
-	{ "env", "PMPI_File_read_ordered", "iiiii:i", (void *)mwh_File_read_ordered },
-	{ "env", "MPI_File_read_ordered_begin", "iiii:i", (void *)mwh_File_read_ordered_begin },
-	{ "env", "PMPI_File_read_ordered_begin", "iiii:i", (void *)mwh_File_read_ordered_begin },
-	{ "env", "MPI_File_read_ordered_end", "iii:i", (void *)mwh_File_read_ordered_end },
-	{ "env", "PMPI_File_read_ordered_end", "iii:i", (void *)mwh_File_read_ordered_end },
-	{ "env", "MPI_File_read_shared", "iiiii:i", (void *)mwh_File_read_shared },
-	{ "env", "PMPI_File_read_shared", "iiiii:i", (void *)mwh_File_read_shared },
-	{ "env", "MPI_File_seek", "iIi:i", (void *)mwh_File_seek },
-	{ "env", "PMPI_File_seek", "iIi:i", (void *)mwh_File_seek },
-	{ "env", "MPI_File_seek_shared", "iIi:i", (void *)mwh_File_seek_shared },
-	{ "env", "PMPI_File_seek_shared", "iIi:i", (void *)mwh_File_seek_shared },
-	{ "env", "MPI_File_set_atomicity", "ii:i", (void *)mwh_File_set_atomicity },
-	{ "env", "PMPI_File_set_atomicity", "ii:i", (void *)mwh_File_set_atomicity },
-	{ "env", "MPI_File_set_errhandler", "ii:i", (void *)mwh_File_set_errhandler },
-	{ "env", "PMPI_File_set_errhandler", "ii:i", (void *)mwh_File_set_errhandler },
-	{ "env", "MPI_File_set_info", "ii:i", (void *)mwh_File_set_info },
-	{ "env", "PMPI_File_set_info", "ii:i", (void *)mwh_File_set_info },
-	{ "env", "MPI_File_set_size", "iI:i", (void *)mwh_File_set_size },
-	{ "env", "PMPI_File_set_size", "iI:i", (void *)mwh_File_set_size },
-	{ "env", "MPI_File_set_view", "iIiiii:i", (void *)mwh_File_set_view },
-	{ "env", "PMPI_File_set_view", "iIiiii:i", (void *)mwh_File_set_view },
-	{ "env", "MPI_File_sync", "i:i", (void *)mwh_File_sync },
-	{ "env", "PMPI_File_sync", "i:i", (void *)mwh_File_sync },
-	{ "env", "MPI_File_write", "iiiii:i", (void *)mwh_File_write },
-	{ "env", "PMPI_File_write", "iiiii:i", (void *)mwh_File_write },
-	{ "env", "MPI_File_write_all", "iiiii:i", (void *)mwh_File_write_all },
-	{ "env", "PMPI_File_write_all", "iiiii:i", (void *)mwh_File_write_all },
-	{ "env", "MPI_File_write_all_begin", "iiii:i", (void *)mwh_File_write_all_begin },
-	{ "env", "PMPI_File_write_all_begin", "iiii:i", (void *)mwh_File_write_all_begin },
-	{ "env", "MPI_File_write_all_end", "iii:i", (void *)mwh_File_write_all_end },
-	{ "env", "PMPI_File_write_all_end", "iii:i", (void *)mwh_File_write_all_end },
-	{ "env", "MPI_File_write_at", "iIiiii:i", (void *)mwh_File_write_at },
-	{ "env", "PMPI_File_write_at", "iIiiii:i", (void *)mwh_File_write_at },
-	{ "env", "MPI_File_write_at_all", "iIiiii:i", (void *)mwh_File_write_at_all },
-	{ "env", "PMPI_File_write_at_all", "iIiiii:i", (void *)mwh_File_write_at_all },
-	{ "env", "MPI_File_write_at_all_begin", "iIiii:i", (void *)mwh_File_write_at_all_begin },
-	{ "env", "PMPI_File_write_at_all_begin", "iIiii:i", (void *)mwh_File_write_at_all_begin },
-	{ "env", "MPI_File_write_at_all_end", "iii:i", (void *)mwh_File_write_at_all_end },
-	{ "env", "PMPI_File_write_at_all_end", "iii:i", (void *)mwh_File_write_at_all_end },
-	{ "env", "MPI_File_write_ordered", "iiiii:i", (void *)mwh_File_write_ordered },
-	{ "env", "PMPI_File_write_ordered", "iiiii:i", (void *)mwh_File_write_ordered },
-	{ "env", "MPI_File_write_ordered_begin", "iiii:i", (void *)mwh_File_write_ordered_begin },
-	{ "env", "PMPI_File_write_ordered_begin", "iiii:i", (void *)mwh_File_write_ordered_begin },
-	{ "env", "MPI_File_write_ordered_end", "iii:i", (void *)mwh_File_write_ordered_end },
-	{ "env", "PMPI_File_write_ordered_end", "iii:i", (void *)mwh_File_write_ordered_end },
-	{ "env", "MPI_File_write_shared", "iiiii:i", (void *)mwh_File_write_shared },
-	{ "env", "PMPI_File_write_shared", "iiiii:i", (void *)mwh_File_write_shared },
+	{ "env", "MPI_File_preallocate", "iI:i", (void *)mwg_File_preallocate },
+	{ "env", "PMPI_File_preallocate", "iI:i", (void *)mwg_File_preallocate },
+	{ "env", "MPI_File_read", "iiiii:i", (void *)mwg_File_read },
+	{ "env", "PMPI_File_read", "iiiii:i", (void *)mwg_File_read },
+	{ "env", "MPI_File_read_all", "iiiii:i", (void *)mwg_File_read_all },
+	{ "env", "PMPI_File_read_all", "iiiii:i", (void *)mwg_File_read_all },
+	{ "env", "MPI_File_read_all_begin", "iiii:i", (void *)mwg_File_read_all_begin },
+	{ "env", "PMPI_File_read_all_begin", "iiii:i", (void *)mwg_File_read_all_begin },
+	{ "env", "MPI_File_read_all_end", "iii:i", (void *)mwg_File_read_all_end },
+	{ "env", "PMPI_File_read_all_end", "iii:i", (void *)mwg_File_read_all_end },
+	{ "env", "MPI_File_read_at", "iIiiii:i", (void *)mwg_File_read_at },
+	{ "env", "PMPI_File_read_at", "iIiiii:i", (void *)mwg_File_read_at },
+	{ "env", "MPI_File_read_at_all", "iIiiii:i", (void *)mwg_File_read_at_all },
+	{ "env", "PMPI_File_read_at_all", "iIiiii:i", (void *)mwg_File_read_at_all },
+	{ "env", "MPI_File_read_at_all_begin", "iIiii:i", (void *)mwg_File_read_at_all_begin },
+	{ "env", "PMPI_File_read_at_all_begin", "iIiii:i", (void *)mwg_File_read_at_all_begin },
+	{ "env", "MPI_File_read_at_all_end", "iii:i", (void *)mwg_File_read_at_all_end },
+	{ "env", "PMPI_File_read_at_all_end", "iii:i", (void *)mwg_File_read_at_all_end },
+	{ "env", "MPI_File_read_ordered", "iiiii:i", (void *)mwg_File_read_ordered },
+	{ "env", "PMPI_File_read_ordered", "iiiii:i", (void *)mwg_File_read_ordered },
+	{ "env", "MPI_File_read_ordered_begin", "iiii:i", (void *)mwg_File_read_ordered_begin },
+	{ "env", "PMPI_File_read_ordered_begin", "iiii:i", (void *)mwg_File_read_ordered_begin },
+	{ "env", "MPI_File_read_ordered_end", "iii:i", (void *)mwg_File_read_ordered_end },
+	{ "env", "PMPI_File_read_ordered_end", "iii:i", (void *)mwg_File_read_ordered_end },
+	{ "env", "MPI_File_read_shared", "iiiii:i", (void *)mwg_File_read_shared },
+	{ "env", "PMPI_File_read_shared", "iiiii:i", (void *)mwg_File_read_shared },
+	{ "env", "MPI_File_seek", "iIi:i", (void *)mwg_File_seek },
+	{ "env", "PMPI_File_seek", "iIi:i", (void *)mwg_File_seek },
+	{ "env", "MPI_File_seek_shared", "iIi:i", (void *)mwg_File_seek_shared },
+	{ "env", "PMPI_File_seek_shared", "iIi:i", (void *)mwg_File_seek_shared },
+	{ "env", "MPI_File_set_atomicity", "ii:i", (void *)mwg_File_set_atomicity },
+	{ "env", "PMPI_File_set_atomicity", "ii:i", (void *)mwg_File_set_atomicity },
+	{ "env", "MPI_File_set_errhandler", "ii:i", (void *)mwg_File_set_errhandler },
+	{ "env", "PMPI_File_set_errhandler", "ii:i", (void *)mwg_File_set_errhandler },
+	{ "env", "MPI_File_set_info", "ii:i", (void *)mwg_File_set_info },
+	{ "env", "PMPI_File_set_info", "ii:i", (void *)mwg_File_set_info },
+	{ "env", "MPI_File_set_size", "iI:i", (void *)mwg_File_set_size },
+	{ "env", "PMPI_File_set_size", "iI:i", (void *)mwg_File_set_size },
+	{ "env", "MPI_File_set_view", "iIiiii:i", (void *)mwg_File_set_view },
+	{ "env", "PMPI_File_set_view", "iIiiii:i", (void *)mwg_File_set_view },
+	{ "env", "MPI_File_sync", "i:i", (void *)mwg_File_sync },
+	{ "env", "PMPI_File_sync", "i:i", (void *)mwg_File_sync },
+	{ "env", "MPI_File_write", "iiiii:i", (void *)mwg_File_write },
+	{ "env", "PMPI_File_write", "iiiii:i", (void *)mwg_File_write },
+	{ "env", "MPI_File_write_all", "iiiii:i", (void *)mwg_File_write_all },
+	{ "env", "PMPI_File_write_all", "iiiii:i", (void *)mwg_File_write_all },
+	{ "env", "MPI_File_write_all_begin", "iiii:i", (void *)mwg_File_write_all_begin },
+	{ "env", "PMPI_File_write_all_begin", "iiii:i", (void *)mwg_File_write_all_begin },
+	{ "env", "MPI_File_write_all_end", "iii:i", (void *)mwg_File_write_all_end },
+	{ "env", "PMPI_File_write_all_end", "iii:i", (void *)mwg_File_write_all_end },
+	{ "env", "MPI_File_write_at", "iIiiii:i", (void *)mwg_File_write_at },
+	{ "env", "PMPI_File_write_at", "iIiiii:i", (void *)mwg_File_write_at },
+	{ "env", "MPI_File_write_at_all", "iIiiii:i", (void *)mwg_File_write_at_all },
+	{ "env", "PMPI_File_write_at_all", "iIiiii:i", (void *)mwg_File_write_at_all },
+	{ "env", "MPI_File_write_at_all_begin", "iIiii:i", (void *)mwg_File_write_at_all_begin },
+	{ "env", "PMPI_File_write_at_all_begin", "iIiii:i", (void *)mwg_File_write_at_all_begin },
+	{ "env", "MPI_File_write_at_all_end", "iii:i", (void *)mwg_File_write_at_all_end },
+	{ "env", "PMPI_File_write_at_all_end", "iii:i", (void *)mwg_File_write_at_all_end },
+	{ "env", "MPI_File_write_ordered", "iiiii:i", (void *)mwg_File_write_ordered },
+	{ "env", "PMPI_File_write_ordered", "iiiii:i", (void *)mwg_File_write_ordered },
+	{ "env", "MPI_File_write_ordered_begin", "iiii:i", (void *)mwg_File_write_ordered_begin },
+	{ "env", "PMPI_File_write_ordered_begin", "iiii:i", (void *)mwg_File_write_ordered_begin },
+	{ "env", "MPI_File_write_ordered_end", "iii:i", (void *)mwg_File_write_ordered_end },
+	{ "env", "PMPI_File_write_ordered_end", "iii:i", (void *)mwg_File_write_ordered_end },
+	{ "env", "MPI_File_write_shared", "iiiii:i", (void *)mwg_File_write_shared },
+	{ "env", "PMPI_File_write_shared", "iiiii:i", (void *)mwg_File_write_shared },
 	{ "env", "MPI_Finalize", ":i", (void *)mwg_Finalize },
 	{ "env", "PMPI_Finalize", ":i", (void *)mwg_Finalize },
 	{ "env", "MPI_Finalized", "i:i", (void *)mwg_Finalized },

@@ -298,8 +298,21 @@ typedef struct mw_call {
 	const char *proc;
 	uint32_t obj;
 	int win;   /* obj is a window (one-sided procedures): failures go to its
-	            * error handler */
+	            * error handler; 2: a file (MPI-IO), the same */
 } mw_call;
+/* A file (hand_io.c): its module handle looked up (NULL if it is not an
+ * open file); a failure of a typed MPI-IO call (class, or host code) raised
+ * on k->obj's error handler with hand_io.c's line; a file in/out
+ * (MPI_File_close). */
+struct mwf;
+struct mwf *mw_file_of(uint32_t fh);
+uint32_t mw_file_kfail(const mw_call *k, int cls);
+uint32_t mw_file_kret(const mw_call *k, int rc);
+typedef struct mw_file_io {
+	uint32_t *slot;
+	uint32_t mod;
+	MPI_File h;
+} mw_file_io;
 /* A window (hand_rma.c): its module handle looked up (NULL if it is not a
  * live window), and its module error handler. */
 struct rma_win;
@@ -449,12 +462,16 @@ uint32_t mw_fail_eh(rt_instance *inst, int cls, uint32_t eh, uint32_t obj,
                     const char *proc);
 static inline uint32_t mw_call_ret(const struct mw_call *k, int rc)
 {
+	if (k->win == 2)
+		return mw_file_kret(k, rc);
 	if (k->win)
 		return mw_ret_eh(k->inst, rc, mw_win_eh(k->obj), k->obj, k->proc);
 	return mw_ret(k->inst, rc, k->obj, k->proc);
 }
 static inline uint32_t mw_call_fail(const struct mw_call *k, int cls)
 {
+	if (k->win == 2)
+		return mw_file_kfail(k, cls);
 	if (k->win)
 		return mw_fail_eh(k->inst, cls, mw_win_eh(k->obj), k->obj, k->proc);
 	return mw_fail(k->inst, cls, k->obj, k->proc);

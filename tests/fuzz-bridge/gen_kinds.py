@@ -99,6 +99,8 @@ LETTER = {'comm': 'c', 'dtype': 'y', 'buf': 'b', 'count': 'n', 'bytes': 'b',
           'comm_any': 'c', 'group': 'g', 'info': 'i', 'strout': 'p', 'ranges': None, 'varargs': None, 'errh': 'e',
           'keyval': None, 'word': None, 'wout': None, 'fn': None,
           'keyout': 'p', 'win': None}
+# The MPI-IO chapter's classes (the kind's letter before it was typed).
+LETTER.update({'file': 'f', 'file_any': 'f', 'offset': 'd', 'offout': 'p', 'repout': 'p'})
 KIND_LETTER_MORE = {'ranges', 'varargs', 'keyval', 'word', 'wout', 'fn'}
 # Classes whose letter is cls()'s (the kind's, array or in/out included).
 KIND_LETTER = {'arr', 'aints', 'pos', 'str'}

@@ -162,6 +162,13 @@ int main(int argc, char **argv)
 		int cancelled = 1;
 		MPI_Test_cancelled(&st, &cancelled);
 		CHECK(cancelled == 0);
+		/* no host bytes in the status: source and tag MPI_UNDEFINED, as
+		 * ROMIO's own requests give (Open MPI's native ones leave stack
+		 * bytes there) */
+		st.MPI_SOURCE = st.MPI_TAG = -77;
+		OK(MPI_File_iread_at(fh, 0, got, 2, MPI_INT, &req));
+		OK(MPI_Wait(&req, &st));
+		CHECK(st.MPI_SOURCE == MPI_UNDEFINED && st.MPI_TAG == MPI_UNDEFINED);
 		OK(MPI_File_close(&fh));
 	}
 	rc = tm_finish("io_sandbox");

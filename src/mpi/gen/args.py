@@ -100,6 +100,21 @@ Added with the one-sided chapter (hand_rma.c):
             handler's object, as before); the call's error object: every
             later failure goes to the window's error handler
                                                           [struct rma_win *]
+Added with the MPI-IO chapter (hand_io.c):
+  file      file handle, in: looked up first (MPI_ERR_FILE through
+            MPI_FILE_NULL's error handler); the call's error object: every
+            later failure goes to the file's error handler; the one-line
+            messages are hand_io.c's (f_fail)       [struct mwf *]
+  file_any  file handle, in, MPI_FILE_NULL allowed (its error handler is
+            the one of MPI_File_open): the error object as file
+                                                  [struct mwf * or NULL]
+  offset    MPI_Offset, in (an i64)                       [MPI_Offset]
+  offout    MPI_Offset out pointer, 8 bytes               [int64_t *]
+  repout    a data representation's name out (MPI_File_get_view):
+            MPI_MAX_DATAREP_STRING bytes inside linear memory [char *]
+  (hio takes a file in/out, MPI_File_close: mw_file_io.)  A procedure of
+  the chapter without a file argument (MPI_File_delete) has MPI_FILE_NULL
+  as its error object.
   hout and hio also take the handles of the other kinds (a datatype,
   communicator, group or error handler out; in/out: MPI_Type_commit,
   MPI_Type_free, MPI_Comm_free, MPI_Group_free, MPI_Errhandler_free,
@@ -143,6 +158,10 @@ CTYPE = {'comm': 'MPI_Comm', 'dtype': 'mw_dtype *', 'count': 'int',
 HIO = {'REQUEST': 'mw_req_io *', 'MESSAGE': 'mw_msg_io *', 'DATATYPE': 'mw_dtype_io *',
        'COMMUNICATOR': 'mw_comm_io *', 'GROUP': 'mw_group_io *',
        'ERRHANDLER': 'mw_errh_io *', 'KEYVAL': 'mw_keyval_io *'}
+# Added with the MPI-IO chapter.
+CTYPE.update({'file': 'struct mwf *', 'file_any': 'struct mwf *', 'offset': 'MPI_Offset',
+              'offout': 'int64_t *', 'repout': 'char *'})
+HIO['FILE'] = 'mw_file_io *'
 
 # Phase of each class's check (see the module comment).
 PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
@@ -152,10 +171,12 @@ PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
          'aints': 2, 'dtypes': 2, 'pos': 3, 'comm_any': 0, 'group': 1, 'info': 1,
          'strout': 3, 'ranges': 2, 'errh': 1, 'keyval': 1, 'wout': 3,
          'keyout': 3, 'win': 0}
+PHASE.update({'file': 0, 'file_any': 0, 'offout': 3, 'repout': 3})   # MPI-IO
 # Classes with no check of their own (converted only, or checked with
 # the argument they describe).
 PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len', 'aint', 'addr',
          'varargs', 'word', 'fn'}
+PLAIN |= {'offset'}   # MPI-IO
 
 
 class Arg:
@@ -305,6 +326,11 @@ def classify_more(proc, ps, idx, i, p):
         return Arg(i, p, 'fn')
     if k == 'WINDOW' and d == 'in' and ln is None and not ptr:
         return Arg(i, p, 'win')
+    # Added with the MPI-IO chapter.
+    if k == 'FILE' and ln is None and d in ('in', 'inout'):
+        return Arg(i, p, 'file' if d == 'in' and not ptr else 'hio')
+    if k == 'OFFSET' and ln is None and d in ('in', 'out'):
+        return Arg(i, p, 'offset' if d == 'in' and not ptr else 'offout')
     if k == 'ERRHANDLER' and d == 'in' and ln is None and not ptr:
         return Arg(i, p, 'errh')
     if k in ('GROUP', 'INFO') and d == 'in' and ln is None and not ptr:

@@ -521,6 +521,11 @@ def gen_typed(e):
     wins = [x.i for x in cl if x.cls == 'win']   # a window: the error object
     if wins:
         obj = a[wins[0]]
+    kind = 1 if wins else 0
+    # MPI-IO: the file is the error object (MPI_FILE_NULL where there is none).
+    files = [x.i for x in cl if x.cls in ('file', 'file_any')]
+    if files or name.startswith('MPI_File_'):
+        obj, kind = (a[files[0]] if files else 'MW_FILE_NULL'), 2
     decl, phases, call, cleanup = [], {0: [], 1: [], 2: [], 3: [], 4: []}, [], []
 
     def fail_if(cond, cls):
@@ -601,7 +606,7 @@ def gen_typed(e):
             raise Unsupported
     params = ['rt_instance *inst'] + ['%s %s' % ('uint64_t' if sig[i] == 'I' else 'uint32_t', v)
                                       for i, v in enumerate(a)]
-    body = ['\tconst mw_call k = { inst, "%s", %s, %d };' % (name, obj, 1 if wins else 0),
+    body = ['\tconst mw_call k = { inst, "%s", %s, %d };' % (name, obj, kind),
             '\tint rc;']
     if cleanup or own:
         body.append('\tuint32_t r;')
@@ -617,7 +622,7 @@ def gen_typed(e):
         body.append('\treturn %s;' % hcall)
     body.append('fail:')
     body += ['\t' + s for s in cleanup]
-    body.append('\treturn %s;' % ('mw_call_fail(&k, rc)' if wins else
+    body.append('\treturn %s;' % ('mw_call_fail(&k, rc)' if kind else
                                    'mw_fail(inst, rc, k.obj, k.proc)'))
     body += typed_out(own, cleanup)
     text = 'static uint32_t mwg_%s(%s)\n{\n%s\n}\n' % (short, ', '.join(params), '\n'.join(body))
@@ -631,7 +636,29 @@ def gen_typed(e):
 HIO_TAB = {'DATATYPE': ('dtype', 'mw_dtype_hget'), 'COMMUNICATOR': ('comm', 'mw_comm_get'),
            'GROUP': ('group', 'mw_group_get'), 'ERRHANDLER': ('errh', 'mw_errh_get'),
            'KEYVAL': ('keyval', 'mw_keyval_get'), 'REQUEST': ('req', 'mw_req_get'),
-           'MESSAGE': ('msg', 'mw_msg_get')}
+           'MESSAGE': ('msg', 'mw_msg_get'),
+           'FILE': ('file', 'mw_file_hget')}   # MPI-IO
+
+
+def typed_io(x, v, decl, phase, call):
+    """The classes added with the MPI-IO chapter (args.py)."""
+    i, c = x.i, x.cls
+
+    def fail_if(cond, cls):
+        return 'if (%s) { rc = %s; goto fail; }' % (cond, cls)
+    if c in ('file', 'file_any'):
+        decl.append('struct mwf *f%d = mw_file_of(%s);' % (i, v))
+        phase[0].append(fail_if('!f%d%s' % (i, '' if c == 'file' else
+                                             ' && %s != MW_FILE_NULL' % v), 'MW_ERR_FILE'))
+        call.append('f%d' % i)
+    elif c == 'offset':
+        call.append('(MPI_Offset)(int64_t)%s' % v)
+    else:
+        ty, size = {'offout': ('int64_t', '8'), 'repout': ('char', 'MW_MAX_DATAREP_STRING')}[c]
+        decl.append('%s *p%d;' % (ty, i))
+        phase[3].append(fail_if('!(p%d = mw_ptr(inst, %s, %s))' % (i, v, size), 'MW_ERR_ARG'))
+        call.append('p%d' % i)
+    return True
 
 
 def typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own):
@@ -641,6 +668,8 @@ def typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own):
 
     def fail_if(cond, cls):
         return 'if (%s) { rc = %s; goto fail; }' % (cond, cls)
+    if c in ('file', 'file_any', 'offset', 'offout', 'repout'):
+        return typed_io(x, v, decl, phase, call)
     if c == 'win':
         decl.append('struct rma_win *w%d;' % i)
         phase[0].append('if (!(w%d = mw_win_of(%s))) return mw_fail(inst, MW_ERR_WIN, '
