@@ -601,7 +601,8 @@ u32 mwh_File_close(const mw_call *k, mw_file_io *q)
 {
 	mwf *f = f_get(q->mod);
 	/* A request of the file that MPI_Request_free left to the bridge is
-	 * complete (every access is done at initiation): released here, not
+	 * complete (under Open MPI every access is done at initiation; a
+	 * finished one of MPICH's is tested complete): released here, not
 	 * counted as pending (else the close was refused and MPICH's UCX
 	 * asserted at MPI_Finalize on the open file's window). */
 	mw_orphans_test();
@@ -875,7 +876,9 @@ u32 mwh_File_get_view(const mw_call *k, mwf *f, int64_t *dp, uint32_t *eo, uint3
 		*dp = disp == MPI_DISPLACEMENT_CURRENT ? MW_DISPLACEMENT_CURRENT : (int64_t)disp;
 		*eo = view_type_out(e, f->etype);
 		*fo = view_type_out(t, f->ftype);
-		snprintf(rep, MW_MAX_DATAREP_STRING, "%s", r);
+		size_t n = strnlen(r, MW_MAX_DATAREP_STRING - 1);
+		memcpy(rep, r, n);
+		rep[n] = 0;
 	}
 	return mw_call_ret(k, rc);
 }

@@ -122,7 +122,8 @@ int main(int argc, char **argv)
 	/* A nonblocking independent read that reaches past the end of the
 	 * file completes with the count it read (Open MPI 4.1's ompio alone
 	 * never completes it: tests/fuzz-bridge/open/iread-eof-hang.c; the
-	 * bridge reads at initiation).  A file of 3 ints per rank. */
+	 * bridge reads at initiation there, MPICH's ROMIO reads itself).  A
+	 * file of 3 ints per rank. */
 	{
 		char name[32];
 		int w[3] = { 7, 8, 9 }, got[8], n = -1, flag = 0;
