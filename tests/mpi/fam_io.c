@@ -83,6 +83,7 @@ static void status_fields(int rank, int size)
 	                 MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
 	FILL(st); OK(MPI_File_write_at(fh, (MPI_Offset)rank * 16, v, 4, MPI_INT, &st)); KEPT(st, 4);
 	FILL(st); OK(MPI_File_write_at_all(fh, (MPI_Offset)rank * 16, v, 4, MPI_INT, &st)); KEPT(st, 4);
+	MPI_File_sync(fh); MPI_Barrier(MPI_COMM_WORLD); MPI_File_sync(fh);   /* all written */
 	FILL(st); OK(MPI_File_read_at(fh, (MPI_Offset)rank * 16, got, 4, MPI_INT, &st)); KEPT(st, 4);
 	FILL(st); OK(MPI_File_read_at_all(fh, (MPI_Offset)rank * 16, got, 4, MPI_INT, &st)); KEPT(st, 4);
 	/* a short read at the end of the file */
