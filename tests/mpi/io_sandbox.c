@@ -122,8 +122,7 @@ int main(int argc, char **argv)
 	/* A nonblocking independent read that reaches past the end of the
 	 * file completes with the count it read (Open MPI 4.1's ompio alone
 	 * never completes it: tests/fuzz-bridge/open/iread-eof-hang.c; the
-	 * bridge reads at initiation there, MPICH's ROMIO reads itself).  A
-	 * file of 3 ints per rank. */
+	 * bridge reads at initiation).  A file of 3 ints per rank. */
 	{
 		char name[32];
 		int w[3] = { 7, 8, 9 }, got[8], n = -1, flag = 0;
@@ -164,7 +163,7 @@ int main(int argc, char **argv)
 		MPI_Test_cancelled(&st, &cancelled);
 		CHECK(cancelled == 0);
 		/* no host bytes in the status: source and tag MPI_UNDEFINED, as
-		 * ROMIO's own requests give (Open MPI's native ones leave stack
+		 * MPICH's ROMIO gives natively (Open MPI's ompio leaves stack
 		 * bytes there) */
 		st.MPI_SOURCE = st.MPI_TAG = -77;
 		OK(MPI_File_iread_at(fh, 0, got, 2, MPI_INT, &req));
