@@ -100,6 +100,10 @@ LETTER = {'comm': 'c', 'dtype': 'y', 'buf': 'b', 'count': 'n', 'bytes': 'b',
           'keyval': None, 'word': None, 'wout': None, 'fn': None,
           'keyout': 'p', 'win': None}
 KIND_LETTER_MORE = {'ranges', 'varargs', 'keyval', 'word', 'wout', 'fn'}
+# The rest chapter's classes: the letter of the kind, as before it.
+KIND_LETTER_REST = {'comm_abort', 'sink', 'sinklen', 'nonneg', 'info_io', 'tkeyval', 'opr',
+                    'opr_io', 'fstatus', 'reqref', 'port', 'iarr', 'cartarr', 'edges',
+                    'dgedges', 'weights', 'nnout', 'owts'}
 # Classes whose letter is cls()'s (the kind's, array or in/out included).
 KIND_LETTER = {'arr', 'aints', 'pos', 'str'}
 
@@ -110,7 +114,7 @@ def typed_cls(e, ps):
     for a, p in zip(argclass.classify(e), ps):
         if a.cls == 'hio':   # in/out slot, or a handle passed by pointer
             out += ('P' if a.dir == 'inout' else 'a') + elem(p)
-        elif a.cls in KIND_LETTER or a.cls in KIND_LETTER_MORE or \
+        elif a.cls in KIND_LETTER or a.cls in KIND_LETTER_MORE or a.cls in KIND_LETTER_REST or \
                 a.cls == 'addr' and p['kind'].startswith('ARGUMENT_'):   # MPI_Init's
             out += cls(p)
         else:
