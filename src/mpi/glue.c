@@ -207,68 +207,79 @@ fail:
 
 static uint32_t mwg_Cart_coords(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Cart_coords", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_coords");
-	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cart_coords", "argument comm has no cartesian topology");
-	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_coords", "argument maxdims = %d is negative", (int)a2);
-	int *p3 = mw_arr(inst, a3, a2, 4);
-	if (!p3 && a2 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_coords");
-	rc = MPI_Cart_coords(h0, mw_rank_in(a1), (int)a2, p3);
-	return mw_ret(inst, rc, a0, "MPI_Cart_coords");
+	int32_t *p3;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, k.obj, k.proc, "argument comm has no cartesian topology");
+	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument maxdims = %d is negative", (int)(int32_t)a2);
+	if (!(p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a2, 4)) && (int32_t)a2 > 0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Cart_coords(&k, h0, mw_rank_in(a1), (int)a2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Cart_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Cart_create", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_create");
-	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_create", "argument ndims = %d is negative", (int)a1);
-	int *p2 = mw_arr(inst, a2, a1, 4);
-	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_create");
-	int *p3 = mw_arr(inst, a3, a1, 4);
-	if (!p3 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_create");
-	uint32_t *m5 = mw_ptr(inst, a5, 4);
-	if (!m5) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_create");
-	MPI_Comm h5;
-	rc = MPI_Cart_create(h0, (int)a1, p2, p3, (int)a4, &h5);
-	if (rc == MPI_SUCCESS) { *m5 = mw_comm_put(h5); mw_comm_inherit(*m5, a0); }
-	return mw_ret(inst, rc, a0, "MPI_Cart_create");
+	int32_t *p2;
+	int32_t *p3;
+	uint32_t *p5;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument ndims = %d is negative", (int)(int32_t)a1);
+	if (!(p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument ndims = %d is negative", (int)(int32_t)a1);
+	if (!(p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	p5 = mw_ptr(inst, a5, 4);
+	if (!p5) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Cart_create(&k, h0, (int)a1, p2, p3, (int)a4, p5);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Cart_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Cart_get", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_get");
-	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cart_get", "argument comm has no cartesian topology");
-	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_get", "argument maxdims = %d is negative", (int)a1);
-	int *p2 = mw_arr(inst, a2, a1, 4);
-	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
-	int *p3 = mw_arr(inst, a3, a1, 4);
-	if (!p3 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
-	int *p4 = mw_arr(inst, a4, a1, 4);
-	if (!p4 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
-	{ int nd = 0; if (MPI_Cartdim_get(h0, &nd) == MPI_SUCCESS && (int32_t)a1 < nd) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_get", "argument maxdims = %d is less than the %d dimensions of comm", (int)a1, nd); }
-	rc = MPI_Cart_get(h0, (int)a1, p2, p3, p4);
-	return mw_ret(inst, rc, a0, "MPI_Cart_get");
+	int32_t *p2;
+	int32_t *p3;
+	int32_t *p4;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, k.obj, k.proc, "argument comm has no cartesian topology");
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument maxdims = %d is negative", (int)(int32_t)a1);
+	if (!(p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument maxdims = %d is negative", (int)(int32_t)a1);
+	if (!(p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument maxdims = %d is negative", (int)(int32_t)a1);
+	if (!(p4 = mw_arr(inst, a4, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	{ int nd = 0; if (MPI_Cartdim_get(h0, &nd) == MPI_SUCCESS && (int32_t)a1 < nd) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, "MPI_Cart_get", "argument maxdims = %d is less than the %d dimensions of comm", (int)a1, nd); }
+	return mwh_Cart_get(&k, h0, (int)a1, p2, p3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Cart_map(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Cart_map", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_map");
-	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_map", "argument ndims = %d is negative", (int)a1);
-	int *p2 = mw_arr(inst, a2, a1, 4);
-	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_map");
-	int *p3 = mw_arr(inst, a3, a1, 4);
-	if (!p3 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_map");
-	int *p4 = mw_ptr(inst, a4, 4);
-	if (!p4) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_map");
-	rc = MPI_Cart_map(h0, (int)a1, p2, p3, p4);
-	if (rc == MPI_SUCCESS) *p4 = (int)mw_rank_out(*p4);
-	return mw_ret(inst, rc, a0, "MPI_Cart_map");
+	int32_t *p2;
+	int32_t *p3;
+	int32_t *p4;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument ndims = %d is negative", (int)(int32_t)a1);
+	if (!(p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument ndims = %d is negative", (int)(int32_t)a1);
+	if (!(p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Cart_map(&k, h0, (int)a1, p2, p3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Cart_rank(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
@@ -295,18 +306,20 @@ fail:
 
 static uint32_t mwg_Cart_shift(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Cart_shift", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_shift");
-	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cart_shift", "argument comm has no cartesian topology");
-	int *p3 = mw_ptr(inst, a3, 4);
-	if (!p3) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_shift");
-	int *p4 = mw_ptr(inst, a4, 4);
-	if (!p4) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_shift");
-	rc = MPI_Cart_shift(h0, (int)a1, (int)a2, p3, p4);
-	if (rc == MPI_SUCCESS) *p3 = (int)mw_rank_out(*p3);
-	if (rc == MPI_SUCCESS) *p4 = (int)mw_rank_out(*p4);
-	return mw_ret(inst, rc, a0, "MPI_Cart_shift");
+	int32_t *p3;
+	int32_t *p4;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, k.obj, k.proc, "argument comm has no cartesian topology");
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Cart_shift(&k, h0, (int)a1, (int)a2, p3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Cart_sub(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
@@ -333,14 +346,17 @@ fail:
 
 static uint32_t mwg_Cartdim_get(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Cartdim_get", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cartdim_get");
-	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cartdim_get", "argument comm has no cartesian topology");
-	int *p1 = mw_ptr(inst, a1, 4);
-	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cartdim_get");
-	rc = MPI_Cartdim_get(h0, p1);
-	return mw_ret(inst, rc, a0, "MPI_Cartdim_get");
+	int32_t *p1;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, k.obj, k.proc, "argument comm has no cartesian topology");
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Cartdim_get(&k, h0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Close_port(rt_instance *inst, uint32_t a0)
@@ -761,14 +777,16 @@ static uint32_t mwg_Comm_test_inter(rt_instance *inst, uint32_t a0, uint32_t a1)
 
 static uint32_t mwg_Dims_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	int rc = 0;
-	if ((int32_t)a0 < 1) return mw_fail_arg(inst, MW_ERR_DIMS, MW_NOCOMM, "MPI_Dims_create", "argument nnodes = %d is not positive", (int)a0);
-	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Dims_create", "argument ndims = %d is negative", (int)a1);
-	int *p2 = mw_arr(inst, a2, a1, 4);
-	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Dims_create");
-	if ((rc = mw_dims_ok((int)a0, (int)a1, p2))) return mw_fail_arg(inst, rc, MW_NOCOMM, "MPI_Dims_create", "argument dims: a negative entry, or nonzero entries whose product does not divide nnodes = %d", (int)a0);
-	rc = MPI_Dims_create((int)a0, (int)a1, p2);
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Dims_create");
+	const mw_call k = { inst, "MPI_Dims_create", MW_NOCOMM, 0 };
+	int rc;
+	int32_t *p2;
+	if ((int32_t)a0 < 1) return mw_fail_arg(inst, MW_ERR_DIMS, k.obj, k.proc, "argument nnodes = %d is not positive", (int)a0);
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument ndims = %d is negative", (int)(int32_t)a1);
+	if (!(p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_dims_ok((int)a0, (int)a1, p2))) return mw_fail_arg(inst, rc, k.obj, "MPI_Dims_create", "argument dims: a negative entry, or nonzero entries whose product does not divide nnodes = %d", (int)a0);
+	return mwh_Dims_create(&k, (int)a0, (int)a1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Dist_graph_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
@@ -866,17 +884,22 @@ fail:
 
 static uint32_t mwg_Dist_graph_neighbors_count(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Dist_graph_neighbors_count", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Dist_graph_neighbors_count");
-	int *p1 = mw_ptr(inst, a1, 4);
-	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Dist_graph_neighbors_count");
-	int *p2 = mw_ptr(inst, a2, 4);
-	if (!p2) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Dist_graph_neighbors_count");
-	int *p3 = mw_ptr(inst, a3, 4);
-	if (!p3) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Dist_graph_neighbors_count");
-	rc = MPI_Dist_graph_neighbors_count(h0, p1, p2, p3);
-	return mw_ret(inst, rc, a0, "MPI_Dist_graph_neighbors_count");
+	int32_t *p1;
+	int32_t *p2;
+	int32_t *p3;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Dist_graph_neighbors_count(&k, h0, p1, p2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Errhandler_c2f(rt_instance *inst, uint32_t a0)
@@ -1093,17 +1116,19 @@ fail:
 
 static uint32_t mwg_Graph_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Graph_get", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Graph_get");
-	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Graph_get", "argument maxindex = %d is negative", (int)a1);
-	int *p3 = mw_arr(inst, a3, a1, 4);
-	if (!p3 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_get");
-	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Graph_get", "argument maxedges = %d is negative", (int)a2);
-	int *p4 = mw_arr(inst, a4, a2, 4);
-	if (!p4 && a2 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_get");
-	rc = MPI_Graph_get(h0, (int)a1, (int)a2, p3, p4);
-	return mw_ret(inst, rc, a0, "MPI_Graph_get");
+	int32_t *p3;
+	int32_t *p4;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument maxindex = %d is negative", (int)(int32_t)a1);
+	if (!(p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument maxedges = %d is negative", (int)(int32_t)a2);
+	if (!(p4 = mw_arr(inst, a4, (uint64_t)(int32_t)a2, 4)) && (int32_t)a2 > 0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Graph_get(&k, h0, (int)a1, (int)a2, p3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Graph_map(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
@@ -1132,39 +1157,48 @@ fail:
 
 static uint32_t mwg_Graph_neighbors(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Graph_neighbors", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Graph_neighbors");
-	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors", "argument maxneighbors = %d is negative", (int)a2);
-	int *p3 = mw_arr(inst, a3, a2, 4);
-	if (!p3 && a2 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors");
-	{ int nn = 0; if (MPI_Graph_neighbors_count(h0, mw_rank_in(a1), &nn) == MPI_SUCCESS && (int32_t)a2 < nn) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors", "argument maxneighbors = %d is less than the rank's %d neighbors", (int)a2, nn); }
-	rc = MPI_Graph_neighbors(h0, mw_rank_in(a1), (int)a2, p3);
-	return mw_ret(inst, rc, a0, "MPI_Graph_neighbors");
+	int32_t *p3;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument maxneighbors = %d is negative", (int)(int32_t)a2);
+	if (!(p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a2, 4)) && (int32_t)a2 > 0) { rc = MW_ERR_ARG; goto fail; }
+	{ int nn = 0; if (MPI_Graph_neighbors_count(h0, mw_rank_in(a1), &nn) == MPI_SUCCESS && (int32_t)a2 < nn) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, "MPI_Graph_neighbors", "argument maxneighbors = %d is less than the rank's %d neighbors", (int)a2, nn); }
+	return mwh_Graph_neighbors(&k, h0, mw_rank_in(a1), (int)a2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Graph_neighbors_count(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Graph_neighbors_count", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Graph_neighbors_count");
-	int *p2 = mw_ptr(inst, a2, 4);
-	if (!p2) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors_count");
-	rc = MPI_Graph_neighbors_count(h0, mw_rank_in(a1), p2);
-	return mw_ret(inst, rc, a0, "MPI_Graph_neighbors_count");
+	int32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Graph_neighbors_count(&k, h0, mw_rank_in(a1), p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Graphdims_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Graphdims_get", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Graphdims_get");
-	int *p1 = mw_ptr(inst, a1, 4);
-	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graphdims_get");
-	int *p2 = mw_ptr(inst, a2, 4);
-	if (!p2) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graphdims_get");
-	rc = MPI_Graphdims_get(h0, p1, p2);
-	return mw_ret(inst, rc, a0, "MPI_Graphdims_get");
+	int32_t *p1;
+	int32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Graphdims_get(&k, h0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Grequest_complete(rt_instance *inst, uint32_t a0)
@@ -2740,14 +2774,16 @@ fail:
 
 static uint32_t mwg_Topo_test(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Topo_test", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Topo_test");
-	int *p1 = mw_ptr(inst, a1, 4);
-	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Topo_test");
-	rc = MPI_Topo_test(h0, p1);
-	if (rc == MPI_SUCCESS) *p1 = mw_enum_out(MW_E_TOPOLOGY_TYPE, *p1);
-	return mw_ret(inst, rc, a0, "MPI_Topo_test");
+	int32_t *p1;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Topo_test(&k, h0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Type_c2f(rt_instance *inst, uint32_t a0)

@@ -103,7 +103,7 @@ KIND_LETTER_MORE = {'ranges', 'varargs', 'keyval', 'word', 'wout', 'fn'}
 # The rest chapter's classes: the letter of the kind, as before it.
 KIND_LETTER_REST = {'comm_abort', 'sink', 'sinklen', 'nonneg', 'info_io', 'tkeyval', 'opr',
                     'opr_io', 'fstatus', 'reqref', 'port', 'iarr', 'cartarr', 'edges',
-                    'dgedges', 'weights', 'nnout', 'owts'}
+                    'dgedges', 'weights', 'nnout', 'owts', 'ccomm', 'positive', 'narr'}
 # Classes whose letter is cls()'s (the kind's, array or in/out included).
 KIND_LETTER = {'arr', 'aints', 'pos', 'str'}
 

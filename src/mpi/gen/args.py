@@ -156,6 +156,17 @@ user-defined ops of hand_op.c):
             the handler); checked after the communicator's distributed
             graph degrees are asked (their refusal returned first, as
             written by hand)                       [int32_t * or NULL]
+  ccomm     communicator handle, in (MPI_COMM_NULL passed on), that must
+            have a cartesian topology (gen.py's CART_QUERIES; the line
+            names the argument)                           [MPI_Comm]
+  positive  int in that must be positive, refused with gen.py's POSITIVE
+            class and a line naming its value             [int]
+  narr      int array in, out or in/out of `len` elements, in place in
+            linear memory as the generic rules had it: a negative length
+            is refused first (MW_ERR_ARG, the line naming it), then an
+            array off memory (MW_ERR_ARG)                 [int32_t *]
+  (the topology queries' checks of several arguments, gen.py's EXTRA,
+  run after all the others, before the handler.)
 
 The checks run in phases, each in argument order: the communicator whose
 error handler a failure goes to (the first comm), the other handles (dtype,
@@ -195,7 +206,8 @@ CTYPE.update({'comm_abort': 'MPI_Comm', 'sink': 'const mw_sink *', 'sinklen': 'u
               'opr': 'MPI_Op', 'opr_io': 'mw_op_io *', 'fstatus': 'mw_status *',
               'reqref': 'const mw_req_ref *', 'port': 'const char *',
               'iarr': 'int *', 'cartarr': 'int *', 'edges': 'int *', 'dgedges': 'int *',
-              'weights': 'int *', 'nnout': 'int32_t *', 'owts': 'int32_t *'})
+              'weights': 'int *', 'nnout': 'int32_t *', 'owts': 'int32_t *',
+              'ccomm': 'MPI_Comm', 'positive': 'int', 'narr': 'int32_t *'})
 HIO = {'REQUEST': 'mw_req_io *', 'MESSAGE': 'mw_msg_io *', 'DATATYPE': 'mw_dtype_io *',
        'COMMUNICATOR': 'mw_comm_io *', 'GROUP': 'mw_group_io *',
        'ERRHANDLER': 'mw_errh_io *', 'KEYVAL': 'mw_keyval_io *'}
@@ -211,7 +223,8 @@ PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
 # Added with the rest chapter.
 PHASE.update({'comm_abort': 0, 'nonneg': 1, 'info_io': 3, 'tkeyval': 1, 'opr': 1,
               'opr_io': 3, 'fstatus': 3, 'reqref': 4, 'port': 1, 'iarr': 2, 'cartarr': 2,
-              'edges': 2, 'dgedges': 2, 'weights': 2, 'nnout': 2, 'owts': 3})
+              'edges': 2, 'dgedges': 2, 'weights': 2, 'nnout': 2, 'owts': 3, 'ccomm': 0,
+              'positive': 1, 'narr': 2})
 # Classes with no check of their own (converted only, or checked with
 # the argument they describe).
 PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len', 'aint', 'addr',

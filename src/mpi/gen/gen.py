@@ -315,6 +315,9 @@ for _fn in sorted(os.listdir(os.path.dirname(os.path.abspath(__file__)))):
 HAND -= TYPED
 
 
+# (CART_QUERIES, POSITIVE and EXTRA: the typed entries of these procedures
+# keep them, through the classes ccomm and positive and after all their
+# other checks; family-comm.txt.)
 # Queries of a cartesian topology: the communicator must have one
 # (MPICH 4.0's MPI_Cart_get crashes on one without: found by fuzz-bridge).
 CART_QUERIES = {'MPI_Cart_get', 'MPI_Cart_coords', 'MPI_Cart_shift', 'MPI_Cartdim_get'}
@@ -514,7 +517,7 @@ def gen_typed(e):
     cl = argclass.classify(e)
     sig = wsig(e).split(':')[0]
     a = ['a%d' % i for i in range(len(cl))]
-    comms = [x.i for x in cl if x.cls in ('comm', 'comm_any')]
+    comms = [x.i for x in cl if x.cls in ('comm', 'comm_any', 'ccomm')]
     obj = a[comms[0]] if comms else 'MW_NOCOMM'
     wins = [x.i for x in cl if x.cls == 'win']   # a window: the error object
     if wins:
@@ -531,7 +534,7 @@ def gen_typed(e):
         n = '(int32_t)%s' % a[x.n] if x.n is not None else None
         c = x.cls
         if typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own) or \
-                typed_rest(x, v, a, cl, comms, decl, phase, call, cleanup):
+                typed_rest(name, x, v, a, cl, comms, decl, phase, call, cleanup):
             continue
         if c == 'comm':
             decl.append('MPI_Comm h%d;' % i)
@@ -598,6 +601,7 @@ def gen_typed(e):
             call.append('(MPI_Count)(int64_t)%s' % v)
         else:
             raise Unsupported
+    phases[4] += [t.replace('%COMM%', 'k.obj') for t in EXTRA.get(name, [])]   # after all
     params = ['rt_instance *inst'] + ['%s %s' % ('uint64_t' if sig[i] == 'I' else 'uint32_t', v)
                                       for i, v in enumerate(a)]
     body = ['\tconst mw_call k = { inst, "%s", %s, %d };' % (name, obj, 1 if wins else 0),
@@ -759,7 +763,7 @@ def cdecl(ty, name):
 # Classes added with the rest chapter (args.py says what each checks):
 # the environment's, error handling's and dynamic processes' procedures
 # written by hand before, and the user-defined ops (hand_op.c).
-def typed_rest(x, v, a, cl, comms, decl, phase, call, cleanup):
+def typed_rest(name, x, v, a, cl, comms, decl, phase, call, cleanup):
     """Adds the check and conversion of argument x if its class is one of
     these; False if it is not."""
     i, c = x.i, x.cls
@@ -852,6 +856,26 @@ def typed_rest(x, v, a, cl, comms, decl, phase, call, cleanup):
         phase[3].append(fail_if('%s != MW_UNWEIGHTED_ADDR && !(p%d = %s < 0 ? NULL : %s ? '
                                 'mw_arr(inst, %s, (uint64_t)%s, 4) : mw_ptr(inst, 0, 0))'
                                 % (v, i, n, n, v, n), 'MW_ERR_ARG'))
+        call.append('p%d' % i)
+    elif c == 'ccomm':
+        decl.append('MPI_Comm h%d;' % i)
+        phase[0].append('if ((rc = mw_comm_get(%s, &h%d))) goto fail;' % (v, i))
+        phase[0].append('if ((rc = mw_comm_cart(h%d))) return mw_fail_arg(inst, rc, k.obj, k.proc, '
+                        '"argument %s has no cartesian topology");' % (i, x.name))
+        call.append('h%d' % i)
+    elif c == 'positive':
+        phase[1].append('if ((int32_t)%s < 1) return mw_fail_arg(inst, %s, k.obj, k.proc, '
+                        '"argument %s = %%d is not positive", (int)%s);'
+                        % (v, POSITIVE[name, x.name], x.name, v))
+        call.append('(int)%s' % v)
+    elif c == 'narr':
+        if cleanup:
+            raise Unsupported   # its refusal returns at once: nothing to release before
+        decl.append('int32_t *p%d;' % i)
+        phase[2].append('if (%s < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, '
+                        '"argument %s = %%d is negative", (int)%s);' % (n, cl[x.n].name, n))
+        phase[2].append(fail_if('!(p%d = mw_arr(inst, %s, (uint64_t)%s, 4)) && %s > 0' % (i, v, n, n),
+                                'MW_ERR_ARG'))
         call.append('p%d' % i)
     elif c == 'port':
         decl.append('const char *s%d;' % i)
