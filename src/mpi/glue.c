@@ -10,6 +10,17 @@
 #pragma GCC diagnostic ignored "-Wunused-variable"
 #pragma GCC diagnostic ignored "-Wunused-label"   /* entries with no checks */
 
+static uint32_t mwg_Abort(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Abort", MW_NOCOMM, 0 };
+	int rc;
+	MPI_Comm h0;
+	if (mw_comm_get(a0, &h0) || h0 == MPI_COMM_NULL) h0 = MPI_COMM_WORLD;
+	return mwh_Abort(&k, h0, (int)a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Add_error_class(rt_instance *inst, uint32_t a0)
 {
 	const mw_call k = { inst, "MPI_Add_error_class", MW_NOCOMM, 0 };
@@ -196,96 +207,167 @@ fail:
 
 static uint32_t mwg_Cart_coords(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Cart_coords", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_coords");
-	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cart_coords", "argument comm has no cartesian topology");
-	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_coords", "argument maxdims = %d is negative", (int)a2);
-	int *p3 = mw_arr(inst, a3, a2, 4);
-	if (!p3 && a2 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_coords");
-	rc = MPI_Cart_coords(h0, mw_rank_in(a1), (int)a2, p3);
-	return mw_ret(inst, rc, a0, "MPI_Cart_coords");
+	int32_t *p3;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, k.obj, k.proc, "argument comm has no cartesian topology");
+	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument maxdims = %d is negative", (int)(int32_t)a2);
+	if (!(p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a2, 4)) && (int32_t)a2 > 0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Cart_coords(&k, h0, mw_rank_in(a1), (int)a2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Cart_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Cart_create", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_create");
-	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_create", "argument ndims = %d is negative", (int)a1);
-	int *p2 = mw_arr(inst, a2, a1, 4);
-	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_create");
-	int *p3 = mw_arr(inst, a3, a1, 4);
-	if (!p3 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_create");
-	uint32_t *m5 = mw_ptr(inst, a5, 4);
-	if (!m5) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_create");
-	MPI_Comm h5;
-	rc = MPI_Cart_create(h0, (int)a1, p2, p3, (int)a4, &h5);
-	if (rc == MPI_SUCCESS) { *m5 = mw_comm_put(h5); mw_comm_inherit(*m5, a0); }
-	return mw_ret(inst, rc, a0, "MPI_Cart_create");
+	int32_t *p2;
+	int32_t *p3;
+	uint32_t *p5;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument ndims = %d is negative", (int)(int32_t)a1);
+	if (!(p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument ndims = %d is negative", (int)(int32_t)a1);
+	if (!(p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	p5 = mw_ptr(inst, a5, 4);
+	if (!p5) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Cart_create(&k, h0, (int)a1, p2, p3, (int)a4, p5);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Cart_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Cart_get", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_get");
-	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cart_get", "argument comm has no cartesian topology");
-	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_get", "argument maxdims = %d is negative", (int)a1);
-	int *p2 = mw_arr(inst, a2, a1, 4);
-	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
-	int *p3 = mw_arr(inst, a3, a1, 4);
-	if (!p3 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
-	int *p4 = mw_arr(inst, a4, a1, 4);
-	if (!p4 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_get");
-	{ int nd = 0; if (MPI_Cartdim_get(h0, &nd) == MPI_SUCCESS && (int32_t)a1 < nd) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_get", "argument maxdims = %d is less than the %d dimensions of comm", (int)a1, nd); }
-	rc = MPI_Cart_get(h0, (int)a1, p2, p3, p4);
-	return mw_ret(inst, rc, a0, "MPI_Cart_get");
+	int32_t *p2;
+	int32_t *p3;
+	int32_t *p4;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, k.obj, k.proc, "argument comm has no cartesian topology");
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument maxdims = %d is negative", (int)(int32_t)a1);
+	if (!(p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument maxdims = %d is negative", (int)(int32_t)a1);
+	if (!(p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument maxdims = %d is negative", (int)(int32_t)a1);
+	if (!(p4 = mw_arr(inst, a4, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	{ int nd = 0; if (MPI_Cartdim_get(h0, &nd) == MPI_SUCCESS && (int32_t)a1 < nd) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, "MPI_Cart_get", "argument maxdims = %d is less than the %d dimensions of comm", (int)a1, nd); }
+	return mwh_Cart_get(&k, h0, (int)a1, p2, p3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Cart_map(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Cart_map", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_map");
-	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Cart_map", "argument ndims = %d is negative", (int)a1);
-	int *p2 = mw_arr(inst, a2, a1, 4);
-	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_map");
-	int *p3 = mw_arr(inst, a3, a1, 4);
-	if (!p3 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_map");
-	int *p4 = mw_ptr(inst, a4, 4);
-	if (!p4) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_map");
-	rc = MPI_Cart_map(h0, (int)a1, p2, p3, p4);
-	if (rc == MPI_SUCCESS) *p4 = (int)mw_rank_out(*p4);
-	return mw_ret(inst, rc, a0, "MPI_Cart_map");
+	int32_t *p2;
+	int32_t *p3;
+	int32_t *p4;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument ndims = %d is negative", (int)(int32_t)a1);
+	if (!(p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument ndims = %d is negative", (int)(int32_t)a1);
+	if (!(p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Cart_map(&k, h0, (int)a1, p2, p3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Cart_rank(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Cart_rank", a0, 0 };
+	int rc;
+	uint32_t r;
+	MPI_Comm h0;
+	mw_snap s1 = { 0 };
+	int nd1 = 0;
+	int32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = MPI_Cartdim_get(h0, &nd1))) return mw_ret(inst, rc, k.obj, k.proc);
+	if ((rc = mw_snap_in(inst, &s1, a1, nd1))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Cart_rank(&k, h0, s1.v, p2);
+	mw_snap_free(&s1);
+	return r;
+fail:
+	mw_snap_free(&s1);
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Cart_shift(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Cart_shift", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cart_shift");
-	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cart_shift", "argument comm has no cartesian topology");
-	int *p3 = mw_ptr(inst, a3, 4);
-	if (!p3) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_shift");
-	int *p4 = mw_ptr(inst, a4, 4);
-	if (!p4) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cart_shift");
-	rc = MPI_Cart_shift(h0, (int)a1, (int)a2, p3, p4);
-	if (rc == MPI_SUCCESS) *p3 = (int)mw_rank_out(*p3);
-	if (rc == MPI_SUCCESS) *p4 = (int)mw_rank_out(*p4);
-	return mw_ret(inst, rc, a0, "MPI_Cart_shift");
+	int32_t *p3;
+	int32_t *p4;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, k.obj, k.proc, "argument comm has no cartesian topology");
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Cart_shift(&k, h0, (int)a1, (int)a2, p3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Cart_sub(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Cart_sub", a0, 0 };
+	int rc;
+	uint32_t r;
+	MPI_Comm h0;
+	mw_snap s1 = { 0 };
+	int nd1 = 0;
+	uint32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = MPI_Cartdim_get(h0, &nd1))) return mw_ret(inst, rc, k.obj, k.proc);
+	if ((rc = mw_snap_in(inst, &s1, a1, nd1))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Cart_sub(&k, h0, s1.v, p2);
+	mw_snap_free(&s1);
+	return r;
+fail:
+	mw_snap_free(&s1);
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Cartdim_get(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Cartdim_get", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Cartdim_get");
-	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, a0, "MPI_Cartdim_get", "argument comm has no cartesian topology");
-	int *p1 = mw_ptr(inst, a1, 4);
-	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Cartdim_get");
-	rc = MPI_Cartdim_get(h0, p1);
-	return mw_ret(inst, rc, a0, "MPI_Cartdim_get");
+	int32_t *p1;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_comm_cart(h0))) return mw_fail_arg(inst, rc, k.obj, k.proc, "argument comm has no cartesian topology");
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Cartdim_get(&k, h0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Close_port(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Close_port", MW_NOCOMM, 0 };
+	int rc;
+	const char *s0;
+	if (!(s0 = mw_port_in(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Close_port(&k, s0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Comm_c2f(rt_instance *inst, uint32_t a0)
@@ -371,6 +453,20 @@ static uint32_t mwg_Comm_delete_attr(rt_instance *inst, uint32_t a0, uint32_t a1
 	if ((rc = mw_comm_get(a0, &h0))) goto fail;
 	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
 	return mwh_Comm_delete_attr(&k, h0, &y1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_disconnect(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Comm_disconnect", MW_NOCOMM, 0 };
+	int rc;
+	mw_comm_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_comm_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Comm_disconnect(&k, &q0);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -495,6 +591,18 @@ static uint32_t mwg_Comm_get_name(rt_instance *inst, uint32_t a0, uint32_t a1, u
 	p2 = mw_ptr(inst, a2, 4);
 	if (!p2) { rc = MW_ERR_ARG; goto fail; }
 	return mwh_Comm_get_name(&k, h0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_get_parent(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Comm_get_parent", MW_NOCOMM, 0 };
+	int rc;
+	uint32_t *p0;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_get_parent(&k, p0);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -669,29 +777,129 @@ static uint32_t mwg_Comm_test_inter(rt_instance *inst, uint32_t a0, uint32_t a1)
 
 static uint32_t mwg_Dims_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	int rc = 0;
-	if ((int32_t)a0 < 1) return mw_fail_arg(inst, MW_ERR_DIMS, MW_NOCOMM, "MPI_Dims_create", "argument nnodes = %d is not positive", (int)a0);
-	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Dims_create", "argument ndims = %d is negative", (int)a1);
-	int *p2 = mw_arr(inst, a2, a1, 4);
-	if (!p2 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Dims_create");
-	if ((rc = mw_dims_ok((int)a0, (int)a1, p2))) return mw_fail_arg(inst, rc, MW_NOCOMM, "MPI_Dims_create", "argument dims: a negative entry, or nonzero entries whose product does not divide nnodes = %d", (int)a0);
-	rc = MPI_Dims_create((int)a0, (int)a1, p2);
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Dims_create");
+	const mw_call k = { inst, "MPI_Dims_create", MW_NOCOMM, 0 };
+	int rc;
+	int32_t *p2;
+	if ((int32_t)a0 < 1) return mw_fail_arg(inst, MW_ERR_DIMS, k.obj, k.proc, "argument nnodes = %d is not positive", (int)a0);
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument ndims = %d is negative", (int)(int32_t)a1);
+	if (!(p2 = mw_arr(inst, a2, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_dims_ok((int)a0, (int)a1, p2))) return mw_fail_arg(inst, rc, k.obj, "MPI_Dims_create", "argument dims: a negative entry, or nonzero entries whose product does not divide nnodes = %d", (int)a0);
+	return mwh_Dims_create(&k, (int)a0, (int)a1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Dist_graph_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Dist_graph_create", a0, 0 };
+	int rc;
+	uint32_t r;
+	MPI_Comm h0;
+	mw_snap s2 = { 0 };
+	mw_snap s3 = { 0 };
+	mw_snap s4 = { 0 };
+	int64_t ne4 = 0;
+	mw_snap s5 = { 0 };
+	int *w5;
+	MPI_Info h6;
+	uint32_t *p8;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_info_get(a6, &h6))) goto fail;
+	if ((rc = mw_snap_in(inst, &s2, a2, (int32_t)a1))) goto fail;
+	if ((rc = mw_snap_in(inst, &s3, a3, (int32_t)a1))) goto fail;
+	if ((rc = mw_dg_edges(inst, &s4, a4, h0, (int)a1, s2.v, s3.v, &ne4))) goto fail;
+	if ((rc = mw_weights_in(inst, &s5, a5, ne4, &w5))) goto fail;
+	p8 = mw_ptr(inst, a8, 4);
+	if (!p8) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Dist_graph_create(&k, h0, (int)a1, s2.v, s3.v, s4.v, w5, h6, (int)a7, p8);
+	mw_snap_free(&s2);
+	mw_snap_free(&s3);
+	mw_snap_free(&s4);
+	mw_snap_free(&s5);
+	return r;
+fail:
+	mw_snap_free(&s2);
+	mw_snap_free(&s3);
+	mw_snap_free(&s4);
+	mw_snap_free(&s5);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Dist_graph_create_adjacent(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	const mw_call k = { inst, "MPI_Dist_graph_create_adjacent", a0, 0 };
+	int rc;
+	uint32_t r;
+	MPI_Comm h0;
+	mw_snap s2 = { 0 };
+	mw_snap s3 = { 0 };
+	int *w3;
+	mw_snap s5 = { 0 };
+	mw_snap s6 = { 0 };
+	int *w6;
+	MPI_Info h7;
+	uint32_t *p9;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_info_get(a7, &h7))) goto fail;
+	if ((rc = mw_snap_in(inst, &s2, a2, (int32_t)a1))) goto fail;
+	if ((rc = mw_weights_in(inst, &s3, a3, (int32_t)a1, &w3))) goto fail;
+	if ((rc = mw_snap_in(inst, &s5, a5, (int32_t)a4))) goto fail;
+	if ((rc = mw_weights_in(inst, &s6, a6, (int32_t)a4, &w6))) goto fail;
+	p9 = mw_ptr(inst, a9, 4);
+	if (!p9) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Dist_graph_create_adjacent(&k, h0, (int)a1, s2.v, w3, (int)a4, s5.v, w6, h7, (int)a8, p9);
+	mw_snap_free(&s2);
+	mw_snap_free(&s3);
+	mw_snap_free(&s5);
+	mw_snap_free(&s6);
+	return r;
+fail:
+	mw_snap_free(&s2);
+	mw_snap_free(&s3);
+	mw_snap_free(&s5);
+	mw_snap_free(&s6);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Dist_graph_neighbors(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Dist_graph_neighbors", a0, 0 };
+	int rc;
+	MPI_Comm h0;
+	int32_t *p2;
+	int dgi, dgo, dgw;
+	int32_t *p3 = NULL;
+	int32_t *p5;
+	int32_t *p6 = NULL;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((int32_t)a1 < 0 || !(p2 = (int32_t)a1 ? mw_arr(inst, a2, (uint64_t)(int32_t)a1, 4) : mw_ptr(inst, 0, 0))) { rc = MW_ERR_ARG; goto fail; }
+	if ((int32_t)a4 < 0 || !(p5 = (int32_t)a4 ? mw_arr(inst, a5, (uint64_t)(int32_t)a4, 4) : mw_ptr(inst, 0, 0))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = MPI_Dist_graph_neighbors_count(h0, &dgi, &dgo, &dgw))) return mw_ret(inst, rc, k.obj, k.proc);
+	if (a3 != MW_UNWEIGHTED_ADDR && !(p3 = (int32_t)a1 < 0 ? NULL : (int32_t)a1 ? mw_arr(inst, a3, (uint64_t)(int32_t)a1, 4) : mw_ptr(inst, 0, 0))) { rc = MW_ERR_ARG; goto fail; }
+	if (a6 != MW_UNWEIGHTED_ADDR && !(p6 = (int32_t)a4 < 0 ? NULL : (int32_t)a4 ? mw_arr(inst, a6, (uint64_t)(int32_t)a4, 4) : mw_ptr(inst, 0, 0))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Dist_graph_neighbors(&k, h0, (int)a1, p2, p3, (int)a4, p5, p6);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Dist_graph_neighbors_count(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Dist_graph_neighbors_count", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Dist_graph_neighbors_count");
-	int *p1 = mw_ptr(inst, a1, 4);
-	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Dist_graph_neighbors_count");
-	int *p2 = mw_ptr(inst, a2, 4);
-	if (!p2) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Dist_graph_neighbors_count");
-	int *p3 = mw_ptr(inst, a3, 4);
-	if (!p3) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Dist_graph_neighbors_count");
-	rc = MPI_Dist_graph_neighbors_count(h0, p1, p2, p3);
-	return mw_ret(inst, rc, a0, "MPI_Dist_graph_neighbors_count");
+	int32_t *p1;
+	int32_t *p2;
+	int32_t *p3;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Dist_graph_neighbors_count(&k, h0, p1, p2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Errhandler_c2f(rt_instance *inst, uint32_t a0)
@@ -726,6 +934,16 @@ static uint32_t mwg_Error_class(rt_instance *inst, uint32_t a0, uint32_t a1)
 	p1 = mw_ptr(inst, a1, 4);
 	if (!p1) { rc = MW_ERR_ARG; goto fail; }
 	return mwh_Error_class(&k, (int)a0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Error_string(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Error_string", MW_NOCOMM, 0 };
+	int rc;
+	const mw_sink z1 = { a1, MW_MAX_ERROR_STRING };
+	return mwh_Error_string(&k, (int)a0, &z1, a2);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -1697,6 +1915,26 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Get_library_version(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Get_library_version", MW_NOCOMM, 0 };
+	int rc;
+	const mw_sink z0 = { a0, MW_MAX_LIBRARY_VERSION_STRING };
+	return mwh_Get_library_version(&k, &z0, a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Get_processor_name(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Get_processor_name", MW_NOCOMM, 0 };
+	int rc;
+	const mw_sink z0 = { a0, MW_MAX_PROCESSOR_NAME };
+	return mwh_Get_processor_name(&k, &z0, a1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Get_version(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	const mw_call k = { inst, "MPI_Get_version", MW_NOCOMM, 0 };
@@ -1712,56 +1950,138 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Graph_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Graph_create", a0, 0 };
+	int rc;
+	uint32_t r;
+	MPI_Comm h0;
+	mw_snap s2 = { 0 };
+	mw_snap s3 = { 0 };
+	uint32_t *p5;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_snap_in(inst, &s2, a2, (int32_t)a1))) goto fail;
+	if ((rc = mw_snap_in(inst, &s3, a3, (int32_t)a1 > 0 ? s2.v[(int32_t)a1 - 1] : 0))) goto fail;
+	p5 = mw_ptr(inst, a5, 4);
+	if (!p5) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Graph_create(&k, h0, (int)a1, s2.v, s3.v, (int)a4, p5);
+	mw_snap_free(&s2);
+	mw_snap_free(&s3);
+	return r;
+fail:
+	mw_snap_free(&s2);
+	mw_snap_free(&s3);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Graph_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Graph_get", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Graph_get");
-	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Graph_get", "argument maxindex = %d is negative", (int)a1);
-	int *p3 = mw_arr(inst, a3, a1, 4);
-	if (!p3 && a1 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_get");
-	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Graph_get", "argument maxedges = %d is negative", (int)a2);
-	int *p4 = mw_arr(inst, a4, a2, 4);
-	if (!p4 && a2 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_get");
-	rc = MPI_Graph_get(h0, (int)a1, (int)a2, p3, p4);
-	return mw_ret(inst, rc, a0, "MPI_Graph_get");
+	int32_t *p3;
+	int32_t *p4;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((int32_t)a1 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument maxindex = %d is negative", (int)(int32_t)a1);
+	if (!(p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a1, 4)) && (int32_t)a1 > 0) { rc = MW_ERR_ARG; goto fail; }
+	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument maxedges = %d is negative", (int)(int32_t)a2);
+	if (!(p4 = mw_arr(inst, a4, (uint64_t)(int32_t)a2, 4)) && (int32_t)a2 > 0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Graph_get(&k, h0, (int)a1, (int)a2, p3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Graph_map(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Graph_map", a0, 0 };
+	int rc;
+	uint32_t r;
+	MPI_Comm h0;
+	mw_snap s2 = { 0 };
+	mw_snap s3 = { 0 };
+	int32_t *p4;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((rc = mw_snap_in(inst, &s2, a2, (int32_t)a1))) goto fail;
+	if ((rc = mw_snap_in(inst, &s3, a3, (int32_t)a1 > 0 ? s2.v[(int32_t)a1 - 1] : 0))) goto fail;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Graph_map(&k, h0, (int)a1, s2.v, s3.v, p4);
+	mw_snap_free(&s2);
+	mw_snap_free(&s3);
+	return r;
+fail:
+	mw_snap_free(&s2);
+	mw_snap_free(&s3);
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Graph_neighbors(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Graph_neighbors", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Graph_neighbors");
-	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors", "argument maxneighbors = %d is negative", (int)a2);
-	int *p3 = mw_arr(inst, a3, a2, 4);
-	if (!p3 && a2 > 0) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors");
-	{ int nn = 0; if (MPI_Graph_neighbors_count(h0, mw_rank_in(a1), &nn) == MPI_SUCCESS && (int32_t)a2 < nn) return mw_fail_arg(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors", "argument maxneighbors = %d is less than the rank's %d neighbors", (int)a2, nn); }
-	rc = MPI_Graph_neighbors(h0, mw_rank_in(a1), (int)a2, p3);
-	return mw_ret(inst, rc, a0, "MPI_Graph_neighbors");
+	int32_t *p3;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	if ((int32_t)a2 < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, "argument maxneighbors = %d is negative", (int)(int32_t)a2);
+	if (!(p3 = mw_arr(inst, a3, (uint64_t)(int32_t)a2, 4)) && (int32_t)a2 > 0) { rc = MW_ERR_ARG; goto fail; }
+	{ int nn = 0; if (MPI_Graph_neighbors_count(h0, mw_rank_in(a1), &nn) == MPI_SUCCESS && (int32_t)a2 < nn) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, "MPI_Graph_neighbors", "argument maxneighbors = %d is less than the rank's %d neighbors", (int)a2, nn); }
+	return mwh_Graph_neighbors(&k, h0, mw_rank_in(a1), (int)a2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Graph_neighbors_count(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Graph_neighbors_count", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Graph_neighbors_count");
-	int *p2 = mw_ptr(inst, a2, 4);
-	if (!p2) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graph_neighbors_count");
-	rc = MPI_Graph_neighbors_count(h0, mw_rank_in(a1), p2);
-	return mw_ret(inst, rc, a0, "MPI_Graph_neighbors_count");
+	int32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Graph_neighbors_count(&k, h0, mw_rank_in(a1), p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Graphdims_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Graphdims_get", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Graphdims_get");
-	int *p1 = mw_ptr(inst, a1, 4);
-	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graphdims_get");
-	int *p2 = mw_ptr(inst, a2, 4);
-	if (!p2) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Graphdims_get");
-	rc = MPI_Graphdims_get(h0, p1, p2);
-	return mw_ret(inst, rc, a0, "MPI_Graphdims_get");
+	int32_t *p1;
+	int32_t *p2;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Graphdims_get(&k, h0, p1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Grequest_complete(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Grequest_complete", MW_NOCOMM, 0 };
+	int rc;
+	mw_req_ref y0 = { a0, MPI_REQUEST_NULL };
+	if (mw_req_get(a0, &y0.h) || y0.h == MPI_REQUEST_NULL) { rc = MW_ERR_REQUEST; goto fail; }
+	return mwh_Grequest_complete(&k, &y0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Grequest_start(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Grequest_start", MW_NOCOMM, 0 };
+	int rc;
+	uint32_t *p4;
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Grequest_start(&k, a0, a1, a2, a3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Group_c2f(rt_instance *inst, uint32_t a0)
@@ -2067,6 +2387,35 @@ static uint32_t mwg_Info_f2c(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+static uint32_t mwg_Info_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Info_free", MW_NOCOMM, 0 };
+	int rc;
+	mw_info_io q0;
+	if (!(q0.slot = mw_ptr(inst, a0, 4)) || (q0.mod = *q0.slot) < 2 || mw_info_get(q0.mod, &q0.h)) { rc = MW_ERR_INFO; goto fail; }
+	return mwh_Info_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Info_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Info_get", MW_NOCOMM, 0 };
+	int rc;
+	MPI_Info h0;
+	const char *s1;
+	const mw_sink z3 = { a3, 0 };
+	int32_t *p4;
+	if ((rc = mw_info_get(a0, &h0))) goto fail;
+	if (!(s1 = mw_str(inst, a1))) { rc = MW_ERR_ARG; goto fail; }
+	if ((int32_t)a2 < 0) { rc = MW_ERR_ARG; goto fail; }
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Info_get(&k, h0, s1, (int)a2, &z3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Info_get_nkeys(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	int rc = 0;
@@ -2308,6 +2657,21 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Lookup_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Lookup_name", MW_NOCOMM, 0 };
+	int rc;
+	const char *s0;
+	MPI_Info h1;
+	char *p2;
+	if (!(s0 = mw_str(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
+	if (!(p2 = mw_ptr(inst, a2, MW_MAX_PORT_NAME))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_info_get(a1, &h1))) goto fail;
+	return mwh_Lookup_name(&k, s0, h1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Message_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -2359,9 +2723,60 @@ static uint32_t mwg_Op_c2f(rt_instance *inst, uint32_t a0)
 	return a0;
 }
 
+static uint32_t mwg_Op_commutative(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Op_commutative", MW_NOCOMM, 0 };
+	int rc;
+	MPI_Op o0;
+	int32_t *p1;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	if (mw_op_get(a0, &o0)) { rc = MW_ERR_OP; goto fail; }
+	return mwh_Op_commutative(&k, o0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Op_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Op_create", MW_NOCOMM, 0 };
+	int rc;
+	uint32_t *p2;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Op_create(&k, a0, (int)a1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Op_f2c(rt_instance *inst, uint32_t a0)
 {
 	return a0;
+}
+
+static uint32_t mwg_Op_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Op_free", MW_NOCOMM, 0 };
+	int rc;
+	mw_op_io q0;
+	if (!(q0.slot = mw_ptr(inst, a0, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if ((q0.mod = *q0.slot) < 32 || mw_op_get(q0.mod, &q0.h) || q0.h == MPI_OP_NULL) { rc = MW_ERR_OP; goto fail; }
+	return mwh_Op_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Open_port(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Open_port", MW_NOCOMM, 0 };
+	int rc;
+	MPI_Info h0;
+	char *p1;
+	if (!(p1 = mw_ptr(inst, a1, MW_MAX_PORT_NAME))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_info_get(a0, &h0))) goto fail;
+	return mwh_Open_port(&k, h0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Pack(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
@@ -2462,6 +2877,21 @@ static uint32_t mwg_Probe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t 
 	if ((rc = mw_comm_live(a2, &h2))) goto fail;
 	if (a3 && !(p3 = mw_ptr(inst, a3, 24))) { rc = MW_ERR_ARG; goto fail; }
 	return mwh_Probe(&k, mw_rank_in(a0), mw_tag_in(a1), h2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Publish_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Publish_name", MW_NOCOMM, 0 };
+	int rc;
+	const char *s0;
+	MPI_Info h1;
+	const char *s2;
+	if (!(s0 = mw_str(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
+	if (!(s2 = mw_port_in(inst, a2))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_info_get(a1, &h1))) goto fail;
+	return mwh_Publish_name(&k, s0, h1, s2);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -2733,6 +3163,84 @@ static uint32_t mwg_Startall(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return r;
 fail:
 	mw_reqs_free(&q1);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Status_c2f(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Status_c2f", MW_NOCOMM, 0 };
+	int rc;
+	mw_status *p0;
+	mw_status *p1;
+	if (!a0 || !(p0 = mw_ptr(inst, a0, 24))) { rc = MW_ERR_ARG; goto fail; }
+	if (!a1 || !(p1 = mw_ptr(inst, a1, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Status_c2f(&k, p0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Status_c2f08(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Status_c2f08", MW_NOCOMM, 0 };
+	int rc;
+	mw_status *p0;
+	mw_status *p1;
+	if (!a0 || !(p0 = mw_ptr(inst, a0, 24))) { rc = MW_ERR_ARG; goto fail; }
+	if (!a1 || !(p1 = mw_ptr(inst, a1, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Status_c2f08(&k, p0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Status_f082c(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Status_f082c", MW_NOCOMM, 0 };
+	int rc;
+	mw_status *p0;
+	mw_status *p1;
+	if (!a0 || !(p0 = mw_ptr(inst, a0, 24))) { rc = MW_ERR_ARG; goto fail; }
+	if (!a1 || !(p1 = mw_ptr(inst, a1, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Status_f082c(&k, p0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Status_f082f(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Status_f082f", MW_NOCOMM, 0 };
+	int rc;
+	mw_status *p0;
+	mw_status *p1;
+	if (!a0 || !(p0 = mw_ptr(inst, a0, 24))) { rc = MW_ERR_ARG; goto fail; }
+	if (!a1 || !(p1 = mw_ptr(inst, a1, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Status_f082f(&k, p0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Status_f2c(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Status_f2c", MW_NOCOMM, 0 };
+	int rc;
+	mw_status *p0;
+	mw_status *p1;
+	if (!a0 || !(p0 = mw_ptr(inst, a0, 24))) { rc = MW_ERR_ARG; goto fail; }
+	if (!a1 || !(p1 = mw_ptr(inst, a1, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Status_f2c(&k, p0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Status_f2f08(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Status_f2f08", MW_NOCOMM, 0 };
+	int rc;
+	mw_status *p0;
+	mw_status *p1;
+	if (!a0 || !(p0 = mw_ptr(inst, a0, 24))) { rc = MW_ERR_ARG; goto fail; }
+	if (!a1 || !(p1 = mw_ptr(inst, a1, 24))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Status_f2f08(&k, p0, p1);
+fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
@@ -3126,14 +3634,16 @@ fail:
 
 static uint32_t mwg_Topo_test(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	int rc = 0;
+	const mw_call k = { inst, "MPI_Topo_test", a0, 0 };
+	int rc;
 	MPI_Comm h0;
-	if ((rc = mw_comm_get(a0, &h0))) return mw_fail(inst, rc, a0, "MPI_Topo_test");
-	int *p1 = mw_ptr(inst, a1, 4);
-	if (!p1) return mw_fail(inst, MW_ERR_ARG, a0, "MPI_Topo_test");
-	rc = MPI_Topo_test(h0, p1);
-	if (rc == MPI_SUCCESS) *p1 = mw_enum_out(MW_E_TOPOLOGY_TYPE, *p1);
-	return mw_ret(inst, rc, a0, "MPI_Topo_test");
+	int32_t *p1;
+	if ((rc = mw_comm_get(a0, &h0))) goto fail;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Topo_test(&k, h0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Type_c2f(rt_instance *inst, uint32_t a0)
@@ -3447,6 +3957,24 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Type_get_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Type_get_attr", MW_NOCOMM, 0 };
+	int rc;
+	mw_dtype *d0;
+	mw_keyval_ref y1 = { a1, 0 };
+	uint32_t *p2;
+	int32_t *p3;
+	if ((rc = mw_dtype_get(a0, &d0))) goto fail;
+	if (mw_type_keyval_get(a1, &y1.h)) { rc = MW_ERR_KEYVAL; goto fail; }
+	if (!(p2 = mw_ptr(inst, a2, 4))) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Type_get_attr(&k, d0, &y1, p2, p3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Type_get_contents(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
 	const mw_call k = { inst, "MPI_Type_get_contents", MW_NOCOMM, 0 };
@@ -3700,6 +4228,21 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 out:
 	return r;
+}
+
+static uint32_t mwg_Unpublish_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Unpublish_name", MW_NOCOMM, 0 };
+	int rc;
+	const char *s0;
+	MPI_Info h1;
+	const char *s2;
+	if (!(s0 = mw_str(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
+	if (!(s2 = mw_port_in(inst, a2))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_info_get(a1, &h1))) goto fail;
+	return mwh_Unpublish_name(&k, s0, h1, s2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Wait(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -4018,6 +4561,18 @@ static uint32_t mwg_Win_wait(rt_instance *inst, uint32_t a0)
 	return mwh_Win_wait(&k, w0);
 fail:
 	return mw_call_fail(&k, rc);
+}
+
+static double mwg_Wtick(rt_instance *inst)
+{
+	const mw_call k = { inst, "MPI_Wtick", MW_NOCOMM, 0 };
+	return mwh_Wtick(&k);
+}
+
+static double mwg_Wtime(rt_instance *inst)
+{
+	const mw_call k = { inst, "MPI_Wtime", MW_NOCOMM, 0 };
+	return mwh_Wtime(&k);
 }
 
 /* ---- MPI-4 large-count versions (mw_bigc_* in hand_bigc.c) ---- */
@@ -5320,8 +5875,8 @@ out:
 }
 
 const rt_hostfn mw_glue[] = {
-	{ "env", "MPI_Abort", "ii:i", (void *)mwh_Abort },
-	{ "env", "PMPI_Abort", "ii:i", (void *)mwh_Abort },
+	{ "env", "MPI_Abort", "ii:i", (void *)mwg_Abort },
+	{ "env", "PMPI_Abort", "ii:i", (void *)mwg_Abort },
 	{ "env", "MPI_Accumulate", "iiiiiiiii:i", (void *)mwh_Accumulate },
 	{ "env", "PMPI_Accumulate", "iiiiiiiii:i", (void *)mwh_Accumulate },
 	{ "env", "MPI_Add_error_class", "i:i", (void *)mwg_Add_error_class },
@@ -5376,16 +5931,16 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Cart_get", "iiiii:i", (void *)mwg_Cart_get },
 	{ "env", "MPI_Cart_map", "iiiii:i", (void *)mwg_Cart_map },
 	{ "env", "PMPI_Cart_map", "iiiii:i", (void *)mwg_Cart_map },
-	{ "env", "MPI_Cart_rank", "iii:i", (void *)mwh_Cart_rank },
-	{ "env", "PMPI_Cart_rank", "iii:i", (void *)mwh_Cart_rank },
+	{ "env", "MPI_Cart_rank", "iii:i", (void *)mwg_Cart_rank },
+	{ "env", "PMPI_Cart_rank", "iii:i", (void *)mwg_Cart_rank },
 	{ "env", "MPI_Cart_shift", "iiiii:i", (void *)mwg_Cart_shift },
 	{ "env", "PMPI_Cart_shift", "iiiii:i", (void *)mwg_Cart_shift },
-	{ "env", "MPI_Cart_sub", "iii:i", (void *)mwh_Cart_sub },
-	{ "env", "PMPI_Cart_sub", "iii:i", (void *)mwh_Cart_sub },
+	{ "env", "MPI_Cart_sub", "iii:i", (void *)mwg_Cart_sub },
+	{ "env", "PMPI_Cart_sub", "iii:i", (void *)mwg_Cart_sub },
 	{ "env", "MPI_Cartdim_get", "ii:i", (void *)mwg_Cartdim_get },
 	{ "env", "PMPI_Cartdim_get", "ii:i", (void *)mwg_Cartdim_get },
-	{ "env", "MPI_Close_port", "i:i", (void *)mwh_Close_port },
-	{ "env", "PMPI_Close_port", "i:i", (void *)mwh_Close_port },
+	{ "env", "MPI_Close_port", "i:i", (void *)mwg_Close_port },
+	{ "env", "PMPI_Close_port", "i:i", (void *)mwg_Close_port },
 	{ "env", "MPI_Comm_accept", "iiiii:i", (void *)mwh_Comm_accept },
 	{ "env", "PMPI_Comm_accept", "iiiii:i", (void *)mwh_Comm_accept },
 	{ "env", "MPI_Comm_c2f", "i:i", (void *)mwg_Comm_c2f },
@@ -5406,8 +5961,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_create_keyval", "iiii:i", (void *)mwg_Comm_create_keyval },
 	{ "env", "MPI_Comm_delete_attr", "ii:i", (void *)mwg_Comm_delete_attr },
 	{ "env", "PMPI_Comm_delete_attr", "ii:i", (void *)mwg_Comm_delete_attr },
-	{ "env", "MPI_Comm_disconnect", "i:i", (void *)mwh_Comm_disconnect },
-	{ "env", "PMPI_Comm_disconnect", "i:i", (void *)mwh_Comm_disconnect },
+	{ "env", "MPI_Comm_disconnect", "i:i", (void *)mwg_Comm_disconnect },
+	{ "env", "PMPI_Comm_disconnect", "i:i", (void *)mwg_Comm_disconnect },
 	{ "env", "MPI_Comm_dup", "ii:i", (void *)mwg_Comm_dup },
 	{ "env", "PMPI_Comm_dup", "ii:i", (void *)mwg_Comm_dup },
 	{ "env", "MPI_Comm_dup_with_info", "iii:i", (void *)mwg_Comm_dup_with_info },
@@ -5426,8 +5981,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_get_info", "ii:i", (void *)mwg_Comm_get_info },
 	{ "env", "MPI_Comm_get_name", "iii:i", (void *)mwg_Comm_get_name },
 	{ "env", "PMPI_Comm_get_name", "iii:i", (void *)mwg_Comm_get_name },
-	{ "env", "MPI_Comm_get_parent", "i:i", (void *)mwh_Comm_get_parent },
-	{ "env", "PMPI_Comm_get_parent", "i:i", (void *)mwh_Comm_get_parent },
+	{ "env", "MPI_Comm_get_parent", "i:i", (void *)mwg_Comm_get_parent },
+	{ "env", "PMPI_Comm_get_parent", "i:i", (void *)mwg_Comm_get_parent },
 	{ "env", "MPI_Comm_group", "ii:i", (void *)mwg_Comm_group },
 	{ "env", "PMPI_Comm_group", "ii:i", (void *)mwg_Comm_group },
 	{ "env", "MPI_Comm_idup", "iii:i", (void *)mwg_Comm_idup },
@@ -5462,12 +6017,12 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Compare_and_swap", "iiiiiii:i", (void *)mwh_Compare_and_swap },
 	{ "env", "MPI_Dims_create", "iii:i", (void *)mwg_Dims_create },
 	{ "env", "PMPI_Dims_create", "iii:i", (void *)mwg_Dims_create },
-	{ "env", "MPI_Dist_graph_create", "iiiiiiiii:i", (void *)mwh_Dist_graph_create },
-	{ "env", "PMPI_Dist_graph_create", "iiiiiiiii:i", (void *)mwh_Dist_graph_create },
-	{ "env", "MPI_Dist_graph_create_adjacent", "iiiiiiiiii:i", (void *)mwh_Dist_graph_create_adjacent },
-	{ "env", "PMPI_Dist_graph_create_adjacent", "iiiiiiiiii:i", (void *)mwh_Dist_graph_create_adjacent },
-	{ "env", "MPI_Dist_graph_neighbors", "iiiiiii:i", (void *)mwh_Dist_graph_neighbors },
-	{ "env", "PMPI_Dist_graph_neighbors", "iiiiiii:i", (void *)mwh_Dist_graph_neighbors },
+	{ "env", "MPI_Dist_graph_create", "iiiiiiiii:i", (void *)mwg_Dist_graph_create },
+	{ "env", "PMPI_Dist_graph_create", "iiiiiiiii:i", (void *)mwg_Dist_graph_create },
+	{ "env", "MPI_Dist_graph_create_adjacent", "iiiiiiiiii:i", (void *)mwg_Dist_graph_create_adjacent },
+	{ "env", "PMPI_Dist_graph_create_adjacent", "iiiiiiiiii:i", (void *)mwg_Dist_graph_create_adjacent },
+	{ "env", "MPI_Dist_graph_neighbors", "iiiiiii:i", (void *)mwg_Dist_graph_neighbors },
+	{ "env", "PMPI_Dist_graph_neighbors", "iiiiiii:i", (void *)mwg_Dist_graph_neighbors },
 	{ "env", "MPI_Dist_graph_neighbors_count", "iiii:i", (void *)mwg_Dist_graph_neighbors_count },
 	{ "env", "PMPI_Dist_graph_neighbors_count", "iiii:i", (void *)mwg_Dist_graph_neighbors_count },
 	{ "env", "MPI_Errhandler_c2f", "i:i", (void *)mwg_Errhandler_c2f },
@@ -5478,8 +6033,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Errhandler_free", "i:i", (void *)mwg_Errhandler_free },
 	{ "env", "MPI_Error_class", "ii:i", (void *)mwg_Error_class },
 	{ "env", "PMPI_Error_class", "ii:i", (void *)mwg_Error_class },
-	{ "env", "MPI_Error_string", "iii:i", (void *)mwh_Error_string },
-	{ "env", "PMPI_Error_string", "iii:i", (void *)mwh_Error_string },
+	{ "env", "MPI_Error_string", "iii:i", (void *)mwg_Error_string },
+	{ "env", "PMPI_Error_string", "iii:i", (void *)mwg_Error_string },
 	{ "env", "MPI_Exscan", "iiiiii:i", (void *)mwh_Exscan },
 	{ "env", "PMPI_Exscan", "iiiiii:i", (void *)mwh_Exscan },
 	{ "env", "MPI_Fetch_and_op", "iiiiiii:i", (void *)mwh_Fetch_and_op },
@@ -5628,28 +6183,28 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Get_elements", "iii:i", (void *)mwg_Get_elements },
 	{ "env", "MPI_Get_elements_x", "iii:i", (void *)mwg_Get_elements_x },
 	{ "env", "PMPI_Get_elements_x", "iii:i", (void *)mwg_Get_elements_x },
-	{ "env", "MPI_Get_library_version", "ii:i", (void *)mwh_Get_library_version },
-	{ "env", "PMPI_Get_library_version", "ii:i", (void *)mwh_Get_library_version },
-	{ "env", "MPI_Get_processor_name", "ii:i", (void *)mwh_Get_processor_name },
-	{ "env", "PMPI_Get_processor_name", "ii:i", (void *)mwh_Get_processor_name },
+	{ "env", "MPI_Get_library_version", "ii:i", (void *)mwg_Get_library_version },
+	{ "env", "PMPI_Get_library_version", "ii:i", (void *)mwg_Get_library_version },
+	{ "env", "MPI_Get_processor_name", "ii:i", (void *)mwg_Get_processor_name },
+	{ "env", "PMPI_Get_processor_name", "ii:i", (void *)mwg_Get_processor_name },
 	{ "env", "MPI_Get_version", "ii:i", (void *)mwg_Get_version },
 	{ "env", "PMPI_Get_version", "ii:i", (void *)mwg_Get_version },
-	{ "env", "MPI_Graph_create", "iiiiii:i", (void *)mwh_Graph_create },
-	{ "env", "PMPI_Graph_create", "iiiiii:i", (void *)mwh_Graph_create },
+	{ "env", "MPI_Graph_create", "iiiiii:i", (void *)mwg_Graph_create },
+	{ "env", "PMPI_Graph_create", "iiiiii:i", (void *)mwg_Graph_create },
 	{ "env", "MPI_Graph_get", "iiiii:i", (void *)mwg_Graph_get },
 	{ "env", "PMPI_Graph_get", "iiiii:i", (void *)mwg_Graph_get },
-	{ "env", "MPI_Graph_map", "iiiii:i", (void *)mwh_Graph_map },
-	{ "env", "PMPI_Graph_map", "iiiii:i", (void *)mwh_Graph_map },
+	{ "env", "MPI_Graph_map", "iiiii:i", (void *)mwg_Graph_map },
+	{ "env", "PMPI_Graph_map", "iiiii:i", (void *)mwg_Graph_map },
 	{ "env", "MPI_Graph_neighbors", "iiii:i", (void *)mwg_Graph_neighbors },
 	{ "env", "PMPI_Graph_neighbors", "iiii:i", (void *)mwg_Graph_neighbors },
 	{ "env", "MPI_Graph_neighbors_count", "iii:i", (void *)mwg_Graph_neighbors_count },
 	{ "env", "PMPI_Graph_neighbors_count", "iii:i", (void *)mwg_Graph_neighbors_count },
 	{ "env", "MPI_Graphdims_get", "iii:i", (void *)mwg_Graphdims_get },
 	{ "env", "PMPI_Graphdims_get", "iii:i", (void *)mwg_Graphdims_get },
-	{ "env", "MPI_Grequest_complete", "i:i", (void *)mwh_Grequest_complete },
-	{ "env", "PMPI_Grequest_complete", "i:i", (void *)mwh_Grequest_complete },
-	{ "env", "MPI_Grequest_start", "iiiii:i", (void *)mwh_Grequest_start },
-	{ "env", "PMPI_Grequest_start", "iiiii:i", (void *)mwh_Grequest_start },
+	{ "env", "MPI_Grequest_complete", "i:i", (void *)mwg_Grequest_complete },
+	{ "env", "PMPI_Grequest_complete", "i:i", (void *)mwg_Grequest_complete },
+	{ "env", "MPI_Grequest_start", "iiiii:i", (void *)mwg_Grequest_start },
+	{ "env", "PMPI_Grequest_start", "iiiii:i", (void *)mwg_Grequest_start },
 	{ "env", "MPI_Group_c2f", "i:i", (void *)mwg_Group_c2f },
 	{ "env", "PMPI_Group_c2f", "i:i", (void *)mwg_Group_c2f },
 	{ "env", "MPI_Group_compare", "iii:i", (void *)mwg_Group_compare },
@@ -5726,10 +6281,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Info_dup", "ii:i", (void *)mwg_Info_dup },
 	{ "env", "MPI_Info_f2c", "i:i", (void *)mwg_Info_f2c },
 	{ "env", "PMPI_Info_f2c", "i:i", (void *)mwg_Info_f2c },
-	{ "env", "MPI_Info_free", "i:i", (void *)mwh_Info_free },
-	{ "env", "PMPI_Info_free", "i:i", (void *)mwh_Info_free },
-	{ "env", "MPI_Info_get", "iiiii:i", (void *)mwh_Info_get },
-	{ "env", "PMPI_Info_get", "iiiii:i", (void *)mwh_Info_get },
+	{ "env", "MPI_Info_free", "i:i", (void *)mwg_Info_free },
+	{ "env", "PMPI_Info_free", "i:i", (void *)mwg_Info_free },
+	{ "env", "MPI_Info_get", "iiiii:i", (void *)mwg_Info_get },
+	{ "env", "PMPI_Info_get", "iiiii:i", (void *)mwg_Info_get },
 	{ "env", "MPI_Info_get_nkeys", "ii:i", (void *)mwg_Info_get_nkeys },
 	{ "env", "PMPI_Info_get_nkeys", "ii:i", (void *)mwg_Info_get_nkeys },
 	{ "env", "MPI_Info_get_nthkey", "iii:i", (void *)mwg_Info_get_nthkey },
@@ -5776,8 +6331,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Keyval_create", "iiii:i", (void *)mwg_Keyval_create },
 	{ "env", "MPI_Keyval_free", "i:i", (void *)mwg_Keyval_free },
 	{ "env", "PMPI_Keyval_free", "i:i", (void *)mwg_Keyval_free },
-	{ "env", "MPI_Lookup_name", "iii:i", (void *)mwh_Lookup_name },
-	{ "env", "PMPI_Lookup_name", "iii:i", (void *)mwh_Lookup_name },
+	{ "env", "MPI_Lookup_name", "iii:i", (void *)mwg_Lookup_name },
+	{ "env", "PMPI_Lookup_name", "iii:i", (void *)mwg_Lookup_name },
 	{ "env", "MPI_Message_c2f", "i:i", (void *)mwg_Message_c2f },
 	{ "env", "PMPI_Message_c2f", "i:i", (void *)mwg_Message_c2f },
 	{ "env", "MPI_Message_f2c", "i:i", (void *)mwg_Message_f2c },
@@ -5798,16 +6353,16 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Neighbor_alltoallw", "iiiiiiiii:i", (void *)mwh_Neighbor_alltoallw },
 	{ "env", "MPI_Op_c2f", "i:i", (void *)mwg_Op_c2f },
 	{ "env", "PMPI_Op_c2f", "i:i", (void *)mwg_Op_c2f },
-	{ "env", "MPI_Op_commutative", "ii:i", (void *)mwh_Op_commutative },
-	{ "env", "PMPI_Op_commutative", "ii:i", (void *)mwh_Op_commutative },
-	{ "env", "MPI_Op_create", "iii:i", (void *)mwh_Op_create },
-	{ "env", "PMPI_Op_create", "iii:i", (void *)mwh_Op_create },
+	{ "env", "MPI_Op_commutative", "ii:i", (void *)mwg_Op_commutative },
+	{ "env", "PMPI_Op_commutative", "ii:i", (void *)mwg_Op_commutative },
+	{ "env", "MPI_Op_create", "iii:i", (void *)mwg_Op_create },
+	{ "env", "PMPI_Op_create", "iii:i", (void *)mwg_Op_create },
 	{ "env", "MPI_Op_f2c", "i:i", (void *)mwg_Op_f2c },
 	{ "env", "PMPI_Op_f2c", "i:i", (void *)mwg_Op_f2c },
-	{ "env", "MPI_Op_free", "i:i", (void *)mwh_Op_free },
-	{ "env", "PMPI_Op_free", "i:i", (void *)mwh_Op_free },
-	{ "env", "MPI_Open_port", "ii:i", (void *)mwh_Open_port },
-	{ "env", "PMPI_Open_port", "ii:i", (void *)mwh_Open_port },
+	{ "env", "MPI_Op_free", "i:i", (void *)mwg_Op_free },
+	{ "env", "PMPI_Op_free", "i:i", (void *)mwg_Op_free },
+	{ "env", "MPI_Open_port", "ii:i", (void *)mwg_Open_port },
+	{ "env", "PMPI_Open_port", "ii:i", (void *)mwg_Open_port },
 	{ "env", "MPI_Pack", "iiiiiii:i", (void *)mwg_Pack },
 	{ "env", "PMPI_Pack", "iiiiiii:i", (void *)mwg_Pack },
 	{ "env", "MPI_Pack_external", "iiiiiii:i", (void *)mwg_Pack_external },
@@ -5820,8 +6375,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Pcontrol", "ii:i", (void *)mwg_Pcontrol },
 	{ "env", "MPI_Probe", "iiii:i", (void *)mwg_Probe },
 	{ "env", "PMPI_Probe", "iiii:i", (void *)mwg_Probe },
-	{ "env", "MPI_Publish_name", "iii:i", (void *)mwh_Publish_name },
-	{ "env", "PMPI_Publish_name", "iii:i", (void *)mwh_Publish_name },
+	{ "env", "MPI_Publish_name", "iii:i", (void *)mwg_Publish_name },
+	{ "env", "PMPI_Publish_name", "iii:i", (void *)mwg_Publish_name },
 	{ "env", "MPI_Put", "iiiiiiii:i", (void *)mwg_Put },
 	{ "env", "PMPI_Put", "iiiiiiii:i", (void *)mwg_Put },
 	{ "env", "MPI_Query_thread", "i:i", (void *)mwg_Query_thread },
@@ -5880,18 +6435,18 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Start", "i:i", (void *)mwg_Start },
 	{ "env", "MPI_Startall", "ii:i", (void *)mwg_Startall },
 	{ "env", "PMPI_Startall", "ii:i", (void *)mwg_Startall },
-	{ "env", "MPI_Status_c2f", "ii:i", (void *)mwh_Status_c2f },
-	{ "env", "PMPI_Status_c2f", "ii:i", (void *)mwh_Status_c2f },
-	{ "env", "MPI_Status_c2f08", "ii:i", (void *)mwh_Status_c2f08 },
-	{ "env", "PMPI_Status_c2f08", "ii:i", (void *)mwh_Status_c2f08 },
-	{ "env", "MPI_Status_f082c", "ii:i", (void *)mwh_Status_f082c },
-	{ "env", "PMPI_Status_f082c", "ii:i", (void *)mwh_Status_f082c },
-	{ "env", "MPI_Status_f082f", "ii:i", (void *)mwh_Status_f082f },
-	{ "env", "PMPI_Status_f082f", "ii:i", (void *)mwh_Status_f082f },
-	{ "env", "MPI_Status_f2c", "ii:i", (void *)mwh_Status_f2c },
-	{ "env", "PMPI_Status_f2c", "ii:i", (void *)mwh_Status_f2c },
-	{ "env", "MPI_Status_f2f08", "ii:i", (void *)mwh_Status_f2f08 },
-	{ "env", "PMPI_Status_f2f08", "ii:i", (void *)mwh_Status_f2f08 },
+	{ "env", "MPI_Status_c2f", "ii:i", (void *)mwg_Status_c2f },
+	{ "env", "PMPI_Status_c2f", "ii:i", (void *)mwg_Status_c2f },
+	{ "env", "MPI_Status_c2f08", "ii:i", (void *)mwg_Status_c2f08 },
+	{ "env", "PMPI_Status_c2f08", "ii:i", (void *)mwg_Status_c2f08 },
+	{ "env", "MPI_Status_f082c", "ii:i", (void *)mwg_Status_f082c },
+	{ "env", "PMPI_Status_f082c", "ii:i", (void *)mwg_Status_f082c },
+	{ "env", "MPI_Status_f082f", "ii:i", (void *)mwg_Status_f082f },
+	{ "env", "PMPI_Status_f082f", "ii:i", (void *)mwg_Status_f082f },
+	{ "env", "MPI_Status_f2c", "ii:i", (void *)mwg_Status_f2c },
+	{ "env", "PMPI_Status_f2c", "ii:i", (void *)mwg_Status_f2c },
+	{ "env", "MPI_Status_f2f08", "ii:i", (void *)mwg_Status_f2f08 },
+	{ "env", "PMPI_Status_f2f08", "ii:i", (void *)mwg_Status_f2f08 },
 	{ "env", "MPI_Status_set_cancelled", "ii:i", (void *)mwg_Status_set_cancelled },
 	{ "env", "PMPI_Status_set_cancelled", "ii:i", (void *)mwg_Status_set_cancelled },
 	{ "env", "MPI_Status_set_elements", "iii:i", (void *)mwg_Status_set_elements },
@@ -6012,8 +6567,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Type_free", "i:i", (void *)mwg_Type_free },
 	{ "env", "MPI_Type_free_keyval", "i:i", (void *)mwg_Type_free_keyval },
 	{ "env", "PMPI_Type_free_keyval", "i:i", (void *)mwg_Type_free_keyval },
-	{ "env", "MPI_Type_get_attr", "iiii:i", (void *)mwh_Type_get_attr },
-	{ "env", "PMPI_Type_get_attr", "iiii:i", (void *)mwh_Type_get_attr },
+	{ "env", "MPI_Type_get_attr", "iiii:i", (void *)mwg_Type_get_attr },
+	{ "env", "PMPI_Type_get_attr", "iiii:i", (void *)mwg_Type_get_attr },
 	{ "env", "MPI_Type_get_contents", "iiiiiii:i", (void *)mwg_Type_get_contents },
 	{ "env", "PMPI_Type_get_contents", "iiiiiii:i", (void *)mwg_Type_get_contents },
 	{ "env", "MPI_Type_get_envelope", "iiiii:i", (void *)mwg_Type_get_envelope },
@@ -6046,8 +6601,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Unpack", "iiiiiii:i", (void *)mwg_Unpack },
 	{ "env", "MPI_Unpack_external", "iiiiiii:i", (void *)mwg_Unpack_external },
 	{ "env", "PMPI_Unpack_external", "iiiiiii:i", (void *)mwg_Unpack_external },
-	{ "env", "MPI_Unpublish_name", "iii:i", (void *)mwh_Unpublish_name },
-	{ "env", "PMPI_Unpublish_name", "iii:i", (void *)mwh_Unpublish_name },
+	{ "env", "MPI_Unpublish_name", "iii:i", (void *)mwg_Unpublish_name },
+	{ "env", "PMPI_Unpublish_name", "iii:i", (void *)mwg_Unpublish_name },
 	{ "env", "MPI_Wait", "ii:i", (void *)mwg_Wait },
 	{ "env", "PMPI_Wait", "ii:i", (void *)mwg_Wait },
 	{ "env", "MPI_Waitall", "iii:i", (void *)mwg_Waitall },
@@ -6134,10 +6689,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Win_unlock_all", "i:i", (void *)mwg_Win_unlock_all },
 	{ "env", "MPI_Win_wait", "i:i", (void *)mwg_Win_wait },
 	{ "env", "PMPI_Win_wait", "i:i", (void *)mwg_Win_wait },
-	{ "env", "MPI_Wtick", ":F", (void *)mwh_Wtick },
-	{ "env", "PMPI_Wtick", ":F", (void *)mwh_Wtick },
-	{ "env", "MPI_Wtime", ":F", (void *)mwh_Wtime },
-	{ "env", "PMPI_Wtime", ":F", (void *)mwh_Wtime },
+	{ "env", "MPI_Wtick", ":F", (void *)mwg_Wtick },
+	{ "env", "PMPI_Wtick", ":F", (void *)mwg_Wtick },
+	{ "env", "MPI_Wtime", ":F", (void *)mwg_Wtime },
+	{ "env", "PMPI_Wtime", ":F", (void *)mwg_Wtime },
 	{ "env", "MPI_Accumulate_c", "iIiiiIiii:i", (void *)mwb_Accumulate_c },
 	{ "env", "PMPI_Accumulate_c", "iIiiiIiii:i", (void *)mwb_Accumulate_c },
 	{ "env", "MPI_Allgather_c", "iIiiIii:i", (void *)mwb_Allgather_c },

@@ -1,6 +1,6 @@
 /* hand_attr.c - caching (MPI-3.1 chapter 6.7): keyvals with module
  * copy/delete callbacks, attributes on communicators and datatypes, and
- * the predefined communicator attributes.  Typed but MPI_Type_get_attr
+ * the predefined communicator attributes.  Typed
  * (src/mpi/gen/family-attr.txt: the entries in glue.c check and convert
  * the arguments, the keyval looked up). */
 #include <stdio.h>
@@ -13,8 +13,6 @@
 
 typedef uint32_t u32;
 
-#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
-#define OUT(p, a, n) do { if (!((p) = mw_ptr(inst, (a), (n)))) { rc = MW_ERR_ARG; goto fail; } } while (0)
 
 /* ---- keyvals --------------------------------------------------------------
  * A user keyval remembers the module's callbacks (function-table indices,
@@ -358,27 +356,27 @@ u32 mwh_Type_set_attr(const mw_call *k, mw_dtype *d, const mw_keyval_ref *key, u
 	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Type_get_attr(rt_instance *inst, u32 dt, u32 key, u32 valp, u32 flagp)
+/* The keyval is a datatype's (class tkeyval: checked before the out
+ * pointers). */
+int mw_type_keyval_get(uint32_t h, int *out)
 {
-	MPI_Datatype d;
-	int hkey, rc, flag = 0;
-	uint32_t *v;
-	int32_t *f;
+	if (!kv_of(h, KV_TYPE) || mw_keyval_get(h, out))
+		return MW_ERR_KEYVAL;
+	return 0;
+}
+
+u32 mwh_Type_get_attr(const mw_call *k, mw_dtype *d, const mw_keyval_ref *key,
+                      uint32_t *v, int32_t *f)
+{
+	int flag = 0;
 	void *val = NULL;
-	TRY(mw_dtype_hget(dt, &d));
-	if (!kv_of(key, KV_TYPE) || mw_keyval_get(key, &hkey))
-		TRY(MW_ERR_KEYVAL);
-	OUT(v, valp, 4);
-	OUT(f, flagp, 4);
-	rc = MPI_Type_get_attr(d, hkey, &val, &flag);
+	int rc = MPI_Type_get_attr(d->h, key->h, &val, &flag);
 	if (rc == MPI_SUCCESS) {
 		*f = flag;
 		if (flag)
 			*v = (u32)(uintptr_t)val;
 	}
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Type_get_attr");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Type_get_attr");
+	return mw_call_ret(k, rc);
 }
 
 u32 mwh_Type_delete_attr(const mw_call *k, mw_dtype *d, const mw_keyval_ref *key)

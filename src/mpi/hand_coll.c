@@ -150,17 +150,11 @@ int mw_uop_fn(u32 op, u32 *fn)
 	return ok;
 }
 
-u32 mwh_Op_create(rt_instance *inst, u32 fn, u32 commute, u32 opp)
+int mw_uop_create(u32 fn, int commute, uint32_t *out, int *hrc)
 {
-	uint32_t *o = mw_ptr(inst, opp, 4);
 	MPI_Op op;
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Op_create");
-	if (!rt_table_func(inst, 0, fn, "iiii:"))
-		return mw_fail(inst, MW_ERR_OP, MW_NOCOMM, "MPI_Op_create");
-	int rc = MPI_Op_create(op_tramp, (int)commute, &op);
-	if (rc != MPI_SUCCESS)
-		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Op_create");
+	if ((*hrc = MPI_Op_create(op_tramp, commute, &op)) != MPI_SUCCESS)
+		return 0;
 	uint32_t h = mw_op_new(op);
 	mw_lock();
 	if (h >= uop_cap) {
@@ -170,7 +164,7 @@ u32 mwh_Op_create(rt_instance *inst, u32 fn, u32 commute, u32 opp)
 		void *v = realloc(uop, cap * sizeof *uop);
 		if (!v) {
 			mw_unlock();
-			return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, "MPI_Op_create");
+			return MW_ERR_NO_MEM;
 		}
 		uop = v;
 		uop_cap = cap;
@@ -178,40 +172,17 @@ u32 mwh_Op_create(rt_instance *inst, u32 fn, u32 commute, u32 opp)
 	uop[h].fn = fn;
 	uop[h].used = 1;
 	mw_unlock();
-	*o = h;
+	*out = h;
 	return 0;
 }
 
-u32 mwh_Op_free(rt_instance *inst, u32 opp)
+void mw_uop_forget(uint32_t h)
 {
-	uint32_t *o = mw_ptr(inst, opp, 4);
-	MPI_Op op;
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Op_free");
-	if (*o < 32 || mw_op_get(*o, &op) || op == MPI_OP_NULL)
-		return mw_fail(inst, MW_ERR_OP, MW_NOCOMM, "MPI_Op_free");
-	int rc = MPI_Op_free(&op);
-	if (rc == MPI_SUCCESS) {
-		/* The slot no longer names a user op (its handle may be reused). */
-		mw_lock();
-		if (*o < uop_cap)
-			uop[*o].used = 0;
-		mw_unlock();
-		mw_op_del(*o);
-		*o = MW_OP_NULL;
-	}
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Op_free");
-}
-
-u32 mwh_Op_commutative(rt_instance *inst, u32 opv, u32 flag)
-{
-	int *f = mw_ptr(inst, flag, 4);
-	MPI_Op op;
-	if (!f)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Op_commutative");
-	if (mw_op_get(opv, &op))
-		return mw_fail(inst, MW_ERR_OP, MW_NOCOMM, "MPI_Op_commutative");
-	return mw_ret(inst, MPI_Op_commutative(op, f), MW_NOCOMM, "MPI_Op_commutative");
+	/* The slot no longer names a user op (its handle may be reused). */
+	mw_lock();
+	if (h < uop_cap)
+		uop[h].used = 0;
+	mw_unlock();
 }
 
 /* After DTYPE(d, ...): long double types get the bridge's ops. */

@@ -1,13 +1,13 @@
 /* hand_comm.c - groups, contexts and communicators (MPI-3.1 chapter 6:
  * communicator constructors, MPI_Comm_idup, group ranges, naming objects)
  * and process topologies (chapter 7: the Cartesian, graph and distributed
- * graph constructors the generator cannot express).  New communicators
+ * graph constructors and queries).  New communicators
  * inherit the module-side error handler; names are clipped to the
  * module's maxima.  MPI_Pcontrol (14.2, profiling) is here too.
  * Typed (src/mpi/gen/family-comm.txt: the entries in glue.c check and
  * convert the arguments): the communicator constructors, MPI_Comm_free,
- * naming, MPI_Group_free, the group ranges and translation, MPI_Pcontrol.
- * The topology constructors below still check their own arguments. */
+ * naming, MPI_Group_free, the group ranges and translation, MPI_Pcontrol,
+ * and the topology constructors and queries. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,11 +19,7 @@
 
 typedef uint32_t u32;
 
-#define MW_UNWEIGHTED_ADDR 2u      /* mpi.h: ((int *)2) */
-#define MW_WEIGHTS_EMPTY_ADDR 3u   /* mpi.h: ((int *)3) */
 
-#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
-#define OUT(p, a, n) do { if (!((p) = mw_ptr(inst, (a), (n)))) { rc = MW_ERR_ARG; goto fail; } } while (0)
 
 /* ---- communicators ---------------------------------------------------------- */
 
@@ -387,103 +383,47 @@ u32 mwh_Comm_idup(const mw_call *k, MPI_Comm c, uint32_t *o, uint32_t *q)
 
 /* ---- topology constructors ------------------------------------------------------- */
 
-static int32_t *int_arr(rt_instance *inst, u32 a, int n)
+/* The arrays are snapshots the entry checked (classes iarr, cartarr,
+ * edges, dgedges, weights); the new communicator gets comm's handler. */
+static u32 topo_new(const mw_call *k, int rc, const MPI_Comm *nc, uint32_t *o)
 {
-	if (n < 0)
-		return NULL;
-	int32_t *p = mw_arr(inst, a, (uint64_t)n, 4);
-	return p ? p : (n == 0 ? (int32_t *)mw_ptr(inst, 0, 0) : NULL);
-}
-
-u32 mwh_Cart_sub(rt_instance *inst, u32 comm, u32 remain, u32 newp)
-{
-	MPI_Comm c, nc;
-	uint32_t *o;
-	int rc, nd = 0;
-	TRY(mw_comm_get(comm, &c));
-	if ((rc = MPI_Cartdim_get(c, &nd)))
-		return mw_ret(inst, rc, comm, "MPI_Cart_sub");
-	int32_t *r = int_arr(inst, remain, nd);
-	if (!r)
-		TRY(MW_ERR_ARG);
-	OUT(o, newp, 4);
-	rc = MPI_Cart_sub(c, r, &nc);
 	if (rc == MPI_SUCCESS) {
-		*o = mw_comm_put(nc);
-		mw_comm_inherit(*o, comm);
+		*o = mw_comm_put(*nc);
+		mw_comm_inherit(*o, k->obj);
 	}
-	return mw_ret(inst, rc, comm, "MPI_Cart_sub");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Cart_sub");
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Cart_rank(rt_instance *inst, u32 comm, u32 coords, u32 rankp)
+u32 mwh_Cart_sub(const mw_call *k, MPI_Comm comm, int *remain_dims, uint32_t *newcomm)
 {
-	MPI_Comm c;
-	int32_t *o;
-	int rc, nd = 0;
-	TRY(mw_comm_get(comm, &c));
-	if ((rc = MPI_Cartdim_get(c, &nd)))
-		return mw_ret(inst, rc, comm, "MPI_Cart_rank");
-	int32_t *p = int_arr(inst, coords, nd);
-	if (!p)
-		TRY(MW_ERR_ARG);
-	OUT(o, rankp, 4);
-	rc = MPI_Cart_rank(c, p, o);
-	return mw_ret(inst, rc, comm, "MPI_Cart_rank");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Cart_rank");
+	MPI_Comm nc;
+	return topo_new(k, MPI_Cart_sub(comm, remain_dims, &nc), &nc, newcomm);
 }
 
-u32 mwh_Graph_create(rt_instance *inst, u32 comm, u32 nnodes, u32 index, u32 edges,
-                     u32 reorder, u32 newp)
+u32 mwh_Cart_rank(const mw_call *k, MPI_Comm comm, int *coords, int32_t *rank)
 {
-	MPI_Comm c, nc;
-	uint32_t *o;
-	int rc;
-	TRY(mw_comm_get(comm, &c));
-	int32_t *pi = int_arr(inst, index, (int)nnodes);
-	if (!pi)
-		TRY(MW_ERR_ARG);
-	int ne = nnodes > 0 ? pi[(int)nnodes - 1] : 0;
-	int32_t *pe = int_arr(inst, edges, ne);
-	if (!pe)
-		TRY(MW_ERR_ARG);
-	OUT(o, newp, 4);
-	rc = MPI_Graph_create(c, (int)nnodes, pi, pe, (int)reorder, &nc);
-	if (rc == MPI_SUCCESS) {
-		*o = mw_comm_put(nc);
-		mw_comm_inherit(*o, comm);
-	}
-	return mw_ret(inst, rc, comm, "MPI_Graph_create");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Graph_create");
+	return mw_call_ret(k, MPI_Cart_rank(comm, coords, rank));
 }
 
-u32 mwh_Graph_map(rt_instance *inst, u32 comm, u32 nnodes, u32 index, u32 edges,
-                  u32 newrank)
+u32 mwh_Graph_create(const mw_call *k, MPI_Comm comm_old, int nnodes, int *index, int *edges,
+                     int reorder, uint32_t *comm_graph)
 {
-	MPI_Comm c;
-	int32_t *o;
-	int rc;
-	TRY(mw_comm_get(comm, &c));
-	int32_t *pi = int_arr(inst, index, (int)nnodes);
-	if (!pi)
-		TRY(MW_ERR_ARG);
-	int32_t *pe = int_arr(inst, edges, nnodes > 0 ? pi[(int)nnodes - 1] : 0);
-	if (!pe)
-		TRY(MW_ERR_ARG);
-	OUT(o, newrank, 4);
-	rc = MPI_Graph_map(c, (int)nnodes, pi, pe, o);
+	MPI_Comm nc;
+	return topo_new(k, MPI_Graph_create(comm_old, nnodes, index, edges, reorder, &nc), &nc,
+	                comm_graph);
+}
+
+u32 mwh_Graph_map(const mw_call *k, MPI_Comm comm, int nnodes, int *index, int *edges,
+                  int32_t *newrank)
+{
+	int rc = MPI_Graph_map(comm, nnodes, index, edges, newrank);
 	if (rc == MPI_SUCCESS)
-		*o = (int32_t)mw_rank_out(*o);
-	return mw_ret(inst, rc, comm, "MPI_Graph_map");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Graph_map");
+		*newrank = (int32_t)mw_rank_out(*newrank);
+	return mw_call_ret(k, rc);
 }
 
 /* Weights: MPI_UNWEIGHTED (2) and MPI_WEIGHTS_EMPTY (3) are sentinels. */
-static int weights_in(rt_instance *inst, u32 a, int n, int **out)
+int mw_weights_in(rt_instance *inst, mw_snap *s, uint32_t a, int64_t n, int **out)
 {
 	if (a == MW_UNWEIGHTED_ADDR) {
 		*out = MPI_UNWEIGHTED;
@@ -497,110 +437,168 @@ static int weights_in(rt_instance *inst, u32 a, int n, int **out)
 		*out = MPI_WEIGHTS_EMPTY;
 		return 0;
 	}
-	*out = int_arr(inst, a, n);
-	return *out ? 0 : MW_ERR_ARG;
+	int rc = mw_snap_in(inst, s, a, n);
+	*out = s->v;
+	return rc;
 }
 
-u32 mwh_Dist_graph_create_adjacent(rt_instance *inst, u32 comm, u32 indeg, u32 srcs,
-                                   u32 sw, u32 outdeg, u32 dsts, u32 dw, u32 info,
-                                   u32 reorder, u32 newp)
+u32 mwh_Dist_graph_create_adjacent(const mw_call *k, MPI_Comm comm_old, int indegree,
+                                   int *sources, int *sourceweights, int outdegree,
+                                   int *destinations, int *destweights, MPI_Info info,
+                                   int reorder, uint32_t *comm_dist_graph)
 {
-	MPI_Comm c, nc;
-	MPI_Info in;
-	uint32_t *o;
-	int *psw, *pdw, rc;
-	TRY(mw_comm_get(comm, &c));
-	TRY(mw_info_get(info, &in));
-	int32_t *ps = int_arr(inst, srcs, (int)indeg), *pd = int_arr(inst, dsts, (int)outdeg);
-	if (!ps || !pd)
-		TRY(MW_ERR_ARG);
-	TRY(weights_in(inst, sw, (int)indeg, &psw));
-	TRY(weights_in(inst, dw, (int)outdeg, &pdw));
-	OUT(o, newp, 4);
-	rc = MPI_Dist_graph_create_adjacent(c, (int)indeg, ps, psw, (int)outdeg, pd, pdw,
-	                                    in, (int)reorder, &nc);
-	if (rc == MPI_SUCCESS) {
-		*o = mw_comm_put(nc);
-		mw_comm_inherit(*o, comm);
-	}
-	return mw_ret(inst, rc, comm, "MPI_Dist_graph_create_adjacent");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Dist_graph_create_adjacent");
+	MPI_Comm nc;
+	return topo_new(k, MPI_Dist_graph_create_adjacent(comm_old, indegree, sources,
+	                sourceweights, outdegree, destinations, destweights, info, reorder, &nc),
+	                &nc, comm_dist_graph);
 }
 
-u32 mwh_Dist_graph_create(rt_instance *inst, u32 comm, u32 n, u32 srcs, u32 degs,
-                          u32 dsts, u32 w, u32 info, u32 reorder, u32 newp)
+int mw_dg_edges(rt_instance *inst, mw_snap *d, uint32_t addr, MPI_Comm c, int n,
+                const int32_t *src, const int32_t *deg, int64_t *ne)
 {
-	MPI_Comm c, nc;
-	MPI_Info in;
-	uint32_t *o;
-	int *pw, rc;
-	TRY(mw_comm_get(comm, &c));
-	TRY(mw_info_get(info, &in));
-	int32_t *ps = int_arr(inst, srcs, (int)n), *pg = int_arr(inst, degs, (int)n);
-	if (!ps || !pg)
-		TRY(MW_ERR_ARG);
-	int64_t ne = 0;
-	for (int i = 0; i < (int)n; i++)
-		ne += pg[i] > 0 ? pg[i] : 0;
-	if (ne > INT32_MAX)
-		TRY(MW_ERR_ARG);
-	int32_t *pd = int_arr(inst, dsts, (int)ne);
-	if (!pd)
-		TRY(MW_ERR_ARG);
+	int rc, size = 0;
+	*ne = 0;
+	for (int i = 0; i < n; i++)
+		*ne += deg[i] > 0 ? deg[i] : 0;
+	if (*ne > INT32_MAX)
+		return MW_ERR_ARG;
+	if ((rc = mw_snap_in(inst, d, addr, *ne)))
+		return rc;
 	/* Every node a rank of comm: Open MPI 4.1 sends the edges to their
 	 * nodes' owners and, for MPI_PROC_NULL or a bad rank, received them
 	 * past a buffer of its own (heap overflow; found by fuzz-bridge). */
-	int size = 0;
 	if (c == MPI_COMM_NULL || MPI_Comm_size(c, &size))
-		TRY(MW_ERR_COMM);
-	for (int64_t i = 0; i < ne || i < (int)n; i++)
-		if ((i < ne && (pd[i] < 0 || pd[i] >= size)) ||
-		    (i < (int)n && (ps[i] < 0 || ps[i] >= size)))
-			TRY(MW_ERR_RANK);
-	TRY(weights_in(inst, w, (int)ne, &pw));
-	OUT(o, newp, 4);
-	rc = MPI_Dist_graph_create(c, (int)n, ps, pg, pd, pw, in, (int)reorder, &nc);
-	if (rc == MPI_SUCCESS) {
-		*o = mw_comm_put(nc);
-		mw_comm_inherit(*o, comm);
-	}
-	return mw_ret(inst, rc, comm, "MPI_Dist_graph_create");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Dist_graph_create");
+		return MW_ERR_COMM;
+	for (int64_t i = 0; i < *ne || i < n; i++)
+		if ((i < *ne && (d->v[i] < 0 || d->v[i] >= size)) ||
+		    (i < n && (src[i] < 0 || src[i] >= size)))
+			return MW_ERR_RANK;
+	return 0;
 }
 
-u32 mwh_Dist_graph_neighbors(rt_instance *inst, u32 comm, u32 maxin, u32 srcs, u32 sw,
-                             u32 maxout, u32 dsts, u32 dw)
+u32 mwh_Dist_graph_create(const mw_call *k, MPI_Comm comm_old, int n, int *sources,
+                          int *degrees, int *destinations, int *weights, MPI_Info info,
+                          int reorder, uint32_t *comm_dist_graph)
 {
-	MPI_Comm c;
+	MPI_Comm nc;
+	return topo_new(k, MPI_Dist_graph_create(comm_old, n, sources, degrees, destinations,
+	                weights, info, reorder, &nc), &nc, comm_dist_graph);
+}
+
+/* The weights are NULL for MPI_UNWEIGHTED (class owts). */
+u32 mwh_Dist_graph_neighbors(const mw_call *k, MPI_Comm comm, int maxindegree,
+                             int32_t *sources, int32_t *sourceweights, int maxoutdegree,
+                             int32_t *destinations, int32_t *destweights)
+{
 	int rc, win = 0, wout = 0, wtd = 0;
-	TRY(mw_comm_get(comm, &c));
-	int32_t *ps = int_arr(inst, srcs, (int)maxin), *pd = int_arr(inst, dsts, (int)maxout);
-	if (!ps || !pd)
-		TRY(MW_ERR_ARG);
-	if ((rc = MPI_Dist_graph_neighbors_count(c, &win, &wout, &wtd)))
-		return mw_ret(inst, rc, comm, "MPI_Dist_graph_neighbors");
-	int32_t *psw = NULL, *pdw = NULL;
-	if (sw != MW_UNWEIGHTED_ADDR && !(psw = int_arr(inst, sw, (int)maxin)))
-		TRY(MW_ERR_ARG);
-	if (dw != MW_UNWEIGHTED_ADDR && !(pdw = int_arr(inst, dw, (int)maxout)))
-		TRY(MW_ERR_ARG);
+	if ((rc = MPI_Dist_graph_neighbors_count(comm, &win, &wout, &wtd)))
+		return mw_call_ret(k, rc);
 	/* Arrays longer than the degrees are allowed, but MPICH 4.0 copies
 	 * max* entries from its own arrays of degree entries (ASan: a host heap
 	 * read past them): the host is asked for no more than there are. */
-	int nin = (int)maxin < win ? (int)maxin : win, nout = (int)maxout < wout ? (int)maxout : wout;
-	rc = MPI_Dist_graph_neighbors(c, nin, ps, psw ? psw : MPI_UNWEIGHTED,
-	                              nout, pd, pdw ? pdw : MPI_UNWEIGHTED);
+	int nin = maxindegree < win ? maxindegree : win;
+	int nout = maxoutdegree < wout ? maxoutdegree : wout;
+	rc = MPI_Dist_graph_neighbors(comm, nin, sources, sourceweights ? sourceweights :
+	                              MPI_UNWEIGHTED, nout, destinations,
+	                              destweights ? destweights : MPI_UNWEIGHTED);
 	if (rc == MPI_SUCCESS) {
-		for (int i = 0; i < (int)maxin && i < win; i++)
-			ps[i] = (int32_t)mw_rank_out(ps[i]);
-		for (int i = 0; i < (int)maxout && i < wout; i++)
-			pd[i] = (int32_t)mw_rank_out(pd[i]);
+		for (int i = 0; i < nin; i++)
+			sources[i] = (int32_t)mw_rank_out(sources[i]);
+		for (int i = 0; i < nout; i++)
+			destinations[i] = (int32_t)mw_rank_out(destinations[i]);
 	}
-	return mw_ret(inst, rc, comm, "MPI_Dist_graph_neighbors");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Dist_graph_neighbors");
+	return mw_call_ret(k, rc);
+}
+
+/* ---- topology queries and the other constructors ----------------------------
+ * Generated by the generic rules before: arrays in place (class narr), the
+ * cartesian queries' topology (ccomm) and the checks of several arguments
+ * (gen.py's EXTRA) checked by the entry; ranks and the topology type out
+ * converted here. */
+
+u32 mwh_Cart_create(const mw_call *k, MPI_Comm comm_old, int ndims, int32_t *dims,
+                    int32_t *periods, int reorder, uint32_t *comm_cart)
+{
+	MPI_Comm nc;
+	int rc = MPI_Cart_create(comm_old, ndims, dims, periods, reorder, &nc);
+	return topo_new(k, rc, &nc, comm_cart);
+}
+
+u32 mwh_Cart_map(const mw_call *k, MPI_Comm comm, int ndims, int32_t *dims, int32_t *periods,
+                 int32_t *newrank)
+{
+	int rc = MPI_Cart_map(comm, ndims, dims, periods, newrank);
+	if (rc == MPI_SUCCESS)
+		*newrank = (int32_t)mw_rank_out(*newrank);
+	return mw_call_ret(k, rc);
+}
+
+u32 mwh_Cart_get(const mw_call *k, MPI_Comm comm, int maxdims, int32_t *dims,
+                 int32_t *periods, int32_t *coords)
+{
+	return mw_call_ret(k, MPI_Cart_get(comm, maxdims, dims, periods, coords));
+}
+
+u32 mwh_Cart_coords(const mw_call *k, MPI_Comm comm, int rank, int maxdims, int32_t *coords)
+{
+	return mw_call_ret(k, MPI_Cart_coords(comm, rank, maxdims, coords));
+}
+
+u32 mwh_Cart_shift(const mw_call *k, MPI_Comm comm, int direction, int disp,
+                   int32_t *rank_source, int32_t *rank_dest)
+{
+	int rc = MPI_Cart_shift(comm, direction, disp, rank_source, rank_dest);
+	if (rc == MPI_SUCCESS) {
+		*rank_source = (int32_t)mw_rank_out(*rank_source);
+		*rank_dest = (int32_t)mw_rank_out(*rank_dest);
+	}
+	return mw_call_ret(k, rc);
+}
+
+u32 mwh_Cartdim_get(const mw_call *k, MPI_Comm comm, int32_t *ndims)
+{
+	return mw_call_ret(k, MPI_Cartdim_get(comm, ndims));
+}
+
+u32 mwh_Dims_create(const mw_call *k, int nnodes, int ndims, int32_t *dims)
+{
+	return mw_call_ret(k, MPI_Dims_create(nnodes, ndims, dims));
+}
+
+u32 mwh_Graph_neighbors(const mw_call *k, MPI_Comm comm, int rank, int maxneighbors,
+                        int32_t *neighbors)
+{
+	return mw_call_ret(k, MPI_Graph_neighbors(comm, rank, maxneighbors, neighbors));
+}
+
+u32 mwh_Graph_neighbors_count(const mw_call *k, MPI_Comm comm, int rank, int32_t *nneighbors)
+{
+	return mw_call_ret(k, MPI_Graph_neighbors_count(comm, rank, nneighbors));
+}
+
+u32 mwh_Graphdims_get(const mw_call *k, MPI_Comm comm, int32_t *nnodes, int32_t *nedges)
+{
+	return mw_call_ret(k, MPI_Graphdims_get(comm, nnodes, nedges));
+}
+
+u32 mwh_Graph_get(const mw_call *k, MPI_Comm comm, int maxindex, int maxedges, int32_t *index,
+                  int32_t *edges)
+{
+	return mw_call_ret(k, MPI_Graph_get(comm, maxindex, maxedges, index, edges));
+}
+
+u32 mwh_Topo_test(const mw_call *k, MPI_Comm comm, int32_t *status)
+{
+	int rc = MPI_Topo_test(comm, status);
+	if (rc == MPI_SUCCESS)
+		*status = mw_enum_out(MW_E_TOPOLOGY_TYPE, *status);
+	return mw_call_ret(k, rc);
+}
+
+u32 mwh_Dist_graph_neighbors_count(const mw_call *k, MPI_Comm comm, int32_t *indegree,
+                                   int32_t *outdegree, int32_t *weighted)
+{
+	return mw_call_ret(k, MPI_Dist_graph_neighbors_count(comm, indegree, outdegree, weighted));
 }
 
 /* MPI_Pcontrol(level, ...): the varargs (a module address) mean nothing

@@ -43,29 +43,27 @@ typedef uint32_t u32;
 
 /* ---- status conversions ------------------------------------------------ */
 
-/* The three layouts are one (see the top of this file): 24 bytes. */
-static u32 status_copy(rt_instance *inst, u32 from, u32 to, const char *proc)
+/* The three layouts are one (see the top of this file): 24 bytes, both
+ * checked by the entry (class fstatus: the *_STATUS_IGNOREs, 0, are not
+ * statuses). */
+static u32 status_copy(const mw_status *from, mw_status *to)
 {
-	void *s = from ? mw_ptr(inst, from, 24) : NULL;
-	void *d = to ? mw_ptr(inst, to, 24) : NULL;
-	if (!s || !d)   /* the *_STATUS_IGNOREs (0) are not statuses */
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
-	memmove(d, s, 24);
+	memmove(to, from, sizeof *to);
 	return MW_SUCCESS;
 }
 
-u32 mwh_Status_c2f(rt_instance *inst, u32 c, u32 f)
-{ return status_copy(inst, c, f, "MPI_Status_c2f"); }
-u32 mwh_Status_f2c(rt_instance *inst, u32 f, u32 c)
-{ return status_copy(inst, f, c, "MPI_Status_f2c"); }
-u32 mwh_Status_c2f08(rt_instance *inst, u32 c, u32 f08)
-{ return status_copy(inst, c, f08, "MPI_Status_c2f08"); }
-u32 mwh_Status_f082c(rt_instance *inst, u32 f08, u32 c)
-{ return status_copy(inst, f08, c, "MPI_Status_f082c"); }
-u32 mwh_Status_f2f08(rt_instance *inst, u32 f, u32 f08)
-{ return status_copy(inst, f, f08, "MPI_Status_f2f08"); }
-u32 mwh_Status_f082f(rt_instance *inst, u32 f08, u32 f)
-{ return status_copy(inst, f08, f, "MPI_Status_f082f"); }
+u32 mwh_Status_c2f(const mw_call *k, mw_status *c_status, mw_status *f_status)
+{ return status_copy(c_status, f_status); }
+u32 mwh_Status_f2c(const mw_call *k, mw_status *f_status, mw_status *c_status)
+{ return status_copy(f_status, c_status); }
+u32 mwh_Status_c2f08(const mw_call *k, mw_status *c_status, mw_status *f08_status)
+{ return status_copy(c_status, f08_status); }
+u32 mwh_Status_f082c(const mw_call *k, mw_status *f08_status, mw_status *c_status)
+{ return status_copy(f08_status, c_status); }
+u32 mwh_Status_f2f08(const mw_call *k, mw_status *f_status, mw_status *f08_status)
+{ return status_copy(f_status, f08_status); }
+u32 mwh_Status_f082f(const mw_call *k, mw_status *f08_status, mw_status *f_status)
+{ return status_copy(f08_status, f_status); }
 
 /* ---- generalized requests ------------------------------------------------ */
 
@@ -161,13 +159,11 @@ static int greq_cancel(void *state, int complete)
 	return rc == MPI_SUCCESS ? code_to_host(ret) : rc;
 }
 
-u32 mwh_Grequest_start(rt_instance *inst, u32 query, u32 freefn, u32 cancel,
-                       u32 extra, u32 reqp)
+u32 mwh_Grequest_start(const mw_call *k, u32 query, u32 freefn, u32 cancel,
+                       u32 extra, uint32_t *o)
 {
-	static const char P[] = "MPI_Grequest_start";
-	uint32_t *o = mw_ptr(inst, reqp, 4);
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, P);
+	rt_instance *inst = k->inst;
+	const char *P = k->proc;
 	const char *bad = !rt_table_func(inst, 0, query, "ii:i") ? "query_fn" :
 	                  !rt_table_func(inst, 0, freefn, "i:i") ? "free_fn" :
 	                  !rt_table_func(inst, 0, cancel, "ii:i") ? "cancel_fn" : NULL;
@@ -175,44 +171,41 @@ u32 mwh_Grequest_start(rt_instance *inst, u32 query, u32 freefn, u32 cancel,
 		fflush(stdout);
 		fprintf(stderr, "mpiwasm: rank %d: %s: %s is not a function of the right "
 		        "type in the module's table\n", mw_world_rank, P, bad);
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, P);
+		return mw_call_fail(k, MW_ERR_ARG);
 	}
 	greq *g = malloc(sizeof *g);
 	if (!g)
-		return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, P);
+		return mw_call_fail(k, MW_ERR_NO_MEM);
 	*g = (greq){ query, freefn, cancel, extra };
 	MPI_Request h;
 	int rc = MPI_Grequest_start(greq_query, greq_free, greq_cancel, g, &h);
 	if (rc != MPI_SUCCESS) {
 		free(g);
-		return mw_ret(inst, rc, MW_NOCOMM, P);
+		return mw_call_ret(k, rc);
 	}
 	*o = mw_req_put(h);
 	mw_req_greq_set(*o);
-	return mw_ret(inst, rc, MW_NOCOMM, P);
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Grequest_complete(rt_instance *inst, u32 req)
+/* request: a live one, not MPI_REQUEST_NULL (class reqref). */
+u32 mwh_Grequest_complete(const mw_call *k, const mw_req_ref *request)
 {
-	MPI_Request h;
-	int rc = mw_req_get(req, &h);
-	if (rc || h == MPI_REQUEST_NULL)
-		return mw_fail(inst, MW_ERR_REQUEST, MW_NOCOMM, "MPI_Grequest_complete");
 	/* Only a generalized request of the module, once: the host takes any
 	 * request for one and completes and releases it (Open MPI 4.1: SIGSEGV
 	 * in ompi_grequest_complete on a request the bridge made complete;
 	 * found by fuzz-bridge). */
-	if (mw_req_greq_complete(req))
-		return mw_fail_arg(inst, MW_ERR_REQUEST, MW_NOCOMM, "MPI_Grequest_complete",
+	if (mw_req_greq_complete(request->mod))
+		return mw_fail_arg(k->inst, MW_ERR_REQUEST, k->obj, k->proc,
 		                   "argument request: not a generalized request, or completed already");
-	return mw_ret(inst, MPI_Grequest_complete(h), MW_NOCOMM, "MPI_Grequest_complete");
+	return mw_call_ret(k, MPI_Grequest_complete(request->h));
 }
 
 /* ---- ports and names --------------------------------------------------------- */
 
-/* A port name from the module: a string of fewer than the module's
- * MPI_MAX_PORT_NAME bytes, or NULL. */
-static const char *port_in(rt_instance *inst, u32 addr)
+/* A port name from the module (class port): a string of fewer than the
+ * module's MPI_MAX_PORT_NAME bytes, or NULL. */
+const char *mw_port_in(rt_instance *inst, u32 addr)
 {
 	const char *s = mw_str(inst, addr);
 	if (!s || strnlen(s, MW_MAX_PORT_NAME) >= MW_MAX_PORT_NAME)
@@ -247,24 +240,20 @@ static int port_index(const char *s)
 	return -1;
 }
 
-u32 mwh_Open_port(rt_instance *inst, u32 info, u32 port)
+/* The port name's buffer is checked before the info, as written by hand
+ * (args.txt). */
+u32 mwh_Open_port(const mw_call *k, MPI_Info info, char *port_name)
 {
-	static const char P[] = "MPI_Open_port";
 	char host[MPI_MAX_PORT_NAME + 1] = "";
-	MPI_Info i;
-	int rc;
-	char *out = mw_ptr(inst, port, MW_MAX_PORT_NAME);
-	TRY(out ? 0 : MW_ERR_ARG);
-	TRY(mw_info_get(info, &i));
-	rc = MPI_Open_port(i, host);
+	int rc = MPI_Open_port(info, host);
 	if (rc != MPI_SUCCESS)
-		return mw_ret(inst, rc, MW_NOCOMM, P);
-	if ((rc = port_out(out, host))) {
+		return mw_call_ret(k, rc);
+	if ((rc = port_out(port_name, host))) {
 		fprintf(stderr, "mpiwasm: rank %d: %s: the library's port name has %zu "
 		        "bytes, more than the module's MPI_MAX_PORT_NAME\n",
-		        mw_world_rank, P, strlen(host));
+		        mw_world_rank, k->proc, strlen(host));
 		MPI_Close_port(host);
-		goto fail;
+		return mw_call_fail(k, rc);
 	}
 	mw_lock();
 	char **v = realloc(open_ports, ((size_t)n_open_ports + 1) * sizeof *v);
@@ -274,65 +263,42 @@ u32 mwh_Open_port(rt_instance *inst, u32 info, u32 port)
 		open_ports = v;
 	mw_unlock();
 	return MW_SUCCESS;
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, P);
 }
 
-u32 mwh_Close_port(rt_instance *inst, u32 port)
+u32 mwh_Close_port(const mw_call *k, const char *port_name)
 {
-	const char *s = port_in(inst, port);
-	if (!s)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Close_port");
 	mw_lock();
-	int k = port_index(s);
-	char *mine = k >= 0 ? open_ports[k] : NULL;
+	int i = port_index(port_name);
+	char *mine = i >= 0 ? open_ports[i] : NULL;
 	if (mine)
-		open_ports[k] = open_ports[--n_open_ports];
+		open_ports[i] = open_ports[--n_open_ports];
 	mw_unlock();
 	if (!mine)
-		return mw_fail_arg(inst, MW_ERR_PORT, MW_NOCOMM, "MPI_Close_port",
+		return mw_fail_arg(k->inst, MW_ERR_PORT, k->obj, k->proc,
 		                   "argument port_name is not a port this process opened");
 	int rc = MPI_Close_port(mine);
 	free(mine);
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Close_port");
+	return mw_call_ret(k, rc);
 }
 
-static u32 name_pub(rt_instance *inst, int publish, u32 service, u32 info, u32 port)
-{
-	const char *P = publish ? "MPI_Publish_name" : "MPI_Unpublish_name";
-	const char *svc = mw_str(inst, service), *p = port_in(inst, port);
-	MPI_Info i;
-	int rc;
-	TRY(svc && p ? 0 : MW_ERR_ARG);
-	TRY(mw_info_get(info, &i));
-	rc = publish ? MPI_Publish_name(svc, i, p) : MPI_Unpublish_name(svc, i, p);
-	return mw_ret(inst, rc, MW_NOCOMM, P);
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, P);
-}
+/* The info is looked up after the strings, as written by hand (args.txt). */
+u32 mwh_Publish_name(const mw_call *k, const char *service_name, MPI_Info info,
+                     const char *port_name)
+{ return mw_call_ret(k, MPI_Publish_name(service_name, info, port_name)); }
+u32 mwh_Unpublish_name(const mw_call *k, const char *service_name, MPI_Info info,
+                       const char *port_name)
+{ return mw_call_ret(k, MPI_Unpublish_name(service_name, info, port_name)); }
 
-u32 mwh_Publish_name(rt_instance *inst, u32 service, u32 info, u32 port)
-{ return name_pub(inst, 1, service, info, port); }
-u32 mwh_Unpublish_name(rt_instance *inst, u32 service, u32 info, u32 port)
-{ return name_pub(inst, 0, service, info, port); }
-
-u32 mwh_Lookup_name(rt_instance *inst, u32 service, u32 info, u32 port)
+u32 mwh_Lookup_name(const mw_call *k, const char *service_name, MPI_Info info,
+                    char *port_name)
 {
-	static const char P[] = "MPI_Lookup_name";
 	char host[MPI_MAX_PORT_NAME + 1] = "";
-	const char *svc = mw_str(inst, service);
-	char *out = mw_ptr(inst, port, MW_MAX_PORT_NAME);
-	MPI_Info i;
-	int rc;
-	TRY(svc && out ? 0 : MW_ERR_ARG);
-	TRY(mw_info_get(info, &i));
-	rc = MPI_Lookup_name(svc, i, host);
+	int rc = MPI_Lookup_name(service_name, info, host);
 	if (rc != MPI_SUCCESS)
-		return mw_ret(inst, rc, MW_NOCOMM, P);
-	TRY(port_out(out, host));
+		return mw_call_ret(k, rc);
+	if ((rc = port_out(port_name, host)))
+		return mw_call_fail(k, rc);
 	return MW_SUCCESS;
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, P);
 }
 
 /* ---- connecting and disconnecting ------------------------------------------ */
@@ -391,7 +357,7 @@ static u32 accept_connect(rt_instance *inst, int connect, u32 port, u32 info,
 	uint32_t *o = mw_ptr(inst, newp, 4);
 	if (!o)
 		lc = MW_ERR_ARG;
-	else if (am_root && !(p = port_in(inst, port)))
+	else if (am_root && !(p = mw_port_in(inst, port)))
 		lc = MW_ERR_ARG;
 	else if (am_root && mw_info_get(info, &i))
 		lc = MW_ERR_INFO;
@@ -409,19 +375,16 @@ u32 mwh_Comm_accept(rt_instance *inst, u32 port, u32 info, u32 root, u32 comm, u
 u32 mwh_Comm_connect(rt_instance *inst, u32 port, u32 info, u32 root, u32 comm, u32 newp)
 { return accept_connect(inst, 1, port, info, root, comm, newp); }
 
-u32 mwh_Comm_disconnect(rt_instance *inst, u32 commp)
+/* comm: the slot checked and read, its handle looked up (the entry). */
+u32 mwh_Comm_disconnect(const mw_call *k, mw_comm_io *comm)
 {
-	static const char P[] = "MPI_Comm_disconnect";
-	uint32_t *o = mw_ptr(inst, commp, 4);
-	MPI_Comm c;
+	rt_instance *inst = k->inst;
+	const char *P = k->proc;
+	MPI_Comm c = comm->h;
 	int rc;
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, P);
-	u32 h = *o;
+	u32 h = comm->mod;
 	if (h == MW_COMM_WORLD || h == MW_COMM_SELF || h == MW_COMM_NULL)
 		return mw_fail(inst, MW_ERR_COMM, h == MW_COMM_NULL ? MW_NOCOMM : h, P);
-	if ((rc = mw_comm_get(h, &c)))
-		return mw_fail(inst, rc, MW_NOCOMM, P);
 	/* As MPI_Comm_free: with an MPI_Comm_idup of comm pending, the host
 	 * communicator goes when the last such idup completes (Open MPI 4.1
 	 * crashes in the next communicator's context id agreement if it goes
@@ -440,21 +403,18 @@ u32 mwh_Comm_disconnect(rt_instance *inst, u32 commp)
 	if (rc == MPI_SUCCESS) {
 		mw_comm_del(h);
 		mw_comm_set_errh(h, 0);
-		*o = MW_COMM_NULL;
+		*comm->slot = MW_COMM_NULL;
 		return mw_ret(inst, rc, MW_NOCOMM, P);
 	}
 	return mw_ret(inst, rc, h, P);
 }
 
-u32 mwh_Comm_get_parent(rt_instance *inst, u32 parentp)
+u32 mwh_Comm_get_parent(const mw_call *k, uint32_t *o)
 {
-	uint32_t *o = mw_ptr(inst, parentp, 4);
 	MPI_Comm pc;
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Comm_get_parent");
 	int rc = MPI_Comm_get_parent(&pc);
 	if (rc != MPI_SUCCESS)
-		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Comm_get_parent");
+		return mw_call_ret(k, rc);
 	if (pc == MPI_COMM_NULL) {
 		*o = MW_COMM_NULL;
 		return MW_SUCCESS;

@@ -17,8 +17,6 @@
 
 typedef uint32_t u32;
 
-#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
-#define OUT(p, a, n) do { if (!((p) = mw_ptr(inst, (a), (n)))) { rc = MW_ERR_ARG; goto fail; } } while (0)
 
 /* ---- environment ----------------------------------------------------------- */
 
@@ -70,23 +68,21 @@ u32 mwh_Finalize(const mw_call *k)
 	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Abort(rt_instance *inst, u32 comm, u32 code)
+/* comm: a bad one, or MPI_COMM_NULL, is MPI_COMM_WORLD (class comm_abort). */
+u32 mwh_Abort(const mw_call *k, MPI_Comm comm, int errorcode)
 {
-	MPI_Comm c;
-	if (mw_comm_get(comm, &c) || c == MPI_COMM_NULL)
-		c = MPI_COMM_WORLD;
 	fflush(stdout);
 	fprintf(stderr, "mpiwasm: rank %d: MPI_Abort(%d) called by the module\n",
-	        mw_world_rank, (int)code);
-	mw_abort_job(c, (int)code);
+	        mw_world_rank, errorcode);
+	mw_abort_job(comm, errorcode);
 }
 
-double mwh_Wtime(rt_instance *inst)
+double mwh_Wtime(const mw_call *k)
 {
 	return MPI_Wtime();
 }
 
-double mwh_Wtick(rt_instance *inst)
+double mwh_Wtick(const mw_call *k)
 {
 	return MPI_Wtick();
 }
@@ -112,27 +108,29 @@ u32 mwh_Get_version(const mw_call *k, int32_t *version, int32_t *subversion)
 	return 0;
 }
 
-u32 mwh_Get_library_version(rt_instance *inst, u32 s, u32 len)
+/* The string and its length are checked as they are written (class sink):
+ * over the string's length only. */
+u32 mwh_Get_library_version(const mw_call *k, const mw_sink *version, u32 resultlen)
 {
 	char buf[MPI_MAX_LIBRARY_VERSION_STRING + 64];
 	int n = 0, rc = MPI_Get_library_version(buf, &n);
 	if (rc)
-		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Get_library_version");
+		return mw_call_ret(k, rc);
 	char out[MW_MAX_LIBRARY_VERSION_STRING];
 	snprintf(out, sizeof out, "mpiwasm (MPIWASM_ABI 1) on %.200s", buf);
-	if ((rc = mw_str_out(inst, s, MW_MAX_LIBRARY_VERSION_STRING, len, out)))
-		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Get_library_version");
+	if ((rc = mw_str_out(k->inst, version->addr, version->cap, resultlen, out)))
+		return mw_call_fail(k, rc);
 	return 0;
 }
 
-u32 mwh_Get_processor_name(rt_instance *inst, u32 s, u32 len)
+u32 mwh_Get_processor_name(const mw_call *k, const mw_sink *name, u32 resultlen)
 {
 	char buf[MPI_MAX_PROCESSOR_NAME + 1];
 	int n = 0, rc = MPI_Get_processor_name(buf, &n);
 	if (rc)
-		return mw_ret(inst, rc, MW_NOCOMM, "MPI_Get_processor_name");
-	if ((rc = mw_str_out(inst, s, MW_MAX_PROCESSOR_NAME, len, buf)))
-		return mw_fail(inst, rc, MW_NOCOMM, "MPI_Get_processor_name");
+		return mw_call_ret(k, rc);
+	if ((rc = mw_str_out(k->inst, name->addr, name->cap, resultlen, buf)))
+		return mw_call_fail(k, rc);
 	return 0;
 }
 
@@ -157,44 +155,35 @@ u32 mwh_Free_mem(const mw_call *k, uint32_t base)
 
 /* ---- info ---------------------------------------------------------------------- */
 
-u32 mwh_Info_free(rt_instance *inst, u32 ip)
+/* A bad slot, a predefined or a bad handle are all MPI_ERR_INFO (class
+ * info_io). */
+u32 mwh_Info_free(const mw_call *k, mw_info_io *info)
 {
-	uint32_t *o = mw_ptr(inst, ip, 4);
-	MPI_Info i;
-	if (!o || *o < 2 || mw_info_get(*o, &i))
-		return mw_fail(inst, MW_ERR_INFO, MW_NOCOMM, "MPI_Info_free");
-	int rc = MPI_Info_free(&i);
+	int rc = MPI_Info_free(&info->h);
 	if (rc == MPI_SUCCESS) {
-		mw_info_del(*o);
-		*o = MW_INFO_NULL;
+		mw_info_del(info->mod);
+		*info->slot = MW_INFO_NULL;
 	}
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Info_free");
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Info_get(rt_instance *inst, u32 info, u32 key, u32 vlen, u32 value, u32 flag)
+/* The value buffer is checked only when the key is found (class sink). */
+u32 mwh_Info_get(const mw_call *k, MPI_Info info, const char *key, int valuelen,
+                 const mw_sink *value, int32_t *flag)
 {
-	MPI_Info i;
-	int rc, *f;
-	TRY(mw_info_get(info, &i));
-	const char *k = mw_str(inst, key);
-	if (!k || (int)vlen < 0)
-		TRY(MW_ERR_ARG);
-	OUT(f, flag, 4);
 	/* No value is longer than MPI_MAX_INFO_VAL: a larger valuelen asks for
 	 * nothing more, and MPICH 4.0 fills the whole buffer it is given (1.4 GB
 	 * for valuelen 0x55555556: seconds, a fuzz-bridge hang). */
-	u32 hl = vlen > MPI_MAX_INFO_VAL ? MPI_MAX_INFO_VAL : vlen;
-	char *buf = malloc(hl + 1);
+	int hl = valuelen > MPI_MAX_INFO_VAL ? MPI_MAX_INFO_VAL : valuelen;
+	char *buf = malloc((size_t)hl + 1);
 	if (!buf)
-		TRY(MW_ERR_NO_MEM);
-	rc = MPI_Info_get(i, k, (int)hl, buf, f);
+		return mw_call_fail(k, MW_ERR_NO_MEM);
+	int rc = MPI_Info_get(info, key, hl, buf, flag);
 	buf[hl] = 0;   /* Open MPI left it unterminated for valuelen 0 (found by fuzz-bridge) */
-	if (rc == MPI_SUCCESS && *f)
-		rc = mw_str_out(inst, value, hl + 1, 0, buf) ? MPI_ERR_ARG : MPI_SUCCESS;
+	if (rc == MPI_SUCCESS && *flag)
+		rc = mw_str_out(k->inst, value->addr, (u32)hl + 1, 0, buf) ? MPI_ERR_ARG : MPI_SUCCESS;
 	free(buf);
-	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Info_get");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Info_get");
+	return mw_call_ret(k, rc);
 }
 
 u32 mwh_Info_get_nthkey(const mw_call *k, MPI_Info info, int n, char *key)

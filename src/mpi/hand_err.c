@@ -3,7 +3,7 @@
  * MPI_Comm_call_errhandler, error strings and classes, and user-defined
  * error classes and codes with their module numbering.  Typed
  * (src/mpi/gen/family-err.txt: the entries in glue.c check and convert the
- * arguments): all but MPI_Comm_create_errhandler and MPI_Error_string. */
+ * arguments): all but MPI_Comm_create_errhandler. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,29 +189,31 @@ u32 mwh_Error_class(const mw_call *k, int code, int32_t *o)
 	return 0;
 }
 
-u32 mwh_Error_string(rt_instance *inst, u32 code, u32 s, u32 lenp)
+/* A bad string buffer is MPI_ERR_BUFFER, found when the string is
+ * written (class sink). */
+u32 mwh_Error_string(const mw_call *k, int errorcode, const mw_sink *string, u32 resultlen)
 {
 	int32_t cls;
 	int h, rc;
-	if (mw_code_in((int32_t)code, &h, &cls))
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Error_string");
+	if (mw_code_in(errorcode, &h, &cls))
+		return mw_call_fail(k, MW_ERR_ARG);
 	if (h >= 0) {   /* the program's own code: the host keeps its string */
 		char buf[MPI_MAX_ERROR_STRING + 1] = "";
 		int n = 0;
 		if ((rc = MPI_Error_string(h, buf, &n)))
-			return mw_ret(inst, rc, MW_NOCOMM, "MPI_Error_string");
-		rc = mw_str_out(inst, s, MW_MAX_ERROR_STRING, lenp, buf);
-	} else if ((int32_t)code >= MW_SUCCESS && (int32_t)code <= MW_ERR_WIN) {
+			return mw_call_ret(k, rc);
+		rc = mw_str_out(k->inst, string->addr, string->cap, resultlen, buf);
+	} else if (errorcode >= MW_SUCCESS && errorcode <= MW_ERR_WIN) {
 		/* A class both sides have: the host's words, as a native run */
 		char buf[MPI_MAX_ERROR_STRING + 1] = "";
 		int n = 0;
-		const char *t = MPI_Error_string(mw_class_in((int)code), buf, &n) == MPI_SUCCESS &&
-		                buf[0] ? buf : class_text((int)code);
-		rc = mw_str_out(inst, s, MW_MAX_ERROR_STRING, lenp, t);
+		const char *t = MPI_Error_string(mw_class_in(errorcode), buf, &n) == MPI_SUCCESS &&
+		                buf[0] ? buf : class_text(errorcode);
+		rc = mw_str_out(k->inst, string->addr, string->cap, resultlen, t);
 	} else {
-		rc = mw_str_out(inst, s, MW_MAX_ERROR_STRING, lenp, class_text((int)code));
+		rc = mw_str_out(k->inst, string->addr, string->cap, resultlen, class_text(errorcode));
 	}
-	return rc ? mw_fail(inst, rc, MW_NOCOMM, "MPI_Error_string") : 0;
+	return rc ? mw_call_fail(k, rc) : 0;
 }
 
 /* ---- error handlers called by the program ------------------------------------ */

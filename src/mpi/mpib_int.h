@@ -159,6 +159,57 @@ const char *mw_str(rt_instance *inst, uint32_t addr);
 int mw_str_out(rt_instance *inst, uint32_t addr, uint32_t cap,
                uint32_t lenp, const char *s);
 
+/* ---- typed handlers of the rest chapter (src/mpi/gen/args.py) ----------
+ * A string out the handler writes when it has it (class sink): the
+ * module address and the buffer's size in bytes (0: the handler's). */
+typedef struct mw_sink {
+	uint32_t addr, cap;
+} mw_sink;
+/* Info and op in/out (MPI_Info_free, MPI_Op_free): the module slot, the
+ * handle it held when the call began, its host handle. */
+typedef struct mw_info_io {
+	uint32_t *slot;
+	uint32_t mod;
+	MPI_Info h;
+} mw_info_io;
+typedef struct mw_op_io {
+	uint32_t *slot;
+	uint32_t mod;
+	MPI_Op h;
+} mw_op_io;
+/* A request by value with its module handle (class reqref). */
+typedef struct mw_req_ref {
+	uint32_t mod;
+	MPI_Request h;
+} mw_req_ref;
+/* The host key of a datatype's keyval (hand_attr.c): 0, or MW_ERR_KEYVAL
+ * if h is not one. */
+int mw_type_keyval_get(uint32_t h, int *out);
+/* A port name from the module (hand_dyn.c): a string of fewer than the
+ * module's MPI_MAX_PORT_NAME bytes, or NULL. */
+const char *mw_port_in(rt_instance *inst, uint32_t addr);
+/* User-defined ops (hand_coll.c keeps their table, hand_op.c has the
+ * procedures): create makes a module op applying module function fn into
+ * *out: 0 with the host's code in *hrc, or MW_ERR_NO_MEM; forget: module
+ * op h, which MPI_Op_free freed, no longer names a user op. */
+int mw_uop_create(uint32_t fn, int commute, uint32_t *out, int *hrc);
+void mw_uop_forget(uint32_t h);
+/* The topology constructors (hand_comm.c).  The module's sentinel weight
+ * addresses (mpi.h: ((int *)2), ((int *)3)). */
+#define MW_UNWEIGHTED_ADDR 2u
+#define MW_WEIGHTS_EMPTY_ADDR 3u
+struct mw_snap;
+/* Weights in at addr (class weights): MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY
+ * (for n = 0 only), or n ints snapshotted into s; *out what the host
+ * gets.  0 or MW_ERR_ARG (MW_ERR_NO_MEM). */
+int mw_weights_in(rt_instance *inst, struct mw_snap *s, uint32_t addr, int64_t n, int **out);
+/* MPI_Dist_graph_create's destinations (class dgedges): the sum of the n
+ * positive degrees deg into *ne (MW_ERR_ARG above INT32_MAX), snapshotted
+ * into d; every source (src, n) and destination a rank of c (MW_ERR_COMM
+ * for MPI_COMM_NULL, else MW_ERR_RANK). */
+int mw_dg_edges(rt_instance *inst, struct mw_snap *d, uint32_t addr, MPI_Comm c, int n,
+                const int32_t *src, const int32_t *deg, int64_t *ne);
+
 /* Buffer of `count` elements of dt at module address addr: checks the
  * whole extent it spans and gives the host pointer (MPI_BOTTOM is the
  * memory base, so absolute addresses in derived datatypes work).  0 or

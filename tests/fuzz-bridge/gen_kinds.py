@@ -102,6 +102,10 @@ LETTER = {'comm': 'c', 'dtype': 'y', 'buf': 'b', 'count': 'n', 'bytes': 'b',
 # The MPI-IO chapter's classes (the kind's letter before it was typed).
 LETTER.update({'file': 'f', 'file_any': 'f', 'offset': 'd', 'offout': 'p', 'repout': 'p'})
 KIND_LETTER_MORE = {'ranges', 'varargs', 'keyval', 'word', 'wout', 'fn'}
+# The rest chapter's classes: the letter of the kind, as before it.
+KIND_LETTER_REST = {'comm_abort', 'sink', 'sinklen', 'nonneg', 'info_io', 'tkeyval', 'opr',
+                    'opr_io', 'fstatus', 'reqref', 'port', 'iarr', 'cartarr', 'edges',
+                    'dgedges', 'weights', 'nnout', 'owts', 'ccomm', 'positive', 'narr'}
 # Classes whose letter is cls()'s (the kind's, array or in/out included).
 KIND_LETTER = {'arr', 'aints', 'pos', 'str'}
 
@@ -112,7 +116,7 @@ def typed_cls(e, ps):
     for a, p in zip(argclass.classify(e), ps):
         if a.cls == 'hio':   # in/out slot, or a handle passed by pointer
             out += ('P' if a.dir == 'inout' else 'a') + elem(p)
-        elif a.cls in KIND_LETTER or a.cls in KIND_LETTER_MORE or \
+        elif a.cls in KIND_LETTER or a.cls in KIND_LETTER_MORE or a.cls in KIND_LETTER_REST or \
                 a.cls == 'addr' and p['kind'].startswith('ARGUMENT_'):   # MPI_Init's
             out += cls(p)
         else:

@@ -122,6 +122,66 @@ Added with the MPI-IO chapter (hand_io.c):
   out / outarr
   the other int-sized out scalars and arrays (an MPI_Aint out is a
   32-bit module word).
+Added with the rest chapter (the environment's, error handling's,
+caching's and dynamic processes' last hand-written procedures, and the
+user-defined ops of hand_op.c):
+  comm_abort  MPI_Abort's communicator: never refused (a bad one or
+            MPI_COMM_NULL aborts MPI_COMM_WORLD)          [MPI_Comm]
+  sink      string out that the handler writes with mw_str_out when it
+            has it, checked then over the string's length only
+            (MW_ERR_BUFFER), not the whole buffer; cap is apis.json's
+            MPI_MAX_... (0: the handler's, MPI_Info_get's valuelen)
+                                                    [const mw_sink *]
+  sinklen   the sink's length out, written with it        [uint32_t]
+  nonneg    int in that must not be negative (MW_ERR_ARG)  [int]
+  info_io   info in/out (MPI_Info_free): the slot, its handle (not a
+            predefined one) and the lookup, all MW_ERR_INFO [mw_info_io *]
+  tkeyval   keyval in that must be a datatype's (MW_ERR_KEYVAL), with
+            the key lookup                   [const mw_keyval_ref *]
+  opr       op handle in: looked up (MW_ERR_OP)           [MPI_Op]
+  opr_io    op in/out (MPI_Op_free): the slot (MW_ERR_ARG), then a
+            user op's handle, read once and looked up (MW_ERR_OP)
+                                                          [mw_op_io *]
+  fstatus   a status of either language (the same 24 bytes), in or out,
+            never ignored: MW_ERR_ARG if 0 or off memory  [mw_status *]
+  reqref    request handle in by value, kept with its module handle;
+            MPI_REQUEST_NULL refused (MW_ERR_REQUEST)
+                                                    [const mw_req_ref *]
+  port      a port name in: a string shorter than the module's
+            MPI_MAX_PORT_NAME (MW_ERR_ARG)                [const char *]
+  iarr      int array in of `len` elements, snapshotted; a negative
+            length is MW_ERR_ARG (arr passes it on as empty)  [int *]
+  cartarr   int array in of as many elements as the communicator's
+            cartesian dimensions, snapshotted (MPI_Cartdim_get's refusal
+            of the communicator is returned first, as written by hand)
+                                                          [int *]
+  edges     MPI_Graph_create's and MPI_Graph_map's edges: the last entry
+            of the index array (the `len` argument) elements, none if
+            nnodes is not positive; snapshotted           [int *]
+  dgedges   MPI_Dist_graph_create's destinations: the sum of the positive
+            degrees (the `len` argument) elements, snapshotted; then every
+            source and destination must be a rank of the communicator
+            (MW_ERR_COMM for none, MW_ERR_RANK) (mw_dg_edges)  [int *]
+  weights   edge weights in: MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY (for no
+            edges only: MW_ERR_ARG), or `len` ints snapshotted (a
+            dgedges `len`: its count) (mw_weights_in)      [int *]
+  nnout     int array out of `len` elements, the length not negative
+            (MW_ERR_ARG)                                  [int32_t *]
+  owts      weights out of `len` elements, or MPI_UNWEIGHTED (NULL to
+            the handler); checked after the communicator's distributed
+            graph degrees are asked (their refusal returned first, as
+            written by hand)                       [int32_t * or NULL]
+  ccomm     communicator handle, in (MPI_COMM_NULL passed on), that must
+            have a cartesian topology (gen.py's CART_QUERIES; the line
+            names the argument)                           [MPI_Comm]
+  positive  int in that must be positive, refused with gen.py's POSITIVE
+            class and a line naming its value             [int]
+  narr      int array in, out or in/out of `len` elements, in place in
+            linear memory as the generic rules had it: a negative length
+            is refused first (MW_ERR_ARG, the line naming it), then an
+            array off memory (MW_ERR_ARG)                 [int32_t *]
+  (the topology queries' checks of several arguments, gen.py's EXTRA,
+  run after all the others, before the handler.)
 
 The checks run in phases, each in argument order: the communicator whose
 error handler a failure goes to (the first comm), the other handles (dtype,
@@ -155,6 +215,14 @@ CTYPE = {'comm': 'MPI_Comm', 'dtype': 'mw_dtype *', 'count': 'int',
          'strout': 'char *', 'ranges': 'int *', 'varargs': 'uint32_t', 'errh': 'uint32_t',
          'keyval': 'const mw_keyval_ref *', 'word': 'uint32_t', 'wout': 'uint32_t *',
          'fn': 'uint32_t', 'keyout': 'char *', 'win': 'struct rma_win *'}
+# Added with the rest chapter.
+CTYPE.update({'comm_abort': 'MPI_Comm', 'sink': 'const mw_sink *', 'sinklen': 'uint32_t',
+              'nonneg': 'int', 'info_io': 'mw_info_io *', 'tkeyval': 'const mw_keyval_ref *',
+              'opr': 'MPI_Op', 'opr_io': 'mw_op_io *', 'fstatus': 'mw_status *',
+              'reqref': 'const mw_req_ref *', 'port': 'const char *',
+              'iarr': 'int *', 'cartarr': 'int *', 'edges': 'int *', 'dgedges': 'int *',
+              'weights': 'int *', 'nnout': 'int32_t *', 'owts': 'int32_t *',
+              'ccomm': 'MPI_Comm', 'positive': 'int', 'narr': 'int32_t *'})
 HIO = {'REQUEST': 'mw_req_io *', 'MESSAGE': 'mw_msg_io *', 'DATATYPE': 'mw_dtype_io *',
        'COMMUNICATOR': 'mw_comm_io *', 'GROUP': 'mw_group_io *',
        'ERRHANDLER': 'mw_errh_io *', 'KEYVAL': 'mw_keyval_io *'}
@@ -172,11 +240,17 @@ PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
          'strout': 3, 'ranges': 2, 'errh': 1, 'keyval': 1, 'wout': 3,
          'keyout': 3, 'win': 0}
 PHASE.update({'file': 0, 'file_any': 0, 'offout': 3, 'repout': 3})   # MPI-IO
+# Added with the rest chapter.
+PHASE.update({'comm_abort': 0, 'nonneg': 1, 'info_io': 3, 'tkeyval': 1, 'opr': 1,
+              'opr_io': 3, 'fstatus': 3, 'reqref': 4, 'port': 1, 'iarr': 2, 'cartarr': 2,
+              'edges': 2, 'dgedges': 2, 'weights': 2, 'nnout': 2, 'owts': 3, 'ccomm': 0,
+              'positive': 1, 'narr': 2})
 # Classes with no check of their own (converted only, or checked with
 # the argument they describe).
 PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len', 'aint', 'addr',
          'varargs', 'word', 'fn'}
 PLAIN |= {'offset'}   # MPI-IO
+PLAIN |= {'sink', 'sinklen'}   # the rest chapter's
 
 
 class Arg:

@@ -240,10 +240,6 @@ COVER = re.compile(r'''^MPI_(
 HAND = set('''Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv
 Alltoall Alltoallv Alltoallw Reduce Allreduce Reduce_local Reduce_scatter
 Reduce_scatter_block Scan Exscan
-Op_create Op_free
-Comm_create_errhandler Error_string
-Type_get_attr
-Op_commutative
 '''.split())
 
 # Arguments holding a named constant whose number differs between the
@@ -319,6 +315,9 @@ for _fn in sorted(os.listdir(os.path.dirname(os.path.abspath(__file__)))):
 HAND -= TYPED
 
 
+# (CART_QUERIES, POSITIVE and EXTRA: the typed entries of these procedures
+# keep them, through the classes ccomm and positive and after all their
+# other checks; family-comm.txt.)
 # Queries of a cartesian topology: the communicator must have one
 # (MPICH 4.0's MPI_Cart_get crashes on one without: found by fuzz-bridge).
 CART_QUERIES = {'MPI_Cart_get', 'MPI_Cart_coords', 'MPI_Cart_shift', 'MPI_Cartdim_get'}
@@ -513,10 +512,12 @@ import args as argclass   # noqa: E402
 def gen_typed(e):
     """C text of e's entry mwg_NAME, and its handler's prototype."""
     name, short = e['name'], e['name'][4:]
+    if RET.get(e['return_kind']) == 'double':
+        return typed_value(e)
     cl = argclass.classify(e)
     sig = wsig(e).split(':')[0]
     a = ['a%d' % i for i in range(len(cl))]
-    comms = [x.i for x in cl if x.cls in ('comm', 'comm_any')]
+    comms = [x.i for x in cl if x.cls in ('comm', 'comm_any', 'ccomm')]
     obj = a[comms[0]] if comms else 'MW_NOCOMM'
     wins = [x.i for x in cl if x.cls == 'win']   # a window: the error object
     if wins:
@@ -537,7 +538,8 @@ def gen_typed(e):
         i, v = x.i, a[x.i]
         n = '(int32_t)%s' % a[x.n] if x.n is not None else None
         c = x.cls
-        if typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own):
+        if typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own) or \
+                typed_rest(name, x, v, a, cl, comms, decl, phase, call, cleanup):
             continue
         if c == 'comm':
             decl.append('MPI_Comm h%d;' % i)
@@ -604,6 +606,7 @@ def gen_typed(e):
             call.append('(MPI_Count)(int64_t)%s' % v)
         else:
             raise Unsupported
+    phases[4] += [t.replace('%COMM%', 'k.obj') for t in EXTRA.get(name, [])]   # after all
     params = ['rt_instance *inst'] + ['%s %s' % ('uint64_t' if sig[i] == 'I' else 'uint32_t', v)
                                       for i, v in enumerate(a)]
     body = ['\tconst mw_call k = { inst, "%s", %s, %d };' % (name, obj, kind),
@@ -784,6 +787,145 @@ def typed_out(own, cleanup):
 def cdecl(ty, name):
     """`type name` with the '*' next to the name."""
     return ty + name if ty.endswith('*') else '%s %s' % (ty, name)
+
+
+# Classes added with the rest chapter (args.py says what each checks):
+# the environment's, error handling's and dynamic processes' procedures
+# written by hand before, and the user-defined ops (hand_op.c).
+def typed_rest(name, x, v, a, cl, comms, decl, phase, call, cleanup):
+    """Adds the check and conversion of argument x if its class is one of
+    these; False if it is not."""
+    i, c = x.i, x.cls
+    hc = 'h%d' % comms[0] if comms else None   # the communicator, host handle
+    n = '(int32_t)%s' % a[x.n] if x.n is not None else None
+
+    def fail_if(cond, cls):
+        return 'if (%s) { rc = %s; goto fail; }' % (cond, cls)
+    if c == 'comm_abort':
+        decl.append('MPI_Comm h%d;' % i)
+        phase[0].append('if (mw_comm_get(%s, &h%d) || h%d == MPI_COMM_NULL) h%d = MPI_COMM_WORLD;'
+                        % (v, i, i, i))
+        call.append('h%d' % i)
+    elif c == 'sink':
+        cap = 'MW_' + x.length[4:] if str(x.length).startswith('MPI_MAX_') else '0'
+        decl.append('const mw_sink z%d = { %s, %s };' % (i, v, cap))
+        call.append('&z%d' % i)
+    elif c == 'sinklen':
+        call.append(v)
+    elif c == 'nonneg':
+        phase[1].append(fail_if('(int32_t)%s < 0' % v, 'MW_ERR_ARG'))
+        call.append('(int)%s' % v)
+    elif c == 'info_io':
+        decl.append('mw_info_io q%d;' % i)
+        phase[3].append(fail_if('!(q%d.slot = mw_ptr(inst, %s, 4)) || (q%d.mod = *q%d.slot) < 2 || '
+                                'mw_info_get(q%d.mod, &q%d.h)' % (i, v, i, i, i, i), 'MW_ERR_INFO'))
+        call.append('&q%d' % i)
+    elif c == 'tkeyval':
+        decl.append('mw_keyval_ref y%d = { %s, 0 };' % (i, v))
+        phase[1].append(fail_if('mw_type_keyval_get(%s, &y%d.h)' % (v, i), 'MW_ERR_KEYVAL'))
+        call.append('&y%d' % i)
+    elif c == 'opr':
+        decl.append('MPI_Op o%d;' % i)
+        phase[1].append(fail_if('mw_op_get(%s, &o%d)' % (v, i), 'MW_ERR_OP'))
+        call.append('o%d' % i)
+    elif c == 'opr_io':
+        decl.append('mw_op_io q%d;' % i)
+        phase[3].append(fail_if('!(q%d.slot = mw_ptr(inst, %s, 4))' % (i, v), 'MW_ERR_ARG'))
+        phase[4].append(fail_if('(q%d.mod = *q%d.slot) < 32 || mw_op_get(q%d.mod, &q%d.h) || '
+                                'q%d.h == MPI_OP_NULL' % (i, i, i, i, i), 'MW_ERR_OP'))
+        call.append('&q%d' % i)
+    elif c == 'fstatus':
+        decl.append('mw_status *p%d;' % i)
+        phase[3].append(fail_if('!%s || !(p%d = mw_ptr(inst, %s, 24))' % (v, i, v), 'MW_ERR_ARG'))
+        call.append('p%d' % i)
+    elif c == 'reqref':
+        decl.append('mw_req_ref y%d = { %s, MPI_REQUEST_NULL };' % (i, v))
+        phase[4].append(fail_if('mw_req_get(%s, &y%d.h) || y%d.h == MPI_REQUEST_NULL' % (v, i, i),
+                                'MW_ERR_REQUEST'))
+        call.append('&y%d' % i)
+    elif c in ('iarr', 'cartarr', 'edges', 'dgedges'):
+        decl.append('mw_snap s%d = { 0 };' % i)
+        cleanup.append('mw_snap_free(&s%d);' % i)
+        call.append('s%d.v' % i)
+        if c == 'iarr':
+            phase[2].append('if ((rc = mw_snap_in(inst, &s%d, %s, %s))) goto fail;' % (i, v, n))
+        elif c == 'cartarr':
+            decl.append('int nd%d = 0;' % i)
+            phase[2].append('if ((rc = MPI_Cartdim_get(%s, &nd%d))) return mw_ret(inst, rc, k.obj, k.proc);'
+                            % (hc, i))
+            phase[2].append('if ((rc = mw_snap_in(inst, &s%d, %s, nd%d))) goto fail;' % (i, v, i))
+        elif c == 'edges':
+            nn = '(int32_t)%s' % a[cl[x.n].n]
+            phase[2].append('if ((rc = mw_snap_in(inst, &s%d, %s, %s > 0 ? s%d.v[%s - 1] : 0))) goto fail;'
+                            % (i, v, nn, x.n, nn))
+        else:
+            src = [y.i for y in cl if y.name == 'sources'][0]
+            decl.append('int64_t ne%d = 0;' % i)
+            phase[2].append('if ((rc = mw_dg_edges(inst, &s%d, %s, %s, (int)%s, s%d.v, s%d.v, &ne%d))) '
+                            'goto fail;' % (i, v, hc, a[cl[x.n].n], src, x.n, i))
+    elif c == 'weights':
+        ln = 'ne%d' % x.n if cl[x.n].cls == 'dgedges' else n
+        decl.append('mw_snap s%d = { 0 };' % i)
+        decl.append('int *w%d;' % i)
+        cleanup.append('mw_snap_free(&s%d);' % i)
+        phase[2].append('if ((rc = mw_weights_in(inst, &s%d, %s, %s, &w%d))) goto fail;' % (i, v, ln, i))
+        call.append('w%d' % i)
+    elif c == 'nnout':
+        decl.append('int32_t *p%d;' % i)
+        phase[2].append(fail_if('%s < 0 || !(p%d = %s ? mw_arr(inst, %s, (uint64_t)%s, 4) : '
+                                'mw_ptr(inst, 0, 0))' % (n, i, n, v, n), 'MW_ERR_ARG'))
+        call.append('p%d' % i)
+    elif c == 'owts':
+        if not any(y.cls == 'owts' for y in cl[:i]):
+            # The degrees first, as written by hand: their refusal wins.
+            decl.append('int dgi, dgo, dgw;')
+            phase[3].append('if ((rc = MPI_Dist_graph_neighbors_count(%s, &dgi, &dgo, &dgw))) '
+                            'return mw_ret(inst, rc, k.obj, k.proc);' % hc)
+        decl.append('int32_t *p%d = NULL;' % i)
+        phase[3].append(fail_if('%s != MW_UNWEIGHTED_ADDR && !(p%d = %s < 0 ? NULL : %s ? '
+                                'mw_arr(inst, %s, (uint64_t)%s, 4) : mw_ptr(inst, 0, 0))'
+                                % (v, i, n, n, v, n), 'MW_ERR_ARG'))
+        call.append('p%d' % i)
+    elif c == 'ccomm':
+        decl.append('MPI_Comm h%d;' % i)
+        phase[0].append('if ((rc = mw_comm_get(%s, &h%d))) goto fail;' % (v, i))
+        phase[0].append('if ((rc = mw_comm_cart(h%d))) return mw_fail_arg(inst, rc, k.obj, k.proc, '
+                        '"argument %s has no cartesian topology");' % (i, x.name))
+        call.append('h%d' % i)
+    elif c == 'positive':
+        phase[1].append('if ((int32_t)%s < 1) return mw_fail_arg(inst, %s, k.obj, k.proc, '
+                        '"argument %s = %%d is not positive", (int)%s);'
+                        % (v, POSITIVE[name, x.name], x.name, v))
+        call.append('(int)%s' % v)
+    elif c == 'narr':
+        if cleanup:
+            raise Unsupported   # its refusal returns at once: nothing to release before
+        decl.append('int32_t *p%d;' % i)
+        phase[2].append('if (%s < 0) return mw_fail_arg(inst, MW_ERR_ARG, k.obj, k.proc, '
+                        '"argument %s = %%d is negative", (int)%s);' % (n, cl[x.n].name, n))
+        phase[2].append(fail_if('!(p%d = mw_arr(inst, %s, (uint64_t)%s, 4)) && %s > 0' % (i, v, n, n),
+                                'MW_ERR_ARG'))
+        call.append('p%d' % i)
+    elif c == 'port':
+        decl.append('const char *s%d;' % i)
+        phase[1].append(fail_if('!(s%d = mw_port_in(inst, %s))' % (i, v), 'MW_ERR_ARG'))
+        call.append('s%d' % i)
+    else:
+        return False
+    return True
+
+
+def typed_value(e):
+    """The entry of a typed procedure returning a value (MPI_Wtime,
+    MPI_Wtick: a double, no arguments), and its handler's prototype."""
+    name, short = e['name'], e['name'][4:]
+    if argclass.classify(e):
+        raise Unsupported
+    rt = RET[e['return_kind']]
+    text = ('static %s mwg_%s(rt_instance *inst)\n{\n'
+            '\tconst mw_call k = { inst, "%s", MW_NOCOMM, 0 };\n'
+            '\treturn mwh_%s(&k);\n}\n' % (rt, short, name, short))
+    return text, '%s mwh_%s(const mw_call *k);' % (rt, short)
 
 
 # ---- MPI-4 large-count versions (MPI_Send_c ...) ---------------------------
