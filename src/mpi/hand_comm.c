@@ -394,6 +394,11 @@ static u32 topo_new(const mw_call *k, int rc, const MPI_Comm *nc, uint32_t *o)
 	return mw_call_ret(k, rc);
 }
 
+/* remain_dims is the entry's snapshot (class cartarr): Open MPI 4.1 reads
+ * it twice, before and after the communicator split inside MPI_Cart_sub,
+ * and with the module's own array the two readings disagreed in a fuzzed
+ * batch (SIGFPE in mca_topo_base_cart_sub; replay `batch 21 54 0 224`
+ * under Open MPI: the bridge before this chapter crashes, this one not). */
 u32 mwh_Cart_sub(const mw_call *k, MPI_Comm comm, int *remain_dims, uint32_t *newcomm)
 {
 	MPI_Comm nc;
