@@ -301,6 +301,7 @@ static void started(mw_bigc *x, int rc, MPI_Request hr, u32 *r, u32 comm)
 	if (r && rc == MPI_SUCCESS) {
 		*r = mw_req_put(hr);
 		mw_req_attach(*r, owns_nothing, NULL);
+		mw_req_comm(*r, comm);
 	}
 	mw_proc_as = NULL;
 	x->r = mw_ret(x->inst, rc, comm, x->proc);

@@ -100,6 +100,16 @@ int mw_comm_free_later(uint32_t comm);
 typedef void mw_req_fini(void *arg);
 void mw_req_attach(uint32_t h, mw_req_fini *fn, void *arg);
 int mw_req_orphan(uint32_t h);
+/* Live request h is a nonblocking collective on module communicator
+ * comm: it holds the host communicator until its slot is deleted (the
+ * release above).  comm_host_free is the host MPI_Comm_free (or, if
+ * disconnect, MPI_Comm_disconnect) of a communicator the module frees: a
+ * held one is only marked, MPI_SUCCESS and *c MPI_COMM_NULL, and freed
+ * (never disconnected) when the last collective holding it completes
+ * (Open MPI 4.1 never completes one it has not progressed once its
+ * communicator is freed: tests/fuzz-bridge/open/nbc-comm-free-hang.c). */
+void mw_req_comm(uint32_t h, uint32_t comm);
+int mw_comm_host_free(MPI_Comm *c, int disconnect);
 /* Request completion hook: while watching, mw_req_del calls mw_req_done. */
 void mw_req_watch(int on);
 void mw_req_done(uint32_t req);
