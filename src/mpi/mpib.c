@@ -1450,6 +1450,22 @@ int mw_disjoint(const void *sp, int64_t sn, const void *rp, int64_t rn, const mw
 	return slo < shi && rlo < rhi && slo < rhi && rlo < shi ? MW_ERR_BUFFER : 0;
 }
 
+int mw_pack_disjoint(const mw_call *k, const void *buf, int64_t n, const mw_dtype *d,
+                     const void *packed, int64_t pos, int64_t bytes, const char *arg,
+                     uint32_t *ret)
+{
+	const char *lo, *hi;
+	if (bytes <= 0)
+		return 0;
+	const char *p = (const char *)packed + pos;
+	span(buf, n, d, &lo, &hi);
+	if (lo == hi || hi <= p || p + bytes <= lo)
+		return 0;
+	*ret = mw_fail_arg(k->inst, MW_ERR_BUFFER, k->obj, k->proc, "argument %s: the "
+	                   "packed bytes overlap the data (inbuf and outbuf alias)", arg);
+	return 1;
+}
+
 int mw_dims_ok(int nnodes, int n, const int32_t *d)
 {
 	int64_t prod = 1;

@@ -235,6 +235,16 @@ static inline MPI_Count mw_type_size(MPI_Datatype t)
  * without holes only (strided buffers may interleave without sharing a
  * byte).  0 or MW_ERR_BUFFER. */
 int mw_disjoint(const void *sp, int64_t sn, const void *rp, int64_t rn, const mw_dtype *d);
+struct mw_call;
+/* MPI_Pack/MPI_Unpack (and their external32 forms): n elements of d at
+ * host address buf (their span, holes included) and the `bytes` packed
+ * bytes from position pos of host buffer packed must not overlap:
+ * aliasing them is erroneous, and MPICH 4.0 copies with memcpy over the
+ * overlap (fuzz-bridge, ASan memcpy-param-overlap).  0, or 1 with
+ * MPI_ERR_BUFFER raised naming argument arg in *ret. */
+int mw_pack_disjoint(const struct mw_call *k, const void *buf, int64_t n,
+                     const mw_dtype *d, const void *packed, int64_t pos,
+                     int64_t bytes, const char *arg, uint32_t *ret);
 /* MPI_Dims_create's dims (n entries at d, host pointer): no negative
  * entry, and the product of the nonzero ones divides nnodes.  0 or
  * MW_ERR_DIMS. */
