@@ -5532,17 +5532,6 @@ out:
 	return mw_bigc_end(&x);
 }
 
-static uint32_t mwb_Reduce_scatter_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
-{
-	mw_bigc x;
-	mw_bigc_begin(&x, inst, "MPI_Reduce_scatter_c", MW_BIGC_COMM, a5);
-	uint32_t b2;
-	if (mw_bigc_arr(&x, "recvcounts", a2, mw_bigc_size(a5, 0), &b2)) goto out;
-	x.r = mwh_Reduce_scatter(inst, a0, a1, b2, a3, a4, a5);
-out:
-	return mw_bigc_end(&x);
-}
-
 static uint32_t mwb_Rget_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint64_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
 	mw_bigc x;

@@ -1,6 +1,7 @@
 /* hand_bigr.c - MPI-4's large-count reductions: MPI_Allreduce_c,
  * MPI_Reduce_c, MPI_Reduce_local_c, MPI_Scan_c, MPI_Exscan_c,
- * MPI_Reduce_scatter_block_c and the nonblocking MPI_Iallreduce_c,
+ * MPI_Reduce_scatter_block_c, MPI_Reduce_scatter_c (its own section,
+ * below) and the nonblocking MPI_Iallreduce_c,
  * MPI_Ireduce_c, MPI_Iscan_c, MPI_Iexscan_c, MPI_Ireduce_scatter_block_c.
  *
  * A count up to INT_MAX goes through the int version, as the generated
@@ -32,6 +33,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "coll_args.h"
 #include "mpib_int.h"
 #include "hand_protos.h"
@@ -301,6 +303,7 @@ static void started(mw_bigc *x, int rc, MPI_Request hr, u32 *r, u32 comm)
 	if (r && rc == MPI_SUCCESS) {
 		*r = mw_req_put(hr);
 		mw_req_attach(*r, owns_nothing, NULL);
+		mw_req_comm(*r, comm);
 	}
 	mw_proc_as = NULL;
 	x->r = mw_ret(x->inst, rc, comm, x->proc);
@@ -482,3 +485,141 @@ u32 mwb_Iexscan_c(rt_instance *inst, u32 sb, u32 rb, uint64_t count, u32 dt, u32
 u32 mwb_Ireduce_scatter_block_c(rt_instance *inst, u32 sb, u32 rb, uint64_t count,
                                 u32 dt, u32 op, u32 comm, u32 req)
 { return ireduce_c(inst, R_RSB, sb, rb, count, dt, op, 0, comm, req); }
+
+/* ---- MPI_Reduce_scatter_c -------------------------------------------------
+ * recvcounts are MPI_Counts.  All within limit(): the int version on an
+ * int copy of them (as the generated glue does).  Above, on any host: one
+ * MPI_Reduce of each rank's block, rooted at that rank, in chunks
+ * (chunked(), R_ONE): an op applies element by element, so the blocks'
+ * results are the whole reduction's, scattered.  Every rank makes the same
+ * calls (recvcounts must be the same everywhere).  In place, each block is
+ * reduced where it lies in recvbuf, and the rank's own is then moved to
+ * recvbuf's start.  The nonblocking MPI_Ireduce_scatter_c (one request for
+ * the whole operation) stays generated: a count above INT_MAX is refused
+ * with MPI_ERR_COUNT, naming recvcounts[i]. */
+
+/* Moves n elements of d from element off of recvbuf rb to its start
+ * (off > 0; the reduction checked both ranges), in ascending pieces (a
+ * piece's destination ends before the next one's source begins): a type
+ * without holes by memmove, another packed to host memory and unpacked. */
+static int move_down(mw_bigc *x, u32 rb, int64_t off, int64_t n, u32 dt)
+{
+	mw_dtype *d;
+	if (mw_dtype_get(dt, &d) || d->size <= 0)
+		return 0;   /* the reductions refused a bad type; nothing to move */
+	int solid = d->size == d->extent && d->extent == d->textent;
+	int64_t step = solid ? limit() : PIECE_BYTES / d->size;
+	if (step > limit())
+		step = limit();
+	char *tmp = solid ? NULL : malloc((size_t)(step * d->size));
+	if (!solid && !tmp)
+		return mw_bigc_fail(x, MW_ERR_NO_MEM, "no host memory to move the in-place "
+		                    "block to the start of recvbuf");
+	int rc = MPI_SUCCESS;
+	for (int64_t done = 0; done < n && rc == MPI_SUCCESS; done += step) {
+		int c = (int)(n - done < step ? n - done : step), pos = 0;
+		u32 s, t;
+		void *sp, *tp;
+		if (shift(x, "recvbuf", rb, (off + done) * d->extent, &s) ||
+		    shift(x, "recvbuf", rb, done * d->extent, &t)) {
+			free(tmp);
+			return 1;
+		}
+		if (mw_buf(x->inst, s, c, d, &sp) || mw_buf(x->inst, t, c, d, &tp)) {
+			free(tmp);
+			return mw_bigc_fail(x, MW_ERR_BUFFER, "argument recvbuf: the in-place "
+			                    "block lies outside linear memory");
+		}
+		if (solid)
+			memmove((char *)tp + d->tlb, (char *)sp + d->tlb, (size_t)c * (size_t)d->size);
+		else if ((rc = MPI_Pack(sp, c, d->h, tmp, (int)(step * d->size), &pos,
+		                        MPI_COMM_SELF)) == MPI_SUCCESS) {
+			pos = 0;
+			rc = MPI_Unpack(tmp, (int)(step * d->size), &pos, tp, c, d->h, MPI_COMM_SELF);
+		}
+	}
+	free(tmp);
+	if (rc != MPI_SUCCESS)
+		return mw_bigc_fail(x, mw_class_out(rc), "argument recvbuf: the in-place block "
+		                    "could not be moved to its start");
+	return 0;
+}
+
+/* The blocks' reductions (counts: the host copy of recvcounts, n ranks). */
+static void scattered(mw_bigc *x, u32 sb, u32 rb, const int64_t *counts, int n, u32 dt,
+                      u32 opv, u32 comm)
+{
+	MPI_Comm c;
+	mw_dtype *d;
+	int me = -1, inter = 0;
+	int64_t ext = 0, total = 0, mine = 0;
+	mw_comm_live(comm, &c);   /* live: mw_bigc_size said its size */
+	MPI_Comm_rank(c, &me);
+	MPI_Comm_test_inter(c, &inter);
+	if (inter) {
+		mw_bigc_fail(x, MW_ERR_COUNT, "argument recvcounts: a count above INT_MAX on "
+		             "an intercommunicator (the bridge reduces it block by block, "
+		             "intracommunicators only)");
+		return;
+	}
+	for (int i = 0; i < n && total <= ((int64_t)1 << 32); i++)
+		total += counts[i];   /* each below 2^63: cannot overflow before the check */
+	if (total > ((int64_t)1 << 32) || (!mw_dtype_get(dt, &d) && d->size > 0 &&
+	                                   d->size > ((int64_t)1 << 32) / total)) {
+		mw_bigc_fail(x, MW_ERR_COUNT, "argument recvcounts: %lld elements in all, a "
+		             "reduction of more than 4 GiB or 2^32 elements", (long long)total);
+		return;
+	}
+	if (!mw_dtype_get(dt, &d))
+		ext = d->extent;   /* else the first chunk's int version says why */
+	int in_place = IN_PLACE(sb);
+	for (int i = 0; i < n; i++) {
+		int64_t off = 0;
+		for (int j = 0; j < i; j++)
+			off += counts[j];
+		if (i == me)
+			mine = off;
+		if (!counts[i])
+			continue;
+		/* In place, every rank's part of block i lies in recvbuf. */
+		u32 s, r = rb;
+		if (shift(x, in_place ? "recvbuf" : "sendbuf", in_place ? rb : sb, off * ext, &s))
+			return;
+		if (in_place && i == me) {
+			r = s;
+			s = sb;   /* MPI_IN_PLACE at the root */
+		}
+		chunked(x, R_ONE, s, r, counts[i], dt, opv, (u32)i, comm);
+		if (x->r || mw_pending_trap)
+			return;
+	}
+	if (in_place && mine > 0 && counts[me] > 0)
+		move_down(x, rb, mine, counts[me], dt);
+}
+
+u32 mwb_Reduce_scatter_c(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt, u32 opv,
+                         u32 comm)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Reduce_scatter_c", MW_BIGC_COMM, comm);
+	int64_t n = mw_bigc_size(comm, 0), *counts = NULL;
+	int big = 0;
+	const unsigned char *p = n > 0 ? mw_arr(inst, rcounts, (uint64_t)n, 8) : NULL;
+	if (p && (counts = malloc((size_t)n * sizeof *counts))) {
+		memcpy(counts, p, (size_t)n * 8);   /* once: what is checked is used */
+		for (int64_t i = 0; i < n && big >= 0; i++)
+			if (counts[i] < 0)
+				big = -1;   /* the int version's refusal */
+			else if (counts[i] > limit())
+				big = 1;
+	}
+	u32 b2;
+	if (big <= 0) {
+		if (!mw_bigc_arr(&x, "recvcounts", rcounts, n, &b2))
+			x.r = mwh_Reduce_scatter(inst, sb, rb, b2, dt, opv, comm);
+	} else {
+		scattered(&x, sb, rb, counts, (int)n, dt, opv, comm);
+	}
+	free(counts);
+	return mw_bigc_end(&x);
+}

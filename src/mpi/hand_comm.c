@@ -113,7 +113,7 @@ u32 mwh_Comm_free(const mw_call *k, mw_comm_io *c)
 	 * the handler of the one named. */
 	if (h == MW_COMM_WORLD || h == MW_COMM_SELF || h == MW_COMM_NULL)
 		return mw_fail(k->inst, MW_ERR_COMM, h == MW_COMM_NULL ? MW_NOCOMM : h, k->proc);
-	int rc = mw_comm_free_later(h) ? MPI_SUCCESS : MPI_Comm_free(&c->h);
+	int rc = mw_comm_free_later(h) ? MPI_SUCCESS : mw_comm_host_free(&c->h, 0);
 	if (rc == MPI_SUCCESS) {
 		mw_comm_del(h);
 		mw_comm_set_errh(h, 0);
@@ -322,7 +322,7 @@ void mw_req_done(uint32_t req)
 			for (uint32_t j = 0; j < n_idup && last; j++)
 				last = !(idups[j]->parent_freed && idups[j]->hparent == d->hparent);
 			if (last)
-				MPI_Comm_free(&d->hparent);
+				mw_comm_host_free(&d->hparent, 0);
 			free(d);
 			return;
 		}

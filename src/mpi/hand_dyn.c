@@ -399,7 +399,7 @@ u32 mwh_Comm_disconnect(const mw_call *k, mw_comm_io *comm)
 	 * (tests/fuzz-bridge/open/nbc-comm-free-hang.c; found by fuzz-bridge
 	 * as MPI_Finalize hangs). */
 	mw_orphans_complete();
-	rc = mw_comm_free_later(h) ? MPI_SUCCESS : MPI_Comm_disconnect(&c);
+	rc = mw_comm_free_later(h) ? MPI_SUCCESS : mw_comm_host_free(&c, 1);
 	if (rc == MPI_SUCCESS) {
 		mw_comm_del(h);
 		mw_comm_set_errh(h, 0);

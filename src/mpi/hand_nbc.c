@@ -174,6 +174,7 @@ static u32 started(rt_instance *inst, int rc, MPI_Request hr, u32 *r, keep *k,
 	if (rc == MPI_SUCCESS) {
 		*r = mw_req_put(hr);
 		mw_req_attach(*r, keep_free, k);
+		mw_req_comm(*r, comm);   /* a freed comm waits for it (mpib.c) */
 	} else
 		keep_free(k);
 	return mw_ret(inst, rc, comm, proc);

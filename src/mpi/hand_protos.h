@@ -23,6 +23,7 @@ uint32_t mwb_Iscan_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, 
 uint32_t mwb_Reduce_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Reduce_local_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t);
 uint32_t mwb_Reduce_scatter_block_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t);
+uint32_t mwb_Reduce_scatter_c(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Scan_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Type_contiguous_c(rt_instance *inst, uint64_t, uint32_t, uint32_t);
 uint32_t mwb_Type_get_extent_c(rt_instance *inst, uint32_t, uint32_t, uint32_t);

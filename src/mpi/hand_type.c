@@ -231,7 +231,9 @@ u32 mwh_Pack(const mw_call *k, const void *in, int count, mw_dtype *d, void *out
              int outsize, mw_pos *pos, MPI_Comm c)
 {
 	uint32_t r;
-	if (mw_pos_room(k, pos, outsize, (int64_t)count * d->size, &r))
+	if (mw_pos_room(k, pos, outsize, (int64_t)count * d->size, &r) ||
+	    mw_pack_disjoint(k, in, count, d, out, pos->v, (int64_t)count * d->size,
+	                     "outbuf", &r))
 		return r;
 	int p = pos->v;
 	int rc = MPI_Pack(in, count, d->h, out, outsize, &p, c);
@@ -246,7 +248,9 @@ u32 mwh_Unpack(const mw_call *k, void *in, int insize, mw_pos *pos, void *out,
 	uint32_t r;
 	/* count elements' packed bytes must follow position: MPICH 4.0 asserts
 	 * (ends the process) unpacking a partial element. */
-	if (mw_pos_room(k, pos, insize, (int64_t)count * d->size, &r))
+	if (mw_pos_room(k, pos, insize, (int64_t)count * d->size, &r) ||
+	    mw_pack_disjoint(k, out, count, d, in, pos->v, (int64_t)count * d->size,
+	                     "outbuf", &r))
 		return r;
 	int p = pos->v;
 	int rc = MPI_Unpack(in, insize, &p, out, count, d->h, c);
@@ -374,7 +378,8 @@ u32 mwh_Pack_external(const mw_call *k, const char *rep, const void *in, int cou
 	int rc = MPI_Pack_external_size(rep, count, d->h, &need);
 	if (rc != MPI_SUCCESS)
 		return mw_call_ret(k, rc);
-	if (mw_pos_room(k, pos, (int32_t)outsize, need, &r))
+	if (mw_pos_room(k, pos, (int32_t)outsize, need, &r) ||
+	    mw_pack_disjoint(k, in, count, d, out, pos->v, need, "outbuf", &r))
 		return r;
 	MPI_Aint hp = pos->v;
 	rc = MPI_Pack_external(rep, in, count, d->h, out, outsize, &hp);
@@ -394,7 +399,8 @@ u32 mwh_Unpack_external(const mw_call *k, const char *rep, void *in, MPI_Aint in
 	int rc = MPI_Pack_external_size(rep, count, d->h, &need);
 	if (rc != MPI_SUCCESS)
 		return mw_call_ret(k, rc);
-	if (mw_pos_room(k, pos, (int32_t)insize, need, &r))
+	if (mw_pos_room(k, pos, (int32_t)insize, need, &r) ||
+	    mw_pack_disjoint(k, out, count, d, in, pos->v, need, "outbuf", &r))
 		return r;
 	MPI_Aint hp = pos->v;
 	rc = MPI_Unpack_external(rep, in, insize, &hp, out, count, d->h);

@@ -189,8 +189,10 @@ MW_TABLE(keyval, int, MPI_KEYVAL_INVALID, MW_KEYVAL_INVALID, MW_ERR_KEYVAL, NOT_
 static struct { MPI_Request *v; uint32_t n, cap, *free, nfree, freecap; } req_t;
 
 /* What a request owns besides its host handle (mw_req_attach): one
- * release function per slot, run once when the slot is deleted. */
-static struct req_own { mw_req_fini *fn; void *arg; } *req_own;
+ * release function per slot, run once when the slot is deleted; and a
+ * nonblocking collective's hold on its host communicator (mw_req_comm),
+ * given back after the release. */
+static struct req_own { mw_req_fini *fn; void *arg; MPI_Comm comm; int held; } *req_own;
 
 /* Per slot, what MPI_Cancel may do with the request: RK_GREQ a
  * generalized request the module started (mw_req_greq_set; its cancel
@@ -274,13 +276,96 @@ static struct req_own req_slot_free(uint32_t h)
 	return o;
 }
 
+/* ---- communicators held by pending nonblocking collectives ----------------
+ * Open MPI 4.1 never completes a collective it has not progressed once
+ * its communicator is freed (tests/fuzz-bridge/open/nbc-comm-free-hang.c;
+ * natively too), though MPI_Comm_free lets pending operations complete
+ * (MPI-3.1 6.4.3).  So each such request holds its host communicator
+ * (mw_req_comm), and MPI_Comm_free or MPI_Comm_disconnect of a held one
+ * (mw_comm_host_free) only marks it: the host free comes when the last
+ * collective on it completes, waited for by the module or, freed with
+ * MPI_Request_free, completed by the bridge (req_reap). */
+static struct held { MPI_Comm c; uint32_t pending; int freed; } *held;
+static uint32_t n_held, held_cap;
+
+static uint32_t held_find(MPI_Comm c)
+{
+	uint32_t i = 0;
+	while (i < n_held && held[i].c != c)
+		i++;
+	return i;
+}
+
+static void comm_hold(MPI_Comm c)
+{
+	uint32_t i = held_find(c);
+	if (i == n_held) {
+		if (n_held == held_cap) {
+			uint32_t cap = held_cap ? held_cap * 2 : 8;
+			void *v = realloc(held, cap * sizeof *held);
+			if (!v) {
+				fprintf(stderr, "mpiwasm: mpib: out of memory for held communicators\n");
+				abort();
+			}
+			held = v;
+			held_cap = cap;
+		}
+		held[n_held++] = (struct held){ c, 0, 0 };
+	}
+	held[i].pending++;
+}
+
+static void comm_unhold(MPI_Comm c)
+{
+	uint32_t i = held_find(c);
+	if (i == n_held || --held[i].pending)
+		return;
+	int freed = held[i].freed;
+	held[i] = held[--n_held];
+	if (freed)
+		MPI_Comm_free(&c);
+}
+
+/* Gives back what a freed slot owned: the release, then the hold. */
+static void req_release(struct req_own o)
+{
+	if (o.fn)
+		o.fn(o.arg);
+	if (o.held)
+		comm_unhold(o.comm);
+}
+
+static void req_comm_(uint32_t h, uint32_t comm)
+{
+	MPI_Comm c;
+	if (h == MW_REQUEST_NULL || h >= req_t.n || req_t.v[h] == MPI_REQUEST_NULL ||
+	    req_own[h].held || mw_comm_get(comm, &c) || c == MPI_COMM_NULL)
+		return;
+	comm_hold(c);
+	req_own[h].comm = c;
+	req_own[h].held = 1;
+}
+
+int mw_comm_host_free(MPI_Comm *c, int disconnect)
+{
+	mw_lock();
+	uint32_t i = held_find(*c);
+	int later = i < n_held;
+	if (later) {
+		held[i].freed = 1;
+		*c = MPI_COMM_NULL;
+	}
+	mw_unlock();
+	if (later)
+		return MPI_SUCCESS;
+	return disconnect ? MPI_Comm_disconnect(c) : MPI_Comm_free(c);
+}
+
 static void req_del_(uint32_t h)
 {
 	if (h == MW_REQUEST_NULL || h >= req_t.n || req_t.v[h] == MPI_REQUEST_NULL)
 		return;
-	struct req_own o = req_slot_free(h);
-	if (o.fn)
-		o.fn(o.arg);
+	req_release(req_slot_free(h));
 }
 
 /* Completes the orphans that are done (all of them, waiting, if wait). */
@@ -298,15 +383,17 @@ static void req_reap(int wait)
 		}
 		struct req_own o = orphans[i].own;
 		orphans[i] = orphans[--n_orphans];
-		o.fn(o.arg);
+		req_release(o);
 	}
 }
 
 static void req_attach_(uint32_t h, mw_req_fini *fn, void *arg)
 {
 	req_reap(0);
-	if (h != MW_REQUEST_NULL && h < req_t.n && req_t.v[h] != MPI_REQUEST_NULL)
-		req_own[h] = (struct req_own){ fn, arg };
+	if (h != MW_REQUEST_NULL && h < req_t.n && req_t.v[h] != MPI_REQUEST_NULL) {
+		req_own[h].fn = fn;
+		req_own[h].arg = arg;
+	}
 	else if (fn)
 		fn(arg);
 }
@@ -1363,6 +1450,22 @@ int mw_disjoint(const void *sp, int64_t sn, const void *rp, int64_t rn, const mw
 	return slo < shi && rlo < rhi && slo < rhi && rlo < shi ? MW_ERR_BUFFER : 0;
 }
 
+int mw_pack_disjoint(const mw_call *k, const void *buf, int64_t n, const mw_dtype *d,
+                     const void *packed, int64_t pos, int64_t bytes, const char *arg,
+                     uint32_t *ret)
+{
+	const char *lo, *hi;
+	if (bytes <= 0)
+		return 0;
+	const char *p = (const char *)packed + pos;
+	span(buf, n, d, &lo, &hi);
+	if (lo == hi || hi <= p || p + bytes <= lo)
+		return 0;
+	*ret = mw_fail_arg(k->inst, MW_ERR_BUFFER, k->obj, k->proc, "argument %s: the "
+	                   "packed bytes overlap the data (inbuf and outbuf alias)", arg);
+	return 1;
+}
+
 int mw_dims_ok(int nnodes, int n, const int32_t *d)
 {
 	int64_t prod = 1;
@@ -1674,6 +1777,7 @@ void mw_tables_clear(void)
 	comm_t.n = group_t.n = op_t.n = info_t.n = errh_t.n = 0;
 	msg_t.n = keyval_t.n = 0;
 	req_t.n = req_t.nfree = 0;
+	n_held = 0;
 	dt_t.n = 0;
 	mw_is_active = 0;
 	mw_finalized = 1;
@@ -1793,6 +1897,7 @@ LOCKED(uint32_t, req_put, (MPI_Request r), (r))
 LOCKED_VOID(req_del, (uint32_t h), (h))
 LOCKED_VOID(req_attach, (uint32_t h, mw_req_fini *fn, void *arg), (h, fn, arg))
 LOCKED(int, req_orphan, (uint32_t h), (h))
+LOCKED_VOID(req_comm, (uint32_t h, uint32_t comm), (h, comm))
 LOCKED_VOID(req_set, (uint32_t h, MPI_Request r), (h, r))
 LOCKED_VOID(req_greq_set, (uint32_t h), (h))
 LOCKED(int, req_is_greq, (uint32_t h), (h))

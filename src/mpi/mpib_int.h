@@ -100,6 +100,16 @@ int mw_comm_free_later(uint32_t comm);
 typedef void mw_req_fini(void *arg);
 void mw_req_attach(uint32_t h, mw_req_fini *fn, void *arg);
 int mw_req_orphan(uint32_t h);
+/* Live request h is a nonblocking collective on module communicator
+ * comm: it holds the host communicator until its slot is deleted (the
+ * release above).  comm_host_free is the host MPI_Comm_free (or, if
+ * disconnect, MPI_Comm_disconnect) of a communicator the module frees: a
+ * held one is only marked, MPI_SUCCESS and *c MPI_COMM_NULL, and freed
+ * (never disconnected) when the last collective holding it completes
+ * (Open MPI 4.1 never completes one it has not progressed once its
+ * communicator is freed: tests/fuzz-bridge/open/nbc-comm-free-hang.c). */
+void mw_req_comm(uint32_t h, uint32_t comm);
+int mw_comm_host_free(MPI_Comm *c, int disconnect);
 /* Request completion hook: while watching, mw_req_del calls mw_req_done. */
 void mw_req_watch(int on);
 void mw_req_done(uint32_t req);
@@ -276,6 +286,16 @@ static inline MPI_Count mw_type_size(MPI_Datatype t)
  * without holes only (strided buffers may interleave without sharing a
  * byte).  0 or MW_ERR_BUFFER. */
 int mw_disjoint(const void *sp, int64_t sn, const void *rp, int64_t rn, const mw_dtype *d);
+struct mw_call;
+/* MPI_Pack/MPI_Unpack (and their external32 forms): n elements of d at
+ * host address buf (their span, holes included) and the `bytes` packed
+ * bytes from position pos of host buffer packed must not overlap:
+ * aliasing them is erroneous, and MPICH 4.0 copies with memcpy over the
+ * overlap (fuzz-bridge, ASan memcpy-param-overlap).  0, or 1 with
+ * MPI_ERR_BUFFER raised naming argument arg in *ret. */
+int mw_pack_disjoint(const struct mw_call *k, const void *buf, int64_t n,
+                     const mw_dtype *d, const void *packed, int64_t pos,
+                     int64_t bytes, const char *arg, uint32_t *ret);
 /* MPI_Dims_create's dims (n entries at d, host pointer): no negative
  * entry, and the product of the nonzero ones divides nnodes.  0 or
  * MW_ERR_DIMS. */

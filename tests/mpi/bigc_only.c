@@ -11,8 +11,9 @@
  * MPI_Allreduce_c with MPI_BOR over them on both ranks combines them
  * (MPICH: its own MPI_Allreduce_c; Open MPI: two chunks through
  * MPI_Allreduce), and MPI_Reduce_c, MPI_Scan_c, MPI_Exscan_c,
- * MPI_Reduce_scatter_block_c and MPI_Iallreduce_c (waited for, or freed)
- * take the same count on MPI_COMM_SELF in place.  tests/mpi/fam_bigr.c
+ * MPI_Reduce_scatter_block_c, MPI_Reduce_scatter_c and MPI_Iallreduce_c
+ * (waited for, or freed) take the same count on MPI_COMM_SELF in place
+ * (MPI_Ireduce_scatter_c is refused).  tests/mpi/fam_bigr.c
  * checks the results of those paths on small counts. */
 #include "tmpi.h"
 #include <limits.h>
@@ -216,6 +217,15 @@ static void transfer(void)
 	OK(MPI_Scan_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_SELF));
 	OK(MPI_Exscan_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_SELF));
 	OK(MPI_Reduce_scatter_block_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_SELF));
+	/* Reduce_scatter_c: its one block in two chunks through MPI_Reduce;
+	 * the nonblocking form is refused (one request cannot stand for the
+	 * chunks): MPI_ERR_COUNT, no request. */
+	MPI_Count rcn = n;
+	OK(MPI_Reduce_scatter_c(MPI_IN_PLACE, b, &rcn, MPI_BYTE, MPI_BOR, MPI_COMM_SELF));
+	rq = MPI_REQUEST_NULL;
+	CHECK(cls(MPI_Ireduce_scatter_c(MPI_IN_PLACE, b, &rcn, MPI_BYTE, MPI_BOR,
+	                                MPI_COMM_SELF, &rq)) == MPI_ERR_COUNT &&
+	      rq == MPI_REQUEST_NULL);
 	OK(MPI_Iallreduce_c(MPI_IN_PLACE, b, n, MPI_BYTE, MPI_BOR, MPI_COMM_SELF, &rq));
 	OK(MPI_Wait(&rq, MPI_STATUS_IGNORE));
 	CHECK(rq == MPI_REQUEST_NULL);
@@ -228,9 +238,8 @@ static void transfer(void)
 	for (size_t k = 0; k < sizeof at / sizeof at[0]; k++)
 		bad += b[at[k]] != (unsigned char)(0x10 + k);
 	CHECK(bad == 0);
-	tm_out("reduce_c, scan_c, exscan_c, reduce_scatter_block_c, iallreduce_c (waited, "
-	       "freed): %d wrong",
-	       bad);
+	tm_out("reduce_c, scan_c, exscan_c, reduce_scatter_block_c, reduce_scatter_c, "
+	       "iallreduce_c (waited, freed): %d wrong", bad);
 }
 
 /* Under MPI_ERRORS_ARE_FATAL (tests/mpi/run.sh's must_die): a count array

@@ -1,7 +1,8 @@
 /* fam_bigr.c - MPI-4's large-count reductions (MPI_Allreduce_c,
  * MPI_Reduce_c, MPI_Reduce_local_c, MPI_Scan_c, MPI_Exscan_c,
- * MPI_Reduce_scatter_block_c and the nonblocking MPI_Iallreduce_c,
- * MPI_Ireduce_c, MPI_Iscan_c, MPI_Iexscan_c, MPI_Ireduce_scatter_block_c)
+ * MPI_Reduce_scatter_block_c, MPI_Reduce_scatter_c and the nonblocking
+ * MPI_Iallreduce_c, MPI_Ireduce_c, MPI_Iscan_c, MPI_Iexscan_c,
+ * MPI_Ireduce_scatter_block_c)
  * on the paths the bridge takes above INT_MAX: tests/mpi/run.sh runs the
  * module with MPIWASM_BIGC_LIMIT=1000, so that counts of 1001 and 2500
  * take them (chunks through the int versions; one element of a
@@ -144,6 +145,32 @@ static void blocking(MPI_Op ufirst)
 			bad += rs[i] != val(0, i) + rank;
 		tm_out("reduce_scatter_block_c MPI_SUM, in place user op, %d ints: %d wrong",
 		       N, bad);
+	}
+	/* Reduce_scatter: rank j's block is 1001 + 700 j elements, none for
+	 * rank 1; element i of the whole is val(r, i). */
+	if (size <= 4) {
+		static int rsv[4 * N], rout[N + 1000];
+		cnt_t rcounts[4];
+		int tot = 0, off = 0;
+		bad = 0;
+		for (int j = 0; j < size; j++) {
+			rcounts[j] = j == 1 ? 0 : 1001 + 700 * j;
+			tot += (int)rcounts[j];
+			off += j < rank ? (int)rcounts[j] : 0;
+		}
+		int mine = (int)rcounts[rank];
+		fill(rsv, tot, rank);
+		for (int i = 0; i < N + 1000; i++)
+			rout[i] = -1;
+		OK(C_(MPI_Reduce_scatter)(rsv, rout, rcounts, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+		for (int i = 0; i < N + 1000; i++)
+			bad += rout[i] != (i < mine ? sum(0, size - 1, off + i) : -1);
+		OK(C_(MPI_Reduce_scatter)(MPI_IN_PLACE, rsv, rcounts, MPI_INT, ufirst,
+		                          MPI_COMM_WORLD));
+		for (int i = 0; i < mine; i++)
+			bad += rsv[i] != val(0, off + i);
+		tm_out("reduce_scatter_c MPI_SUM, in place user op, %d ints, %d here: %d wrong",
+		       tot, mine, bad);
 	}
 }
 

@@ -6,7 +6,8 @@
  * buffer here lies inside `mem`, so an unchecked position lands on the
  * guard bytes around it and the test sees it.  With argument "fatal" a
  * negative position under MPI_ERRORS_ARE_FATAL must end the job with a
- * line naming MPI_Pack and the argument. */
+ * line naming MPI_Pack and the argument.  Data and packed bytes that
+ * overlap are refused (MPI_ERR_BUFFER) as well. */
 #include "tmpi.h"
 #include <limits.h>
 #include <stdint.h>
@@ -32,6 +33,10 @@ static int refused(int rc)
 
 #define REFUSED(call, lo, hi) do { memset(mem, GUARD, sizeof mem); \
 	int rc_ = (call); CHECK(refused(rc_)); CHECK(guarded(lo, hi)); \
+	tm_out("%-44.44s -> %s", #call, tm_class(rc_)); } while (0)
+
+#define OVERLAP(call) do { memset(mem, GUARD, sizeof mem); int rc_ = (call); \
+	CHECK(!strcmp(tm_class(rc_), "MPI_ERR_BUFFER")); CHECK(guarded(0, 0)); \
 	tm_out("%-44.44s -> %s", #call, tm_class(rc_)); } while (0)
 
 int main(int argc, char **argv)
@@ -123,6 +128,25 @@ int main(int argc, char **argv)
 	REFUSED(MPI_Unpack_external("external32", out, SIZE, &apos, dst, 1, MPI_INT), 0, 0);
 	apos = SIZE + 4;
 	REFUSED(MPI_Unpack_external("external32", out, SIZE, &apos, dst, 1, MPI_INT), 0, 0);
+
+	/* Data and packed bytes that overlap (erroneous aliasing; MPICH 4.0
+	 * copied them with memcpy): MPI_ERR_BUFFER, nothing touched.  Packing
+	 * right after the data works. */
+	int *in = (int *)(void *)(mem + OUT);
+	pos = 0;
+	OVERLAP(MPI_Pack(in, 4, MPI_INT, out, SIZE, &pos, MPI_COMM_SELF));
+	pos = 0;
+	OVERLAP(MPI_Pack(in, 4, MPI_INT, out + 8, SIZE - 8, &pos, MPI_COMM_SELF));
+	pos = 4;   /* the packed bytes [OUT+4, OUT+20) reach the output's */
+	OVERLAP(MPI_Unpack(out, SIZE, &pos, in + 4, 4, MPI_INT, MPI_COMM_SELF));
+	apos = 0;
+	OVERLAP(MPI_Pack_external("external32", in, 4, MPI_INT, out + 12, SIZE - 12, &apos));
+	apos = 0;
+	OVERLAP(MPI_Unpack_external("external32", out, SIZE, &apos, in + 3, 4, MPI_INT));
+	memset(mem, GUARD, sizeof mem);
+	pos = 0;
+	OK(MPI_Pack(in, 4, MPI_INT, out + 16, SIZE - 16, &pos, MPI_COMM_SELF));
+	CHECK(pos == 16 && !memcmp(out, out + 16, 16));
 
 	return tm_finish("pack_pos") | MPI_Finalize();
 }

@@ -214,7 +214,7 @@ pre_wasm() {
 # in the same two lanes (a module not listed is built where it is used).
 rm -f "$OUT"/*.pre
 PRE1="bounds argsnap dyn_sandbox bounds_fatal rma_fatal nbc_fatal host_view"
-PRE2="pack_pos io_sandbox dyn_race abort bad_malloc t_bounds coll_forms"
+PRE2="pack_pos io_sandbox dyn_race abort bad_malloc t_bounds coll_forms nbc_free"
 set -- $ONLY
 half1="" half2=""
 while [ $# -gt 0 ]; do
@@ -361,6 +361,12 @@ fi
 # with the same error class (src/mpi/coll_args.c has the rules of both).
 if wasm_build coll_forms "$here/coll_forms.c" "$CC_W"; then
 	wasm_only coll_forms "1 2 3 4" "blocking and nonblocking collectives refuse an erroneous call with the same class"
+fi
+# A nonblocking collective outlives its freed communicator (Open MPI
+# never completes one once the host communicator is freed: the bridge
+# keeps it until then); a hang is the run's timeout.
+if wasm_build nbc_free "$here/nbc_free.c" "$CC_W"; then
+	wasm_only nbc_free "1 2" "a collective completes after MPI_Comm_free or MPI_Comm_disconnect of its communicator, waited for or freed"
 fi
 
 # MPI-IO inside the WASI sandbox: /rw and /ro (--dir-ro) granted, and

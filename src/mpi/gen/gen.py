@@ -943,7 +943,7 @@ def typed_value(e):
 BIGC_HAND = set('''Type_size Type_get_extent Type_get_true_extent Get_count
 Get_elements Type_contiguous Allreduce Reduce Scan Exscan Reduce_local
 Reduce_scatter_block Iallreduce Ireduce Iscan Iexscan
-Ireduce_scatter_block'''.split())
+Ireduce_scatter_block Reduce_scatter'''.split())
 
 
 def gen_large(e, target):

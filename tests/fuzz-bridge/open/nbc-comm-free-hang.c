@@ -10,9 +10,11 @@
  * program freed the request with MPI_Request_free (erroneous for a
  * nonblocking collective, MPI-3.1 5.12; the bridge lets it and completes
  * the operation itself before MPI_Finalize) and then disconnected the
- * communicator.  Not worked around (the bridge would have to keep the
- * host communicator until every operation on it completes, in
- * hand_comm.c's MPI_Comm_free as well); listed in known.txt.  Native:
+ * communicator.  Worked around: each nonblocking collective's request
+ * holds its host communicator, and MPI_Comm_free or MPI_Comm_disconnect
+ * of a held one frees it on the host when the last such collective
+ * completes (src/mpi/mpib.c, mw_comm_host_free; tests/mpi/nbc_free.c,
+ * corpus/nbc-freed-comm-free.txt).  Native:
  *   mpicc nbc-comm-free-hang.c && ./a.out    (MPI_Comm_disconnect)
  *   ./a.out free                             (MPI_Comm_free)
  * each prints its first line and blocks. */
