@@ -99,6 +99,10 @@ LETTER = {'comm': 'c', 'dtype': 'y', 'buf': 'b', 'count': 'n', 'bytes': 'b',
           'comm_any': 'c', 'group': 'g', 'info': 'i', 'strout': 'p', 'ranges': None, 'varargs': None, 'errh': 'e',
           'keyval': None, 'word': None, 'wout': None, 'fn': None,
           'keyout': 'p', 'win': None}
+# The one-sided chapter's second part: the letters its hand-written
+# procedures had (a buffer or window memory 'b', the rest the kind's).
+LETTER.update({'swin': None, 'wsize': None, 'dunit': None, 'loc': 'b', 'elem': 'b',
+               'nobuf': 'b', 'atomdt': 'y', 'accop': 'o', 'tdisp': None})
 KIND_LETTER_MORE = {'ranges', 'varargs', 'keyval', 'word', 'wout', 'fn'}
 # Classes whose letter is cls()'s (the kind's, array or in/out included).
 KIND_LETTER = {'arr', 'aints', 'pos', 'str'}
