@@ -21,6 +21,27 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Accumulate(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Accumulate", a8, 1 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Aint t4;
+	mw_dtype *d6;
+	mw_accop o7 = { a7, MPI_OP_NULL };
+	struct rma_win *w8;
+	if (!(w8 = mw_win_of(a8))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_dtype_get(a6, &d6))) goto fail;
+	if (a7 >= 32 || a7 == MW_OP_NULL || mw_op_get(a7, &o7.h)) { rc = MW_ERR_OP; goto fail; }
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	if ((rc = mw_win_target(w8, mw_rank_in(a3), a4, (int32_t)a5, d6, &t4))) goto fail;
+	return mwh_Accumulate(&k, p0, (int)a1, d2, mw_rank_in(a3), t4, (int)a5, d6, &o7, w8);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
 static uint32_t mwg_Add_error_class(rt_instance *inst, uint32_t a0)
 {
 	const mw_call k = { inst, "MPI_Add_error_class", MW_NOCOMM, 0 };
@@ -775,6 +796,28 @@ static uint32_t mwg_Comm_test_inter(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Comm_test_inter");
 }
 
+static uint32_t mwg_Compare_and_swap(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Compare_and_swap", a6, 1 };
+	int rc;
+	void *p0;
+	void *p1;
+	void *p2;
+	mw_dtype *d3;
+	MPI_Aint t5;
+	struct rma_win *w6;
+	if (!(w6 = mw_win_of(a6))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if (mw_dtype_ld(d3)) { rc = MW_ERR_TYPE; goto fail; }
+	if ((rc = mw_buf(inst, a0, 1, d3, &p0))) goto fail;
+	if ((rc = mw_buf(inst, a1, 1, d3, &p1))) goto fail;
+	if ((rc = mw_buf(inst, a2, 1, d3, &p2))) goto fail;
+	if ((rc = mw_win_target(w6, mw_rank_in(a4), a5, 1, d3, &t5))) goto fail;
+	return mwh_Compare_and_swap(&k, p0, p1, p2, d3, mw_rank_in(a4), t5, w6);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
 static uint32_t mwg_Dims_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	const mw_call k = { inst, "MPI_Dims_create", MW_NOCOMM, 0 };
@@ -946,6 +989,27 @@ static uint32_t mwg_Error_string(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 	return mwh_Error_string(&k, (int)a0, &z1, a2);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Fetch_and_op(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Fetch_and_op", a6, 1 };
+	int rc;
+	void *p0;
+	void *p1;
+	mw_dtype *d2;
+	MPI_Aint t4;
+	mw_accop o5 = { a5, MPI_OP_NULL };
+	struct rma_win *w6;
+	if (!(w6 = mw_win_of(a6))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if (a5 >= 32 || a5 == MW_OP_NULL || mw_op_get(a5, &o5.h)) { rc = MW_ERR_OP; goto fail; }
+	if ((rc = mw_buf(inst, a0, 1, d2, &p0))) { if (a5 != MW_NO_OP) goto fail; p0 = NULL; }
+	if ((rc = mw_buf(inst, a1, 1, d2, &p1))) goto fail;
+	if ((rc = mw_win_target(w6, mw_rank_in(a3), a4, 1, d2, &t4))) goto fail;
+	return mwh_Fetch_and_op(&k, p0, p1, d2, mw_rank_in(a3), t4, &o5, w6);
+fail:
+	return mw_call_fail(&k, rc);
 }
 
 static uint32_t mwg_File_call_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -1844,13 +1908,40 @@ static uint32_t mwg_Get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2
 	int rc;
 	void *p0;
 	mw_dtype *d2;
+	MPI_Aint t4;
 	mw_dtype *d6;
 	struct rma_win *w7;
 	if (!(w7 = mw_win_of(a7))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
 	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
 	if ((rc = mw_dtype_get(a6, &d6))) goto fail;
 	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
-	return mwh_Get(&k, p0, (int)a1, d2, mw_rank_in(a3), (MPI_Aint)(int32_t)a4, (int)a5, d6, w7);
+	if ((rc = mw_win_target(w7, mw_rank_in(a3), a4, (int32_t)a5, d6, &t4))) goto fail;
+	return mwh_Get(&k, p0, (int)a1, d2, mw_rank_in(a3), t4, (int)a5, d6, w7);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Get_accumulate(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9, uint32_t a10, uint32_t a11)
+{
+	const mw_call k = { inst, "MPI_Get_accumulate", a11, 1 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	void *p3;
+	mw_dtype *d5;
+	MPI_Aint t7;
+	mw_dtype *d9;
+	mw_accop o10 = { a10, MPI_OP_NULL };
+	struct rma_win *w11;
+	if (!(w11 = mw_win_of(a11))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_dtype_get(a9, &d9))) goto fail;
+	if (a10 >= 32 || a10 == MW_OP_NULL || mw_op_get(a10, &o10.h)) { rc = MW_ERR_OP; goto fail; }
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) { if (a10 != MW_NO_OP) goto fail; p0 = NULL; }
+	if ((rc = mw_dtype_get(a5, &d5))) goto fail;
+	if ((rc = mw_buf(inst, a3, (int32_t)a4, d5, &p3))) goto fail;
+	if ((rc = mw_win_target(w11, mw_rank_in(a6), a7, (int32_t)a8, d9, &t7))) goto fail;
+	return mwh_Get_accumulate(&k, p0, (int)a1, d2, p3, (int)a4, d5, mw_rank_in(a6), t7, (int)a8, d9, &o10, w11);
 fail:
 	return mw_call_fail(&k, rc);
 }
@@ -2902,13 +2993,15 @@ static uint32_t mwg_Put(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2
 	int rc;
 	void *p0;
 	mw_dtype *d2;
+	MPI_Aint t4;
 	mw_dtype *d6;
 	struct rma_win *w7;
 	if (!(w7 = mw_win_of(a7))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
 	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
 	if ((rc = mw_dtype_get(a6, &d6))) goto fail;
 	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
-	return mwh_Put(&k, p0, (int)a1, d2, mw_rank_in(a3), (MPI_Aint)(int32_t)a4, (int)a5, d6, w7);
+	if ((rc = mw_win_target(w7, mw_rank_in(a3), a4, (int32_t)a5, d6, &t4))) goto fail;
+	return mwh_Put(&k, p0, (int)a1, d2, mw_rank_in(a3), t4, (int)a5, d6, w7);
 fail:
 	return mw_call_fail(&k, rc);
 }
@@ -2923,6 +3016,30 @@ static uint32_t mwg_Query_thread(rt_instance *inst, uint32_t a0)
 	return mwh_Query_thread(&k, p0);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Raccumulate(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	const mw_call k = { inst, "MPI_Raccumulate", a8, 1 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Aint t4;
+	mw_dtype *d6;
+	mw_accop o7 = { a7, MPI_OP_NULL };
+	struct rma_win *w8;
+	uint32_t *p9;
+	if (!(w8 = mw_win_of(a8))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_dtype_get(a6, &d6))) goto fail;
+	if (a7 >= 32 || a7 == MW_OP_NULL || mw_op_get(a7, &o7.h)) { rc = MW_ERR_OP; goto fail; }
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	if ((rc = mw_win_target(w8, mw_rank_in(a3), a4, (int32_t)a5, d6, &t4))) goto fail;
+	p9 = mw_ptr(inst, a9, 4);
+	if (!p9) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Raccumulate(&k, p0, (int)a1, d2, mw_rank_in(a3), t4, (int)a5, d6, &o7, w8, p9);
+fail:
+	return mw_call_fail(&k, rc);
 }
 
 static uint32_t mwg_Recv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
@@ -2998,6 +3115,78 @@ static uint32_t mwg_Request_get_status(rt_instance *inst, uint32_t a0, uint32_t 
 	return mwh_Request_get_status(&k, h0, p1, p2);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Rget(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Rget", a7, 1 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Aint t4;
+	mw_dtype *d6;
+	struct rma_win *w7;
+	uint32_t *p8;
+	if (!(w7 = mw_win_of(a7))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_dtype_get(a6, &d6))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	if ((rc = mw_win_target(w7, mw_rank_in(a3), a4, (int32_t)a5, d6, &t4))) goto fail;
+	p8 = mw_ptr(inst, a8, 4);
+	if (!p8) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Rget(&k, p0, (int)a1, d2, mw_rank_in(a3), t4, (int)a5, d6, w7, p8);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Rget_accumulate(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9, uint32_t a10, uint32_t a11, uint32_t a12)
+{
+	const mw_call k = { inst, "MPI_Rget_accumulate", a11, 1 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	void *p3;
+	mw_dtype *d5;
+	MPI_Aint t7;
+	mw_dtype *d9;
+	mw_accop o10 = { a10, MPI_OP_NULL };
+	struct rma_win *w11;
+	uint32_t *p12;
+	if (!(w11 = mw_win_of(a11))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_dtype_get(a9, &d9))) goto fail;
+	if (a10 >= 32 || a10 == MW_OP_NULL || mw_op_get(a10, &o10.h)) { rc = MW_ERR_OP; goto fail; }
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) { if (a10 != MW_NO_OP) goto fail; p0 = NULL; }
+	if ((rc = mw_dtype_get(a5, &d5))) goto fail;
+	if ((rc = mw_buf(inst, a3, (int32_t)a4, d5, &p3))) goto fail;
+	if ((rc = mw_win_target(w11, mw_rank_in(a6), a7, (int32_t)a8, d9, &t7))) goto fail;
+	p12 = mw_ptr(inst, a12, 4);
+	if (!p12) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Rget_accumulate(&k, p0, (int)a1, d2, p3, (int)a4, d5, mw_rank_in(a6), t7, (int)a8, d9, &o10, w11, p12);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Rput(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Rput", a7, 1 };
+	int rc;
+	void *p0;
+	mw_dtype *d2;
+	MPI_Aint t4;
+	mw_dtype *d6;
+	struct rma_win *w7;
+	uint32_t *p8;
+	if (!(w7 = mw_win_of(a7))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
+	if ((rc = mw_dtype_get(a6, &d6))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a1, d2, &p0))) goto fail;
+	if ((rc = mw_win_target(w7, mw_rank_in(a3), a4, (int32_t)a5, d6, &t4))) goto fail;
+	p8 = mw_ptr(inst, a8, 4);
+	if (!p8) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Rput(&k, p0, (int)a1, d2, mw_rank_in(a3), t4, (int)a5, d6, w7, p8);
+fail:
+	return mw_call_fail(&k, rc);
 }
 
 static uint32_t mwg_Rsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
@@ -4321,6 +4510,80 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Win_allocate(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Win_allocate", a3, 0 };
+	int rc;
+	MPI_Info h2;
+	MPI_Comm h3;
+	uint32_t *p4;
+	uint32_t *p5;
+	if ((rc = mw_comm_get(a3, &h3))) goto fail;
+	if ((rc = mw_info_get(a2, &h2))) goto fail;
+	if ((int32_t)a0 < 0) { rc = MW_ERR_SIZE; goto fail; }
+	if ((int32_t)a1 <= 0) { rc = MW_ERR_DISP; goto fail; }
+	if (!(p4 = mw_ptr(inst, a4, 4))) { rc = MW_ERR_ARG; goto fail; }
+	p5 = mw_ptr(inst, a5, 4);
+	if (!p5) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Win_allocate(&k, a0, (int)a1, h2, h3, p4, p5);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Win_allocate_shared(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Win_allocate_shared", a3, 0 };
+	int rc;
+	MPI_Info h2;
+	MPI_Comm h3;
+	uint32_t *p4;
+	uint32_t *p5;
+	if ((rc = mw_comm_get(a3, &h3))) goto fail;
+	if ((rc = mw_info_get(a2, &h2))) goto fail;
+	if ((int32_t)a0 < 0) { rc = MW_ERR_SIZE; goto fail; }
+	if ((int32_t)a1 <= 0) { rc = MW_ERR_DISP; goto fail; }
+	if (!(p4 = mw_ptr(inst, a4, 4))) { rc = MW_ERR_ARG; goto fail; }
+	p5 = mw_ptr(inst, a5, 4);
+	if (!p5) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Win_allocate_shared(&k, a0, (int)a1, h2, h3, p4, p5);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Win_attach(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Win_attach", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	mw_loc l1 = { a1, NULL };
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((int32_t)a2 < 0) { rc = MW_ERR_SIZE; goto fail; }
+	if (!(l1.p = mw_ptr(inst, a1, a2))) { rc = MW_ERR_BUFFER; goto fail; }
+	return mwh_Win_attach(&k, w0, &l1, a2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_c2f(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Win_c2f", MW_NOCOMM, 0 };
+	int rc;
+	return mwh_Win_c2f(&k, a0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Win_call_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_call_errhandler", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	return mwh_Win_call_errhandler(&k, w0, (int)a1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
 static uint32_t mwg_Win_complete(rt_instance *inst, uint32_t a0)
 {
 	const mw_call k = { inst, "MPI_Win_complete", a0, 1 };
@@ -4330,6 +4593,101 @@ static uint32_t mwg_Win_complete(rt_instance *inst, uint32_t a0)
 	return mwh_Win_complete(&k, w0);
 fail:
 	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Win_create", a4, 0 };
+	int rc;
+	mw_loc l0 = { a0, NULL };
+	MPI_Info h3;
+	MPI_Comm h4;
+	uint32_t *p5;
+	if ((rc = mw_comm_get(a4, &h4))) goto fail;
+	if ((rc = mw_info_get(a3, &h3))) goto fail;
+	if ((int32_t)a1 < 0) { rc = MW_ERR_SIZE; goto fail; }
+	if ((int32_t)a2 <= 0) { rc = MW_ERR_DISP; goto fail; }
+	if (!(l0.p = mw_ptr(inst, a0, a1))) { rc = MW_ERR_BUFFER; goto fail; }
+	p5 = mw_ptr(inst, a5, 4);
+	if (!p5) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Win_create(&k, &l0, a1, (int)a2, h3, h4, p5);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Win_create_dynamic(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Win_create_dynamic", a1, 0 };
+	int rc;
+	MPI_Info h0;
+	MPI_Comm h1;
+	uint32_t *p2;
+	if ((rc = mw_comm_get(a1, &h1))) goto fail;
+	if ((rc = mw_info_get(a0, &h0))) goto fail;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Win_create_dynamic(&k, h0, h1, p2);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Win_create_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_create_errhandler", MW_NOCOMM, 0 };
+	int rc;
+	uint32_t *p1;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Win_create_errhandler(&k, a0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Win_create_keyval(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Win_create_keyval", MW_NOCOMM, 0 };
+	int rc;
+	int32_t *p2;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Win_create_keyval(&k, a0, a1, p2, a3);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Win_delete_attr(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_delete_attr", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	mw_keyval_ref y1 = { a1, 0 };
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	return mwh_Win_delete_attr(&k, w0, &y1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_detach(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_detach", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	mw_loc l1 = { a1, NULL };
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if (!(l1.p = mw_ptr(inst, a1, 0))) { rc = MW_ERR_BUFFER; goto fail; }
+	return mwh_Win_detach(&k, w0, &l1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_f2c(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Win_f2c", MW_NOCOMM, 0 };
+	int rc;
+	return mwh_Win_f2c(&k, a0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Win_fence(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -4383,6 +4741,64 @@ static uint32_t mwg_Win_flush_local_all(rt_instance *inst, uint32_t a0)
 	struct rma_win *w0;
 	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
 	return mwh_Win_flush_local_all(&k, w0);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Win_free", MW_NOCOMM, 0 };
+	int rc;
+	mw_win_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if (!(q0.w = mw_win_of(q0.mod))) { rc = MW_ERR_WIN; goto fail; }
+	return mwh_Win_free(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Win_free_keyval(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Win_free_keyval", MW_NOCOMM, 0 };
+	int rc;
+	mw_keyval_io q0;
+	q0.slot = mw_ptr(inst, a0, 4);
+	if (!q0.slot) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = *q0.slot;
+	if ((rc = mw_keyval_get(q0.mod, &q0.h))) goto fail;
+	return mwh_Win_free_keyval(&k, &q0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Win_get_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_Win_get_attr", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	uint32_t *p2;
+	int32_t *p3;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if (!(p2 = mw_ptr(inst, a2, 4))) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Win_get_attr(&k, w0, a1, p2, p3);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_get_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_get_errhandler", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	uint32_t *p1;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Win_get_errhandler(&k, w0, p1);
 fail:
 	return mw_call_fail(&k, rc);
 }
@@ -4466,6 +4882,32 @@ fail:
 	return mw_call_fail(&k, rc);
 }
 
+static uint32_t mwg_Win_set_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_Win_set_attr", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	mw_keyval_ref y1 = { a1, 0 };
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_keyval_get(a1, &y1.h))) goto fail;
+	return mwh_Win_set_attr(&k, w0, &y1, a2);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_set_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Win_set_errhandler", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	MPI_Errhandler e1;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if ((rc = mw_errh_get(a1, &e1))) goto fail;
+	return mwh_Win_set_errhandler(&k, w0, a1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
 static uint32_t mwg_Win_set_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	const mw_call k = { inst, "MPI_Win_set_info", a0, 1 };
@@ -4488,6 +4930,26 @@ static uint32_t mwg_Win_set_name(rt_instance *inst, uint32_t a0, uint32_t a1)
 	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
 	if (!(s1 = mw_str(inst, a1))) { rc = MW_ERR_ARG; goto fail; }
 	return mwh_Win_set_name(&k, w0, s1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
+static uint32_t mwg_Win_shared_query(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Win_shared_query", a0, 1 };
+	int rc;
+	struct rma_win *w0;
+	int32_t *p2;
+	int32_t *p3;
+	uint32_t *p4;
+	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
+	if (!mw_win_shared(w0)) { rc = MW_ERR_RMA_FLAVOR; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	if (!(p4 = mw_ptr(inst, a4, 4))) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Win_shared_query(&k, w0, mw_rank_in(a1), p2, p3, p4);
 fail:
 	return mw_call_fail(&k, rc);
 }
@@ -4584,7 +5046,7 @@ static uint32_t mwb_Accumulate_c(rt_instance *inst, uint32_t a0, uint64_t a1, ui
 	if (mw_bigc_xfer(&x, "origin_count", a1, a2, &b1, &b2)) goto out;
 	uint32_t b5, b6;
 	if (mw_bigc_xfer(&x, "target_count", a5, a6, &b5, &b6)) goto out;
-	x.r = mwh_Accumulate(inst, a0, b1, b2, a3, a4, b5, b6, a7, a8);
+	x.r = mwg_Accumulate(inst, a0, b1, b2, a3, a4, b5, b6, a7, a8);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5077,7 +5539,7 @@ static uint32_t mwb_Get_accumulate_c(rt_instance *inst, uint32_t a0, uint64_t a1
 	if (mw_bigc_xfer(&x, "result_count", a4, a5, &b4, &b5)) goto out;
 	uint32_t b8, b9;
 	if (mw_bigc_xfer(&x, "target_count", a8, a9, &b8, &b9)) goto out;
-	x.r = mwh_Get_accumulate(inst, a0, b1, b2, a3, b4, b5, a6, a7, b8, b9, a10, a11);
+	x.r = mwg_Get_accumulate(inst, a0, b1, b2, a3, b4, b5, a6, a7, b8, b9, a10, a11);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5505,7 +5967,7 @@ static uint32_t mwb_Raccumulate_c(rt_instance *inst, uint32_t a0, uint64_t a1, u
 	if (mw_bigc_xfer(&x, "origin_count", a1, a2, &b1, &b2)) goto out;
 	uint32_t b5, b6;
 	if (mw_bigc_xfer(&x, "target_count", a5, a6, &b5, &b6)) goto out;
-	x.r = mwh_Raccumulate(inst, a0, b1, b2, a3, a4, b5, b6, a7, a8, a9);
+	x.r = mwg_Raccumulate(inst, a0, b1, b2, a3, a4, b5, b6, a7, a8, a9);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5540,7 +6002,7 @@ static uint32_t mwb_Rget_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t
 	if (mw_bigc_xfer(&x, "origin_count", a1, a2, &b1, &b2)) goto out;
 	uint32_t b5, b6;
 	if (mw_bigc_xfer(&x, "target_count", a5, a6, &b5, &b6)) goto out;
-	x.r = mwh_Rget(inst, a0, b1, b2, a3, a4, b5, b6, a7, a8);
+	x.r = mwg_Rget(inst, a0, b1, b2, a3, a4, b5, b6, a7, a8);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5555,7 +6017,7 @@ static uint32_t mwb_Rget_accumulate_c(rt_instance *inst, uint32_t a0, uint64_t a
 	if (mw_bigc_xfer(&x, "result_count", a4, a5, &b4, &b5)) goto out;
 	uint32_t b8, b9;
 	if (mw_bigc_xfer(&x, "target_count", a8, a9, &b8, &b9)) goto out;
-	x.r = mwh_Rget_accumulate(inst, a0, b1, b2, a3, b4, b5, a6, a7, b8, b9, a10, a11, a12);
+	x.r = mwg_Rget_accumulate(inst, a0, b1, b2, a3, b4, b5, a6, a7, b8, b9, a10, a11, a12);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5568,7 +6030,7 @@ static uint32_t mwb_Rput_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t
 	if (mw_bigc_xfer(&x, "origin_count", a1, a2, &b1, &b2)) goto out;
 	uint32_t b5, b6;
 	if (mw_bigc_xfer(&x, "target_count", a5, a6, &b5, &b6)) goto out;
-	x.r = mwh_Rput(inst, a0, b1, b2, a3, a4, b5, b6, a7, a8);
+	x.r = mwg_Rput(inst, a0, b1, b2, a3, a4, b5, b6, a7, a8);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5866,8 +6328,8 @@ out:
 const rt_hostfn mw_glue[] = {
 	{ "env", "MPI_Abort", "ii:i", (void *)mwg_Abort },
 	{ "env", "PMPI_Abort", "ii:i", (void *)mwg_Abort },
-	{ "env", "MPI_Accumulate", "iiiiiiiii:i", (void *)mwh_Accumulate },
-	{ "env", "PMPI_Accumulate", "iiiiiiiii:i", (void *)mwh_Accumulate },
+	{ "env", "MPI_Accumulate", "iiiiiiiii:i", (void *)mwg_Accumulate },
+	{ "env", "PMPI_Accumulate", "iiiiiiiii:i", (void *)mwg_Accumulate },
 	{ "env", "MPI_Add_error_class", "i:i", (void *)mwg_Add_error_class },
 	{ "env", "PMPI_Add_error_class", "i:i", (void *)mwg_Add_error_class },
 	{ "env", "MPI_Add_error_code", "ii:i", (void *)mwg_Add_error_code },
@@ -6002,8 +6464,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_split_type", "iiiii:i", (void *)mwg_Comm_split_type },
 	{ "env", "MPI_Comm_test_inter", "ii:i", (void *)mwg_Comm_test_inter },
 	{ "env", "PMPI_Comm_test_inter", "ii:i", (void *)mwg_Comm_test_inter },
-	{ "env", "MPI_Compare_and_swap", "iiiiiii:i", (void *)mwh_Compare_and_swap },
-	{ "env", "PMPI_Compare_and_swap", "iiiiiii:i", (void *)mwh_Compare_and_swap },
+	{ "env", "MPI_Compare_and_swap", "iiiiiii:i", (void *)mwg_Compare_and_swap },
+	{ "env", "PMPI_Compare_and_swap", "iiiiiii:i", (void *)mwg_Compare_and_swap },
 	{ "env", "MPI_Dims_create", "iii:i", (void *)mwg_Dims_create },
 	{ "env", "PMPI_Dims_create", "iii:i", (void *)mwg_Dims_create },
 	{ "env", "MPI_Dist_graph_create", "iiiiiiiii:i", (void *)mwg_Dist_graph_create },
@@ -6026,8 +6488,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Error_string", "iii:i", (void *)mwg_Error_string },
 	{ "env", "MPI_Exscan", "iiiiii:i", (void *)mwh_Exscan },
 	{ "env", "PMPI_Exscan", "iiiiii:i", (void *)mwh_Exscan },
-	{ "env", "MPI_Fetch_and_op", "iiiiiii:i", (void *)mwh_Fetch_and_op },
-	{ "env", "PMPI_Fetch_and_op", "iiiiiii:i", (void *)mwh_Fetch_and_op },
+	{ "env", "MPI_Fetch_and_op", "iiiiiii:i", (void *)mwg_Fetch_and_op },
+	{ "env", "PMPI_Fetch_and_op", "iiiiiii:i", (void *)mwg_Fetch_and_op },
 	{ "env", "MPI_File_c2f", "i:i", (void *)mwh_File_c2f },
 	{ "env", "PMPI_File_c2f", "i:i", (void *)mwh_File_c2f },
 	{ "env", "MPI_File_call_errhandler", "ii:i", (void *)mwg_File_call_errhandler },
@@ -6162,8 +6624,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Gatherv", "iiiiiiiii:i", (void *)mwh_Gatherv },
 	{ "env", "MPI_Get", "iiiiiiii:i", (void *)mwg_Get },
 	{ "env", "PMPI_Get", "iiiiiiii:i", (void *)mwg_Get },
-	{ "env", "MPI_Get_accumulate", "iiiiiiiiiiii:i", (void *)mwh_Get_accumulate },
-	{ "env", "PMPI_Get_accumulate", "iiiiiiiiiiii:i", (void *)mwh_Get_accumulate },
+	{ "env", "MPI_Get_accumulate", "iiiiiiiiiiii:i", (void *)mwg_Get_accumulate },
+	{ "env", "PMPI_Get_accumulate", "iiiiiiiiiiii:i", (void *)mwg_Get_accumulate },
 	{ "env", "MPI_Get_address", "ii:i", (void *)mwg_Get_address },
 	{ "env", "PMPI_Get_address", "ii:i", (void *)mwg_Get_address },
 	{ "env", "MPI_Get_count", "iii:i", (void *)mwg_Get_count },
@@ -6370,8 +6832,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Put", "iiiiiiii:i", (void *)mwg_Put },
 	{ "env", "MPI_Query_thread", "i:i", (void *)mwg_Query_thread },
 	{ "env", "PMPI_Query_thread", "i:i", (void *)mwg_Query_thread },
-	{ "env", "MPI_Raccumulate", "iiiiiiiiii:i", (void *)mwh_Raccumulate },
-	{ "env", "PMPI_Raccumulate", "iiiiiiiiii:i", (void *)mwh_Raccumulate },
+	{ "env", "MPI_Raccumulate", "iiiiiiiiii:i", (void *)mwg_Raccumulate },
+	{ "env", "PMPI_Raccumulate", "iiiiiiiiii:i", (void *)mwg_Raccumulate },
 	{ "env", "MPI_Recv", "iiiiiii:i", (void *)mwg_Recv },
 	{ "env", "PMPI_Recv", "iiiiiii:i", (void *)mwg_Recv },
 	{ "env", "MPI_Recv_init", "iiiiiii:i", (void *)mwg_Recv_init },
@@ -6392,12 +6854,12 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Request_free", "i:i", (void *)mwg_Request_free },
 	{ "env", "MPI_Request_get_status", "iii:i", (void *)mwg_Request_get_status },
 	{ "env", "PMPI_Request_get_status", "iii:i", (void *)mwg_Request_get_status },
-	{ "env", "MPI_Rget", "iiiiiiiii:i", (void *)mwh_Rget },
-	{ "env", "PMPI_Rget", "iiiiiiiii:i", (void *)mwh_Rget },
-	{ "env", "MPI_Rget_accumulate", "iiiiiiiiiiiii:i", (void *)mwh_Rget_accumulate },
-	{ "env", "PMPI_Rget_accumulate", "iiiiiiiiiiiii:i", (void *)mwh_Rget_accumulate },
-	{ "env", "MPI_Rput", "iiiiiiiii:i", (void *)mwh_Rput },
-	{ "env", "PMPI_Rput", "iiiiiiiii:i", (void *)mwh_Rput },
+	{ "env", "MPI_Rget", "iiiiiiiii:i", (void *)mwg_Rget },
+	{ "env", "PMPI_Rget", "iiiiiiiii:i", (void *)mwg_Rget },
+	{ "env", "MPI_Rget_accumulate", "iiiiiiiiiiiii:i", (void *)mwg_Rget_accumulate },
+	{ "env", "PMPI_Rget_accumulate", "iiiiiiiiiiiii:i", (void *)mwg_Rget_accumulate },
+	{ "env", "MPI_Rput", "iiiiiiiii:i", (void *)mwg_Rput },
+	{ "env", "PMPI_Rput", "iiiiiiiii:i", (void *)mwg_Rput },
 	{ "env", "MPI_Rsend", "iiiiii:i", (void *)mwg_Rsend },
 	{ "env", "PMPI_Rsend", "iiiiii:i", (void *)mwg_Rsend },
 	{ "env", "MPI_Rsend_init", "iiiiiii:i", (void *)mwg_Rsend_init },
@@ -6600,32 +7062,32 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Waitany", "iiii:i", (void *)mwg_Waitany },
 	{ "env", "MPI_Waitsome", "iiiii:i", (void *)mwg_Waitsome },
 	{ "env", "PMPI_Waitsome", "iiiii:i", (void *)mwg_Waitsome },
-	{ "env", "MPI_Win_allocate", "iiiiii:i", (void *)mwh_Win_allocate },
-	{ "env", "PMPI_Win_allocate", "iiiiii:i", (void *)mwh_Win_allocate },
-	{ "env", "MPI_Win_allocate_shared", "iiiiii:i", (void *)mwh_Win_allocate_shared },
-	{ "env", "PMPI_Win_allocate_shared", "iiiiii:i", (void *)mwh_Win_allocate_shared },
-	{ "env", "MPI_Win_attach", "iii:i", (void *)mwh_Win_attach },
-	{ "env", "PMPI_Win_attach", "iii:i", (void *)mwh_Win_attach },
-	{ "env", "MPI_Win_c2f", "i:i", (void *)mwh_Win_c2f },
-	{ "env", "PMPI_Win_c2f", "i:i", (void *)mwh_Win_c2f },
-	{ "env", "MPI_Win_call_errhandler", "ii:i", (void *)mwh_Win_call_errhandler },
-	{ "env", "PMPI_Win_call_errhandler", "ii:i", (void *)mwh_Win_call_errhandler },
+	{ "env", "MPI_Win_allocate", "iiiiii:i", (void *)mwg_Win_allocate },
+	{ "env", "PMPI_Win_allocate", "iiiiii:i", (void *)mwg_Win_allocate },
+	{ "env", "MPI_Win_allocate_shared", "iiiiii:i", (void *)mwg_Win_allocate_shared },
+	{ "env", "PMPI_Win_allocate_shared", "iiiiii:i", (void *)mwg_Win_allocate_shared },
+	{ "env", "MPI_Win_attach", "iii:i", (void *)mwg_Win_attach },
+	{ "env", "PMPI_Win_attach", "iii:i", (void *)mwg_Win_attach },
+	{ "env", "MPI_Win_c2f", "i:i", (void *)mwg_Win_c2f },
+	{ "env", "PMPI_Win_c2f", "i:i", (void *)mwg_Win_c2f },
+	{ "env", "MPI_Win_call_errhandler", "ii:i", (void *)mwg_Win_call_errhandler },
+	{ "env", "PMPI_Win_call_errhandler", "ii:i", (void *)mwg_Win_call_errhandler },
 	{ "env", "MPI_Win_complete", "i:i", (void *)mwg_Win_complete },
 	{ "env", "PMPI_Win_complete", "i:i", (void *)mwg_Win_complete },
-	{ "env", "MPI_Win_create", "iiiiii:i", (void *)mwh_Win_create },
-	{ "env", "PMPI_Win_create", "iiiiii:i", (void *)mwh_Win_create },
-	{ "env", "MPI_Win_create_dynamic", "iii:i", (void *)mwh_Win_create_dynamic },
-	{ "env", "PMPI_Win_create_dynamic", "iii:i", (void *)mwh_Win_create_dynamic },
-	{ "env", "MPI_Win_create_errhandler", "ii:i", (void *)mwh_Win_create_errhandler },
-	{ "env", "PMPI_Win_create_errhandler", "ii:i", (void *)mwh_Win_create_errhandler },
-	{ "env", "MPI_Win_create_keyval", "iiii:i", (void *)mwh_Win_create_keyval },
-	{ "env", "PMPI_Win_create_keyval", "iiii:i", (void *)mwh_Win_create_keyval },
-	{ "env", "MPI_Win_delete_attr", "ii:i", (void *)mwh_Win_delete_attr },
-	{ "env", "PMPI_Win_delete_attr", "ii:i", (void *)mwh_Win_delete_attr },
-	{ "env", "MPI_Win_detach", "ii:i", (void *)mwh_Win_detach },
-	{ "env", "PMPI_Win_detach", "ii:i", (void *)mwh_Win_detach },
-	{ "env", "MPI_Win_f2c", "i:i", (void *)mwh_Win_f2c },
-	{ "env", "PMPI_Win_f2c", "i:i", (void *)mwh_Win_f2c },
+	{ "env", "MPI_Win_create", "iiiiii:i", (void *)mwg_Win_create },
+	{ "env", "PMPI_Win_create", "iiiiii:i", (void *)mwg_Win_create },
+	{ "env", "MPI_Win_create_dynamic", "iii:i", (void *)mwg_Win_create_dynamic },
+	{ "env", "PMPI_Win_create_dynamic", "iii:i", (void *)mwg_Win_create_dynamic },
+	{ "env", "MPI_Win_create_errhandler", "ii:i", (void *)mwg_Win_create_errhandler },
+	{ "env", "PMPI_Win_create_errhandler", "ii:i", (void *)mwg_Win_create_errhandler },
+	{ "env", "MPI_Win_create_keyval", "iiii:i", (void *)mwg_Win_create_keyval },
+	{ "env", "PMPI_Win_create_keyval", "iiii:i", (void *)mwg_Win_create_keyval },
+	{ "env", "MPI_Win_delete_attr", "ii:i", (void *)mwg_Win_delete_attr },
+	{ "env", "PMPI_Win_delete_attr", "ii:i", (void *)mwg_Win_delete_attr },
+	{ "env", "MPI_Win_detach", "ii:i", (void *)mwg_Win_detach },
+	{ "env", "PMPI_Win_detach", "ii:i", (void *)mwg_Win_detach },
+	{ "env", "MPI_Win_f2c", "i:i", (void *)mwg_Win_f2c },
+	{ "env", "PMPI_Win_f2c", "i:i", (void *)mwg_Win_f2c },
 	{ "env", "MPI_Win_fence", "ii:i", (void *)mwg_Win_fence },
 	{ "env", "PMPI_Win_fence", "ii:i", (void *)mwg_Win_fence },
 	{ "env", "MPI_Win_flush", "ii:i", (void *)mwg_Win_flush },
@@ -6636,14 +7098,14 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Win_flush_local", "ii:i", (void *)mwg_Win_flush_local },
 	{ "env", "MPI_Win_flush_local_all", "i:i", (void *)mwg_Win_flush_local_all },
 	{ "env", "PMPI_Win_flush_local_all", "i:i", (void *)mwg_Win_flush_local_all },
-	{ "env", "MPI_Win_free", "i:i", (void *)mwh_Win_free },
-	{ "env", "PMPI_Win_free", "i:i", (void *)mwh_Win_free },
-	{ "env", "MPI_Win_free_keyval", "i:i", (void *)mwh_Win_free_keyval },
-	{ "env", "PMPI_Win_free_keyval", "i:i", (void *)mwh_Win_free_keyval },
-	{ "env", "MPI_Win_get_attr", "iiii:i", (void *)mwh_Win_get_attr },
-	{ "env", "PMPI_Win_get_attr", "iiii:i", (void *)mwh_Win_get_attr },
-	{ "env", "MPI_Win_get_errhandler", "ii:i", (void *)mwh_Win_get_errhandler },
-	{ "env", "PMPI_Win_get_errhandler", "ii:i", (void *)mwh_Win_get_errhandler },
+	{ "env", "MPI_Win_free", "i:i", (void *)mwg_Win_free },
+	{ "env", "PMPI_Win_free", "i:i", (void *)mwg_Win_free },
+	{ "env", "MPI_Win_free_keyval", "i:i", (void *)mwg_Win_free_keyval },
+	{ "env", "PMPI_Win_free_keyval", "i:i", (void *)mwg_Win_free_keyval },
+	{ "env", "MPI_Win_get_attr", "iiii:i", (void *)mwg_Win_get_attr },
+	{ "env", "PMPI_Win_get_attr", "iiii:i", (void *)mwg_Win_get_attr },
+	{ "env", "MPI_Win_get_errhandler", "ii:i", (void *)mwg_Win_get_errhandler },
+	{ "env", "PMPI_Win_get_errhandler", "ii:i", (void *)mwg_Win_get_errhandler },
 	{ "env", "MPI_Win_get_group", "ii:i", (void *)mwg_Win_get_group },
 	{ "env", "PMPI_Win_get_group", "ii:i", (void *)mwg_Win_get_group },
 	{ "env", "MPI_Win_get_info", "ii:i", (void *)mwg_Win_get_info },
@@ -6656,16 +7118,16 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Win_lock_all", "ii:i", (void *)mwg_Win_lock_all },
 	{ "env", "MPI_Win_post", "iii:i", (void *)mwg_Win_post },
 	{ "env", "PMPI_Win_post", "iii:i", (void *)mwg_Win_post },
-	{ "env", "MPI_Win_set_attr", "iii:i", (void *)mwh_Win_set_attr },
-	{ "env", "PMPI_Win_set_attr", "iii:i", (void *)mwh_Win_set_attr },
-	{ "env", "MPI_Win_set_errhandler", "ii:i", (void *)mwh_Win_set_errhandler },
-	{ "env", "PMPI_Win_set_errhandler", "ii:i", (void *)mwh_Win_set_errhandler },
+	{ "env", "MPI_Win_set_attr", "iii:i", (void *)mwg_Win_set_attr },
+	{ "env", "PMPI_Win_set_attr", "iii:i", (void *)mwg_Win_set_attr },
+	{ "env", "MPI_Win_set_errhandler", "ii:i", (void *)mwg_Win_set_errhandler },
+	{ "env", "PMPI_Win_set_errhandler", "ii:i", (void *)mwg_Win_set_errhandler },
 	{ "env", "MPI_Win_set_info", "ii:i", (void *)mwg_Win_set_info },
 	{ "env", "PMPI_Win_set_info", "ii:i", (void *)mwg_Win_set_info },
 	{ "env", "MPI_Win_set_name", "ii:i", (void *)mwg_Win_set_name },
 	{ "env", "PMPI_Win_set_name", "ii:i", (void *)mwg_Win_set_name },
-	{ "env", "MPI_Win_shared_query", "iiiii:i", (void *)mwh_Win_shared_query },
-	{ "env", "PMPI_Win_shared_query", "iiiii:i", (void *)mwh_Win_shared_query },
+	{ "env", "MPI_Win_shared_query", "iiiii:i", (void *)mwg_Win_shared_query },
+	{ "env", "PMPI_Win_shared_query", "iiiii:i", (void *)mwg_Win_shared_query },
 	{ "env", "MPI_Win_start", "iii:i", (void *)mwg_Win_start },
 	{ "env", "PMPI_Win_start", "iii:i", (void *)mwg_Win_start },
 	{ "env", "MPI_Win_sync", "i:i", (void *)mwg_Win_sync },
@@ -6928,14 +7390,14 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Unpack_c", "iIiiIii:i", (void *)mwb_Unpack_c },
 	{ "env", "MPI_Unpack_external_c", "iiIiiIi:i", (void *)mwb_Unpack_external_c },
 	{ "env", "PMPI_Unpack_external_c", "iiIiiIi:i", (void *)mwb_Unpack_external_c },
-	{ "env", "MPI_Win_allocate_c", "iiiiii:i", (void *)mwh_Win_allocate },
-	{ "env", "PMPI_Win_allocate_c", "iiiiii:i", (void *)mwh_Win_allocate },
-	{ "env", "MPI_Win_allocate_shared_c", "iiiiii:i", (void *)mwh_Win_allocate_shared },
-	{ "env", "PMPI_Win_allocate_shared_c", "iiiiii:i", (void *)mwh_Win_allocate_shared },
-	{ "env", "MPI_Win_create_c", "iiiiii:i", (void *)mwh_Win_create },
-	{ "env", "PMPI_Win_create_c", "iiiiii:i", (void *)mwh_Win_create },
-	{ "env", "MPI_Win_shared_query_c", "iiiii:i", (void *)mwh_Win_shared_query },
-	{ "env", "PMPI_Win_shared_query_c", "iiiii:i", (void *)mwh_Win_shared_query },
+	{ "env", "MPI_Win_allocate_c", "iiiiii:i", (void *)mwg_Win_allocate },
+	{ "env", "PMPI_Win_allocate_c", "iiiiii:i", (void *)mwg_Win_allocate },
+	{ "env", "MPI_Win_allocate_shared_c", "iiiiii:i", (void *)mwg_Win_allocate_shared },
+	{ "env", "PMPI_Win_allocate_shared_c", "iiiiii:i", (void *)mwg_Win_allocate_shared },
+	{ "env", "MPI_Win_create_c", "iiiiii:i", (void *)mwg_Win_create },
+	{ "env", "PMPI_Win_create_c", "iiiiii:i", (void *)mwg_Win_create },
+	{ "env", "MPI_Win_shared_query_c", "iiiii:i", (void *)mwg_Win_shared_query },
+	{ "env", "PMPI_Win_shared_query_c", "iiiii:i", (void *)mwg_Win_shared_query },
 };
 const unsigned mw_glue_n = sizeof mw_glue / sizeof mw_glue[0];
 

@@ -29,11 +29,11 @@
  *
  * Errors on a window go to the window's module error handler (default
  * MPI_ERRORS_ARE_FATAL, as MPI says); the host window always returns.
- * The synchronization procedures, the window's group, name and info, and
- * MPI_Put and MPI_Get are typed (src/mpi/gen/family-rma.txt): their
+ * Every procedure here is typed (src/mpi/gen/family-rma.txt): its
  * generated entry looks the window up (class win) and checks the other
- * arguments, and k (its win flag) sends a failure to the window's handler;
- * the rest check their arguments here (WIN, WFAIL, WRET).
+ * arguments, the target side of an access included (class tdisp:
+ * target_in), and k (its win flag) sends a failure to the window's
+ * handler; a constructor's failures go to its communicator's.
  *
  * Shared windows (Win_allocate_shared, Win_shared_query): every rank's
  * segment must appear inside every rank's linear memory.  The host's own
@@ -63,8 +63,6 @@
 #include "rt/rt.h"
 
 typedef uint32_t u32;
-
-#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
 
 /* ---- the window table ------------------------------------------------------ */
 
@@ -174,12 +172,6 @@ static u32 win_add_(rma_win *w)
 	return i;
 }
 
-/* Window argument: record or the bridge's error on MPI_COMM_WORLD. */
-#define WIN(w, a, proc) do { if (!((w) = win_of(a))) \
-	return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, proc); } while (0)
-#define WFAIL(w, win, proc) mw_fail_eh(inst, rc, (w)->eh, (win), proc)
-#define WRET(w, win, r, proc) mw_ret_eh(inst, (r), (w)->eh, (win), proc)
-
 /* ---- creation ---------------------------------------------------------------- */
 
 /* The host's view of a window's memory, for its second host window:
@@ -259,34 +251,18 @@ static void host_win_drop(MPI_Win *hw)
 		MPI_Win_free(hw);
 }
 
-u32 mwh_Win_create(rt_instance *inst, u32 base, u32 size, u32 du, u32 info,
-                   u32 comm, u32 winp)
+/* The entry checked the communicator, info, size, unit, the memory and
+ * the out pointer. */
+u32 mwh_Win_create(const mw_call *k, const mw_loc *base, uint32_t size, int disp_unit,
+                   MPI_Info info, MPI_Comm comm, uint32_t *win)
 {
-	const char *proc = "MPI_Win_create";
-	MPI_Comm c;
-	MPI_Info in;
 	MPI_Win hw = MPI_WIN_NULL;
-	uint32_t *o;
-	int rc;
-	TRY(mw_comm_get(comm, &c));
-	TRY(mw_info_get(info, &in));
-	if ((int32_t)size < 0)
-		TRY(MW_ERR_SIZE);
-	if ((int32_t)du <= 0)
-		TRY(MW_ERR_DISP);
-	void *p = mw_ptr(inst, base, size);
-	if (!p)
-		TRY(MW_ERR_BUFFER);
-	if (!(o = mw_ptr(inst, winp, 4)))
-		TRY(MW_ERR_ARG);
-	rc = MPI_Win_create(p, (MPI_Aint)size, (int)du, in, c, &hw);
+	int rc = MPI_Win_create(base->p, (MPI_Aint)size, disp_unit, info, comm, &hw);
 	if (rc == MPI_SUCCESS &&
-	    (rc = win_new(inst, hw, c, (host_span){ p, (MPI_Aint)size, (int)du }, base, size,
-	                  (int32_t)du, MW_WIN_FLAVOR_CREATE, o)))
+	    (rc = win_new(k->inst, hw, comm, (host_span){ base->p, (MPI_Aint)size, disp_unit },
+	                  base->mod, size, disp_unit, MW_WIN_FLAVOR_CREATE, win)))
 		host_win_drop(&hw);
-	return mw_ret(inst, rc, comm, proc);
-fail:
-	return mw_fail(inst, rc, comm, proc);
+	return mw_call_ret(k, rc);
 }
 
 static int all_ok(int ok, MPI_Comm c);
@@ -480,57 +456,48 @@ static int alloc_alias(rt_instance *inst, MPI_Comm c, MPI_Info in, u32 size, int
 	return MPI_SUCCESS;
 }
 
-u32 mwh_Win_allocate(rt_instance *inst, u32 size, u32 du, u32 info, u32 comm,
-                     u32 basep, u32 winp)
+/* The entry checked the communicator, info, size, unit and out pointers;
+ * the memory comes from the host (alloc_alias) or the module's malloc. */
+u32 mwh_Win_allocate(const mw_call *k, uint32_t size, int du, MPI_Info in, MPI_Comm c,
+                     uint32_t *baseptr, uint32_t *win)
 {
-	const char *proc = "MPI_Win_allocate";
-	MPI_Comm c;
-	MPI_Info in;
+	rt_instance *inst = k->inst;
 	MPI_Win hw = MPI_WIN_NULL;
 	int rc, done = 0;
-	TRY(mw_comm_get(comm, &c));
-	TRY(mw_info_get(info, &in));
-	if ((int32_t)size < 0)
-		TRY(MW_ERR_SIZE);
-	if ((int32_t)du <= 0)
-		TRY(MW_ERR_DISP);
-	if (!mw_ptr(inst, basep, 4) || !mw_ptr(inst, winp, 4))
-		TRY(MW_ERR_ARG);
 	u32 a = 0;
 	uint32_t h = MW_WIN_NULL;
 	if (!getenv("MPIWASM_WIN_ALLOCATE_CREATE")) {   /* the old path, to compare */
 		rc = alloc_alias(inst, c, in, size, (int32_t)du, &a, &h, &done);
 		if (rc != MPI_SUCCESS || done) {
 			if (rc == MPI_SUCCESS) {
-				*(uint32_t *)mw_ptr(inst, basep, 4) = a;
-				*(uint32_t *)mw_ptr(inst, winp, 4) = h;
+				*baseptr = a;
+				*win = h;
 			}
-			return mw_ret(inst, rc, comm, proc);
+			return mw_call_ret(k, rc);
 		}
 	}
 	/* The module's own allocator: the memory is linear memory. */
-	a = mw_malloc(inst, size ? size : 1, proc);
+	a = mw_malloc(inst, size ? size : 1, k->proc);
 	mw_after(inst, 0);
 	/* Collective: a rank whose malloc failed must not leave the others
 	 * waiting in MPI_Win_create. */
 	if (!all_ok(a != 0, c)) {
 		mw_free(inst, a);
-		TRY(MW_ERR_NO_MEM);
+		return mw_call_fail(k, MW_ERR_NO_MEM);
 	}
-	rc = MPI_Win_create(mw_ptr(inst, a, size), (MPI_Aint)size, (int)du, in, c, &hw);
+	void *p = mw_ptr(inst, a, size);
+	rc = MPI_Win_create(p, (MPI_Aint)size, du, in, c, &hw);
 	if (rc == MPI_SUCCESS &&
-	    (rc = win_new(inst, hw, c, (host_span){ mw_ptr(inst, a, size), (MPI_Aint)size,
-	                  (int)du }, a, size, (int32_t)du, MW_WIN_FLAVOR_ALLOCATE, &h)))
+	    (rc = win_new(inst, hw, c, (host_span){ p, (MPI_Aint)size, du }, a, size,
+	                  (int32_t)du, MW_WIN_FLAVOR_ALLOCATE, &h)))
 		host_win_drop(&hw);
 	if (rc == MPI_SUCCESS) {
-		*(uint32_t *)mw_ptr(inst, basep, 4) = a;
-		*(uint32_t *)mw_ptr(inst, winp, 4) = h;
+		*baseptr = a;
+		*win = h;
 	} else {
 		mw_free(inst, a);
 	}
-	return mw_ret(inst, rc, comm, proc);
-fail:
-	return mw_fail(inst, rc, comm, proc);
+	return mw_call_ret(k, rc);
 }
 
 /* ---- shared windows ------------------------------------------------------------ */
@@ -861,42 +828,35 @@ static int shared_own(rt_instance *inst, MPI_Comm c, MPI_Info in, u32 size, int3
 	return MPI_SUCCESS;
 }
 
-u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 comm,
-                            u32 basep, u32 winp)
+/* The entry checked the communicator, info, size, unit and out pointers. */
+u32 mwh_Win_allocate_shared(const mw_call *k, uint32_t size, int du, MPI_Info in, MPI_Comm c,
+                            uint32_t *baseptr, uint32_t *win)
 {
-	const char *proc = "MPI_Win_allocate_shared";
-	MPI_Comm c, node;
-	MPI_Info in;
+	rt_instance *inst = k->inst;
+	const char *proc = k->proc;
+	MPI_Comm node;
 	int rc, n = 0, nn = 0, done = 0;
 	int64_t *sizes = NULL;
-	TRY(mw_comm_get(comm, &c));
-	TRY(mw_info_get(info, &in));
-	if ((int32_t)size < 0)
-		TRY(MW_ERR_SIZE);
-	if ((int32_t)du <= 0)
-		TRY(MW_ERR_DISP);
-	if (!mw_ptr(inst, basep, 4) || !mw_ptr(inst, winp, 4))
-		TRY(MW_ERR_ARG);
 	long pg = sysconf(_SC_PAGESIZE);
 	if (pg <= 0 || (uintptr_t)rt_mem(inst, 0, 0) % (uintptr_t)pg)
-		TRY(MW_ERR_RMA_SHARED);
+		return mw_call_fail(k, MW_ERR_RMA_SHARED);
 	/* All ranks of comm must share memory. */
 	if ((rc = MPI_Comm_size(c, &n)))
-		return mw_ret(inst, rc, comm, proc);
+		return mw_call_ret(k, rc);
 	if ((rc = MPI_Comm_split_type(c, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)))
-		return mw_ret(inst, rc, comm, proc);
+		return mw_call_ret(k, rc);
 	MPI_Comm_size(node, &nn);
 	MPI_Comm_free(&node);
 	if (nn != n)
-		TRY(MW_ERR_RMA_SHARED);
+		return mw_call_fail(k, MW_ERR_RMA_SHARED);
 	/* Every rank's segment appears in each rank's linear memory: the
 	 * node's total must fit one wasm32 memory (4 GiB in all). */
 	if (!(sizes = calloc((size_t)n + 1, sizeof *sizes)))
-		TRY(MW_ERR_NO_MEM);
+		return mw_call_fail(k, MW_ERR_NO_MEM);
 	int64_t mine = (int32_t)size, total = 0;
 	if ((rc = MPI_Allgather(&mine, 1, MPI_INT64_T, sizes, 1, MPI_INT64_T, c))) {
 		free(sizes);
-		return mw_ret(inst, rc, comm, proc);
+		return mw_call_ret(k, rc);
 	}
 	for (int i = 0; i < n; i++)
 		total += sizes[i];
@@ -906,7 +866,7 @@ u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 c
 		        "program's own data): every rank's segment must be in each rank's memory\n",
 		        mw_world_rank, proc, (long long)total);
 		free(sizes);
-		TRY(MW_ERR_NO_MEM);
+		return mw_call_fail(k, MW_ERR_NO_MEM);
 	}
 	u32 a = 0, h = MW_WIN_NULL;
 	rc = 0;
@@ -920,108 +880,71 @@ u32 mwh_Win_allocate_shared(rt_instance *inst, u32 size, u32 du, u32 info, u32 c
 		free(sizes);
 	}
 	if (rc != MPI_SUCCESS)
-		return mw_ret(inst, rc, comm, proc);
-	*(uint32_t *)mw_ptr(inst, basep, 4) = a;
-	*(uint32_t *)mw_ptr(inst, winp, 4) = h;
+		return mw_call_ret(k, rc);
+	*baseptr = a;
+	*win = h;
 	return 0;
-fail:
-	return mw_fail(inst, rc, comm, proc);
 }
 
-u32 mwh_Win_shared_query(rt_instance *inst, u32 win, u32 rank, u32 sizep, u32 dup,
-                         u32 basep)
+/* The entry checked that the window is a shared one, then the out
+ * pointers. */
+u32 mwh_Win_shared_query(const mw_call *k, rma_win *w, int r, int32_t *size, int32_t *du,
+                         uint32_t *baseptr)
 {
-	const char *proc = "MPI_Win_shared_query";
-	rma_win *w;
-	int rc, r = mw_rank_in(rank);
-	WIN(w, win, proc);
-	if (w->flavor != MW_WIN_FLAVOR_SHARED)
-		TRY(MW_ERR_RMA_FLAVOR);
-	if (!mw_ptr(inst, sizep, 4) || !mw_ptr(inst, dup, 4) || !mw_ptr(inst, basep, 4))
-		TRY(MW_ERR_ARG);
 	if (r == MPI_PROC_NULL) {   /* the lowest rank with a nonempty segment */
 		for (r = 0; r < w->n - 1 && w->peers[r].size == 0; r++)
 			;
 	} else if (r < 0 || r >= w->n) {
-		TRY(MW_ERR_RANK);
+		return mw_call_fail(k, MW_ERR_RANK);
 	}
-	*(int32_t *)mw_ptr(inst, sizep, 4) = (int32_t)w->peers[r].size;
-	*(int32_t *)mw_ptr(inst, dup, 4) = (int32_t)w->peers[r].disp_unit;
+	*size = (int32_t)w->peers[r].size;
+	*du = (int32_t)w->peers[r].disp_unit;
 	/* An empty segment has no base (MPICH: NULL; it is never accessed). */
-	*(uint32_t *)mw_ptr(inst, basep, 4) = w->peers[r].size ? w->seg[r] : 0;
+	*baseptr = w->peers[r].size ? w->seg[r] : 0;
 	return 0;
-fail:
-	return WFAIL(w, win, proc);
 }
 
-u32 mwh_Win_create_dynamic(rt_instance *inst, u32 info, u32 comm, u32 winp)
+int mw_win_shared(const rma_win *w)
 {
-	const char *proc = "MPI_Win_create_dynamic";
-	MPI_Comm c;
-	MPI_Info in;
+	return w->flavor == MW_WIN_FLAVOR_SHARED;
+}
+
+u32 mwh_Win_create_dynamic(const mw_call *k, MPI_Info info, MPI_Comm comm, uint32_t *win)
+{
 	MPI_Win hw = MPI_WIN_NULL;
-	uint32_t *o;
-	int rc;
-	TRY(mw_comm_get(comm, &c));
-	TRY(mw_info_get(info, &in));
-	if (!(o = mw_ptr(inst, winp, 4)))
-		TRY(MW_ERR_ARG);
-	rc = MPI_Win_create_dynamic(in, c, &hw);
+	int rc = MPI_Win_create_dynamic(info, comm, &hw);
 	if (rc == MPI_SUCCESS &&
-	    (rc = win_new(inst, hw, c, (host_span){ NULL, 0, 1 }, 0, 0, 1,
-	                  MW_WIN_FLAVOR_DYNAMIC, o)))
+	    (rc = win_new(k->inst, hw, comm, (host_span){ NULL, 0, 1 }, 0, 0, 1,
+	                  MW_WIN_FLAVOR_DYNAMIC, win)))
 		host_win_drop(&hw);
-	return mw_ret(inst, rc, comm, proc);
-fail:
-	return mw_fail(inst, rc, comm, proc);
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Win_attach(rt_instance *inst, u32 win, u32 base, u32 size)
+u32 mwh_Win_attach(const mw_call *k, rma_win *w, const mw_loc *base, uint32_t size)
 {
-	const char *proc = "MPI_Win_attach";
-	rma_win *w;
-	int rc;
-	WIN(w, win, proc);
-	if ((int32_t)size < 0)
-		TRY(MW_ERR_SIZE);
-	void *p = mw_ptr(inst, base, size);
-	if (!p)
-		TRY(MW_ERR_BUFFER);
-	rc = MPI_Win_attach(w->h, p, (MPI_Aint)size);
+	int rc = MPI_Win_attach(w->h, base->p, (MPI_Aint)size);
 	if (rc == MPI_SUCCESS && w->lk != MPI_WIN_NULL &&
-	    (rc = MPI_Win_attach(w->lk, p, (MPI_Aint)size)))
-		MPI_Win_detach(w->h, p);
-	return WRET(w, win, rc, proc);
-fail:
-	return WFAIL(w, win, proc);
+	    (rc = MPI_Win_attach(w->lk, base->p, (MPI_Aint)size)))
+		MPI_Win_detach(w->h, base->p);
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Win_detach(rt_instance *inst, u32 win, u32 base)
+u32 mwh_Win_detach(const mw_call *k, rma_win *w, const mw_loc *base)
 {
-	const char *proc = "MPI_Win_detach";
-	rma_win *w;
-	int rc;
-	WIN(w, win, proc);
-	void *p = mw_ptr(inst, base, 0);
-	if (!p)
-		TRY(MW_ERR_BUFFER);
-	rc = MPI_Win_detach(w->h, p);
+	int rc = MPI_Win_detach(w->h, base->p);
 	if (rc == MPI_SUCCESS && w->lk != MPI_WIN_NULL)
-		MPI_Win_detach(w->lk, p);
-	return WRET(w, win, rc, proc);
-fail:
-	return WFAIL(w, win, proc);
+		MPI_Win_detach(w->lk, base->p);
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Win_free(rt_instance *inst, u32 winp)
+/* The entry checked the slot and looked its window up (failures there go
+ * to MPI_COMM_WORLD's handler: there is no window); the host's failure
+ * goes to the window's. */
+u32 mwh_Win_free(const mw_call *k, mw_win_io *q)
 {
-	const char *proc = "MPI_Win_free";
-	uint32_t *o = mw_ptr(inst, winp, 4);
-	rma_win *w;
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
-	u32 win = *o;
-	WIN(w, win, proc);
+	rt_instance *inst = k->inst;
+	rma_win *w = q->w;
+	u32 win = q->mod;
 	if (w->host_pages)
 		host_pages_back(w->host_pages, w->shm_len);
 	int rc = MPI_Win_free(&w->h);   /* runs attribute delete callbacks */
@@ -1031,7 +954,7 @@ u32 mwh_Win_free(rt_instance *inst, u32 winp)
 		w->host_pages = NULL;
 	}
 	if (rc != MPI_SUCCESS)
-		return WRET(w, win, rc, proc);
+		return mw_ret_eh(inst, rc, w->eh, win, k->proc);
 	if (w->lk != MPI_WIN_NULL)
 		MPI_Win_free(&w->lk);
 	if (w->shm_len)   /* shared, or allocated by the host */
@@ -1049,9 +972,7 @@ u32 mwh_Win_free(rt_instance *inst, u32 winp)
 	mw_lock();
 	wins[win] = NULL;
 	mw_unlock();
-	o = mw_ptr(inst, winp, 4);
-	if (o)
-		*o = MW_WIN_NULL;
+	*q->slot = MW_WIN_NULL;
 	return mw_after(inst, 0);
 }
 
@@ -1189,13 +1110,11 @@ static int target_in(const rma_win *w, int rank, u32 disp, int count,
 	return 0;
 }
 
-/* Only predefined operations may accumulate (MPI 3.1, 11.3.4).  The
- * module's long double types are checked by ld_acc. */
-static int acc_op(u32 opv, MPI_Op *op)
+/* Class tdisp: the generated entries check the target side with it. */
+int mw_win_target(const rma_win *w, int rank, uint32_t disp, int count, const mw_dtype *dt,
+                  MPI_Aint *out)
 {
-	if (opv >= 32 || opv == MW_OP_NULL || mw_op_get(opv, op))
-		return MW_ERR_OP;
-	return 0;
+	return target_in(w, rank, disp, count, dt, out);
 }
 
 /* ---- long double accumulates ---------------------------------------------------
@@ -1427,170 +1346,102 @@ out:
 
 enum { K_PUT, K_GET, K_ACC, K_GACC };
 
-/* Put, Get, Accumulate, Get_accumulate and their request forms. */
-static u32 rma_op(rt_instance *inst, int kind, const char *proc, u32 ob, u32 oc,
-                  u32 odt, u32 rb, u32 rcn, u32 rdt, u32 trank, u32 tdisp,
-                  u32 tc, u32 tdt, u32 opv, u32 win, u32 reqp)
+/* Put, Get, Accumulate, Get_accumulate and their request forms, after the
+ * entry checked every argument (only predefined ops accumulate: class
+ * accop, MPI 3.1, 11.3.4; the module's long double types are checked by
+ * ld_acc): origin (ob, oc, od), result (rp, rcn, rd) for K_GACC, the
+ * target at host displacement hd, the request slot r for the request
+ * forms. */
+static u32 rma_op(const mw_call *k, int kind, rma_win *w, const void *ob, int oc,
+                  mw_dtype *od, void *rp, int rcn, mw_dtype *rd, int rank, MPI_Aint hd,
+                  int tc, mw_dtype *td, const mw_accop *o, uint32_t *r)
 {
-	rma_win *w;
-	mw_dtype *od, *td, *rd = NULL;
-	MPI_Op op = MPI_OP_NULL;
-	MPI_Aint hd;
+	MPI_Op op = o ? o->h : MPI_OP_NULL;
 	MPI_Request hr = MPI_REQUEST_NULL;
-	uint32_t *r = NULL;
-	void *op_ = NULL, *rp = NULL;
-	int rc, rank = mw_rank_in(trank);
-	WIN(w, win, proc);
-	TRY(mw_dtype_get(odt, &od));
-	TRY(mw_dtype_get(tdt, &td));
-	if (kind == K_ACC || kind == K_GACC)
-		TRY(acc_op(opv, &op));
-	/* With MPI_NO_OP the origin buffer is not used. */
-	rc = mw_buf(inst, ob, (int)oc, od, &op_);
-	if (rc && opv == MW_NO_OP && kind == K_GACC)
-		op_ = NULL;
-	else if (rc)
-		goto fail;
-	if (kind == K_GACC) {
-		TRY(mw_dtype_get(rdt, &rd));
-		TRY(mw_buf(inst, rb, (int)rcn, rd, &rp));
-	}
-	TRY(target_in(w, rank, tdisp, (int)tc, td, &hd));
-	if (reqp && !(r = mw_ptr(inst, reqp, 4)))
-		TRY(MW_ERR_ARG);
-	MPI_Request *q = reqp ? &hr : NULL;
+	MPI_Request *q = r ? &hr : NULL;
 	MPI_Datatype leaf = MPI_DATATYPE_NULL;
-	int ld = kind == K_ACC || kind == K_GACC ? ld_leaf(td->h, &leaf, 0) : 0;
+	int rc, ld = kind == K_ACC || kind == K_GACC ? ld_leaf(td->h, &leaf, 0) : 0;
 	if (ld < 0)
-		TRY(MW_ERR_TYPE);   /* MPI: one basic type in an accumulate */
+		return mw_call_fail(k, MW_ERR_TYPE);   /* MPI: one basic type in an accumulate */
 	if (ld) {
-		rc = ld_acc(w, proc, op_, (int)oc, od->h, rp, (int)rcn, rd ? rd->h : MPI_BYTE,
-		            rank, lk_disp(w, rank, hd), (int)tc, td->h, leaf, opv);
+		rc = ld_acc(w, k->proc, ob, oc, od->h, rp, rcn, rd ? rd->h : MPI_BYTE, rank,
+		            lk_disp(w, rank, hd), tc, td->h, leaf, o->mod);
 		if (rc == MPI_SUCCESS && q)
 			rc = req_done(q);
 		if (rc == MPI_SUCCESS && r)
 			*r = mw_req_put(hr);
-		return WRET(w, win, rc, proc);
+		return mw_call_ret(k, rc);
 	}
 	switch (kind) {
 	case K_PUT:
-		rc = q ? MPI_Rput(op_, (int)oc, od->h, rank, hd, (int)tc, td->h, w->h, q)
-		       : MPI_Put(op_, (int)oc, od->h, rank, hd, (int)tc, td->h, w->h);
+		rc = q ? MPI_Rput(ob, oc, od->h, rank, hd, tc, td->h, w->h, q)
+		       : MPI_Put(ob, oc, od->h, rank, hd, tc, td->h, w->h);
 		break;
 	case K_GET:
-		rc = q ? MPI_Rget(op_, (int)oc, od->h, rank, hd, (int)tc, td->h, w->h, q)
-		       : MPI_Get(op_, (int)oc, od->h, rank, hd, (int)tc, td->h, w->h);
+		rc = q ? MPI_Rget(rp, rcn, rd->h, rank, hd, tc, td->h, w->h, q)
+		       : MPI_Get(rp, rcn, rd->h, rank, hd, tc, td->h, w->h);
 		break;
 	case K_ACC:
-		rc = q ? MPI_Raccumulate(op_, (int)oc, od->h, rank, hd, (int)tc, td->h, op, w->h, q)
-		       : MPI_Accumulate(op_, (int)oc, od->h, rank, hd, (int)tc, td->h, op, w->h);
+		rc = q ? MPI_Raccumulate(ob, oc, od->h, rank, hd, tc, td->h, op, w->h, q)
+		       : MPI_Accumulate(ob, oc, od->h, rank, hd, tc, td->h, op, w->h);
 		break;
 	default:
-		rc = q ? MPI_Rget_accumulate(op_, (int)oc, od->h, rp, (int)rcn, rd->h, rank, hd,
-		                             (int)tc, td->h, op, w->h, q)
-		       : MPI_Get_accumulate(op_, (int)oc, od->h, rp, (int)rcn, rd->h, rank, hd,
-		                            (int)tc, td->h, op, w->h);
+		rc = q ? MPI_Rget_accumulate(ob, oc, od->h, rp, rcn, rd->h, rank, hd, tc, td->h,
+		                             op, w->h, q)
+		       : MPI_Get_accumulate(ob, oc, od->h, rp, rcn, rd->h, rank, hd, tc, td->h,
+		                            op, w->h);
 		break;
 	}
 	if (rc == MPI_SUCCESS && r)
 		*r = mw_req_put(hr);
-	return WRET(w, win, rc, proc);
-fail:
-	return WFAIL(w, win, proc);
+	return mw_call_ret(k, rc);
 }
 
-/* MPI_Put and MPI_Get are typed: the entry checked the window, both
- * datatypes and the origin buffer; the target side is checked here
- * against what the target exposes (a dynamic window's displacement is a
- * module address: unsigned). */
-u32 mwh_Put(const mw_call *k, const void *origin, int oc, mw_dtype *od, int rank,
-            MPI_Aint tdisp, int tc, mw_dtype *td, rma_win *w)
-{
-	MPI_Aint hd;
-	int rc = target_in(w, rank, (u32)tdisp, tc, td, &hd);
-	if (rc)
-		return mw_call_fail(k, rc);
-	return mw_call_ret(k, MPI_Put(origin, oc, od->h, rank, hd, tc, td->h, w->h));
-}
+/* The entry checked the window, both datatypes, the origin buffer and
+ * the target side (tdisp: hd is the host displacement). */
+u32 mwh_Put(const mw_call *k, const void *ob, int oc, mw_dtype *od, int rank, MPI_Aint hd,
+            int tc, mw_dtype *td, rma_win *w)
+{ return rma_op(k, K_PUT, w, ob, oc, od, NULL, 0, NULL, rank, hd, tc, td, NULL, NULL); }
+u32 mwh_Get(const mw_call *k, void *rp, int rcn, mw_dtype *rd, int rank, MPI_Aint hd,
+            int tc, mw_dtype *td, rma_win *w)
+{ return rma_op(k, K_GET, w, NULL, 0, NULL, rp, rcn, rd, rank, hd, tc, td, NULL, NULL); }
+u32 mwh_Rput(const mw_call *k, const void *ob, int oc, mw_dtype *od, int rank, MPI_Aint hd,
+             int tc, mw_dtype *td, rma_win *w, uint32_t *r)
+{ return rma_op(k, K_PUT, w, ob, oc, od, NULL, 0, NULL, rank, hd, tc, td, NULL, r); }
+u32 mwh_Rget(const mw_call *k, void *rp, int rcn, mw_dtype *rd, int rank, MPI_Aint hd,
+             int tc, mw_dtype *td, rma_win *w, uint32_t *r)
+{ return rma_op(k, K_GET, w, NULL, 0, NULL, rp, rcn, rd, rank, hd, tc, td, NULL, r); }
+u32 mwh_Accumulate(const mw_call *k, const void *ob, int oc, mw_dtype *od, int rank,
+                   MPI_Aint hd, int tc, mw_dtype *td, const mw_accop *op, rma_win *w)
+{ return rma_op(k, K_ACC, w, ob, oc, od, NULL, 0, NULL, rank, hd, tc, td, op, NULL); }
+u32 mwh_Raccumulate(const mw_call *k, const void *ob, int oc, mw_dtype *od, int rank,
+                    MPI_Aint hd, int tc, mw_dtype *td, const mw_accop *op, rma_win *w,
+                    uint32_t *r)
+{ return rma_op(k, K_ACC, w, ob, oc, od, NULL, 0, NULL, rank, hd, tc, td, op, r); }
+u32 mwh_Get_accumulate(const mw_call *k, const void *ob, int oc, mw_dtype *od, void *rp,
+                       int rcn, mw_dtype *rd, int rank, MPI_Aint hd, int tc, mw_dtype *td,
+                       const mw_accop *op, rma_win *w)
+{ return rma_op(k, K_GACC, w, ob, oc, od, rp, rcn, rd, rank, hd, tc, td, op, NULL); }
+u32 mwh_Rget_accumulate(const mw_call *k, const void *ob, int oc, mw_dtype *od, void *rp,
+                        int rcn, mw_dtype *rd, int rank, MPI_Aint hd, int tc, mw_dtype *td,
+                        const mw_accop *op, rma_win *w, uint32_t *r)
+{ return rma_op(k, K_GACC, w, ob, oc, od, rp, rcn, rd, rank, hd, tc, td, op, r); }
 
-u32 mwh_Get(const mw_call *k, void *origin, int oc, mw_dtype *od, int rank,
-            MPI_Aint tdisp, int tc, mw_dtype *td, rma_win *w)
+u32 mwh_Fetch_and_op(const mw_call *k, const void *ob, void *rp, mw_dtype *d, int rank,
+                     MPI_Aint hd, const mw_accop *op, rma_win *w)
 {
-	MPI_Aint hd;
-	int rc = target_in(w, rank, (u32)tdisp, tc, td, &hd);
-	if (rc)
-		return mw_call_fail(k, rc);
-	return mw_call_ret(k, MPI_Get(origin, oc, od->h, rank, hd, tc, td->h, w->h));
-}
-
-u32 mwh_Rput(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 tr, u32 td, u32 tc,
-             u32 tdt, u32 win, u32 req)
-{ return rma_op(inst, K_PUT, "MPI_Rput", ob, oc, odt, 0, 0, 0, tr, td, tc, tdt, 0, win, req); }
-u32 mwh_Rget(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 tr, u32 td, u32 tc,
-             u32 tdt, u32 win, u32 req)
-{ return rma_op(inst, K_GET, "MPI_Rget", ob, oc, odt, 0, 0, 0, tr, td, tc, tdt, 0, win, req); }
-u32 mwh_Accumulate(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 tr, u32 td,
-                   u32 tc, u32 tdt, u32 op, u32 win)
-{ return rma_op(inst, K_ACC, "MPI_Accumulate", ob, oc, odt, 0, 0, 0, tr, td, tc, tdt, op, win, 0); }
-u32 mwh_Raccumulate(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 tr, u32 td,
-                    u32 tc, u32 tdt, u32 op, u32 win, u32 req)
-{ return rma_op(inst, K_ACC, "MPI_Raccumulate", ob, oc, odt, 0, 0, 0, tr, td, tc, tdt, op, win, req); }
-u32 mwh_Get_accumulate(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 rb, u32 rcn,
-                       u32 rdt, u32 tr, u32 td, u32 tc, u32 tdt, u32 op, u32 win)
-{ return rma_op(inst, K_GACC, "MPI_Get_accumulate", ob, oc, odt, rb, rcn, rdt, tr, td, tc, tdt, op, win, 0); }
-u32 mwh_Rget_accumulate(rt_instance *inst, u32 ob, u32 oc, u32 odt, u32 rb, u32 rcn,
-                        u32 rdt, u32 tr, u32 td, u32 tc, u32 tdt, u32 op, u32 win,
-                        u32 req)
-{ return rma_op(inst, K_GACC, "MPI_Rget_accumulate", ob, oc, odt, rb, rcn, rdt, tr, td, tc, tdt, op, win, req); }
-
-u32 mwh_Fetch_and_op(rt_instance *inst, u32 ob, u32 rb, u32 dt, u32 trank,
-                     u32 tdisp, u32 opv, u32 win)
-{
-	const char *proc = "MPI_Fetch_and_op";
-	rma_win *w;
-	mw_dtype *d;
-	MPI_Op op;
-	MPI_Aint hd;
-	void *op_ = NULL, *rp;
-	int rc, rank = mw_rank_in(trank);
-	WIN(w, win, proc);
-	TRY(mw_dtype_get(dt, &d));
-	TRY(acc_op(opv, &op));
-	rc = mw_buf(inst, ob, 1, d, &op_);
-	if (rc && opv == MW_NO_OP)
-		op_ = NULL;
-	else if (rc)
-		goto fail;
-	TRY(mw_buf(inst, rb, 1, d, &rp));
-	TRY(target_in(w, rank, tdisp, 1, d, &hd));
 	if (mw_dtype_ld(d))
-		return WRET(w, win, ld_acc(w, proc, op_, 1, d->h, rp, 1, d->h, rank,
-		                           lk_disp(w, rank, hd), 1, d->h, d->h, opv), proc);
-	return WRET(w, win, MPI_Fetch_and_op(op_, rp, d->h, rank, hd, op, w->h), proc);
-fail:
-	return WFAIL(w, win, proc);
+		return mw_call_ret(k, ld_acc(w, k->proc, ob, 1, d->h, rp, 1, d->h, rank,
+		                             lk_disp(w, rank, hd), 1, d->h, d->h, op->mod));
+	return mw_call_ret(k, MPI_Fetch_and_op(ob, rp, d->h, rank, hd, op->h, w->h));
 }
 
-u32 mwh_Compare_and_swap(rt_instance *inst, u32 ob, u32 cb, u32 rb, u32 dt,
-                         u32 trank, u32 tdisp, u32 win)
+/* The entry refused the long double types (MPI: integer, logical and byte
+ * types only: class atomdt). */
+u32 mwh_Compare_and_swap(const mw_call *k, const void *ob, const void *cb, void *rp,
+                         mw_dtype *d, int rank, MPI_Aint hd, rma_win *w)
 {
-	const char *proc = "MPI_Compare_and_swap";
-	rma_win *w;
-	mw_dtype *d;
-	MPI_Aint hd;
-	void *op_, *cp, *rp;
-	int rc, rank = mw_rank_in(trank);
-	WIN(w, win, proc);
-	TRY(mw_dtype_get(dt, &d));
-	if (mw_dtype_ld(d))
-		TRY(MW_ERR_TYPE);   /* MPI: integer, logical and byte types only */
-	TRY(mw_buf(inst, ob, 1, d, &op_));
-	TRY(mw_buf(inst, cb, 1, d, &cp));
-	TRY(mw_buf(inst, rb, 1, d, &rp));
-	TRY(target_in(w, rank, tdisp, 1, d, &hd));
-	return WRET(w, win, MPI_Compare_and_swap(op_, cp, rp, d->h, rank, hd, w->h), proc);
-fail:
-	return WFAIL(w, win, proc);
+	return mw_call_ret(k, MPI_Compare_and_swap(ob, cb, rp, d->h, rank, hd, w->h));
 }
 
 /* ---- group, name, info, Fortran handles -------------------------------------- */
@@ -1641,15 +1492,15 @@ u32 mwh_Win_get_info(const mw_call *k, rma_win *w, uint32_t *info_used)
 }
 
 /* Module handles are already Fortran integers. */
-u32 mwh_Win_c2f(rt_instance *inst, u32 win)
+u32 mwh_Win_c2f(const mw_call *k, uint32_t win)
 {
-	(void)inst;
+	(void)k;
 	return win;
 }
 
-u32 mwh_Win_f2c(rt_instance *inst, u32 win)
+u32 mwh_Win_f2c(const mw_call *k, uint32_t win)
 {
-	(void)inst;
+	(void)k;
 	return win;
 }
 
@@ -1658,51 +1509,37 @@ u32 mwh_Win_f2c(rt_instance *inst, u32 win)
 /* hand_err.c: the bridge's user error handlers (kept in the module). */
 u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp);
 
-u32 mwh_Win_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
+/* The entry checked the out pointer.  void fn(MPI_Win *, int *, ...): the
+ * same wasm type as a communicator's handler, run by the same machinery. */
+u32 mwh_Win_create_errhandler(const mw_call *k, uint32_t fn, uint32_t *eh)
 {
-	/* void fn(MPI_Win *, int *, ...): the same wasm type as a
-	 * communicator's handler, run by the same machinery. */
-	if (!mw_ptr(inst, ehp, 4) || !mw_errh_fn(inst, fn))
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Win_create_errhandler");
-	return mwh_Comm_create_errhandler(inst, fn, ehp);
+	if (!mw_errh_fn(k->inst, fn))
+		return mw_call_fail(k, MW_ERR_ARG);
+	return mwh_Comm_create_errhandler(k->inst, fn, mw_addr(k->inst, eh));
 }
 
-u32 mwh_Win_set_errhandler(rt_instance *inst, u32 win, u32 eh)
+/* The entry looked the handler up (MPI_ERRHANDLER_NULL passes). */
+u32 mwh_Win_set_errhandler(const mw_call *k, rma_win *w, uint32_t eh)
 {
-	rma_win *w;
-	MPI_Errhandler e;
-	int rc;
-	WIN(w, win, "MPI_Win_set_errhandler");
-	if (eh == MW_ERRHANDLER_NULL || mw_errh_get(eh, &e))
-		TRY(MW_ERR_ARG);
+	if (eh == MW_ERRHANDLER_NULL)
+		return mw_call_fail(k, MW_ERR_ARG);
 	mw_errh_retain(eh);
 	mw_errh_release(w->eh);
 	w->eh = eh;
 	return 0;
-fail:
-	return WFAIL(w, win, "MPI_Win_set_errhandler");
 }
 
-u32 mwh_Win_get_errhandler(rt_instance *inst, u32 win, u32 ehp)
+u32 mwh_Win_get_errhandler(const mw_call *k, rma_win *w, uint32_t *eh)
 {
-	rma_win *w;
-	uint32_t *o;
-	int rc;
-	WIN(w, win, "MPI_Win_get_errhandler");
-	if (!(o = mw_ptr(inst, ehp, 4)))
-		TRY(MW_ERR_ARG);
-	*o = w->eh;
+	(void)k;
+	*eh = w->eh;
 	mw_errh_retain(w->eh);   /* a new reference the module frees */
 	return 0;
-fail:
-	return WFAIL(w, win, "MPI_Win_get_errhandler");
 }
 
-u32 mwh_Win_call_errhandler(rt_instance *inst, u32 win, u32 code)
+u32 mwh_Win_call_errhandler(const mw_call *k, rma_win *w, int code)
 {
-	rma_win *w;
-	WIN(w, win, "MPI_Win_call_errhandler");
-	mw_call_errh_eh(inst, (int)code, w->eh, win, "MPI_Win_call_errhandler");
+	mw_call_errh_eh(k->inst, code, w->eh, k->obj, k->proc);
 	return 0;
 }
 
@@ -1788,18 +1625,18 @@ static int win_del_tramp(MPI_Win hw, int key, void *val, void *extra)
 	return MPI_SUCCESS;
 }
 
-u32 mwh_Win_create_keyval(rt_instance *inst, u32 copy, u32 del, u32 keyp, u32 extra)
+/* The entry checked the out pointer; the callbacks are checked here
+ * against the types they are called with. */
+u32 mwh_Win_create_keyval(const mw_call *k, uint32_t copy, uint32_t del, int32_t *o,
+                          uint32_t extra)
 {
-	const char *proc = "MPI_Win_create_keyval";
-	uint32_t *o = mw_ptr(inst, keyp, 4);
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
+	rt_instance *inst = k->inst;
 	if ((copy != 0 && copy != WKV_DUP && !rt_table_func(inst, 0, copy, "iiiiii:i")) ||
 	    (del != 0 && !rt_table_func(inst, 0, del, "iiii:i")))
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
+		return mw_call_fail(k, MW_ERR_ARG);
 	wkv *kv = calloc(1, sizeof *kv);
 	if (!kv)
-		return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, proc);
+		return mw_call_fail(k, MW_ERR_NO_MEM);
 	kv->copy = copy;
 	kv->del = del;
 	kv->extra = extra;
@@ -1807,7 +1644,7 @@ u32 mwh_Win_create_keyval(rt_instance *inst, u32 copy, u32 del, u32 keyp, u32 ex
 	int rc = MPI_Win_create_keyval(win_copy_tramp, win_del_tramp, &key, kv);
 	if (rc != MPI_SUCCESS) {
 		free(kv);
-		return mw_ret(inst, rc, MW_NOCOMM, proc);
+		return mw_call_ret(k, rc);
 	}
 	u32 h = mw_keyval_new(key);
 	if (h >= wkv_cap) {
@@ -1819,7 +1656,7 @@ u32 mwh_Win_create_keyval(rt_instance *inst, u32 copy, u32 del, u32 keyp, u32 ex
 			MPI_Win_free_keyval(&key);
 			mw_keyval_del(h);
 			free(kv);
-			return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, proc);
+			return mw_call_fail(k, MW_ERR_NO_MEM);
 		}
 		memset(v + wkv_cap, 0, (cap - wkv_cap) * sizeof *v);
 		wkv_tab = v;
@@ -1827,57 +1664,44 @@ u32 mwh_Win_create_keyval(rt_instance *inst, u32 copy, u32 del, u32 keyp, u32 ex
 	}
 	kv->mkey = h;
 	wkv_tab[h] = kv;
-	*o = h;
+	*o = (int32_t)h;
 	return 0;
 }
 
-u32 mwh_Win_free_keyval(rt_instance *inst, u32 keyp)
+/* The entry checked the slot and looked its keyval up; it must be a
+ * window's. */
+u32 mwh_Win_free_keyval(const mw_call *k, mw_keyval_io *key)
 {
-	const char *proc = "MPI_Win_free_keyval";
-	uint32_t *o = mw_ptr(inst, keyp, 4);
-	int key;
-	if (!o)
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, proc);
-	if (!wkv_of(*o) || wkv_of(*o)->freed || mw_keyval_get(*o, &key))
-		return mw_fail(inst, MW_ERR_KEYVAL, MW_NOCOMM, proc);
-	int rc = MPI_Win_free_keyval(&key);
+	wkv *kv = wkv_of(key->mod);
+	if (!kv || kv->freed)
+		return mw_call_fail(k, MW_ERR_KEYVAL);
+	int rc = MPI_Win_free_keyval(&key->h);
 	if (rc == MPI_SUCCESS) {
-		wkv *kv = wkv_tab[*o];
 		kv->freed = 1;
 		kv->uses++;
 		wkv_unuse(kv);   /* released now if no attribute uses it */
-		*o = MW_KEYVAL_INVALID;
+		*key->slot = MW_KEYVAL_INVALID;
 	}
-	return mw_ret(inst, rc, MW_NOCOMM, proc);
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Win_set_attr(rt_instance *inst, u32 win, u32 key, u32 val)
+u32 mwh_Win_set_attr(const mw_call *k, rma_win *w, const mw_keyval_ref *key, uint32_t val)
 {
-	rma_win *w;
-	int hkey, rc;
-	WIN(w, win, "MPI_Win_set_attr");
-	if (!wkv_of(key) || mw_keyval_get(key, &hkey))
-		TRY(MW_ERR_KEYVAL);
-	wkv *kv = wkv_of(key);
+	wkv *kv = wkv_of(key->mod);
+	if (!kv)
+		return mw_call_fail(k, MW_ERR_KEYVAL);
 	kv->uses++;   /* first: a value replaced is counted off by the delete */
-	rc = MPI_Win_set_attr(w->h, hkey, (void *)(uintptr_t)val);
+	int rc = MPI_Win_set_attr(w->h, key->h, (void *)(uintptr_t)val);
 	if (rc != MPI_SUCCESS)
 		wkv_unuse(kv);
-	return WRET(w, win, rc, "MPI_Win_set_attr");
-fail:
-	return WFAIL(w, win, "MPI_Win_set_attr");
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Win_delete_attr(rt_instance *inst, u32 win, u32 key)
+u32 mwh_Win_delete_attr(const mw_call *k, rma_win *w, const mw_keyval_ref *key)
 {
-	rma_win *w;
-	int hkey, rc;
-	WIN(w, win, "MPI_Win_delete_attr");
-	if (!wkv_of(key) || mw_keyval_get(key, &hkey))
-		TRY(MW_ERR_KEYVAL);
-	return WRET(w, win, MPI_Win_delete_attr(w->h, hkey), "MPI_Win_delete_attr");
-fail:
-	return WFAIL(w, win, "MPI_Win_delete_attr");
+	if (!wkv_of(key->mod))
+		return mw_call_fail(k, MW_ERR_KEYVAL);
+	return mw_call_ret(k, MPI_Win_delete_attr(w->h, key->h));
 }
 
 /* The window's words for the predefined attributes, made on first use:
@@ -1904,37 +1728,27 @@ static int win_attr_words(rt_instance *inst, rma_win *w, u32 *out)
 	return 0;
 }
 
-u32 mwh_Win_get_attr(rt_instance *inst, u32 win, u32 key, u32 valp, u32 flagp)
+/* The entry checked the out pointers; the key is looked up here (the
+ * predefined ones are no keyvals of the bridge's table). */
+u32 mwh_Win_get_attr(const mw_call *k, rma_win *w, uint32_t key, uint32_t *val, int32_t *flag)
 {
-	const char *proc = "MPI_Win_get_attr";
-	rma_win *w;
-	int hkey, rc, flag = 0;
-	void *val = NULL;
-	u32 words;
-	WIN(w, win, proc);
-	if (!mw_ptr(inst, valp, 4) || !mw_ptr(inst, flagp, 4))
-		TRY(MW_ERR_ARG);
+	int hkey, rc, f = 0;
+	void *v = NULL;
 	if (key >= MW_WIN_BASE && key <= MW_WIN_MODEL) {
-		u32 v;
-		if (key == MW_WIN_BASE) {
-			v = w->base;
-		} else {
-			TRY(win_attr_words(inst, w, &words));
-			v = words + 4 * (key - MW_WIN_SIZE);
-		}
-		*(uint32_t *)mw_ptr(inst, valp, 4) = v;
-		*(int32_t *)mw_ptr(inst, flagp, 4) = 1;
+		u32 words = 0;
+		if (key != MW_WIN_BASE && (rc = win_attr_words(k->inst, w, &words)))
+			return mw_call_fail(k, rc);
+		*val = key == MW_WIN_BASE ? w->base : words + 4 * (key - MW_WIN_SIZE);
+		*flag = 1;
 		return 0;
 	}
 	if (!wkv_of(key) || mw_keyval_get(key, &hkey))
-		TRY(MW_ERR_KEYVAL);
-	rc = MPI_Win_get_attr(w->h, hkey, &val, &flag);
+		return mw_call_fail(k, MW_ERR_KEYVAL);
+	rc = MPI_Win_get_attr(w->h, hkey, &v, &f);
 	if (rc == MPI_SUCCESS) {
-		*(int32_t *)mw_ptr(inst, flagp, 4) = flag;
-		if (flag)
-			*(uint32_t *)mw_ptr(inst, valp, 4) = (u32)(uintptr_t)val;
+		*flag = f;
+		if (f)
+			*val = (u32)(uintptr_t)v;
 	}
-	return WRET(w, win, rc, proc);
-fail:
-	return WFAIL(w, win, proc);
+	return mw_call_ret(k, rc);
 }

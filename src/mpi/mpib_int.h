@@ -389,6 +389,29 @@ typedef struct mw_file_io {
 struct rma_win;
 struct rma_win *mw_win_of(uint32_t win);
 uint32_t mw_win_eh(uint32_t win);   /* (also below, with the large-count helpers) */
+/* The one-sided classes of hand_rma.c (src/mpi/gen/args.py): window
+ * memory (loc: its module address, host pointer), an accumulate's op
+ * (accop: module handle, host op), a window in/out (MPI_Win_free: slot,
+ * the handle it held, its record); whether a window is a shared-memory
+ * one (swin); the host displacement of count elements of dt at the target's
+ * module displacement disp, checked against what the target exposes
+ * (tdisp: 0, MW_ERR_COUNT or MW_ERR_RMA_RANGE). */
+typedef struct mw_loc {
+	uint32_t mod;
+	void *p;
+} mw_loc;
+typedef struct mw_accop {
+	uint32_t mod;
+	MPI_Op h;
+} mw_accop;
+typedef struct mw_win_io {
+	uint32_t *slot;
+	uint32_t mod;
+	struct rma_win *w;
+} mw_win_io;
+int mw_win_shared(const struct rma_win *w);
+int mw_win_target(const struct rma_win *w, int rank, uint32_t disp, int count,
+                  const struct mw_dtype *dt, MPI_Aint *out);
 /* An in/out request or message argument: the module slot (checked), the
  * module handle it held when the call began (read once) and its host
  * handle. */

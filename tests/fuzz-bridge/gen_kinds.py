@@ -101,6 +101,10 @@ LETTER = {'comm': 'c', 'dtype': 'y', 'buf': 'b', 'count': 'n', 'bytes': 'b',
           'keyout': 'p', 'win': None}
 # The MPI-IO chapter's classes (the kind's letter before it was typed).
 LETTER.update({'file': 'f', 'file_any': 'f', 'offset': 'd', 'offout': 'p', 'repout': 'p'})
+# The one-sided chapter's second part: the letters its hand-written
+# procedures had (a buffer or window memory 'b', the rest the kind's).
+LETTER.update({'swin': None, 'wsize': None, 'dunit': None, 'loc': 'b', 'elem': 'b',
+               'nobuf': 'b', 'atomdt': 'y', 'accop': 'o', 'tdisp': None})
 KIND_LETTER_MORE = {'ranges', 'varargs', 'keyval', 'word', 'wout', 'fn'}
 # The rest chapter's classes: the letter of the kind, as before it.
 KIND_LETTER_REST = {'comm_abort', 'sink', 'sinklen', 'nonneg', 'info_io', 'tkeyval', 'opr',

@@ -182,6 +182,37 @@ user-defined ops of hand_op.c):
             array off memory (MW_ERR_ARG)                 [int32_t *]
   (the topology queries' checks of several arguments, gen.py's EXTRA,
   run after all the others, before the handler.)
+Added with the one-sided chapter, second part (hand_rma.c: windows
+made and freed, accumulates, request forms, error handlers, attributes):
+  swin      window handle, in, that must be a shared-memory window
+            (MPI_Win_shared_query): looked up as win, then
+            MW_ERR_RMA_FLAVOR on the window        [struct rma_win *]
+  wsize     size of window memory, an MPI_Aint module word: negative is
+            MW_ERR_SIZE                                   [uint32_t]
+  dunit     displacement unit, in: not positive is MW_ERR_DISP [int]
+  loc       window memory, in: [addr, addr + the `len` argument) (0 bytes
+            without one) inside linear memory, else MW_ERR_BUFFER; checked
+            with the pointers (after wsize)   [const mw_loc * (module
+                                               address, host pointer)]
+  elem      a buffer of one element of the `len` argument's datatype
+            (MPI_Fetch_and_op, MPI_Compare_and_swap)
+                                                  [const void * / void *]
+  nobuf     an accumulate's origin buffer when its op may be MPI_NO_OP
+            (MPI_Get_accumulate, MPI_Fetch_and_op): as buf (as elem when
+            `len` is the datatype), but with MPI_NO_OP a bad buffer is not
+            refused: the handler gets NULL       [const void *]
+  atomdt    datatype of MPI_Compare_and_swap: none of the module's long
+            double types (MW_ERR_TYPE)                    [mw_dtype *]
+  accop     op of an accumulate: predefined only (module handle < 32,
+            not MPI_OP_NULL), else MW_ERR_OP; the handler gets the module
+            handle too (long double accumulates)  [const mw_accop *]
+  tdisp     target displacement, checked with the target rank
+            (target_rank), count (`len`, or 1 when `len` is the datatype)
+            and datatype (the one after the count) against what the
+            target exposes: MW_ERR_COUNT, MW_ERR_RMA_RANGE (mw_win_target);
+            the handler gets the host displacement        [MPI_Aint]
+  hio       also takes a window (MPI_Win_free): the slot checked, read
+            once, its window looked up (MW_ERR_WIN)       [mw_win_io *]
 
 The checks run in phases, each in argument order: the communicator whose
 error handler a failure goes to (the first comm), the other handles (dtype,
@@ -245,6 +276,13 @@ PHASE.update({'comm_abort': 0, 'nonneg': 1, 'info_io': 3, 'tkeyval': 1, 'opr': 1
               'opr_io': 3, 'fstatus': 3, 'reqref': 4, 'port': 1, 'iarr': 2, 'cartarr': 2,
               'edges': 2, 'dgedges': 2, 'weights': 2, 'nnout': 2, 'owts': 3, 'ccomm': 0,
               'positive': 1, 'narr': 2})
+# The one-sided chapter, second part.
+CTYPE.update({'swin': 'struct rma_win *', 'wsize': 'uint32_t', 'dunit': 'int',
+              'loc': 'const mw_loc *', 'elem': 'void *', 'nobuf': 'const void *',
+              'atomdt': 'mw_dtype *', 'accop': 'const mw_accop *', 'tdisp': 'MPI_Aint'})
+HIO['WINDOW'] = 'mw_win_io *'
+PHASE.update({'swin': 0, 'wsize': 2, 'dunit': 2, 'loc': 3, 'elem': 2, 'nobuf': 2,
+              'atomdt': 1, 'accop': 1, 'tdisp': 2})
 # Classes with no check of their own (converted only, or checked with
 # the argument they describe).
 PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len', 'aint', 'addr',
@@ -268,6 +306,8 @@ class Arg:
             return 'const void *' if self.dir == 'in' else 'void *'
         if self.cls == 'hio':
             return HIO[self.kind]
+        if self.cls == 'elem':
+            return 'const void *' if self.dir == 'in' else 'void *'
         return CTYPE[self.cls]
 
 
@@ -365,7 +405,29 @@ def classify(e):
         if a is None:
             raise Unclassified('%s: %s (%s, %s)' % (e['name'], ps[i]['name'],
                                                     ps[i]['kind'], ps[i]['param_direction']))
+    rma_links(out, ps)
     return out
+
+
+def rma_links(out, ps):
+    """The arguments a one-sided class refers to besides its `len`: the
+    window (.win), the accumulate's op (.op), the target rank (.rank), the
+    datatype (.dt: `len` itself if it is a datatype, then the count is 1,
+    .n None; else the argument after the count).  Also the datatype of a
+    buf given by args.txt (which names only its count)."""
+    win = [x.i for x in out if x.cls in ('win', 'swin')]
+    op = [x.i for x in out if x.cls == 'accop']
+    rank = [x.i for x in out if x.name == 'target_rank']
+    for x in out:
+        if x.cls not in ('buf', 'elem', 'nobuf', 'tdisp') or x.dt is not None or x.n is None:
+            continue
+        if ps[x.n]['kind'] == 'DATATYPE':
+            x.dt, x.n = x.n, None
+        else:
+            x.dt = x.n + 1
+        x.win = win[0] if win else None
+        x.op = op[0] if op else None
+        x.rank = rank[0] if rank else None
 
 
 # Kinds of the further rules (classify_more): MPI_Aint scalars (a 32-bit

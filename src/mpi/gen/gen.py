@@ -519,7 +519,7 @@ def gen_typed(e):
     a = ['a%d' % i for i in range(len(cl))]
     comms = [x.i for x in cl if x.cls in ('comm', 'comm_any', 'ccomm')]
     obj = a[comms[0]] if comms else 'MW_NOCOMM'
-    wins = [x.i for x in cl if x.cls == 'win']   # a window: the error object
+    wins = [x.i for x in cl if x.cls in ('win', 'swin')]   # a window: the error object
     if wins:
         obj = a[wins[0]]
     kind = 1 if wins else 0
@@ -673,6 +673,8 @@ def typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own):
         return 'if (%s) { rc = %s; goto fail; }' % (cond, cls)
     if c in ('file', 'file_any', 'offset', 'offout', 'repout'):
         return typed_io(x, v, decl, phase, call)
+    if typed_rma(x, v, n, a, decl, phase, call, fail_if):
+        return True
     if c == 'win':
         decl.append('struct rma_win *w%d;' % i)
         phase[0].append('if (!(w%d = mw_win_of(%s))) return mw_fail(inst, MW_ERR_WIN, '
@@ -763,6 +765,66 @@ def typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own):
         decl.append('mw_pos q%d;' % i)
         phase[3].append('if (mw_pos_arg(&k, %s, %s, &q%d, &r)) goto out;' % (v, n, i))
         own.append(i)
+        call.append('&q%d' % i)
+    else:
+        return False
+    return True
+
+
+# Classes added with the one-sided chapter's second part (args.py says what
+# each checks).
+def typed_rma(x, v, n, a, decl, phase, call, fail_if):
+    """Adds the check and conversion of argument x if its class is one of
+    these; False if it is not."""
+    i, c = x.i, x.cls
+    if c == 'swin':
+        decl.append('struct rma_win *w%d;' % i)
+        phase[0].append('if (!(w%d = mw_win_of(%s))) return mw_fail(inst, MW_ERR_WIN, '
+                        'MW_NOCOMM, k.proc);' % (i, v))
+        phase[0].append(fail_if('!mw_win_shared(w%d)' % i, 'MW_ERR_RMA_FLAVOR'))
+        call.append('w%d' % i)
+    elif c == 'wsize':
+        phase[2].append(fail_if('(int32_t)%s < 0' % v, 'MW_ERR_SIZE'))
+        call.append(v)
+    elif c == 'dunit':
+        phase[2].append(fail_if('(int32_t)%s <= 0' % v, 'MW_ERR_DISP'))
+        call.append('(int)%s' % v)
+    elif c == 'loc':
+        decl.append('mw_loc l%d = { %s, NULL };' % (i, v))
+        phase[3].append(fail_if('!(l%d.p = mw_ptr(inst, %s, %s))'
+                                % (i, v, a[x.n] if x.n is not None else '0'), 'MW_ERR_BUFFER'))
+        call.append('&l%d' % i)
+    elif c == 'elem':
+        decl.append('void *p%d;' % i)
+        phase[2].append('if ((rc = mw_buf(inst, %s, 1, d%d, &p%d))) goto fail;' % (v, x.dt, i))
+        call.append('p%d' % i)
+    elif c == 'nobuf':
+        # With MPI_NO_OP the origin buffer is not used.
+        decl.append('void *p%d;' % i)
+        phase[2].append('if ((rc = mw_buf(inst, %s, %s, d%d, &p%d))) { if (%s != MW_NO_OP) '
+                        'goto fail; p%d = NULL; }' % (v, n or '1', x.dt, i, a[x.op], i))
+        call.append('p%d' % i)
+    elif c == 'atomdt':
+        decl.append('mw_dtype *d%d;' % i)
+        phase[1].append('if ((rc = mw_dtype_get(%s, &d%d))) goto fail;' % (v, i))
+        phase[1].append(fail_if('mw_dtype_ld(d%d)' % i, 'MW_ERR_TYPE'))
+        call.append('d%d' % i)
+    elif c == 'accop':
+        decl.append('mw_accop o%d = { %s, MPI_OP_NULL };' % (i, v))
+        phase[1].append(fail_if('%s >= 32 || %s == MW_OP_NULL || mw_op_get(%s, &o%d.h)'
+                                % (v, v, v, i), 'MW_ERR_OP'))
+        call.append('&o%d' % i)
+    elif c == 'tdisp':
+        decl.append('MPI_Aint t%d;' % i)
+        phase[2].append('if ((rc = mw_win_target(w%d, mw_rank_in(%s), %s, %s, d%d, &t%d))) '
+                        'goto fail;' % (x.win, a[x.rank], v, n or '1', x.dt, i))
+        call.append('t%d' % i)
+    elif c == 'hio' and x.kind == 'WINDOW':
+        decl.append('mw_win_io q%d;' % i)
+        phase[3].append('q%d.slot = mw_ptr(inst, %s, 4);' % (i, v))
+        phase[3].append(fail_if('!q%d.slot' % i, 'MW_ERR_ARG'))
+        phase[4].append('q%d.mod = *q%d.slot;' % (i, i))
+        phase[4].append(fail_if('!(q%d.w = mw_win_of(q%d.mod))' % (i, i), 'MW_ERR_WIN'))
         call.append('&q%d' % i)
     else:
         return False
