@@ -102,6 +102,10 @@ LETTER = {'comm': 'c', 'dtype': 'y', 'buf': 'b', 'count': 'n', 'bytes': 'b',
 KIND_LETTER_MORE = {'ranges', 'varargs', 'keyval', 'word', 'wout', 'fn'}
 # Classes whose letter is cls()'s (the kind's, array or in/out included).
 KIND_LETTER = {'arr', 'aints', 'pos', 'str'}
+# The collectives chapter's classes: the kind's letter too (the calls the
+# fuzzer draws for them did not change when they were typed).
+KIND_LETTER |= {'ccomm', 'cbuf', 'ccount', 'cdt', 'croot', 'carr', 'ctypes', 'caints',
+                'creq', 'op'}
 
 
 def typed_cls(e, ps):

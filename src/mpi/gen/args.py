@@ -107,6 +107,32 @@ Added with the one-sided chapter (hand_rma.c):
   out / outarr
   the other int-sized out scalars and arrays (an MPI_Aint out is a
   32-bit module word).
+Added with the collectives chapter (hand_coll.c, hand_nbc.c):
+  The collectives' buffer rules (root, MPI_IN_PLACE, an
+  intercommunicator's MPI_ROOT and MPI_PROC_NULL, which arguments are
+  significant at this process, per-peer arrays snapshotted before they are
+  checked) live in src/mpi/coll_args.c, shared by the blocking and the
+  nonblocking forms: the entry of a procedure in COLL (below) calls
+  mw_coll_begin on its communicator and then COLL's rule, in phase 0, and
+  the handler gets the values the rule filled in.
+  ccomm     the collective's communicator: the record the rule filled
+                                                          [mw_coll *]
+  cbuf      a buffer: the host address (the module address unchecked
+            where not significant, MPI_IN_PLACE)  [const void * / void *]
+  ccount    a count                                       [int]
+  cdt       a datatype (a stand-in for MPI_BYTE where not significant)
+                                                          [mw_dtype *]
+  croot     the root, converted (MPI_ROOT, MPI_PROC_NULL)  [int]
+  carr      per-peer counts or displacements: the snapshot (NULL where
+            not significant)                              [int *]
+  ctypes    per-peer datatypes (Alltoallw): host handles   [MPI_Datatype *]
+  caints    per-peer MPI_Aint displacements (Neighbor_alltoallw): host
+            copies                                        [MPI_Aint *]
+  creq      the request out: the module slot, checked after the rule
+            (the line names `request`)                    [uint32_t *]
+  op        a reduction's op: checked (MW_ERR_OP, MPI_OP_NULL too; in a
+            collective by its rule, between the datatype and the buffers)
+                                                   [const mw_op_ref *]
 
 The checks run in phases, each in argument order: the communicator whose
 error handler a failure goes to (the first comm), the other handles (dtype,
@@ -140,6 +166,10 @@ CTYPE = {'comm': 'MPI_Comm', 'dtype': 'mw_dtype *', 'count': 'int',
          'strout': 'char *', 'ranges': 'int *', 'varargs': 'uint32_t', 'errh': 'uint32_t',
          'keyval': 'const mw_keyval_ref *', 'word': 'uint32_t', 'wout': 'uint32_t *',
          'fn': 'uint32_t', 'keyout': 'char *', 'win': 'struct rma_win *'}
+# The collectives chapter's classes.
+CTYPE.update({'ccomm': 'mw_coll *', 'ccount': 'int', 'cdt': 'mw_dtype *', 'croot': 'int',
+              'carr': 'int *', 'ctypes': 'MPI_Datatype *', 'caints': 'MPI_Aint *',
+              'creq': 'uint32_t *', 'op': 'const mw_op_ref *'})
 HIO = {'REQUEST': 'mw_req_io *', 'MESSAGE': 'mw_msg_io *', 'DATATYPE': 'mw_dtype_io *',
        'COMMUNICATOR': 'mw_comm_io *', 'GROUP': 'mw_group_io *',
        'ERRHANDLER': 'mw_errh_io *', 'KEYVAL': 'mw_keyval_io *'}
@@ -152,10 +182,12 @@ PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
          'aints': 2, 'dtypes': 2, 'pos': 3, 'comm_any': 0, 'group': 1, 'info': 1,
          'strout': 3, 'ranges': 2, 'errh': 1, 'keyval': 1, 'wout': 3,
          'keyout': 3, 'win': 0}
+PHASE.update({'ccomm': 0, 'cbuf': 0, 'carr': 0, 'ctypes': 0, 'caints': 0, 'creq': 3, 'op': 1})
 # Classes with no check of their own (converted only, or checked with
 # the argument they describe).
 PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len', 'aint', 'addr',
          'varargs', 'word', 'fn'}
+PLAIN |= {'ccount', 'cdt', 'croot'}
 
 
 class Arg:
@@ -169,7 +201,7 @@ class Arg:
         self.phase = None   # args.txt `class@phase`: all its checks there
 
     def ctype(self):
-        if self.cls == 'buf':
+        if self.cls in ('buf', 'cbuf'):
             return 'const void *' if self.dir == 'in' else 'void *'
         if self.cls == 'hio':
             return HIO[self.kind]
@@ -210,6 +242,12 @@ def classify(e):
     if _OVER is None:
         _OVER = overrides()
     ps = params(e)
+    if e['name'][4:] in COLL:
+        return classify_coll(e['name'], ps)
+    if [p['kind'] for p in ps[:4]] == ['BUFFER', 'BUFFER', 'POLYXFER_NUM_ELEM_NNI', 'DATATYPE']:
+        # Two buffers of one count and datatype (MPI_Reduce_local).
+        return [Arg(0, ps[0], 'buf', 2, 3), Arg(1, ps[1], 'buf', 2, 3), Arg(2, ps[2], 'count'),
+                Arg(3, ps[3], 'dtype')] + [classify_more(e['name'], ps, {}, 4, ps[4])]
     idx = {p['name']: i for i, p in enumerate(ps)}
     out = [None] * len(ps)
     for i, p in enumerate(ps):
@@ -307,6 +345,9 @@ def classify_more(proc, ps, idx, i, p):
         return Arg(i, p, 'win')
     if k == 'ERRHANDLER' and d == 'in' and ln is None and not ptr:
         return Arg(i, p, 'errh')
+    if k == 'OPERATION' and d == 'in' and ln is None and not ptr and \
+            not any(q['kind'] == 'WINDOW' for q in ps):
+        return Arg(i, p, 'op')   # a reduction's (MPI_Reduce_local)
     if k in ('GROUP', 'INFO') and d == 'in' and ln is None and not ptr:
         return Arg(i, p, k.lower())
     if d == 'in' and ln is None and not ptr:
@@ -327,3 +368,97 @@ def classify_more(proc, ps, idx, i, p):
         if lin:
             return Arg(i, p, 'outarr', idx[ln])
     return None
+
+
+# ---- the collectives chapter -------------------------------------------------
+# The rule of each collective (src/mpi/coll_args.c), its arguments named
+# by parameter (`&m` is the record); the nonblocking form (MPI_Ixxx) has
+# its blocking form's.  None: the communicator only (MPI_Barrier).
+_NB = 'mw_coll_neighbors(&m); '
+COLL = {
+    'Barrier': None,
+    'Bcast': 'mw_coll_bcast(&m, buffer, count, datatype, root)',
+    'Gather': 'mw_coll_gather(&m, 0, sendbuf, sendcount, sendtype, recvbuf, recvcount, '
+              'recvtype, root)',
+    'Scatter': 'mw_coll_gather(&m, 1, sendbuf, sendcount, sendtype, recvbuf, recvcount, '
+               'recvtype, root)',
+    'Gatherv': 'mw_coll_gatherv(&m, sendbuf, sendcount, sendtype, recvbuf, recvcounts, '
+               'displs, recvtype, root)',
+    'Scatterv': 'mw_coll_scatterv(&m, sendbuf, sendcounts, displs, sendtype, recvbuf, '
+                'recvcount, recvtype, root)',
+    'Allgather': 'mw_coll_allgather(&m, 0, sendbuf, sendcount, sendtype, recvbuf, recvcount, '
+                 'recvtype)',
+    'Alltoall': 'mw_coll_allgather(&m, 1, sendbuf, sendcount, sendtype, recvbuf, recvcount, '
+                'recvtype)',
+    'Allgatherv': 'mw_coll_allgatherv(&m, sendbuf, sendcount, sendtype, recvbuf, recvcounts, '
+                  'displs, recvtype)',
+    'Alltoallv': 'mw_coll_alltoallv(&m, sendbuf, sendcounts, sdispls, sendtype, recvbuf, '
+                 'recvcounts, rdispls, recvtype)',
+    'Alltoallw': 'mw_coll_alltoallw(&m, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, '
+                 'recvcounts, rdispls, recvtypes)',
+    'Reduce': 'mw_coll_reduce(&m, sendbuf, recvbuf, count, datatype, op, root)',
+    'Allreduce': 'mw_coll_allreduce(&m, sendbuf, recvbuf, count, datatype, op)',
+    'Scan': 'mw_coll_allreduce(&m, sendbuf, recvbuf, count, datatype, op)',
+    'Exscan': 'mw_coll_allreduce(&m, sendbuf, recvbuf, count, datatype, op)',
+    'Reduce_scatter_block': 'mw_coll_reduce_scatter_block(&m, sendbuf, recvbuf, recvcount, '
+                            'datatype, op)',
+    'Reduce_scatter': 'mw_coll_reduce_scatter(&m, sendbuf, recvbuf, recvcounts, datatype, op)',
+    'Neighbor_allgather': 'mw_coll_nb_allgather(&m, 0, sendbuf, sendcount, sendtype, recvbuf, '
+                          'recvcount, recvtype)',
+    'Neighbor_alltoall': 'mw_coll_nb_allgather(&m, 1, sendbuf, sendcount, sendtype, recvbuf, '
+                         'recvcount, recvtype)',
+    'Neighbor_allgatherv': 'mw_coll_nb_allgatherv(&m, sendbuf, sendcount, sendtype, recvbuf, '
+                           'recvcounts, displs, recvtype)',
+    'Neighbor_alltoallv': 'mw_coll_nb_alltoallv(&m, sendbuf, sendcounts, sdispls, sendtype, '
+                          'recvbuf, recvcounts, rdispls, recvtype)',
+    'Neighbor_alltoallw': 'mw_coll_nb_alltoallw(&m, sendbuf, sendcounts, sdispls, sendtypes, '
+                          'recvbuf, recvcounts, rdispls, recvtypes)',
+}
+COLL.update({'I' + n[0].lower() + n[1:] if n.startswith('N') else 'I' + n.lower(): r
+             for n, r in list(COLL.items())})
+# Neighborhood rules start with the degrees of the communicator's topology.
+for _n in list(COLL):
+    if 'eighbor_' in _n:
+        COLL[_n] = _NB + COLL[_n]
+# The record's field each argument becomes (by parameter name); `displs`
+# is the receive side's but in the scatters.
+COLL_FIELD = {'sendbuf': 'sp', 'buffer': 'sp', 'recvbuf': 'rp', 'sendtype': 'sd',
+              'datatype': 'sd', 'recvtype': 'rd', 'root': 'root', 'sendcounts': 'scounts',
+              'recvcounts': 'rcounts', 'sdispls': 'sdispls', 'rdispls': 'rdispls',
+              'sendtypes': 'stypes', 'recvtypes': 'rtypes'}
+
+
+def coll_field(proc, name, cls):
+    """The mw_coll field the handler gets for parameter name of proc."""
+    if name == 'displs':
+        return 'sdispls' if 'catterv' in proc else 'rdispls'
+    if cls == 'caints':
+        return {'sdispls': 'sadispls', 'rdispls': 'radispls'}[name]
+    return COLL_FIELD[name]
+
+
+def classify_coll(proc, ps):
+    """The classes of a collective's parameters (its checks are its rule's)."""
+    out = []
+    for i, p in enumerate(ps):
+        k, d, ln = p['kind'], p['param_direction'], p['length']
+        if k == 'COMMUNICATOR':
+            c = 'ccomm'
+        elif k == 'BUFFER':
+            c = 'cbuf'
+        elif k == 'DATATYPE':
+            c = 'ctypes' if ln else 'cdt'
+        elif k == 'RANK' and p['name'] == 'root':
+            c = 'croot'
+        elif k == 'OPERATION':
+            c = 'op'
+        elif k == 'REQUEST' and d == 'out':
+            c = 'creq'
+        elif k == 'DISPLACEMENT' and ln:
+            c = 'caints'
+        elif k.startswith(('POLYXFER_NUM_ELEM', 'POLYDISPLACEMENT')):
+            c = 'carr' if ln else 'ccount'
+        else:
+            raise Unclassified('%s: %s (%s, %s)' % (proc, p['name'], k, d))
+        out.append(Arg(i, p, c))
+    return out
