@@ -36,6 +36,7 @@ int mw_coll_begin(mw_coll *a, rt_instance *inst, u32 comm, mw_snap *snap,
 	a->snap = snap;
 	a->nsnap = 0;
 	a->maxsnap = maxsnap;
+	a->heap = !snap && maxsnap > 0;
 	a->scounts = a->sdispls = a->rcounts = a->rdispls = NULL;
 	a->stypes = a->rtypes = NULL;
 	a->sadispls = a->radispls = NULL;
@@ -56,12 +57,27 @@ void mw_coll_end(mw_coll *a)
 	for (int i = 0; i < a->nsnap; i++)
 		mw_snap_free(&a->snap[i]);
 	a->nsnap = 0;
+	if (a->heap) {
+		free(a->snap);
+		a->snap = NULL;
+	}
 	free(a->stypes);
 	free(a->rtypes);
 	free(a->sadispls);
 	free(a->radispls);
 	a->stypes = a->rtypes = NULL;
 	a->sadispls = a->radispls = NULL;
+}
+
+mw_snap *mw_coll_take(mw_coll *a, int *n)
+{
+	mw_snap *s = a->heap ? a->snap : NULL;
+	*n = s ? a->nsnap : 0;
+	if (s) {
+		a->snap = NULL;
+		a->nsnap = 0;
+	}
+	return s;
 }
 
 uint32_t mw_coll_fail(mw_coll *a, int rc, u32 comm, const char *proc)
@@ -137,6 +153,8 @@ static int snap(mw_coll *a, u32 x, int n, int **out)
 {
 	if (a->nsnap == a->maxsnap)
 		return MW_ERR_INTERN;
+	if (!a->snap && (!a->heap || !(a->snap = calloc((size_t)a->maxsnap, sizeof *a->snap))))
+		return a->heap ? MW_ERR_NO_MEM : MW_ERR_INTERN;
 	mw_snap *s = &a->snap[a->nsnap++];
 	memset(s, 0, sizeof *s);
 	int rc = mw_snap_pad(a->inst, s, x, n, a->cap);
@@ -400,10 +418,15 @@ int mw_coll_alltoallw(mw_coll *a, u32 sb, u32 scounts, u32 sdispls, u32 stypes,
 
 /* ---- reductions ------------------------------------------------------------------ */
 
+int mw_op_arg(u32 opv, MPI_Op *h)
+{
+	return mw_op_get(opv, h) || *h == MPI_OP_NULL ? MW_ERR_OP : 0;
+}
+
 static int op_arg(u32 opv)
 {
 	MPI_Op op;
-	return mw_op_get(opv, &op) ? MW_ERR_OP : 0;
+	return mw_op_arg(opv, &op);
 }
 
 int mw_coll_reduce(mw_coll *a, u32 sb, u32 rb, u32 count, u32 dt, u32 opv, u32 root)

@@ -24,8 +24,9 @@ typedef struct mw_coll {
 	MPI_Aint *sadispls, *radispls;   /* neighborhood w form: host MPI_Aint copies */
 	int indeg, outdeg;   /* neighborhood: degrees of c's topology */
 	int cap;             /* snapshots padded with zeros to this many entries */
-	mw_snap *snap;       /* where snapshots go (the caller's: stack or request) */
+	mw_snap *snap;       /* where snapshots go (the caller's, or malloc'd: heap) */
 	int nsnap, maxsnap;
+	int heap;            /* snap is malloc'd here (a request may take it) */
 	const char *arg;     /* the argument refused, for mw_coll_fail */
 	char detail[160];    /* why, if more than the class says */
 } mw_coll;
@@ -35,12 +36,27 @@ typedef struct mw_coll {
 
 /* Starts a call on module communicator comm (must be live): 0 or the
  * class.  snap: room for maxsnap snapshots (NULL, 0 for a shape without
- * arrays), which mw_coll_end or the request owning them releases. */
+ * arrays; NULL, maxsnap for room malloc'd when the first is taken, which
+ * a request can own: mw_coll_take), which mw_coll_end or the request
+ * owning them releases. */
 int mw_coll_begin(mw_coll *a, rt_instance *inst, uint32_t comm, mw_snap *snap,
                   int maxsnap);
 /* Releases the snapshots (a blocking call's) and the w form's arrays not
  * taken (set to NULL) by the caller. */
 void mw_coll_end(mw_coll *a);
+/* The malloc'd snapshots (NULL if none), *n of them, for a request to
+ * own (it releases each with mw_snap_free, then the array); a keeps none. */
+mw_snap *mw_coll_take(mw_coll *a, int *n);
+
+/* A reduction's op (class op of the generated entries): its module
+ * handle and host handle.  mw_op_arg looks up module op opv: 0, or
+ * MW_ERR_OP if it is no op or MPI_OP_NULL (which no reduction takes; the
+ * host libraries' own checks of it differ). */
+typedef struct mw_op_ref {
+	uint32_t mod;
+	MPI_Op h;
+} mw_op_ref;
+int mw_op_arg(uint32_t opv, MPI_Op *h);
 /* The refusal of proc with class rc: one line naming the argument. */
 uint32_t mw_coll_fail(mw_coll *a, int rc, uint32_t comm, const char *proc);
 

@@ -95,6 +95,39 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Allgather(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Allgather", a6, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a6, NULL, 0))) goto fail;
+	if ((rc = mw_coll_allgather(&m, 0, a0, a1, a2, a3, a4, a5))) goto fail;
+	r = mwh_Allgather(&k, m.sp, (int)a1, m.sd, m.rp, (int)a4, m.rd, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Allgatherv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	const mw_call k = { inst, "MPI_Allgatherv", a7, 0 };
+	int rc;
+	uint32_t r;
+	mw_snap ms[MW_COLL_SNAPS];
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a7, ms, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_allgatherv(&m, a0, a1, a2, a3, a4, a5, a6))) goto fail;
+	r = mwh_Allgatherv(&k, m.sp, (int)a1, m.sd, m.rp, m.rcounts, m.rdispls, m.rd, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Alloc_mem(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	const mw_call k = { inst, "MPI_Alloc_mem", MW_NOCOMM, 0 };
@@ -106,6 +139,74 @@ static uint32_t mwg_Alloc_mem(rt_instance *inst, uint32_t a0, uint32_t a1, uint3
 	return mwh_Alloc_mem(&k, (MPI_Aint)(int32_t)a0, h1, p2);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+uint32_t mwg_Allreduce(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Allreduce", a5, 0 };
+	int rc;
+	uint32_t r;
+	mw_op_ref o4 = { a4, MPI_OP_NULL };
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a5, NULL, 0))) goto fail;
+	if ((rc = mw_coll_allreduce(&m, a0, a1, a2, a3, a4))) goto fail;
+	if ((rc = mw_op_arg(a4, &o4.h))) goto fail;
+	r = mwh_Allreduce(&k, m.sp, m.rp, (int)a2, m.sd, &o4, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Alltoall(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Alltoall", a6, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a6, NULL, 0))) goto fail;
+	if ((rc = mw_coll_allgather(&m, 1, a0, a1, a2, a3, a4, a5))) goto fail;
+	r = mwh_Alltoall(&k, m.sp, (int)a1, m.sd, m.rp, (int)a4, m.rd, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Alltoallv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Alltoallv", a8, 0 };
+	int rc;
+	uint32_t r;
+	mw_snap ms[MW_COLL_SNAPS];
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a8, ms, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_alltoallv(&m, a0, a1, a2, a3, a4, a5, a6, a7))) goto fail;
+	r = mwh_Alltoallv(&k, m.sp, m.scounts, m.sdispls, m.sd, m.rp, m.rcounts, m.rdispls, m.rd, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Alltoallw(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Alltoallw", a8, 0 };
+	int rc;
+	uint32_t r;
+	mw_snap ms[MW_COLL_SNAPS];
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a8, ms, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_alltoallw(&m, a0, a1, a2, a3, a4, a5, a6, a7))) goto fail;
+	r = mwh_Alltoallw(&k, m.sp, m.scounts, m.sdispls, m.stypes, m.rp, m.rcounts, m.rdispls, m.rtypes, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Attr_delete(rt_instance *inst, uint32_t a0, uint32_t a1)
@@ -150,6 +251,37 @@ static uint32_t mwg_Attr_put(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 	return mwh_Attr_put(&k, h0, &y1, a2);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Barrier(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_Barrier", a0, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a0, NULL, 0))) goto fail;
+	r = mwh_Barrier(&k, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Bcast(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Bcast", a4, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a4, NULL, 0))) goto fail;
+	if ((rc = mw_coll_bcast(&m, a0, a1, a2, a3))) goto fail;
+	r = mwh_Bcast(&k, m.sp, (int)a1, m.sd, m.root, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Bsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
@@ -989,6 +1121,24 @@ static uint32_t mwg_Error_string(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 	return mwh_Error_string(&k, (int)a0, &z1, a2);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+uint32_t mwg_Exscan(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Exscan", a5, 0 };
+	int rc;
+	uint32_t r;
+	mw_op_ref o4 = { a4, MPI_OP_NULL };
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a5, NULL, 0))) goto fail;
+	if ((rc = mw_coll_allreduce(&m, a0, a1, a2, a3, a4))) goto fail;
+	if ((rc = mw_op_arg(a4, &o4.h))) goto fail;
+	r = mwh_Exscan(&k, m.sp, m.rp, (int)a2, m.sd, &o4, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Fetch_and_op(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
@@ -1902,6 +2052,39 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Gather(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	const mw_call k = { inst, "MPI_Gather", a7, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a7, NULL, 0))) goto fail;
+	if ((rc = mw_coll_gather(&m, 0, a0, a1, a2, a3, a4, a5, a6))) goto fail;
+	r = mwh_Gather(&k, m.sp, (int)a1, m.sd, m.rp, (int)a4, m.rd, m.root, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Gatherv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Gatherv", a8, 0 };
+	int rc;
+	uint32_t r;
+	mw_snap ms[MW_COLL_SNAPS];
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a8, ms, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_gatherv(&m, a0, a1, a2, a3, a4, a5, a6, a7))) goto fail;
+	r = mwh_Gatherv(&k, m.sp, (int)a1, m.sd, m.rp, m.rcounts, m.rdispls, m.rd, m.root, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
 	const mw_call k = { inst, "MPI_Get", a7, 1 };
@@ -2375,6 +2558,151 @@ static uint32_t mwg_Group_union(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	return mw_ret(inst, rc, MW_NOCOMM, "MPI_Group_union");
 }
 
+static uint32_t mwg_Iallgather(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	const mw_call k = { inst, "MPI_Iallgather", a6, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p7;
+	if ((rc = mw_coll_begin(&m, inst, a6, NULL, 0))) goto fail;
+	if ((rc = mw_coll_allgather(&m, 0, a0, a1, a2, a3, a4, a5))) goto fail;
+	if (!(p7 = mw_ptr(inst, a7, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Iallgather(&k, m.sp, (int)a1, m.sd, m.rp, (int)a4, m.rd, &m, p7);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Iallgatherv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Iallgatherv", a7, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p8;
+	if ((rc = mw_coll_begin(&m, inst, a7, NULL, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_allgatherv(&m, a0, a1, a2, a3, a4, a5, a6))) goto fail;
+	if (!(p8 = mw_ptr(inst, a8, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Iallgatherv(&k, m.sp, (int)a1, m.sd, m.rp, m.rcounts, m.rdispls, m.rd, &m, p8);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+uint32_t mwg_Iallreduce(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Iallreduce", a5, 0 };
+	int rc;
+	uint32_t r;
+	mw_op_ref o4 = { a4, MPI_OP_NULL };
+	mw_coll m;
+	uint32_t *p6;
+	if ((rc = mw_coll_begin(&m, inst, a5, NULL, 0))) goto fail;
+	if ((rc = mw_coll_allreduce(&m, a0, a1, a2, a3, a4))) goto fail;
+	if ((rc = mw_op_arg(a4, &o4.h))) goto fail;
+	if (!(p6 = mw_ptr(inst, a6, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Iallreduce(&k, m.sp, m.rp, (int)a2, m.sd, &o4, &m, p6);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Ialltoall(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	const mw_call k = { inst, "MPI_Ialltoall", a6, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p7;
+	if ((rc = mw_coll_begin(&m, inst, a6, NULL, 0))) goto fail;
+	if ((rc = mw_coll_allgather(&m, 1, a0, a1, a2, a3, a4, a5))) goto fail;
+	if (!(p7 = mw_ptr(inst, a7, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Ialltoall(&k, m.sp, (int)a1, m.sd, m.rp, (int)a4, m.rd, &m, p7);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Ialltoallv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	const mw_call k = { inst, "MPI_Ialltoallv", a8, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p9;
+	if ((rc = mw_coll_begin(&m, inst, a8, NULL, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_alltoallv(&m, a0, a1, a2, a3, a4, a5, a6, a7))) goto fail;
+	if (!(p9 = mw_ptr(inst, a9, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Ialltoallv(&k, m.sp, m.scounts, m.sdispls, m.sd, m.rp, m.rcounts, m.rdispls, m.rd, &m, p9);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Ialltoallw(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	const mw_call k = { inst, "MPI_Ialltoallw", a8, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p9;
+	if ((rc = mw_coll_begin(&m, inst, a8, NULL, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_alltoallw(&m, a0, a1, a2, a3, a4, a5, a6, a7))) goto fail;
+	if (!(p9 = mw_ptr(inst, a9, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Ialltoallw(&k, m.sp, m.scounts, m.sdispls, m.stypes, m.rp, m.rcounts, m.rdispls, m.rtypes, &m, p9);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Ibarrier(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Ibarrier", a0, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p1;
+	if ((rc = mw_coll_begin(&m, inst, a0, NULL, 0))) goto fail;
+	if (!(p1 = mw_ptr(inst, a1, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Ibarrier(&k, &m, p1);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Ibcast(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Ibcast", a4, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p5;
+	if ((rc = mw_coll_begin(&m, inst, a4, NULL, 0))) goto fail;
+	if ((rc = mw_coll_bcast(&m, a0, a1, a2, a3))) goto fail;
+	if (!(p5 = mw_ptr(inst, a5, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Ibcast(&k, m.sp, (int)a1, m.sd, m.root, &m, p5);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Ibsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
 	const mw_call k = { inst, "MPI_Ibsend", a5, 0 };
@@ -2391,6 +2719,62 @@ static uint32_t mwg_Ibsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t
 	return mwh_Ibsend(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+uint32_t mwg_Iexscan(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Iexscan", a5, 0 };
+	int rc;
+	uint32_t r;
+	mw_op_ref o4 = { a4, MPI_OP_NULL };
+	mw_coll m;
+	uint32_t *p6;
+	if ((rc = mw_coll_begin(&m, inst, a5, NULL, 0))) goto fail;
+	if ((rc = mw_coll_allreduce(&m, a0, a1, a2, a3, a4))) goto fail;
+	if ((rc = mw_op_arg(a4, &o4.h))) goto fail;
+	if (!(p6 = mw_ptr(inst, a6, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Iexscan(&k, m.sp, m.rp, (int)a2, m.sd, &o4, &m, p6);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Igather(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Igather", a7, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p8;
+	if ((rc = mw_coll_begin(&m, inst, a7, NULL, 0))) goto fail;
+	if ((rc = mw_coll_gather(&m, 0, a0, a1, a2, a3, a4, a5, a6))) goto fail;
+	if (!(p8 = mw_ptr(inst, a8, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Igather(&k, m.sp, (int)a1, m.sd, m.rp, (int)a4, m.rd, m.root, &m, p8);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Igatherv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	const mw_call k = { inst, "MPI_Igatherv", a8, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p9;
+	if ((rc = mw_coll_begin(&m, inst, a8, NULL, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_gatherv(&m, a0, a1, a2, a3, a4, a5, a6, a7))) goto fail;
+	if (!(p9 = mw_ptr(inst, a9, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Igatherv(&k, m.sp, (int)a1, m.sd, m.rp, m.rcounts, m.rdispls, m.rd, m.root, &m, p9);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Improbe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
@@ -2431,6 +2815,101 @@ static uint32_t mwg_Imrecv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t
 	return mwh_Imrecv(&k, p0, (int)a1, d2, &q3, p4);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Ineighbor_allgather(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	const mw_call k = { inst, "MPI_Ineighbor_allgather", a6, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p7;
+	if ((rc = mw_coll_begin(&m, inst, a6, NULL, 0))) goto fail;
+	if ((rc = mw_coll_neighbors(&m))) goto fail;
+	if ((rc = mw_coll_nb_allgather(&m, 0, a0, a1, a2, a3, a4, a5))) goto fail;
+	if (!(p7 = mw_ptr(inst, a7, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Ineighbor_allgather(&k, m.sp, (int)a1, m.sd, m.rp, (int)a4, m.rd, &m, p7);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Ineighbor_allgatherv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Ineighbor_allgatherv", a7, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p8;
+	if ((rc = mw_coll_begin(&m, inst, a7, NULL, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_neighbors(&m))) goto fail;
+	if ((rc = mw_coll_nb_allgatherv(&m, a0, a1, a2, a3, a4, a5, a6))) goto fail;
+	if (!(p8 = mw_ptr(inst, a8, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Ineighbor_allgatherv(&k, m.sp, (int)a1, m.sd, m.rp, m.rcounts, m.rdispls, m.rd, &m, p8);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Ineighbor_alltoall(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	const mw_call k = { inst, "MPI_Ineighbor_alltoall", a6, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p7;
+	if ((rc = mw_coll_begin(&m, inst, a6, NULL, 0))) goto fail;
+	if ((rc = mw_coll_neighbors(&m))) goto fail;
+	if ((rc = mw_coll_nb_allgather(&m, 1, a0, a1, a2, a3, a4, a5))) goto fail;
+	if (!(p7 = mw_ptr(inst, a7, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Ineighbor_alltoall(&k, m.sp, (int)a1, m.sd, m.rp, (int)a4, m.rd, &m, p7);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Ineighbor_alltoallv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	const mw_call k = { inst, "MPI_Ineighbor_alltoallv", a8, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p9;
+	if ((rc = mw_coll_begin(&m, inst, a8, NULL, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_neighbors(&m))) goto fail;
+	if ((rc = mw_coll_nb_alltoallv(&m, a0, a1, a2, a3, a4, a5, a6, a7))) goto fail;
+	if (!(p9 = mw_ptr(inst, a9, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Ineighbor_alltoallv(&k, m.sp, m.scounts, m.sdispls, m.sd, m.rp, m.rcounts, m.rdispls, m.rd, &m, p9);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Ineighbor_alltoallw(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	const mw_call k = { inst, "MPI_Ineighbor_alltoallw", a8, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p9;
+	if ((rc = mw_coll_begin(&m, inst, a8, NULL, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_neighbors(&m))) goto fail;
+	if ((rc = mw_coll_nb_alltoallw(&m, a0, a1, a2, a3, a4, a5, a6, a7))) goto fail;
+	if (!(p9 = mw_ptr(inst, a9, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Ineighbor_alltoallw(&k, m.sp, m.scounts, m.sadispls, m.stypes, m.rp, m.rcounts, m.radispls, m.rtypes, &m, p9);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Info_c2f(rt_instance *inst, uint32_t a0)
@@ -2656,6 +3135,66 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+uint32_t mwg_Ireduce(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	const mw_call k = { inst, "MPI_Ireduce", a6, 0 };
+	int rc;
+	uint32_t r;
+	mw_op_ref o4 = { a4, MPI_OP_NULL };
+	mw_coll m;
+	uint32_t *p7;
+	if ((rc = mw_coll_begin(&m, inst, a6, NULL, 0))) goto fail;
+	if ((rc = mw_coll_reduce(&m, a0, a1, a2, a3, a4, a5))) goto fail;
+	if ((rc = mw_op_arg(a4, &o4.h))) goto fail;
+	if (!(p7 = mw_ptr(inst, a7, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Ireduce(&k, m.sp, m.rp, (int)a2, m.sd, &o4, m.root, &m, p7);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Ireduce_scatter(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Ireduce_scatter", a5, 0 };
+	int rc;
+	uint32_t r;
+	mw_op_ref o4 = { a4, MPI_OP_NULL };
+	mw_coll m;
+	uint32_t *p6;
+	if ((rc = mw_coll_begin(&m, inst, a5, NULL, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_reduce_scatter(&m, a0, a1, a2, a3, a4))) goto fail;
+	if ((rc = mw_op_arg(a4, &o4.h))) goto fail;
+	if (!(p6 = mw_ptr(inst, a6, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Ireduce_scatter(&k, m.sp, m.rp, m.rcounts, m.sd, &o4, &m, p6);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+uint32_t mwg_Ireduce_scatter_block(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Ireduce_scatter_block", a5, 0 };
+	int rc;
+	uint32_t r;
+	mw_op_ref o4 = { a4, MPI_OP_NULL };
+	mw_coll m;
+	uint32_t *p6;
+	if ((rc = mw_coll_begin(&m, inst, a5, NULL, 0))) goto fail;
+	if ((rc = mw_coll_reduce_scatter_block(&m, a0, a1, a2, a3, a4))) goto fail;
+	if ((rc = mw_op_arg(a4, &o4.h))) goto fail;
+	if (!(p6 = mw_ptr(inst, a6, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Ireduce_scatter_block(&k, m.sp, m.rp, (int)a2, m.sd, &o4, &m, p6);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Irsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
 	const mw_call k = { inst, "MPI_Irsend", a5, 0 };
@@ -2684,6 +3223,62 @@ static uint32_t mwg_Is_thread_main(rt_instance *inst, uint32_t a0)
 	return mwh_Is_thread_main(&k, p0);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+uint32_t mwg_Iscan(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Iscan", a5, 0 };
+	int rc;
+	uint32_t r;
+	mw_op_ref o4 = { a4, MPI_OP_NULL };
+	mw_coll m;
+	uint32_t *p6;
+	if ((rc = mw_coll_begin(&m, inst, a5, NULL, 0))) goto fail;
+	if ((rc = mw_coll_allreduce(&m, a0, a1, a2, a3, a4))) goto fail;
+	if ((rc = mw_op_arg(a4, &o4.h))) goto fail;
+	if (!(p6 = mw_ptr(inst, a6, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Iscan(&k, m.sp, m.rp, (int)a2, m.sd, &o4, &m, p6);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Iscatter(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Iscatter", a7, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p8;
+	if ((rc = mw_coll_begin(&m, inst, a7, NULL, 0))) goto fail;
+	if ((rc = mw_coll_gather(&m, 1, a0, a1, a2, a3, a4, a5, a6))) goto fail;
+	if (!(p8 = mw_ptr(inst, a8, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Iscatter(&k, m.sp, (int)a1, m.sd, m.rp, (int)a4, m.rd, m.root, &m, p8);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Iscatterv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	const mw_call k = { inst, "MPI_Iscatterv", a8, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	uint32_t *p9;
+	if ((rc = mw_coll_begin(&m, inst, a8, NULL, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_scatterv(&m, a0, a1, a2, a3, a4, a5, a6, a7))) goto fail;
+	if (!(p9 = mw_ptr(inst, a9, 4))) { m.arg = "request"; rc = MW_ERR_ARG; goto fail; }
+	r = mwh_Iscatterv(&k, m.sp, m.scounts, m.sdispls, m.sd, m.rp, (int)a5, m.rd, m.root, &m, p9);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Isend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
@@ -2807,6 +3402,94 @@ static uint32_t mwg_Mrecv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t 
 	return mwh_Mrecv(&k, p0, (int)a1, d2, &q3, p4);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Neighbor_allgather(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Neighbor_allgather", a6, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a6, NULL, 0))) goto fail;
+	if ((rc = mw_coll_neighbors(&m))) goto fail;
+	if ((rc = mw_coll_nb_allgather(&m, 0, a0, a1, a2, a3, a4, a5))) goto fail;
+	r = mwh_Neighbor_allgather(&k, m.sp, (int)a1, m.sd, m.rp, (int)a4, m.rd, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Neighbor_allgatherv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	const mw_call k = { inst, "MPI_Neighbor_allgatherv", a7, 0 };
+	int rc;
+	uint32_t r;
+	mw_snap ms[MW_COLL_SNAPS];
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a7, ms, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_neighbors(&m))) goto fail;
+	if ((rc = mw_coll_nb_allgatherv(&m, a0, a1, a2, a3, a4, a5, a6))) goto fail;
+	r = mwh_Neighbor_allgatherv(&k, m.sp, (int)a1, m.sd, m.rp, m.rcounts, m.rdispls, m.rd, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Neighbor_alltoall(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Neighbor_alltoall", a6, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a6, NULL, 0))) goto fail;
+	if ((rc = mw_coll_neighbors(&m))) goto fail;
+	if ((rc = mw_coll_nb_allgather(&m, 1, a0, a1, a2, a3, a4, a5))) goto fail;
+	r = mwh_Neighbor_alltoall(&k, m.sp, (int)a1, m.sd, m.rp, (int)a4, m.rd, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Neighbor_alltoallv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Neighbor_alltoallv", a8, 0 };
+	int rc;
+	uint32_t r;
+	mw_snap ms[MW_COLL_SNAPS];
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a8, ms, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_neighbors(&m))) goto fail;
+	if ((rc = mw_coll_nb_alltoallv(&m, a0, a1, a2, a3, a4, a5, a6, a7))) goto fail;
+	r = mwh_Neighbor_alltoallv(&k, m.sp, m.scounts, m.sdispls, m.sd, m.rp, m.rcounts, m.rdispls, m.rd, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Neighbor_alltoallw(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Neighbor_alltoallw", a8, 0 };
+	int rc;
+	uint32_t r;
+	mw_snap ms[MW_COLL_SNAPS];
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a8, ms, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_neighbors(&m))) goto fail;
+	if ((rc = mw_coll_nb_alltoallw(&m, a0, a1, a2, a3, a4, a5, a6, a7))) goto fail;
+	r = mwh_Neighbor_alltoallw(&k, m.sp, m.scounts, m.sadispls, m.stypes, m.rp, m.rcounts, m.radispls, m.rtypes, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Op_c2f(rt_instance *inst, uint32_t a0)
@@ -3077,6 +3760,78 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+uint32_t mwg_Reduce(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+{
+	const mw_call k = { inst, "MPI_Reduce", a6, 0 };
+	int rc;
+	uint32_t r;
+	mw_op_ref o4 = { a4, MPI_OP_NULL };
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a6, NULL, 0))) goto fail;
+	if ((rc = mw_coll_reduce(&m, a0, a1, a2, a3, a4, a5))) goto fail;
+	if ((rc = mw_op_arg(a4, &o4.h))) goto fail;
+	r = mwh_Reduce(&k, m.sp, m.rp, (int)a2, m.sd, &o4, m.root, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+uint32_t mwg_Reduce_local(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_Reduce_local", MW_NOCOMM, 0 };
+	int rc;
+	void *p0;
+	void *p1;
+	mw_dtype *d3;
+	mw_op_ref o4 = { a4, MPI_OP_NULL };
+	if ((rc = mw_dtype_get(a3, &d3))) goto fail;
+	if ((rc = mw_op_arg(a4, &o4.h))) goto fail;
+	if ((rc = mw_buf(inst, a0, (int32_t)a2, d3, &p0))) goto fail;
+	if ((rc = mw_buf(inst, a1, (int32_t)a2, d3, &p1))) goto fail;
+	return mwh_Reduce_local(&k, p0, p1, (int)a2, d3, &o4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Reduce_scatter(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Reduce_scatter", a5, 0 };
+	int rc;
+	uint32_t r;
+	mw_op_ref o4 = { a4, MPI_OP_NULL };
+	mw_snap ms[MW_COLL_SNAPS];
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a5, ms, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_reduce_scatter(&m, a0, a1, a2, a3, a4))) goto fail;
+	if ((rc = mw_op_arg(a4, &o4.h))) goto fail;
+	r = mwh_Reduce_scatter(&k, m.sp, m.rp, m.rcounts, m.sd, &o4, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+uint32_t mwg_Reduce_scatter_block(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Reduce_scatter_block", a5, 0 };
+	int rc;
+	uint32_t r;
+	mw_op_ref o4 = { a4, MPI_OP_NULL };
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a5, NULL, 0))) goto fail;
+	if ((rc = mw_coll_reduce_scatter_block(&m, a0, a1, a2, a3, a4))) goto fail;
+	if ((rc = mw_op_arg(a4, &o4.h))) goto fail;
+	r = mwh_Reduce_scatter_block(&k, m.sp, m.rp, (int)a2, m.sd, &o4, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Request_c2f(rt_instance *inst, uint32_t a0)
 {
 	return a0;
@@ -3220,6 +3975,57 @@ static uint32_t mwg_Rsend_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint
 	return mwh_Rsend_init(&k, p0, (int)a1, d2, mw_rank_in(a3), mw_tag_in(a4), h5, p6);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+uint32_t mwg_Scan(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+{
+	const mw_call k = { inst, "MPI_Scan", a5, 0 };
+	int rc;
+	uint32_t r;
+	mw_op_ref o4 = { a4, MPI_OP_NULL };
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a5, NULL, 0))) goto fail;
+	if ((rc = mw_coll_allreduce(&m, a0, a1, a2, a3, a4))) goto fail;
+	if ((rc = mw_op_arg(a4, &o4.h))) goto fail;
+	r = mwh_Scan(&k, m.sp, m.rp, (int)a2, m.sd, &o4, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Scatter(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	const mw_call k = { inst, "MPI_Scatter", a7, 0 };
+	int rc;
+	uint32_t r;
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a7, NULL, 0))) goto fail;
+	if ((rc = mw_coll_gather(&m, 1, a0, a1, a2, a3, a4, a5, a6))) goto fail;
+	r = mwh_Scatter(&k, m.sp, (int)a1, m.sd, m.rp, (int)a4, m.rd, m.root, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Scatterv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	const mw_call k = { inst, "MPI_Scatterv", a8, 0 };
+	int rc;
+	uint32_t r;
+	mw_snap ms[MW_COLL_SNAPS];
+	mw_coll m;
+	if ((rc = mw_coll_begin(&m, inst, a8, ms, MW_COLL_SNAPS))) goto fail;
+	if ((rc = mw_coll_scatterv(&m, a0, a1, a2, a3, a4, a5, a6, a7))) goto fail;
+	r = mwh_Scatterv(&k, m.sp, m.scounts, m.sdispls, m.sd, m.rp, (int)a5, m.rd, m.root, &m);
+	mw_coll_end(&m);
+	return r;
+fail:
+	mw_coll_end(&m);
+	return mw_coll_fail(&m, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Send(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
@@ -5059,7 +5865,7 @@ static uint32_t mwb_Allgather_c(rt_instance *inst, uint32_t a0, uint64_t a1, uin
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4, b5;
 	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
-	x.r = mwh_Allgather(inst, a0, b1, b2, a3, b4, b5, a6);
+	x.r = mwg_Allgather(inst, a0, b1, b2, a3, b4, b5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5072,7 +5878,7 @@ static uint32_t mwb_Allgatherv_c(rt_instance *inst, uint32_t a0, uint64_t a1, ui
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4;
 	if (mw_bigc_arr(&x, "recvcounts", a4, mw_bigc_size(a7, 1), &b4)) goto out;
-	x.r = mwh_Allgatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7);
+	x.r = mwg_Allgatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5085,7 +5891,7 @@ static uint32_t mwb_Alltoall_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4, b5;
 	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
-	x.r = mwh_Alltoall(inst, a0, b1, b2, a3, b4, b5, a6);
+	x.r = mwg_Alltoall(inst, a0, b1, b2, a3, b4, b5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5098,7 +5904,7 @@ static uint32_t mwb_Alltoallv_c(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	if (mw_bigc_arr(&x, "sendcounts", a1, (a0 != 1) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
 	uint32_t b5;
 	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_size(a8, 1), &b5)) goto out;
-	x.r = mwh_Alltoallv(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8);
+	x.r = mwg_Alltoallv(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5111,7 +5917,7 @@ static uint32_t mwb_Alltoallw_c(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	if (mw_bigc_arr(&x, "sendcounts", a1, (a0 != 1) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
 	uint32_t b5;
 	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_size(a8, 1), &b5)) goto out;
-	x.r = mwh_Alltoallw(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8);
+	x.r = mwg_Alltoallw(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5122,7 +5928,7 @@ static uint32_t mwb_Bcast_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_
 	mw_bigc_begin(&x, inst, "MPI_Bcast_c", MW_BIGC_COMM, a4);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Bcast(inst, a0, b1, b2, a3, a4);
+	x.r = mwg_Bcast(inst, a0, b1, b2, a3, a4);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5498,7 +6304,7 @@ static uint32_t mwb_Gather_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4, b5;
 	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
-	x.r = mwh_Gather(inst, a0, b1, b2, a3, b4, b5, a6, a7);
+	x.r = mwg_Gather(inst, a0, b1, b2, a3, b4, b5, a6, a7);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5511,7 +6317,7 @@ static uint32_t mwb_Gatherv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint3
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4;
 	if (mw_bigc_arr(&x, "recvcounts", a4, (mw_bigc_root(a8, a7)) ? mw_bigc_size(a8, 1) : 0, &b4)) goto out;
-	x.r = mwh_Gatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7, a8);
+	x.r = mwg_Gatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7, a8);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5552,7 +6358,7 @@ static uint32_t mwb_Iallgather_c(rt_instance *inst, uint32_t a0, uint64_t a1, ui
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4, b5;
 	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
-	x.r = mwh_Iallgather(inst, a0, b1, b2, a3, b4, b5, a6, a7);
+	x.r = mwg_Iallgather(inst, a0, b1, b2, a3, b4, b5, a6, a7);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5565,7 +6371,7 @@ static uint32_t mwb_Iallgatherv_c(rt_instance *inst, uint32_t a0, uint64_t a1, u
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4;
 	if (mw_bigc_arr(&x, "recvcounts", a4, mw_bigc_size(a7, 1), &b4)) goto out;
-	x.r = mwh_Iallgatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7, a8);
+	x.r = mwg_Iallgatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7, a8);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5578,7 +6384,7 @@ static uint32_t mwb_Ialltoall_c(rt_instance *inst, uint32_t a0, uint64_t a1, uin
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4, b5;
 	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
-	x.r = mwh_Ialltoall(inst, a0, b1, b2, a3, b4, b5, a6, a7);
+	x.r = mwg_Ialltoall(inst, a0, b1, b2, a3, b4, b5, a6, a7);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5591,7 +6397,7 @@ static uint32_t mwb_Ialltoallv_c(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 	if (mw_bigc_arr(&x, "sendcounts", a1, (a0 != 1) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
 	uint32_t b5;
 	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_size(a8, 1), &b5)) goto out;
-	x.r = mwh_Ialltoallv(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8, a9);
+	x.r = mwg_Ialltoallv(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8, a9);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5604,7 +6410,7 @@ static uint32_t mwb_Ialltoallw_c(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 	if (mw_bigc_arr(&x, "sendcounts", a1, (a0 != 1) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
 	uint32_t b5;
 	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_size(a8, 1), &b5)) goto out;
-	x.r = mwh_Ialltoallw(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8, a9);
+	x.r = mwg_Ialltoallw(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8, a9);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5615,7 +6421,7 @@ static uint32_t mwb_Ibcast_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32
 	mw_bigc_begin(&x, inst, "MPI_Ibcast_c", MW_BIGC_COMM, a4);
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
-	x.r = mwh_Ibcast(inst, a0, b1, b2, a3, a4, a5);
+	x.r = mwg_Ibcast(inst, a0, b1, b2, a3, a4, a5);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5639,7 +6445,7 @@ static uint32_t mwb_Igather_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint3
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4, b5;
 	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
-	x.r = mwh_Igather(inst, a0, b1, b2, a3, b4, b5, a6, a7, a8);
+	x.r = mwg_Igather(inst, a0, b1, b2, a3, b4, b5, a6, a7, a8);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5652,7 +6458,7 @@ static uint32_t mwb_Igatherv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4;
 	if (mw_bigc_arr(&x, "recvcounts", a4, (mw_bigc_root(a8, a7)) ? mw_bigc_size(a8, 1) : 0, &b4)) goto out;
-	x.r = mwh_Igatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7, a8, a9);
+	x.r = mwg_Igatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7, a8, a9);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5676,7 +6482,7 @@ static uint32_t mwb_Ineighbor_allgather_c(rt_instance *inst, uint32_t a0, uint64
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4, b5;
 	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
-	x.r = mwh_Ineighbor_allgather(inst, a0, b1, b2, a3, b4, b5, a6, a7);
+	x.r = mwg_Ineighbor_allgather(inst, a0, b1, b2, a3, b4, b5, a6, a7);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5689,7 +6495,7 @@ static uint32_t mwb_Ineighbor_allgatherv_c(rt_instance *inst, uint32_t a0, uint6
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4;
 	if (mw_bigc_arr(&x, "recvcounts", a4, mw_bigc_deg(a7, 0), &b4)) goto out;
-	x.r = mwh_Ineighbor_allgatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7, a8);
+	x.r = mwg_Ineighbor_allgatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7, a8);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5702,7 +6508,7 @@ static uint32_t mwb_Ineighbor_alltoall_c(rt_instance *inst, uint32_t a0, uint64_
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4, b5;
 	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
-	x.r = mwh_Ineighbor_alltoall(inst, a0, b1, b2, a3, b4, b5, a6, a7);
+	x.r = mwg_Ineighbor_alltoall(inst, a0, b1, b2, a3, b4, b5, a6, a7);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5715,7 +6521,7 @@ static uint32_t mwb_Ineighbor_alltoallv_c(rt_instance *inst, uint32_t a0, uint32
 	if (mw_bigc_arr(&x, "sendcounts", a1, mw_bigc_deg(a8, 1), &b1)) goto out;
 	uint32_t b5;
 	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_deg(a8, 0), &b5)) goto out;
-	x.r = mwh_Ineighbor_alltoallv(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8, a9);
+	x.r = mwg_Ineighbor_alltoallv(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8, a9);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5728,7 +6534,7 @@ static uint32_t mwb_Ineighbor_alltoallw_c(rt_instance *inst, uint32_t a0, uint32
 	if (mw_bigc_arr(&x, "sendcounts", a1, mw_bigc_deg(a8, 1), &b1)) goto out;
 	uint32_t b5;
 	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_deg(a8, 0), &b5)) goto out;
-	x.r = mwh_Ineighbor_alltoallw(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8, a9);
+	x.r = mwg_Ineighbor_alltoallw(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8, a9);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5750,7 +6556,7 @@ static uint32_t mwb_Ireduce_scatter_c(rt_instance *inst, uint32_t a0, uint32_t a
 	mw_bigc_begin(&x, inst, "MPI_Ireduce_scatter_c", MW_BIGC_COMM, a5);
 	uint32_t b2;
 	if (mw_bigc_arr(&x, "recvcounts", a2, mw_bigc_size(a5, 1), &b2)) goto out;
-	x.r = mwh_Ireduce_scatter(inst, a0, a1, b2, a3, a4, a5, a6);
+	x.r = mwg_Ireduce_scatter(inst, a0, a1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5774,7 +6580,7 @@ static uint32_t mwb_Iscatter_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4, b5;
 	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
-	x.r = mwh_Iscatter(inst, a0, b1, b2, a3, b4, b5, a6, a7, a8);
+	x.r = mwg_Iscatter(inst, a0, b1, b2, a3, b4, b5, a6, a7, a8);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5787,7 +6593,7 @@ static uint32_t mwb_Iscatterv_c(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	if (mw_bigc_arr(&x, "sendcounts", a1, (mw_bigc_root(a8, a7)) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
 	uint32_t b5, b6;
 	if (mw_bigc_xfer(&x, "recvcount", a5, a6, &b5, &b6)) goto out;
-	x.r = mwh_Iscatterv(inst, a0, b1, a2, a3, a4, b5, b6, a7, a8, a9);
+	x.r = mwg_Iscatterv(inst, a0, b1, a2, a3, a4, b5, b6, a7, a8, a9);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5833,7 +6639,7 @@ static uint32_t mwb_Neighbor_allgather_c(rt_instance *inst, uint32_t a0, uint64_
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4, b5;
 	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
-	x.r = mwh_Neighbor_allgather(inst, a0, b1, b2, a3, b4, b5, a6);
+	x.r = mwg_Neighbor_allgather(inst, a0, b1, b2, a3, b4, b5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5846,7 +6652,7 @@ static uint32_t mwb_Neighbor_allgatherv_c(rt_instance *inst, uint32_t a0, uint64
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4;
 	if (mw_bigc_arr(&x, "recvcounts", a4, mw_bigc_deg(a7, 0), &b4)) goto out;
-	x.r = mwh_Neighbor_allgatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7);
+	x.r = mwg_Neighbor_allgatherv(inst, a0, b1, b2, a3, b4, a5, a6, a7);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5859,7 +6665,7 @@ static uint32_t mwb_Neighbor_alltoall_c(rt_instance *inst, uint32_t a0, uint64_t
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4, b5;
 	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
-	x.r = mwh_Neighbor_alltoall(inst, a0, b1, b2, a3, b4, b5, a6);
+	x.r = mwg_Neighbor_alltoall(inst, a0, b1, b2, a3, b4, b5, a6);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5872,7 +6678,7 @@ static uint32_t mwb_Neighbor_alltoallv_c(rt_instance *inst, uint32_t a0, uint32_
 	if (mw_bigc_arr(&x, "sendcounts", a1, mw_bigc_deg(a8, 1), &b1)) goto out;
 	uint32_t b5;
 	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_deg(a8, 0), &b5)) goto out;
-	x.r = mwh_Neighbor_alltoallv(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8);
+	x.r = mwg_Neighbor_alltoallv(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8);
 out:
 	return mw_bigc_end(&x);
 }
@@ -5885,7 +6691,7 @@ static uint32_t mwb_Neighbor_alltoallw_c(rt_instance *inst, uint32_t a0, uint32_
 	if (mw_bigc_arr(&x, "sendcounts", a1, mw_bigc_deg(a8, 1), &b1)) goto out;
 	uint32_t b5;
 	if (mw_bigc_arr(&x, "recvcounts", a5, mw_bigc_deg(a8, 0), &b5)) goto out;
-	x.r = mwh_Neighbor_alltoallw(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8);
+	x.r = mwg_Neighbor_alltoallw(inst, a0, b1, a2, a3, a4, b5, a6, a7, a8);
 out:
 	return mw_bigc_end(&x);
 }
@@ -6065,7 +6871,7 @@ static uint32_t mwb_Scatter_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint3
 	if (mw_bigc_xfer(&x, "sendcount", a1, a2, &b1, &b2)) goto out;
 	uint32_t b4, b5;
 	if (mw_bigc_xfer(&x, "recvcount", a4, a5, &b4, &b5)) goto out;
-	x.r = mwh_Scatter(inst, a0, b1, b2, a3, b4, b5, a6, a7);
+	x.r = mwg_Scatter(inst, a0, b1, b2, a3, b4, b5, a6, a7);
 out:
 	return mw_bigc_end(&x);
 }
@@ -6078,7 +6884,7 @@ static uint32_t mwb_Scatterv_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint
 	if (mw_bigc_arr(&x, "sendcounts", a1, (mw_bigc_root(a8, a7)) ? mw_bigc_size(a8, 1) : 0, &b1)) goto out;
 	uint32_t b5, b6;
 	if (mw_bigc_xfer(&x, "recvcount", a5, a6, &b5, &b6)) goto out;
-	x.r = mwh_Scatterv(inst, a0, b1, a2, a3, a4, b5, b6, a7, a8);
+	x.r = mwg_Scatterv(inst, a0, b1, a2, a3, a4, b5, b6, a7, a8);
 out:
 	return mw_bigc_end(&x);
 }
@@ -6340,30 +7146,30 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Aint_add", "ii:i", (void *)mwg_Aint_add },
 	{ "env", "MPI_Aint_diff", "ii:i", (void *)mwg_Aint_diff },
 	{ "env", "PMPI_Aint_diff", "ii:i", (void *)mwg_Aint_diff },
-	{ "env", "MPI_Allgather", "iiiiiii:i", (void *)mwh_Allgather },
-	{ "env", "PMPI_Allgather", "iiiiiii:i", (void *)mwh_Allgather },
-	{ "env", "MPI_Allgatherv", "iiiiiiii:i", (void *)mwh_Allgatherv },
-	{ "env", "PMPI_Allgatherv", "iiiiiiii:i", (void *)mwh_Allgatherv },
+	{ "env", "MPI_Allgather", "iiiiiii:i", (void *)mwg_Allgather },
+	{ "env", "PMPI_Allgather", "iiiiiii:i", (void *)mwg_Allgather },
+	{ "env", "MPI_Allgatherv", "iiiiiiii:i", (void *)mwg_Allgatherv },
+	{ "env", "PMPI_Allgatherv", "iiiiiiii:i", (void *)mwg_Allgatherv },
 	{ "env", "MPI_Alloc_mem", "iii:i", (void *)mwg_Alloc_mem },
 	{ "env", "PMPI_Alloc_mem", "iii:i", (void *)mwg_Alloc_mem },
-	{ "env", "MPI_Allreduce", "iiiiii:i", (void *)mwh_Allreduce },
-	{ "env", "PMPI_Allreduce", "iiiiii:i", (void *)mwh_Allreduce },
-	{ "env", "MPI_Alltoall", "iiiiiii:i", (void *)mwh_Alltoall },
-	{ "env", "PMPI_Alltoall", "iiiiiii:i", (void *)mwh_Alltoall },
-	{ "env", "MPI_Alltoallv", "iiiiiiiii:i", (void *)mwh_Alltoallv },
-	{ "env", "PMPI_Alltoallv", "iiiiiiiii:i", (void *)mwh_Alltoallv },
-	{ "env", "MPI_Alltoallw", "iiiiiiiii:i", (void *)mwh_Alltoallw },
-	{ "env", "PMPI_Alltoallw", "iiiiiiiii:i", (void *)mwh_Alltoallw },
+	{ "env", "MPI_Allreduce", "iiiiii:i", (void *)mwg_Allreduce },
+	{ "env", "PMPI_Allreduce", "iiiiii:i", (void *)mwg_Allreduce },
+	{ "env", "MPI_Alltoall", "iiiiiii:i", (void *)mwg_Alltoall },
+	{ "env", "PMPI_Alltoall", "iiiiiii:i", (void *)mwg_Alltoall },
+	{ "env", "MPI_Alltoallv", "iiiiiiiii:i", (void *)mwg_Alltoallv },
+	{ "env", "PMPI_Alltoallv", "iiiiiiiii:i", (void *)mwg_Alltoallv },
+	{ "env", "MPI_Alltoallw", "iiiiiiiii:i", (void *)mwg_Alltoallw },
+	{ "env", "PMPI_Alltoallw", "iiiiiiiii:i", (void *)mwg_Alltoallw },
 	{ "env", "MPI_Attr_delete", "ii:i", (void *)mwg_Attr_delete },
 	{ "env", "PMPI_Attr_delete", "ii:i", (void *)mwg_Attr_delete },
 	{ "env", "MPI_Attr_get", "iiii:i", (void *)mwg_Attr_get },
 	{ "env", "PMPI_Attr_get", "iiii:i", (void *)mwg_Attr_get },
 	{ "env", "MPI_Attr_put", "iii:i", (void *)mwg_Attr_put },
 	{ "env", "PMPI_Attr_put", "iii:i", (void *)mwg_Attr_put },
-	{ "env", "MPI_Barrier", "i:i", (void *)mwh_Barrier },
-	{ "env", "PMPI_Barrier", "i:i", (void *)mwh_Barrier },
-	{ "env", "MPI_Bcast", "iiiii:i", (void *)mwh_Bcast },
-	{ "env", "PMPI_Bcast", "iiiii:i", (void *)mwh_Bcast },
+	{ "env", "MPI_Barrier", "i:i", (void *)mwg_Barrier },
+	{ "env", "PMPI_Barrier", "i:i", (void *)mwg_Barrier },
+	{ "env", "MPI_Bcast", "iiiii:i", (void *)mwg_Bcast },
+	{ "env", "PMPI_Bcast", "iiiii:i", (void *)mwg_Bcast },
 	{ "env", "MPI_Bsend", "iiiiii:i", (void *)mwg_Bsend },
 	{ "env", "PMPI_Bsend", "iiiiii:i", (void *)mwg_Bsend },
 	{ "env", "MPI_Bsend_init", "iiiiiii:i", (void *)mwg_Bsend_init },
@@ -6486,8 +7292,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Error_class", "ii:i", (void *)mwg_Error_class },
 	{ "env", "MPI_Error_string", "iii:i", (void *)mwg_Error_string },
 	{ "env", "PMPI_Error_string", "iii:i", (void *)mwg_Error_string },
-	{ "env", "MPI_Exscan", "iiiiii:i", (void *)mwh_Exscan },
-	{ "env", "PMPI_Exscan", "iiiiii:i", (void *)mwh_Exscan },
+	{ "env", "MPI_Exscan", "iiiiii:i", (void *)mwg_Exscan },
+	{ "env", "PMPI_Exscan", "iiiiii:i", (void *)mwg_Exscan },
 	{ "env", "MPI_Fetch_and_op", "iiiiiii:i", (void *)mwg_Fetch_and_op },
 	{ "env", "PMPI_Fetch_and_op", "iiiiiii:i", (void *)mwg_Fetch_and_op },
 	{ "env", "MPI_File_c2f", "i:i", (void *)mwh_File_c2f },
@@ -6618,10 +7424,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Finalized", "i:i", (void *)mwg_Finalized },
 	{ "env", "MPI_Free_mem", "i:i", (void *)mwg_Free_mem },
 	{ "env", "PMPI_Free_mem", "i:i", (void *)mwg_Free_mem },
-	{ "env", "MPI_Gather", "iiiiiiii:i", (void *)mwh_Gather },
-	{ "env", "PMPI_Gather", "iiiiiiii:i", (void *)mwh_Gather },
-	{ "env", "MPI_Gatherv", "iiiiiiiii:i", (void *)mwh_Gatherv },
-	{ "env", "PMPI_Gatherv", "iiiiiiiii:i", (void *)mwh_Gatherv },
+	{ "env", "MPI_Gather", "iiiiiiii:i", (void *)mwg_Gather },
+	{ "env", "PMPI_Gather", "iiiiiiii:i", (void *)mwg_Gather },
+	{ "env", "MPI_Gatherv", "iiiiiiiii:i", (void *)mwg_Gatherv },
+	{ "env", "PMPI_Gatherv", "iiiiiiiii:i", (void *)mwg_Gatherv },
 	{ "env", "MPI_Get", "iiiiiiii:i", (void *)mwg_Get },
 	{ "env", "PMPI_Get", "iiiiiiii:i", (void *)mwg_Get },
 	{ "env", "MPI_Get_accumulate", "iiiiiiiiiiii:i", (void *)mwg_Get_accumulate },
@@ -6684,44 +7490,44 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Group_translate_ranks", "iiiii:i", (void *)mwg_Group_translate_ranks },
 	{ "env", "MPI_Group_union", "iii:i", (void *)mwg_Group_union },
 	{ "env", "PMPI_Group_union", "iii:i", (void *)mwg_Group_union },
-	{ "env", "MPI_Iallgather", "iiiiiiii:i", (void *)mwh_Iallgather },
-	{ "env", "PMPI_Iallgather", "iiiiiiii:i", (void *)mwh_Iallgather },
-	{ "env", "MPI_Iallgatherv", "iiiiiiiii:i", (void *)mwh_Iallgatherv },
-	{ "env", "PMPI_Iallgatherv", "iiiiiiiii:i", (void *)mwh_Iallgatherv },
-	{ "env", "MPI_Iallreduce", "iiiiiii:i", (void *)mwh_Iallreduce },
-	{ "env", "PMPI_Iallreduce", "iiiiiii:i", (void *)mwh_Iallreduce },
-	{ "env", "MPI_Ialltoall", "iiiiiiii:i", (void *)mwh_Ialltoall },
-	{ "env", "PMPI_Ialltoall", "iiiiiiii:i", (void *)mwh_Ialltoall },
-	{ "env", "MPI_Ialltoallv", "iiiiiiiiii:i", (void *)mwh_Ialltoallv },
-	{ "env", "PMPI_Ialltoallv", "iiiiiiiiii:i", (void *)mwh_Ialltoallv },
-	{ "env", "MPI_Ialltoallw", "iiiiiiiiii:i", (void *)mwh_Ialltoallw },
-	{ "env", "PMPI_Ialltoallw", "iiiiiiiiii:i", (void *)mwh_Ialltoallw },
-	{ "env", "MPI_Ibarrier", "ii:i", (void *)mwh_Ibarrier },
-	{ "env", "PMPI_Ibarrier", "ii:i", (void *)mwh_Ibarrier },
-	{ "env", "MPI_Ibcast", "iiiiii:i", (void *)mwh_Ibcast },
-	{ "env", "PMPI_Ibcast", "iiiiii:i", (void *)mwh_Ibcast },
+	{ "env", "MPI_Iallgather", "iiiiiiii:i", (void *)mwg_Iallgather },
+	{ "env", "PMPI_Iallgather", "iiiiiiii:i", (void *)mwg_Iallgather },
+	{ "env", "MPI_Iallgatherv", "iiiiiiiii:i", (void *)mwg_Iallgatherv },
+	{ "env", "PMPI_Iallgatherv", "iiiiiiiii:i", (void *)mwg_Iallgatherv },
+	{ "env", "MPI_Iallreduce", "iiiiiii:i", (void *)mwg_Iallreduce },
+	{ "env", "PMPI_Iallreduce", "iiiiiii:i", (void *)mwg_Iallreduce },
+	{ "env", "MPI_Ialltoall", "iiiiiiii:i", (void *)mwg_Ialltoall },
+	{ "env", "PMPI_Ialltoall", "iiiiiiii:i", (void *)mwg_Ialltoall },
+	{ "env", "MPI_Ialltoallv", "iiiiiiiiii:i", (void *)mwg_Ialltoallv },
+	{ "env", "PMPI_Ialltoallv", "iiiiiiiiii:i", (void *)mwg_Ialltoallv },
+	{ "env", "MPI_Ialltoallw", "iiiiiiiiii:i", (void *)mwg_Ialltoallw },
+	{ "env", "PMPI_Ialltoallw", "iiiiiiiiii:i", (void *)mwg_Ialltoallw },
+	{ "env", "MPI_Ibarrier", "ii:i", (void *)mwg_Ibarrier },
+	{ "env", "PMPI_Ibarrier", "ii:i", (void *)mwg_Ibarrier },
+	{ "env", "MPI_Ibcast", "iiiiii:i", (void *)mwg_Ibcast },
+	{ "env", "PMPI_Ibcast", "iiiiii:i", (void *)mwg_Ibcast },
 	{ "env", "MPI_Ibsend", "iiiiiii:i", (void *)mwg_Ibsend },
 	{ "env", "PMPI_Ibsend", "iiiiiii:i", (void *)mwg_Ibsend },
-	{ "env", "MPI_Iexscan", "iiiiiii:i", (void *)mwh_Iexscan },
-	{ "env", "PMPI_Iexscan", "iiiiiii:i", (void *)mwh_Iexscan },
-	{ "env", "MPI_Igather", "iiiiiiiii:i", (void *)mwh_Igather },
-	{ "env", "PMPI_Igather", "iiiiiiiii:i", (void *)mwh_Igather },
-	{ "env", "MPI_Igatherv", "iiiiiiiiii:i", (void *)mwh_Igatherv },
-	{ "env", "PMPI_Igatherv", "iiiiiiiiii:i", (void *)mwh_Igatherv },
+	{ "env", "MPI_Iexscan", "iiiiiii:i", (void *)mwg_Iexscan },
+	{ "env", "PMPI_Iexscan", "iiiiiii:i", (void *)mwg_Iexscan },
+	{ "env", "MPI_Igather", "iiiiiiiii:i", (void *)mwg_Igather },
+	{ "env", "PMPI_Igather", "iiiiiiiii:i", (void *)mwg_Igather },
+	{ "env", "MPI_Igatherv", "iiiiiiiiii:i", (void *)mwg_Igatherv },
+	{ "env", "PMPI_Igatherv", "iiiiiiiiii:i", (void *)mwg_Igatherv },
 	{ "env", "MPI_Improbe", "iiiiii:i", (void *)mwg_Improbe },
 	{ "env", "PMPI_Improbe", "iiiiii:i", (void *)mwg_Improbe },
 	{ "env", "MPI_Imrecv", "iiiii:i", (void *)mwg_Imrecv },
 	{ "env", "PMPI_Imrecv", "iiiii:i", (void *)mwg_Imrecv },
-	{ "env", "MPI_Ineighbor_allgather", "iiiiiiii:i", (void *)mwh_Ineighbor_allgather },
-	{ "env", "PMPI_Ineighbor_allgather", "iiiiiiii:i", (void *)mwh_Ineighbor_allgather },
-	{ "env", "MPI_Ineighbor_allgatherv", "iiiiiiiii:i", (void *)mwh_Ineighbor_allgatherv },
-	{ "env", "PMPI_Ineighbor_allgatherv", "iiiiiiiii:i", (void *)mwh_Ineighbor_allgatherv },
-	{ "env", "MPI_Ineighbor_alltoall", "iiiiiiii:i", (void *)mwh_Ineighbor_alltoall },
-	{ "env", "PMPI_Ineighbor_alltoall", "iiiiiiii:i", (void *)mwh_Ineighbor_alltoall },
-	{ "env", "MPI_Ineighbor_alltoallv", "iiiiiiiiii:i", (void *)mwh_Ineighbor_alltoallv },
-	{ "env", "PMPI_Ineighbor_alltoallv", "iiiiiiiiii:i", (void *)mwh_Ineighbor_alltoallv },
-	{ "env", "MPI_Ineighbor_alltoallw", "iiiiiiiiii:i", (void *)mwh_Ineighbor_alltoallw },
-	{ "env", "PMPI_Ineighbor_alltoallw", "iiiiiiiiii:i", (void *)mwh_Ineighbor_alltoallw },
+	{ "env", "MPI_Ineighbor_allgather", "iiiiiiii:i", (void *)mwg_Ineighbor_allgather },
+	{ "env", "PMPI_Ineighbor_allgather", "iiiiiiii:i", (void *)mwg_Ineighbor_allgather },
+	{ "env", "MPI_Ineighbor_allgatherv", "iiiiiiiii:i", (void *)mwg_Ineighbor_allgatherv },
+	{ "env", "PMPI_Ineighbor_allgatherv", "iiiiiiiii:i", (void *)mwg_Ineighbor_allgatherv },
+	{ "env", "MPI_Ineighbor_alltoall", "iiiiiiii:i", (void *)mwg_Ineighbor_alltoall },
+	{ "env", "PMPI_Ineighbor_alltoall", "iiiiiiii:i", (void *)mwg_Ineighbor_alltoall },
+	{ "env", "MPI_Ineighbor_alltoallv", "iiiiiiiiii:i", (void *)mwg_Ineighbor_alltoallv },
+	{ "env", "PMPI_Ineighbor_alltoallv", "iiiiiiiiii:i", (void *)mwg_Ineighbor_alltoallv },
+	{ "env", "MPI_Ineighbor_alltoallw", "iiiiiiiiii:i", (void *)mwg_Ineighbor_alltoallw },
+	{ "env", "PMPI_Ineighbor_alltoallw", "iiiiiiiiii:i", (void *)mwg_Ineighbor_alltoallw },
 	{ "env", "MPI_Info_c2f", "i:i", (void *)mwg_Info_c2f },
 	{ "env", "PMPI_Info_c2f", "i:i", (void *)mwg_Info_c2f },
 	{ "env", "MPI_Info_create", "i:i", (void *)mwg_Info_create },
@@ -6758,22 +7564,22 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Iprobe", "iiiii:i", (void *)mwg_Iprobe },
 	{ "env", "MPI_Irecv", "iiiiiii:i", (void *)mwg_Irecv },
 	{ "env", "PMPI_Irecv", "iiiiiii:i", (void *)mwg_Irecv },
-	{ "env", "MPI_Ireduce", "iiiiiiii:i", (void *)mwh_Ireduce },
-	{ "env", "PMPI_Ireduce", "iiiiiiii:i", (void *)mwh_Ireduce },
-	{ "env", "MPI_Ireduce_scatter", "iiiiiii:i", (void *)mwh_Ireduce_scatter },
-	{ "env", "PMPI_Ireduce_scatter", "iiiiiii:i", (void *)mwh_Ireduce_scatter },
-	{ "env", "MPI_Ireduce_scatter_block", "iiiiiii:i", (void *)mwh_Ireduce_scatter_block },
-	{ "env", "PMPI_Ireduce_scatter_block", "iiiiiii:i", (void *)mwh_Ireduce_scatter_block },
+	{ "env", "MPI_Ireduce", "iiiiiiii:i", (void *)mwg_Ireduce },
+	{ "env", "PMPI_Ireduce", "iiiiiiii:i", (void *)mwg_Ireduce },
+	{ "env", "MPI_Ireduce_scatter", "iiiiiii:i", (void *)mwg_Ireduce_scatter },
+	{ "env", "PMPI_Ireduce_scatter", "iiiiiii:i", (void *)mwg_Ireduce_scatter },
+	{ "env", "MPI_Ireduce_scatter_block", "iiiiiii:i", (void *)mwg_Ireduce_scatter_block },
+	{ "env", "PMPI_Ireduce_scatter_block", "iiiiiii:i", (void *)mwg_Ireduce_scatter_block },
 	{ "env", "MPI_Irsend", "iiiiiii:i", (void *)mwg_Irsend },
 	{ "env", "PMPI_Irsend", "iiiiiii:i", (void *)mwg_Irsend },
 	{ "env", "MPI_Is_thread_main", "i:i", (void *)mwg_Is_thread_main },
 	{ "env", "PMPI_Is_thread_main", "i:i", (void *)mwg_Is_thread_main },
-	{ "env", "MPI_Iscan", "iiiiiii:i", (void *)mwh_Iscan },
-	{ "env", "PMPI_Iscan", "iiiiiii:i", (void *)mwh_Iscan },
-	{ "env", "MPI_Iscatter", "iiiiiiiii:i", (void *)mwh_Iscatter },
-	{ "env", "PMPI_Iscatter", "iiiiiiiii:i", (void *)mwh_Iscatter },
-	{ "env", "MPI_Iscatterv", "iiiiiiiiii:i", (void *)mwh_Iscatterv },
-	{ "env", "PMPI_Iscatterv", "iiiiiiiiii:i", (void *)mwh_Iscatterv },
+	{ "env", "MPI_Iscan", "iiiiiii:i", (void *)mwg_Iscan },
+	{ "env", "PMPI_Iscan", "iiiiiii:i", (void *)mwg_Iscan },
+	{ "env", "MPI_Iscatter", "iiiiiiiii:i", (void *)mwg_Iscatter },
+	{ "env", "PMPI_Iscatter", "iiiiiiiii:i", (void *)mwg_Iscatter },
+	{ "env", "MPI_Iscatterv", "iiiiiiiiii:i", (void *)mwg_Iscatterv },
+	{ "env", "PMPI_Iscatterv", "iiiiiiiiii:i", (void *)mwg_Iscatterv },
 	{ "env", "MPI_Isend", "iiiiiii:i", (void *)mwg_Isend },
 	{ "env", "PMPI_Isend", "iiiiiii:i", (void *)mwg_Isend },
 	{ "env", "MPI_Issend", "iiiiiii:i", (void *)mwg_Issend },
@@ -6792,16 +7598,16 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Mprobe", "iiiii:i", (void *)mwg_Mprobe },
 	{ "env", "MPI_Mrecv", "iiiii:i", (void *)mwg_Mrecv },
 	{ "env", "PMPI_Mrecv", "iiiii:i", (void *)mwg_Mrecv },
-	{ "env", "MPI_Neighbor_allgather", "iiiiiii:i", (void *)mwh_Neighbor_allgather },
-	{ "env", "PMPI_Neighbor_allgather", "iiiiiii:i", (void *)mwh_Neighbor_allgather },
-	{ "env", "MPI_Neighbor_allgatherv", "iiiiiiii:i", (void *)mwh_Neighbor_allgatherv },
-	{ "env", "PMPI_Neighbor_allgatherv", "iiiiiiii:i", (void *)mwh_Neighbor_allgatherv },
-	{ "env", "MPI_Neighbor_alltoall", "iiiiiii:i", (void *)mwh_Neighbor_alltoall },
-	{ "env", "PMPI_Neighbor_alltoall", "iiiiiii:i", (void *)mwh_Neighbor_alltoall },
-	{ "env", "MPI_Neighbor_alltoallv", "iiiiiiiii:i", (void *)mwh_Neighbor_alltoallv },
-	{ "env", "PMPI_Neighbor_alltoallv", "iiiiiiiii:i", (void *)mwh_Neighbor_alltoallv },
-	{ "env", "MPI_Neighbor_alltoallw", "iiiiiiiii:i", (void *)mwh_Neighbor_alltoallw },
-	{ "env", "PMPI_Neighbor_alltoallw", "iiiiiiiii:i", (void *)mwh_Neighbor_alltoallw },
+	{ "env", "MPI_Neighbor_allgather", "iiiiiii:i", (void *)mwg_Neighbor_allgather },
+	{ "env", "PMPI_Neighbor_allgather", "iiiiiii:i", (void *)mwg_Neighbor_allgather },
+	{ "env", "MPI_Neighbor_allgatherv", "iiiiiiii:i", (void *)mwg_Neighbor_allgatherv },
+	{ "env", "PMPI_Neighbor_allgatherv", "iiiiiiii:i", (void *)mwg_Neighbor_allgatherv },
+	{ "env", "MPI_Neighbor_alltoall", "iiiiiii:i", (void *)mwg_Neighbor_alltoall },
+	{ "env", "PMPI_Neighbor_alltoall", "iiiiiii:i", (void *)mwg_Neighbor_alltoall },
+	{ "env", "MPI_Neighbor_alltoallv", "iiiiiiiii:i", (void *)mwg_Neighbor_alltoallv },
+	{ "env", "PMPI_Neighbor_alltoallv", "iiiiiiiii:i", (void *)mwg_Neighbor_alltoallv },
+	{ "env", "MPI_Neighbor_alltoallw", "iiiiiiiii:i", (void *)mwg_Neighbor_alltoallw },
+	{ "env", "PMPI_Neighbor_alltoallw", "iiiiiiiii:i", (void *)mwg_Neighbor_alltoallw },
 	{ "env", "MPI_Op_c2f", "i:i", (void *)mwg_Op_c2f },
 	{ "env", "PMPI_Op_c2f", "i:i", (void *)mwg_Op_c2f },
 	{ "env", "MPI_Op_commutative", "ii:i", (void *)mwg_Op_commutative },
@@ -6838,14 +7644,14 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Recv", "iiiiiii:i", (void *)mwg_Recv },
 	{ "env", "MPI_Recv_init", "iiiiiii:i", (void *)mwg_Recv_init },
 	{ "env", "PMPI_Recv_init", "iiiiiii:i", (void *)mwg_Recv_init },
-	{ "env", "MPI_Reduce", "iiiiiii:i", (void *)mwh_Reduce },
-	{ "env", "PMPI_Reduce", "iiiiiii:i", (void *)mwh_Reduce },
-	{ "env", "MPI_Reduce_local", "iiiii:i", (void *)mwh_Reduce_local },
-	{ "env", "PMPI_Reduce_local", "iiiii:i", (void *)mwh_Reduce_local },
-	{ "env", "MPI_Reduce_scatter", "iiiiii:i", (void *)mwh_Reduce_scatter },
-	{ "env", "PMPI_Reduce_scatter", "iiiiii:i", (void *)mwh_Reduce_scatter },
-	{ "env", "MPI_Reduce_scatter_block", "iiiiii:i", (void *)mwh_Reduce_scatter_block },
-	{ "env", "PMPI_Reduce_scatter_block", "iiiiii:i", (void *)mwh_Reduce_scatter_block },
+	{ "env", "MPI_Reduce", "iiiiiii:i", (void *)mwg_Reduce },
+	{ "env", "PMPI_Reduce", "iiiiiii:i", (void *)mwg_Reduce },
+	{ "env", "MPI_Reduce_local", "iiiii:i", (void *)mwg_Reduce_local },
+	{ "env", "PMPI_Reduce_local", "iiiii:i", (void *)mwg_Reduce_local },
+	{ "env", "MPI_Reduce_scatter", "iiiiii:i", (void *)mwg_Reduce_scatter },
+	{ "env", "PMPI_Reduce_scatter", "iiiiii:i", (void *)mwg_Reduce_scatter },
+	{ "env", "MPI_Reduce_scatter_block", "iiiiii:i", (void *)mwg_Reduce_scatter_block },
+	{ "env", "PMPI_Reduce_scatter_block", "iiiiii:i", (void *)mwg_Reduce_scatter_block },
 	{ "env", "MPI_Request_c2f", "i:i", (void *)mwg_Request_c2f },
 	{ "env", "PMPI_Request_c2f", "i:i", (void *)mwg_Request_c2f },
 	{ "env", "MPI_Request_f2c", "i:i", (void *)mwg_Request_f2c },
@@ -6864,12 +7670,12 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Rsend", "iiiiii:i", (void *)mwg_Rsend },
 	{ "env", "MPI_Rsend_init", "iiiiiii:i", (void *)mwg_Rsend_init },
 	{ "env", "PMPI_Rsend_init", "iiiiiii:i", (void *)mwg_Rsend_init },
-	{ "env", "MPI_Scan", "iiiiii:i", (void *)mwh_Scan },
-	{ "env", "PMPI_Scan", "iiiiii:i", (void *)mwh_Scan },
-	{ "env", "MPI_Scatter", "iiiiiiii:i", (void *)mwh_Scatter },
-	{ "env", "PMPI_Scatter", "iiiiiiii:i", (void *)mwh_Scatter },
-	{ "env", "MPI_Scatterv", "iiiiiiiii:i", (void *)mwh_Scatterv },
-	{ "env", "PMPI_Scatterv", "iiiiiiiii:i", (void *)mwh_Scatterv },
+	{ "env", "MPI_Scan", "iiiiii:i", (void *)mwg_Scan },
+	{ "env", "PMPI_Scan", "iiiiii:i", (void *)mwg_Scan },
+	{ "env", "MPI_Scatter", "iiiiiiii:i", (void *)mwg_Scatter },
+	{ "env", "PMPI_Scatter", "iiiiiiii:i", (void *)mwg_Scatter },
+	{ "env", "MPI_Scatterv", "iiiiiiiii:i", (void *)mwg_Scatterv },
+	{ "env", "PMPI_Scatterv", "iiiiiiiii:i", (void *)mwg_Scatterv },
 	{ "env", "MPI_Send", "iiiiii:i", (void *)mwg_Send },
 	{ "env", "PMPI_Send", "iiiiii:i", (void *)mwg_Send },
 	{ "env", "MPI_Send_init", "iiiiiii:i", (void *)mwg_Send_init },

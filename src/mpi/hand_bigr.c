@@ -75,12 +75,12 @@ static u32 int_version(rt_instance *inst, int kind, u32 sb, u32 rb, u32 n, u32 d
                        u32 opv, u32 root, u32 comm)
 {
 	switch (kind) {
-	case R_ALL: return mwh_Allreduce(inst, sb, rb, n, dt, opv, comm);
-	case R_ONE: return mwh_Reduce(inst, sb, rb, n, dt, opv, root, comm);
-	case R_LOCAL: return mwh_Reduce_local(inst, sb, rb, n, dt, opv);
-	case R_SCAN: return mwh_Scan(inst, sb, rb, n, dt, opv, comm);
-	case R_EXSCAN: return mwh_Exscan(inst, sb, rb, n, dt, opv, comm);
-	default: return mwh_Reduce_scatter_block(inst, sb, rb, n, dt, opv, comm);
+	case R_ALL: return mwg_Allreduce(inst, sb, rb, n, dt, opv, comm);
+	case R_ONE: return mwg_Reduce(inst, sb, rb, n, dt, opv, root, comm);
+	case R_LOCAL: return mwg_Reduce_local(inst, sb, rb, n, dt, opv);
+	case R_SCAN: return mwg_Scan(inst, sb, rb, n, dt, opv, comm);
+	case R_EXSCAN: return mwg_Exscan(inst, sb, rb, n, dt, opv, comm);
+	default: return mwg_Reduce_scatter_block(inst, sb, rb, n, dt, opv, comm);
 	}
 }
 
@@ -88,11 +88,11 @@ static u32 int_nb(rt_instance *inst, int kind, u32 sb, u32 rb, u32 n, u32 dt, u3
                   u32 root, u32 comm, u32 req)
 {
 	switch (kind) {
-	case R_ALL: return mwh_Iallreduce(inst, sb, rb, n, dt, opv, comm, req);
-	case R_ONE: return mwh_Ireduce(inst, sb, rb, n, dt, opv, root, comm, req);
-	case R_SCAN: return mwh_Iscan(inst, sb, rb, n, dt, opv, comm, req);
-	case R_EXSCAN: return mwh_Iexscan(inst, sb, rb, n, dt, opv, comm, req);
-	default: return mwh_Ireduce_scatter_block(inst, sb, rb, n, dt, opv, comm, req);
+	case R_ALL: return mwg_Iallreduce(inst, sb, rb, n, dt, opv, comm, req);
+	case R_ONE: return mwg_Ireduce(inst, sb, rb, n, dt, opv, root, comm, req);
+	case R_SCAN: return mwg_Iscan(inst, sb, rb, n, dt, opv, comm, req);
+	case R_EXSCAN: return mwg_Iexscan(inst, sb, rb, n, dt, opv, comm, req);
+	default: return mwg_Ireduce_scatter_block(inst, sb, rb, n, dt, opv, comm, req);
 	}
 }
 

@@ -1,9 +1,11 @@
 /* hand_coll.c - blocking collective communication (MPI-3.1 chapter 5):
  * barrier, broadcast, gathers, scatters, all-to-all, reductions and scans,
  * and user-defined reduction operations (MPI_Op_create: the module's
- * function is called on a copy in module memory).  The argument rules
- * (root, MPI_IN_PLACE, intercommunicators, per-peer counts) are
- * coll_args.c's, shared with the nonblocking forms (hand_nbc.c). */
+ * function is called on a copy in module memory).  The collectives are
+ * typed (family-coll.txt): their generated entries check the arguments by
+ * coll_args.c's rules (root, MPI_IN_PLACE, intercommunicators, per-peer
+ * counts), shared with the nonblocking forms (hand_nbc.c), and the
+ * handlers get the host values the rules filled in (mw_coll). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +17,6 @@
 #include "rt/rt.h"
 
 typedef uint32_t u32;
-
-#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
-#define COMM(c, a) TRY(mw_comm_live((a), &(c)))
-#define DTYPE(d, a) TRY(mw_dtype_get((a), &(d)))
-#define BUF(p, a, n, d) TRY(mw_buf(inst, (a), (int)(n), (d), &(p)))
 
 /* ---- user-defined operations --------------------------------------------------
  * The host calls op_tramp with no user data, so the op being applied is
@@ -185,9 +182,15 @@ void mw_uop_forget(uint32_t h)
 	mw_unlock();
 }
 
-/* After DTYPE(d, ...): long double types get the bridge's ops. */
-#define OP(o, a) do { TRY(mw_op_get((a), &(o))); mw_ld_op((a), d, &(o)); \
-	cur_op = (a); } while (0)
+/* The host op of a blocking reduction on d: long double types get the
+ * bridge's ops, and a user op is the one op_tramp applies. */
+static MPI_Op red_op(const mw_op_ref *op, const mw_dtype *d)
+{
+	MPI_Op h = op->h;
+	mw_ld_op(op->mod, d, &h);
+	cur_op = op->mod;
+	return h;
+}
 
 /* ---- collectives -------------------------------------------------------------- */
 
@@ -213,262 +216,152 @@ static long long red_bytes(u32 opv, int count, const mw_dtype *d)
 	return mw_uop_fn(opv, &fn) ? -1 : (long long)count * d->size;
 }
 
-/* The arguments of each are checked by coll_args.c, by the same rules as
- * its nonblocking form's (hand_nbc.c); snapshots live on this stack. */
-
-u32 mwh_Barrier(rt_instance *inst, u32 comm)
+u32 mwh_Barrier(const mw_call *k, mw_coll *comm)
 {
-	MPI_Comm c;
-	int rc;
-	COMM(c, comm);
-	RULE(COLL_ID_BARRIER, c, 0);
-	return mw_ret(inst, MPI_Barrier(c), comm, "MPI_Barrier");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Barrier");
+	RULE(COLL_ID_BARRIER, comm->c, 0);
+	return mw_call_ret(k, MPI_Barrier(comm->c));
 }
 
-u32 mwh_Bcast(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 root, u32 comm)
+u32 mwh_Bcast(const mw_call *k, void *buffer, int count, mw_dtype *datatype, int root,
+              mw_coll *comm)
 {
-	mw_coll a;
-	int rc;
-	TRY(mw_coll_begin(&a, inst, comm, NULL, 0));
-	TRY(mw_coll_bcast(&a, buf, count, dt, root));
-	RULE(COLL_ID_BCAST, a.c, (long long)count * a.sd->size);
-	return mw_ret(inst, MPI_Bcast(a.sp, (int)count, a.sd->h, a.root, a.c),
-	              comm, "MPI_Bcast");
-fail:
-	return mw_coll_fail(&a, rc, comm, "MPI_Bcast");
+	RULE(COLL_ID_BCAST, comm->c, (long long)count * datatype->size);
+	return mw_call_ret(k, MPI_Bcast(buffer, count, datatype->h, root, comm->c));
 }
 
-/* Gather/Scatter: per-process block on one side, n blocks at the root. */
-static u32 gather_scatter(rt_instance *inst, int scatter, u32 sb, u32 sc, u32 sdt,
-                          u32 rb, u32 rcn, u32 rdt, u32 root, u32 comm)
+u32 mwh_Gather(const mw_call *k, const void *sendbuf, int sendcount, mw_dtype *sendtype,
+               void *recvbuf, int recvcount, mw_dtype *recvtype, int root, mw_coll *comm)
 {
-	const char *proc = scatter ? "MPI_Scatter" : "MPI_Gather";
-	mw_coll a;
-	int rc;
-	TRY(mw_coll_begin(&a, inst, comm, NULL, 0));
-	TRY(mw_coll_gather(&a, scatter, sb, sc, sdt, rb, rcn, rdt, root));
-	rc = scatter ? MPI_Scatter(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.root, a.c)
-	             : MPI_Gather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.root, a.c);
-	return mw_ret(inst, rc, comm, proc);
-fail:
-	return mw_coll_fail(&a, rc, comm, proc);
+	return mw_call_ret(k, MPI_Gather(sendbuf, sendcount, sendtype->h, recvbuf, recvcount,
+	                                 recvtype->h, root, comm->c));
 }
 
-u32 mwh_Gather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rc_,
-               u32 rdt, u32 root, u32 comm)
-{ return gather_scatter(inst, 0, sb, sc, sdt, rb, rc_, rdt, root, comm); }
-u32 mwh_Scatter(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rc_,
-                u32 rdt, u32 root, u32 comm)
-{ return gather_scatter(inst, 1, sb, sc, sdt, rb, rc_, rdt, root, comm); }
-
-u32 mwh_Gatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcounts,
-                u32 displs, u32 rdt, u32 root, u32 comm)
+u32 mwh_Scatter(const mw_call *k, const void *sendbuf, int sendcount, mw_dtype *sendtype,
+                void *recvbuf, int recvcount, mw_dtype *recvtype, int root, mw_coll *comm)
 {
-	mw_coll a;
-	mw_snap snaps[MW_COLL_SNAPS];
-	int rc;
-	TRY(mw_coll_begin(&a, inst, comm, snaps, MW_COLL_SNAPS));
-	TRY(mw_coll_gatherv(&a, sb, sc, sdt, rb, rcounts, displs, rdt, root));
-	rc = MPI_Gatherv(a.sp, (int)sc, a.sd->h, a.rp, a.rcounts, a.rdispls, a.rd->h,
-	                 a.root, a.c);
-	mw_coll_end(&a);
-	return mw_ret(inst, rc, comm, "MPI_Gatherv");
-fail:
-	mw_coll_end(&a);
-	return mw_coll_fail(&a, rc, comm, "MPI_Gatherv");
+	return mw_call_ret(k, MPI_Scatter(sendbuf, sendcount, sendtype->h, recvbuf, recvcount,
+	                                  recvtype->h, root, comm->c));
 }
 
-u32 mwh_Scatterv(rt_instance *inst, u32 sb, u32 scounts, u32 displs, u32 sdt,
-                 u32 rb, u32 rcn, u32 rdt, u32 root, u32 comm)
+u32 mwh_Gatherv(const mw_call *k, const void *sendbuf, int sendcount, mw_dtype *sendtype,
+                void *recvbuf, int *recvcounts, int *displs, mw_dtype *recvtype, int root,
+                mw_coll *comm)
 {
-	mw_coll a;
-	mw_snap snaps[MW_COLL_SNAPS];
-	int rc;
-	TRY(mw_coll_begin(&a, inst, comm, snaps, MW_COLL_SNAPS));
-	TRY(mw_coll_scatterv(&a, sb, scounts, displs, sdt, rb, rcn, rdt, root));
-	rc = MPI_Scatterv(a.sp, a.scounts, a.sdispls, a.sd->h, a.rp, (int)rcn, a.rd->h,
-	                  a.root, a.c);
-	mw_coll_end(&a);
-	return mw_ret(inst, rc, comm, "MPI_Scatterv");
-fail:
-	mw_coll_end(&a);
-	return mw_coll_fail(&a, rc, comm, "MPI_Scatterv");
+	return mw_call_ret(k, MPI_Gatherv(sendbuf, sendcount, sendtype->h, recvbuf, recvcounts,
+	                                  displs, recvtype->h, root, comm->c));
 }
 
-/* Allgather and Alltoall: one block or n blocks sent, n received. */
-static u32 all_blocks(rt_instance *inst, int alltoall, u32 sb, u32 sc, u32 sdt,
-                      u32 rb, u32 rcn, u32 rdt, u32 comm)
+u32 mwh_Scatterv(const mw_call *k, const void *sendbuf, int *sendcounts, int *displs,
+                 mw_dtype *sendtype, void *recvbuf, int recvcount, mw_dtype *recvtype,
+                 int root, mw_coll *comm)
 {
-	const char *proc = alltoall ? "MPI_Alltoall" : "MPI_Allgather";
-	mw_coll a;
-	int rc;
-	TRY(mw_coll_begin(&a, inst, comm, NULL, 0));
-	TRY(mw_coll_allgather(&a, alltoall, sb, sc, sdt, rb, rcn, rdt));
-	/* the p blocks together, one block as the receiver's (the sender's
-	 * type signature matches it; MPI_IN_PLACE has no send type) */
-	RULE(alltoall ? COLL_ID_ALLTOALL : COLL_ID_ALLGATHER, a.c,
-	     (long long)a.n * rcn * a.rd->size);
-	rc = alltoall ? MPI_Alltoall(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.c)
-	              : MPI_Allgather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.c);
-	return mw_ret(inst, rc, comm, proc);
-fail:
-	return mw_coll_fail(&a, rc, comm, proc);
+	return mw_call_ret(k, MPI_Scatterv(sendbuf, sendcounts, displs, sendtype->h, recvbuf,
+	                                   recvcount, recvtype->h, root, comm->c));
 }
 
-u32 mwh_Allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
-                  u32 rdt, u32 comm)
-{ return all_blocks(inst, 0, sb, sc, sdt, rb, rcn, rdt, comm); }
-u32 mwh_Alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
-                 u32 rdt, u32 comm)
-{ return all_blocks(inst, 1, sb, sc, sdt, rb, rcn, rdt, comm); }
-
-u32 mwh_Allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
-                   u32 rcounts, u32 rdispls, u32 rdt, u32 comm)
+/* Allgather and Alltoall: the rule's size is the p blocks together, one
+ * block as the receiver's (the sender's type signature matches it;
+ * MPI_IN_PLACE has no send type). */
+u32 mwh_Allgather(const mw_call *k, const void *sendbuf, int sendcount, mw_dtype *sendtype,
+                  void *recvbuf, int recvcount, mw_dtype *recvtype, mw_coll *comm)
 {
-	mw_coll a;
-	mw_snap snaps[MW_COLL_SNAPS];
-	int rc;
-	TRY(mw_coll_begin(&a, inst, comm, snaps, MW_COLL_SNAPS));
-	TRY(mw_coll_allgatherv(&a, sb, sc, sdt, rb, rcounts, rdispls, rdt));
-	rc = MPI_Allgatherv(a.sp, (int)sc, a.sd->h, a.rp, a.rcounts, a.rdispls,
-	                    a.rd->h, a.c);
-	mw_coll_end(&a);
-	return mw_ret(inst, rc, comm, "MPI_Allgatherv");
-fail:
-	mw_coll_end(&a);
-	return mw_coll_fail(&a, rc, comm, "MPI_Allgatherv");
+	RULE(COLL_ID_ALLGATHER, comm->c, (long long)comm->n * (u32)recvcount * recvtype->size);
+	return mw_call_ret(k, MPI_Allgather(sendbuf, sendcount, sendtype->h, recvbuf, recvcount,
+	                                    recvtype->h, comm->c));
 }
 
-u32 mwh_Alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
-                  u32 rb, u32 rcounts, u32 rdispls, u32 rdt, u32 comm)
+u32 mwh_Alltoall(const mw_call *k, const void *sendbuf, int sendcount, mw_dtype *sendtype,
+                 void *recvbuf, int recvcount, mw_dtype *recvtype, mw_coll *comm)
 {
-	mw_coll a;
-	mw_snap snaps[MW_COLL_SNAPS];
-	int rc;
-	TRY(mw_coll_begin(&a, inst, comm, snaps, MW_COLL_SNAPS));
-	TRY(mw_coll_alltoallv(&a, sb, scounts, sdispls, sdt, rb, rcounts, rdispls, rdt));
-	rc = MPI_Alltoallv(a.sp, a.scounts, a.sdispls, a.sd->h, a.rp, a.rcounts,
-	                   a.rdispls, a.rd->h, a.c);
-	mw_coll_end(&a);
-	return mw_ret(inst, rc, comm, "MPI_Alltoallv");
-fail:
-	mw_coll_end(&a);
-	return mw_coll_fail(&a, rc, comm, "MPI_Alltoallv");
+	RULE(COLL_ID_ALLTOALL, comm->c, (long long)comm->n * (u32)recvcount * recvtype->size);
+	return mw_call_ret(k, MPI_Alltoall(sendbuf, sendcount, sendtype->h, recvbuf, recvcount,
+	                                   recvtype->h, comm->c));
 }
 
-u32 mwh_Alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 stypes,
-                  u32 rb, u32 rcounts, u32 rdispls, u32 rtypes, u32 comm)
+u32 mwh_Allgatherv(const mw_call *k, const void *sendbuf, int sendcount, mw_dtype *sendtype,
+                   void *recvbuf, int *recvcounts, int *displs, mw_dtype *recvtype,
+                   mw_coll *comm)
 {
-	mw_coll a;
-	mw_snap snaps[MW_COLL_SNAPS];
-	int rc;
-	TRY(mw_coll_begin(&a, inst, comm, snaps, MW_COLL_SNAPS));
-	TRY(mw_coll_alltoallw(&a, sb, scounts, sdispls, stypes, rb, rcounts, rdispls,
-	                      rtypes));
-	rc = MPI_Alltoallw(a.sp, a.scounts, a.sdispls, a.stypes, a.rp, a.rcounts,
-	                   a.rdispls, a.rtypes, a.c);
-	mw_coll_end(&a);
-	return mw_ret(inst, rc, comm, "MPI_Alltoallw");
-fail:
-	mw_coll_end(&a);
-	return mw_coll_fail(&a, rc, comm, "MPI_Alltoallw");
+	return mw_call_ret(k, MPI_Allgatherv(sendbuf, sendcount, sendtype->h, recvbuf, recvcounts,
+	                                     displs, recvtype->h, comm->c));
 }
 
-u32 mwh_Reduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
-               u32 root, u32 comm)
+u32 mwh_Alltoallv(const mw_call *k, const void *sendbuf, int *sendcounts, int *sdispls,
+                  mw_dtype *sendtype, void *recvbuf, int *recvcounts, int *rdispls,
+                  mw_dtype *recvtype, mw_coll *comm)
 {
-	mw_coll a;
-	MPI_Op op;
-	int rc;
-	TRY(mw_coll_begin(&a, inst, comm, NULL, 0));
-	TRY(mw_coll_reduce(&a, sb, rb, count, dt, opv, root));
-	mw_dtype *d = a.sd;
-	OP(op, opv);
-	RULE(COLL_ID_REDUCE, a.c, red_bytes(opv, (int)count, d));
-	rc = MPI_Reduce(a.sp, a.rp, (int)count, d->h, op, a.root, a.c);
-	return mw_ret(inst, rc, comm, "MPI_Reduce");
-fail:
-	return mw_coll_fail(&a, rc, comm, "MPI_Reduce");
+	return mw_call_ret(k, MPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype->h, recvbuf,
+	                                    recvcounts, rdispls, recvtype->h, comm->c));
 }
 
-#define ALLRED_LIKE(NAME, TUNED)                                                \
-u32 mwh_##NAME(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,  \
-               u32 comm)                                                      \
-{                                                                             \
-	mw_coll a;                                                            \
-	MPI_Op op;                                                            \
-	int rc;                                                               \
-	TRY(mw_coll_begin(&a, inst, comm, NULL, 0));                          \
-	TRY(mw_coll_allreduce(&a, sb, rb, count, dt, opv));                   \
-	mw_dtype *d = a.sd;                                                   \
-	OP(op, opv);                                                          \
-	if (mw_coll_rules & (TUNED)) /* MPI_Allreduce only */                 \
-		coll_rule(COLL_ID_ALLREDUCE, a.c, red_bytes(opv, (int)count, d)); \
-	return mw_ret(inst, MPI_##NAME(a.sp, a.rp, (int)count, d->h, op, a.c), \
-	              comm, "MPI_" #NAME);                                    \
-fail:                                                                         \
-	return mw_coll_fail(&a, rc, comm, "MPI_" #NAME);                      \
-}
-ALLRED_LIKE(Allreduce, 1 << COLL_ID_ALLREDUCE)
-ALLRED_LIKE(Scan, 0)
-ALLRED_LIKE(Exscan, 0)
-
-u32 mwh_Reduce_local(rt_instance *inst, u32 ib, u32 iob, u32 count, u32 dt, u32 opv)
+u32 mwh_Alltoallw(const mw_call *k, const void *sendbuf, int *sendcounts, int *sdispls,
+                  MPI_Datatype *sendtypes, void *recvbuf, int *recvcounts, int *rdispls,
+                  MPI_Datatype *recvtypes, mw_coll *comm)
 {
-	mw_dtype *d;
-	MPI_Op op;
-	void *ip, *iop;
-	int rc;
-	DTYPE(d, dt);
-	OP(op, opv);
-	BUF(ip, ib, count, d);
-	BUF(iop, iob, count, d);
-	TRY(mw_disjoint(ip, (int32_t)count, iop, (int32_t)count, d));
-	return mw_ret(inst, MPI_Reduce_local(ip, iop, (int)count, d->h, op),
-	              MW_NOCOMM, "MPI_Reduce_local");
-fail:
-	return mw_fail(inst, rc, MW_NOCOMM, "MPI_Reduce_local");
+	return mw_call_ret(k, MPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+	                                    recvcounts, rdispls, recvtypes, comm->c));
 }
 
-u32 mwh_Reduce_scatter_block(rt_instance *inst, u32 sb, u32 rb, u32 count,
-                             u32 dt, u32 opv, u32 comm)
+u32 mwh_Reduce(const mw_call *k, const void *sendbuf, void *recvbuf, int count,
+               mw_dtype *datatype, const mw_op_ref *op, int root, mw_coll *comm)
 {
-	mw_coll a;
-	MPI_Op op;
-	int rc;
-	TRY(mw_coll_begin(&a, inst, comm, NULL, 0));
-	TRY(mw_coll_reduce_scatter_block(&a, sb, rb, count, dt, opv));
-	mw_dtype *d = a.sd;
-	OP(op, opv);
-	return mw_ret(inst, MPI_Reduce_scatter_block(a.sp, a.rp, (int)count, d->h, op, a.c),
-	              comm, "MPI_Reduce_scatter_block");
-fail:
-	return mw_coll_fail(&a, rc, comm, "MPI_Reduce_scatter_block");
+	MPI_Op h = red_op(op, datatype);
+	RULE(COLL_ID_REDUCE, comm->c, red_bytes(op->mod, count, datatype));
+	return mw_call_ret(k, MPI_Reduce(sendbuf, recvbuf, count, datatype->h, h, root, comm->c));
 }
 
-u32 mwh_Reduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
-                       u32 opv, u32 comm)
+u32 mwh_Allreduce(const mw_call *k, const void *sendbuf, void *recvbuf, int count,
+                  mw_dtype *datatype, const mw_op_ref *op, mw_coll *comm)
 {
-	mw_coll a;
-	mw_snap snaps[MW_COLL_SNAPS];
-	MPI_Op op;
-	int rc;
-	TRY(mw_coll_begin(&a, inst, comm, snaps, MW_COLL_SNAPS));
-	TRY(mw_coll_reduce_scatter(&a, sb, rb, rcounts, dt, opv));
-	mw_dtype *d = a.sd;
-	OP(op, opv);
+	MPI_Op h = red_op(op, datatype);
+	RULE(COLL_ID_ALLREDUCE, comm->c, red_bytes(op->mod, count, datatype));
+	return mw_call_ret(k, MPI_Allreduce(sendbuf, recvbuf, count, datatype->h, h, comm->c));
+}
+
+u32 mwh_Scan(const mw_call *k, const void *sendbuf, void *recvbuf, int count,
+             mw_dtype *datatype, const mw_op_ref *op, mw_coll *comm)
+{
+	MPI_Op h = red_op(op, datatype);
+	return mw_call_ret(k, MPI_Scan(sendbuf, recvbuf, count, datatype->h, h, comm->c));
+}
+
+u32 mwh_Exscan(const mw_call *k, const void *sendbuf, void *recvbuf, int count,
+               mw_dtype *datatype, const mw_op_ref *op, mw_coll *comm)
+{
+	MPI_Op h = red_op(op, datatype);
+	return mw_call_ret(k, MPI_Exscan(sendbuf, recvbuf, count, datatype->h, h, comm->c));
+}
+
+u32 mwh_Reduce_local(const mw_call *k, const void *inbuf, void *inoutbuf, int count,
+                     mw_dtype *datatype, const mw_op_ref *op)
+{
+	int rc = mw_disjoint(inbuf, count, inoutbuf, count, datatype);
+	if (rc)
+		return mw_call_fail(k, rc);
+	MPI_Op h = red_op(op, datatype);
+	return mw_call_ret(k, MPI_Reduce_local(inbuf, inoutbuf, count, datatype->h, h));
+}
+
+u32 mwh_Reduce_scatter_block(const mw_call *k, const void *sendbuf, void *recvbuf,
+                             int recvcount, mw_dtype *datatype, const mw_op_ref *op,
+                             mw_coll *comm)
+{
+	MPI_Op h = red_op(op, datatype);
+	return mw_call_ret(k, MPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype->h,
+	                                               h, comm->c));
+}
+
+u32 mwh_Reduce_scatter(const mw_call *k, const void *sendbuf, void *recvbuf, int *recvcounts,
+                       mw_dtype *datatype, const mw_op_ref *op, mw_coll *comm)
+{
+	MPI_Op h = red_op(op, datatype);
 	if (mw_coll_rules & 1 << COLL_ID_REDUCE_SCATTER) {
 		long long n = 0;
-		for (int i = 0; i < a.n; i++)
-			n += a.rcounts[i];
-		RULE(COLL_ID_REDUCE_SCATTER, a.c, red_bytes(opv, 1, d) < 0 ? -1 : n * d->size);
+		for (int i = 0; i < comm->n; i++)
+			n += recvcounts[i];
+		RULE(COLL_ID_REDUCE_SCATTER, comm->c,
+		     red_bytes(op->mod, 1, datatype) < 0 ? -1 : n * datatype->size);
 	}
-	rc = MPI_Reduce_scatter(a.sp, a.rp, a.rcounts, d->h, op, a.c);
-	mw_coll_end(&a);
-	return mw_ret(inst, rc, comm, "MPI_Reduce_scatter");
-fail:
-	mw_coll_end(&a);
-	return mw_coll_fail(&a, rc, comm, "MPI_Reduce_scatter");
+	return mw_call_ret(k, MPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype->h, h,
+	                                         comm->c));
 }

@@ -9,10 +9,11 @@
  * what the library reads), per-peer host datatypes, 64-bit MPI_Aint
  * displacements, a host op standing for a module's user op - lives in a
  * `keep` record that the request owns (mw_req_attach): it is released
- * exactly once, when the request completes or is freed.  A blocking
- * neighborhood collective keeps the same record on its stack.  The
- * arguments are checked by coll_args.c, which the blocking collectives
- * (hand_coll.c) share. */
+ * exactly once, when the request completes or is freed.  The procedures
+ * are typed (family-nbc.txt): their generated entries check the arguments
+ * by coll_args.c's rules, which the blocking collectives (hand_coll.c)
+ * share, and the handlers get the host values the rules filled in
+ * (mw_coll), the snapshots malloc'd for the request to take. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +25,6 @@
 #include "rt/rt.h"
 
 typedef uint32_t u32;
-
-#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
-#define IN_PLACE(a) ((a) == 1)
 
 /* ---- user-defined ops in nonblocking reductions --------------------------
  * The host calls an MPI_User_function with no user data, possibly long
@@ -81,16 +79,13 @@ static int tramp_get(u32 fn)
 
 /* ---- what a request keeps ------------------------------------------------ */
 
-#define KEEP_SNAPS MW_COLL_SNAPS   /* counts, displs, types; send and receive side */
-
 typedef struct keep {
 	MPI_Op op;                /* host op for a user op, or MPI_OP_NULL */
 	int tramp;                /* its trampoline, or -1 */
 	MPI_Datatype *stypes, *rtypes;   /* per-peer host datatypes */
 	MPI_Aint *sdispls, *rdispls;     /* per-peer byte displacements */
-	int heap;                 /* malloc'd (keep_new), else on a stack */
 	int nsnap;
-	mw_snap snap[KEEP_SNAPS]; /* the module arrays the host reads */
+	mw_snap *snap;            /* the module arrays the host reads (malloc'd) */
 } keep;
 
 static void keep_free(void *arg)
@@ -111,25 +106,37 @@ static void keep_free(void *arg)
 	free(k->rdispls);
 	for (int i = 0; i < k->nsnap; i++)
 		mw_snap_free(&k->snap[i]);
-	if (k->heap)
-		free(k);
-}
-
-static keep *keep_init(keep *k)
-{
-	memset(k, 0, sizeof *k);
-	k->op = MPI_OP_NULL;
-	k->tramp = -1;
-	return k;
+	free(k->snap);
+	free(k);
 }
 
 static keep *keep_new(keep **kp)
 {
-	if (!*kp && (*kp = malloc(sizeof **kp))) {
-		keep_init(*kp);
-		(*kp)->heap = 1;
+	if (!*kp && (*kp = calloc(1, sizeof **kp))) {
+		(*kp)->op = MPI_OP_NULL;
+		(*kp)->tramp = -1;
 	}
 	return *kp;
+}
+
+/* Hands what the checks of a call made that its host call reads
+ * (snapshots, host datatypes and displacements) to the request's keep
+ * *kp (made here if need be): 0, or MW_ERR_NO_MEM (a keeps them then). */
+static int keep_take(keep **kp, mw_coll *a)
+{
+	if (!(a->nsnap && a->heap) && !a->stypes && !a->rtypes && !a->sadispls && !a->radispls)
+		return 0;
+	keep *k = keep_new(kp);
+	if (!k)
+		return MW_ERR_NO_MEM;
+	k->snap = mw_coll_take(a, &k->nsnap);
+	k->stypes = a->stypes;
+	k->rtypes = a->rtypes;
+	k->sdispls = a->sadispls;
+	k->rdispls = a->radispls;
+	a->stypes = a->rtypes = NULL;
+	a->sadispls = a->radispls = NULL;
+	return 0;
 }
 
 /* The host op for module op opv: a predefined op or the host op of a
@@ -168,8 +175,7 @@ static int nbc_op(u32 opv, MPI_Op *out, keep **kp)
  * MPI_Request_free treats all of them alike (mw_req_orphan): MPI-3.1 5.12
  * makes freeing them erroneous and MPICH refuses it, but the bridge lets
  * the program do it on any host and completes the operation itself. */
-static u32 started(rt_instance *inst, int rc, MPI_Request hr, u32 *r, keep *k,
-                   u32 comm, const char *proc)
+static u32 started(const mw_call *c, int rc, MPI_Request hr, u32 *r, keep *k)
 {
 	if (rc == MPI_SUCCESS) {
 		*r = mw_req_put(hr);
@@ -177,357 +183,171 @@ static u32 started(rt_instance *inst, int rc, MPI_Request hr, u32 *r, keep *k,
 		mw_req_comm(*r, comm);   /* a freed comm waits for it (mpib.c) */
 	} else
 		keep_free(k);
-	return mw_ret(inst, rc, comm, proc);
+	return mw_call_ret(c, rc);
 }
 
-/* ---- arguments (the collectives' own: coll_args.c) ------------------------- */
+/* A nonblocking call of host procedure x (its request &hr) on the
+ * arguments checked in m: what the request keeps is taken first. */
+#define START(x)                                                          \
+	do {                                                              \
+		keep *kp = NULL;                                          \
+		MPI_Request hr;                                           \
+		int rc_ = keep_take(&kp, comm);                           \
+		if (rc_)                                                  \
+			return mw_call_fail(k, rc_);                      \
+		rc_ = (x);   /* before hr is read */                      \
+		return started(k, rc_, hr, request, kp);                  \
+	} while (0)
 
-/* MPI_Ibarrier's request and communicator. */
-#define REQ(r, a) do { if (!((r) = mw_ptr(inst, (a), 4))) { rc = MW_ERR_ARG; goto fail; } } while (0)
-#define COMM(c, a) TRY(mw_comm_live((a), &(c)))
 
 /* ---- nonblocking collectives -----------------------------------------------
- * Their arguments are checked by coll_args.c, by the same rules as their
- * blocking forms' (hand_coll.c); the snapshots go to the request's keep. */
+ * Their arguments were checked by coll_args.c, by the same rules as their
+ * blocking forms' (hand_coll.c). */
 
-/* Starts the checks of a call whose snapshots the request keeps (kp:
- * made here, on the heap or as *local for a blocking call; NULL for a
- * shape without arrays). */
-static int nbc_begin(mw_coll *a, rt_instance *inst, u32 comm, keep **kp, keep *local)
+u32 mwh_Ibarrier(const mw_call *k, mw_coll *comm, u32 *request)
 {
-	int rc = mw_coll_begin(a, inst, comm, NULL, 0);
-	if (rc || !kp)
-		return rc;
-	if (local)
-		*kp = keep_init(local);
-	else if (!keep_new(kp))
-		return MW_ERR_NO_MEM;
-	a->snap = (*kp)->snap;
-	a->maxsnap = KEEP_SNAPS;
-	return 0;
+	START(MPI_Ibarrier(comm->c, &hr));
 }
 
-/* Hands what a's checks made (snapshots, host datatypes) to k, which
- * releases them, also after a failure. */
-static void keep_take(keep *k, mw_coll *a)
+u32 mwh_Ibcast(const mw_call *k, void *buffer, int count, mw_dtype *datatype, int root,
+               mw_coll *comm, u32 *request)
 {
-	if (!k || !a->snap)
-		return;
-	if (a->nsnap)
-		k->nsnap = a->nsnap;
-	if (a->stypes)
-		k->stypes = a->stypes;
-	if (a->rtypes)
-		k->rtypes = a->rtypes;
-	if (a->sadispls)
-		k->sdispls = a->sadispls;
-	if (a->radispls)
-		k->rdispls = a->radispls;
-	a->nsnap = 0;
-	a->stypes = a->rtypes = NULL;
-	a->sadispls = a->radispls = NULL;
+	START(MPI_Ibcast(buffer, count, datatype->h, root, comm->c, &hr));
 }
 
-/* The request argument, checked after the others. */
-#define CREQ(r, x) do { if (!((r) = mw_ptr(inst, (x), 4))) { a.arg = "request"; \
-	rc = MW_ERR_ARG; goto fail; } } while (0)
-
-u32 mwh_Ibarrier(rt_instance *inst, u32 comm, u32 req)
+u32 mwh_Igather(const mw_call *k, const void *sendbuf, int sendcount, mw_dtype *sendtype,
+                void *recvbuf, int recvcount, mw_dtype *recvtype, int root, mw_coll *comm,
+                u32 *request)
 {
-	MPI_Comm c;
-	MPI_Request hr;
-	u32 *r;
-	int rc;
-	COMM(c, comm);
-	REQ(r, req);
-	rc = MPI_Ibarrier(c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, "MPI_Ibarrier");
-fail:
-	return mw_fail(inst, rc, comm, "MPI_Ibarrier");
+	START(MPI_Igather(sendbuf, sendcount, sendtype->h, recvbuf, recvcount, recvtype->h,
+	                  root, comm->c, &hr));
 }
 
-u32 mwh_Ibcast(rt_instance *inst, u32 buf, u32 count, u32 dt, u32 root,
-               u32 comm, u32 req)
+u32 mwh_Iscatter(const mw_call *k, const void *sendbuf, int sendcount, mw_dtype *sendtype,
+                 void *recvbuf, int recvcount, mw_dtype *recvtype, int root, mw_coll *comm,
+                 u32 *request)
 {
-	mw_coll a;
-	MPI_Request hr;
-	u32 *r;
-	int rc;
-	TRY(nbc_begin(&a, inst, comm, NULL, NULL));
-	TRY(mw_coll_bcast(&a, buf, count, dt, root));
-	CREQ(r, req);
-	rc = MPI_Ibcast(a.sp, (int)count, a.sd->h, a.root, a.c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, "MPI_Ibcast");
-fail:
-	return mw_coll_fail(&a, rc, comm, "MPI_Ibcast");
+	START(MPI_Iscatter(sendbuf, sendcount, sendtype->h, recvbuf, recvcount, recvtype->h,
+	                   root, comm->c, &hr));
 }
 
-/* Igather/Iscatter: per-process block on one side, n blocks at the root. */
-static u32 igather_scatter(rt_instance *inst, int scatter, u32 sb, u32 sc, u32 sdt,
-                           u32 rb, u32 rcn, u32 rdt, u32 root, u32 comm, u32 req)
+u32 mwh_Igatherv(const mw_call *k, const void *sendbuf, int sendcount, mw_dtype *sendtype,
+                 void *recvbuf, int *recvcounts, int *displs, mw_dtype *recvtype, int root,
+                 mw_coll *comm, u32 *request)
 {
-	const char *proc = scatter ? "MPI_Iscatter" : "MPI_Igather";
-	mw_coll a;
-	MPI_Request hr;
-	u32 *r;
-	int rc;
-	TRY(nbc_begin(&a, inst, comm, NULL, NULL));
-	TRY(mw_coll_gather(&a, scatter, sb, sc, sdt, rb, rcn, rdt, root));
-	CREQ(r, req);
-	rc = scatter ? MPI_Iscatter(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h,
-	                            a.root, a.c, &hr)
-	             : MPI_Igather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h,
-	                           a.root, a.c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, proc);
-fail:
-	return mw_coll_fail(&a, rc, comm, proc);
+	START(MPI_Igatherv(sendbuf, sendcount, sendtype->h, recvbuf, recvcounts, displs,
+	                   recvtype->h, root, comm->c, &hr));
 }
 
-u32 mwh_Igather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
-                u32 rdt, u32 root, u32 comm, u32 req)
-{ return igather_scatter(inst, 0, sb, sc, sdt, rb, rcn, rdt, root, comm, req); }
-u32 mwh_Iscatter(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
-                 u32 rdt, u32 root, u32 comm, u32 req)
-{ return igather_scatter(inst, 1, sb, sc, sdt, rb, rcn, rdt, root, comm, req); }
-
-u32 mwh_Igatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
-                 u32 rcounts, u32 displs, u32 rdt, u32 root, u32 comm, u32 req)
+u32 mwh_Iscatterv(const mw_call *k, const void *sendbuf, int *sendcounts, int *displs,
+                  mw_dtype *sendtype, void *recvbuf, int recvcount, mw_dtype *recvtype,
+                  int root, mw_coll *comm, u32 *request)
 {
-	mw_coll a;
-	MPI_Request hr;
-	keep *k = NULL;
-	u32 *r;
-	int rc;
-	TRY(nbc_begin(&a, inst, comm, &k, NULL));
-	TRY(mw_coll_gatherv(&a, sb, sc, sdt, rb, rcounts, displs, rdt, root));
-	CREQ(r, req);
-	keep_take(k, &a);
-	rc = MPI_Igatherv(a.sp, (int)sc, a.sd->h, a.rp, a.rcounts, a.rdispls, a.rd->h,
-	                  a.root, a.c, &hr);
-	return started(inst, rc, hr, r, k, comm, "MPI_Igatherv");
-fail:
-	keep_take(k, &a);
-	keep_free(k);
-	return mw_coll_fail(&a, rc, comm, "MPI_Igatherv");
+	START(MPI_Iscatterv(sendbuf, sendcounts, displs, sendtype->h, recvbuf, recvcount,
+	                    recvtype->h, root, comm->c, &hr));
 }
 
-u32 mwh_Iscatterv(rt_instance *inst, u32 sb, u32 scounts, u32 displs, u32 sdt,
-                  u32 rb, u32 rcn, u32 rdt, u32 root, u32 comm, u32 req)
+u32 mwh_Iallgather(const mw_call *k, const void *sendbuf, int sendcount, mw_dtype *sendtype,
+                   void *recvbuf, int recvcount, mw_dtype *recvtype, mw_coll *comm,
+                   u32 *request)
 {
-	mw_coll a;
-	MPI_Request hr;
-	keep *k = NULL;
-	u32 *r;
-	int rc;
-	TRY(nbc_begin(&a, inst, comm, &k, NULL));
-	TRY(mw_coll_scatterv(&a, sb, scounts, displs, sdt, rb, rcn, rdt, root));
-	CREQ(r, req);
-	keep_take(k, &a);
-	rc = MPI_Iscatterv(a.sp, a.scounts, a.sdispls, a.sd->h, a.rp, (int)rcn, a.rd->h,
-	                   a.root, a.c, &hr);
-	return started(inst, rc, hr, r, k, comm, "MPI_Iscatterv");
-fail:
-	keep_take(k, &a);
-	keep_free(k);
-	return mw_coll_fail(&a, rc, comm, "MPI_Iscatterv");
+	START(MPI_Iallgather(sendbuf, sendcount, sendtype->h, recvbuf, recvcount, recvtype->h,
+	                     comm->c, &hr));
 }
 
-/* Iallgather and Ialltoall: one block or n blocks sent, n received. */
-static u32 iall_blocks(rt_instance *inst, int alltoall, u32 sb, u32 sc, u32 sdt,
-                       u32 rb, u32 rcn, u32 rdt, u32 comm, u32 req)
+u32 mwh_Ialltoall(const mw_call *k, const void *sendbuf, int sendcount, mw_dtype *sendtype,
+                  void *recvbuf, int recvcount, mw_dtype *recvtype, mw_coll *comm,
+                  u32 *request)
 {
-	const char *proc = alltoall ? "MPI_Ialltoall" : "MPI_Iallgather";
-	mw_coll a;
-	MPI_Request hr;
-	u32 *r;
-	int rc;
-	TRY(nbc_begin(&a, inst, comm, NULL, NULL));
-	TRY(mw_coll_allgather(&a, alltoall, sb, sc, sdt, rb, rcn, rdt));
-	CREQ(r, req);
-	rc = alltoall ? MPI_Ialltoall(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.c, &hr)
-	              : MPI_Iallgather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn, a.rd->h, a.c, &hr);
-	return started(inst, rc, hr, r, NULL, comm, proc);
-fail:
-	return mw_coll_fail(&a, rc, comm, proc);
+	START(MPI_Ialltoall(sendbuf, sendcount, sendtype->h, recvbuf, recvcount, recvtype->h,
+	                    comm->c, &hr));
 }
 
-u32 mwh_Iallgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
-                   u32 rdt, u32 comm, u32 req)
-{ return iall_blocks(inst, 0, sb, sc, sdt, rb, rcn, rdt, comm, req); }
-u32 mwh_Ialltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb, u32 rcn,
-                  u32 rdt, u32 comm, u32 req)
-{ return iall_blocks(inst, 1, sb, sc, sdt, rb, rcn, rdt, comm, req); }
-
-u32 mwh_Iallgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
-                    u32 rcounts, u32 displs, u32 rdt, u32 comm, u32 req)
+u32 mwh_Iallgatherv(const mw_call *k, const void *sendbuf, int sendcount, mw_dtype *sendtype,
+                    void *recvbuf, int *recvcounts, int *displs, mw_dtype *recvtype,
+                    mw_coll *comm, u32 *request)
 {
-	mw_coll a;
-	MPI_Request hr;
-	keep *k = NULL;
-	u32 *r;
-	int rc;
-	TRY(nbc_begin(&a, inst, comm, &k, NULL));
-	TRY(mw_coll_allgatherv(&a, sb, sc, sdt, rb, rcounts, displs, rdt));
-	CREQ(r, req);
-	keep_take(k, &a);
-	rc = MPI_Iallgatherv(a.sp, (int)sc, a.sd->h, a.rp, a.rcounts, a.rdispls,
-	                     a.rd->h, a.c, &hr);
-	return started(inst, rc, hr, r, k, comm, "MPI_Iallgatherv");
-fail:
-	keep_take(k, &a);
-	keep_free(k);
-	return mw_coll_fail(&a, rc, comm, "MPI_Iallgatherv");
+	START(MPI_Iallgatherv(sendbuf, sendcount, sendtype->h, recvbuf, recvcounts, displs,
+	                      recvtype->h, comm->c, &hr));
 }
 
-u32 mwh_Ialltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls, u32 sdt,
-                   u32 rb, u32 rcounts, u32 rdispls, u32 rdt, u32 comm, u32 req)
+u32 mwh_Ialltoallv(const mw_call *k, const void *sendbuf, int *sendcounts, int *sdispls,
+                   mw_dtype *sendtype, void *recvbuf, int *recvcounts, int *rdispls,
+                   mw_dtype *recvtype, mw_coll *comm, u32 *request)
 {
-	mw_coll a;
-	MPI_Request hr;
-	keep *k = NULL;
-	u32 *r;
-	int rc;
-	TRY(nbc_begin(&a, inst, comm, &k, NULL));
-	TRY(mw_coll_alltoallv(&a, sb, scounts, sdispls, sdt, rb, rcounts, rdispls, rdt));
-	CREQ(r, req);
-	keep_take(k, &a);
-	rc = MPI_Ialltoallv(a.sp, a.scounts, a.sdispls, a.sd->h, a.rp, a.rcounts,
-	                    a.rdispls, a.rd->h, a.c, &hr);
-	return started(inst, rc, hr, r, k, comm, "MPI_Ialltoallv");
-fail:
-	keep_take(k, &a);
-	keep_free(k);
-	return mw_coll_fail(&a, rc, comm, "MPI_Ialltoallv");
+	START(MPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype->h, recvbuf, recvcounts,
+	                     rdispls, recvtype->h, comm->c, &hr));
 }
 
-u32 mwh_Ialltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
-                   u32 stypes, u32 rb, u32 rcounts, u32 rdispls, u32 rtypes,
-                   u32 comm, u32 req)
+u32 mwh_Ialltoallw(const mw_call *k, const void *sendbuf, int *sendcounts, int *sdispls,
+                   MPI_Datatype *sendtypes, void *recvbuf, int *recvcounts, int *rdispls,
+                   MPI_Datatype *recvtypes, mw_coll *comm, u32 *request)
 {
-	mw_coll a;
-	MPI_Request hr;
-	keep *k = NULL;
-	u32 *r;
-	int rc;
-	TRY(nbc_begin(&a, inst, comm, &k, NULL));
-	TRY(mw_coll_alltoallw(&a, sb, scounts, sdispls, stypes, rb, rcounts, rdispls,
-	                      rtypes));
-	CREQ(r, req);
-	keep_take(k, &a);
-	rc = MPI_Ialltoallw(a.sp, a.scounts, a.sdispls, k->stypes, a.rp, a.rcounts,
-	                    a.rdispls, k->rtypes, a.c, &hr);
-	return started(inst, rc, hr, r, k, comm, "MPI_Ialltoallw");
-fail:
-	keep_take(k, &a);
-	keep_free(k);
-	return mw_coll_fail(&a, rc, comm, "MPI_Ialltoallw");
+	START(MPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+	                     rdispls, recvtypes, comm->c, &hr));
 }
 
-u32 mwh_Ireduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
-                u32 root, u32 comm, u32 req)
+/* The reductions: the host op for op (nbc_op, its keep the request's). */
+#define RSTART(x)                                                         \
+	do {                                                              \
+		keep *kp = NULL;                                          \
+		MPI_Request hr;                                           \
+		MPI_Op h;                                                 \
+		int rc_ = keep_take(&kp, comm);                           \
+		if (!rc_)                                                 \
+			rc_ = nbc_op(op->mod, &h, &kp);                   \
+		if (rc_) {                                                \
+			keep_free(kp);                                    \
+			return mw_call_fail(k, rc_);                      \
+		}                                                         \
+		mw_ld_op(op->mod, datatype, &h);                          \
+		rc_ = (x);   /* before hr is read */                      \
+		return started(k, rc_, hr, request, kp);                  \
+	} while (0)
+
+u32 mwh_Ireduce(const mw_call *k, const void *sendbuf, void *recvbuf, int count,
+                mw_dtype *datatype, const mw_op_ref *op, int root, mw_coll *comm,
+                u32 *request)
 {
-	mw_coll a;
-	MPI_Request hr;
-	MPI_Op op;
-	keep *k = NULL;
-	u32 *r;
-	int rc;
-	TRY(nbc_begin(&a, inst, comm, NULL, NULL));
-	TRY(mw_coll_reduce(&a, sb, rb, count, dt, opv, root));
-	CREQ(r, req);
-	TRY(nbc_op(opv, &op, &k));
-	mw_ld_op(opv, a.sd, &op);
-	rc = MPI_Ireduce(a.sp, a.rp, (int)count, a.sd->h, op, a.root, a.c, &hr);
-	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce");
-fail:
-	keep_free(k);
-	return mw_coll_fail(&a, rc, comm, "MPI_Ireduce");
+	RSTART(MPI_Ireduce(sendbuf, recvbuf, count, datatype->h, h, root, comm->c, &hr));
 }
 
-/* Iallreduce, Iscan, Iexscan: count elements in, count out, in place. */
-typedef int allred_fn(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm,
-                      MPI_Request *);
-
-static u32 iallred(rt_instance *inst, allred_fn *fn, const char *proc, u32 sb,
-                   u32 rb, u32 count, u32 dt, u32 opv, u32 comm, u32 req)
+u32 mwh_Iallreduce(const mw_call *k, const void *sendbuf, void *recvbuf, int count,
+                   mw_dtype *datatype, const mw_op_ref *op, mw_coll *comm, u32 *request)
 {
-	mw_coll a;
-	MPI_Request hr;
-	MPI_Op op;
-	keep *k = NULL;
-	u32 *r;
-	int rc;
-	TRY(nbc_begin(&a, inst, comm, NULL, NULL));
-	TRY(mw_coll_allreduce(&a, sb, rb, count, dt, opv));
-	CREQ(r, req);
-	TRY(nbc_op(opv, &op, &k));
-	mw_ld_op(opv, a.sd, &op);
-	rc = fn(a.sp, a.rp, (int)count, a.sd->h, op, a.c, &hr);
-	return started(inst, rc, hr, r, k, comm, proc);
-fail:
-	keep_free(k);
-	return mw_coll_fail(&a, rc, comm, proc);
+	RSTART(MPI_Iallreduce(sendbuf, recvbuf, count, datatype->h, h, comm->c, &hr));
 }
 
-u32 mwh_Iallreduce(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt,
-                   u32 opv, u32 comm, u32 req)
-{ return iallred(inst, MPI_Iallreduce, "MPI_Iallreduce", sb, rb, count, dt, opv, comm, req); }
-u32 mwh_Iscan(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
-              u32 comm, u32 req)
-{ return iallred(inst, MPI_Iscan, "MPI_Iscan", sb, rb, count, dt, opv, comm, req); }
-u32 mwh_Iexscan(rt_instance *inst, u32 sb, u32 rb, u32 count, u32 dt, u32 opv,
-                u32 comm, u32 req)
-{ return iallred(inst, MPI_Iexscan, "MPI_Iexscan", sb, rb, count, dt, opv, comm, req); }
-
-u32 mwh_Ireduce_scatter_block(rt_instance *inst, u32 sb, u32 rb, u32 count,
-                              u32 dt, u32 opv, u32 comm, u32 req)
+u32 mwh_Iscan(const mw_call *k, const void *sendbuf, void *recvbuf, int count,
+              mw_dtype *datatype, const mw_op_ref *op, mw_coll *comm, u32 *request)
 {
-	mw_coll a;
-	MPI_Request hr;
-	MPI_Op op;
-	keep *k = NULL;
-	u32 *r;
-	int rc;
-	TRY(nbc_begin(&a, inst, comm, NULL, NULL));
-	TRY(mw_coll_reduce_scatter_block(&a, sb, rb, count, dt, opv));
-	CREQ(r, req);
-	TRY(nbc_op(opv, &op, &k));
-	mw_ld_op(opv, a.sd, &op);
-	rc = MPI_Ireduce_scatter_block(a.sp, a.rp, (int)count, a.sd->h, op, a.c, &hr);
-	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce_scatter_block");
-fail:
-	keep_free(k);
-	return mw_coll_fail(&a, rc, comm, "MPI_Ireduce_scatter_block");
+	RSTART(MPI_Iscan(sendbuf, recvbuf, count, datatype->h, h, comm->c, &hr));
 }
 
-u32 mwh_Ireduce_scatter(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
-                        u32 opv, u32 comm, u32 req)
+u32 mwh_Iexscan(const mw_call *k, const void *sendbuf, void *recvbuf, int count,
+                mw_dtype *datatype, const mw_op_ref *op, mw_coll *comm, u32 *request)
 {
-	mw_coll a;
-	MPI_Request hr;
-	MPI_Op op;
-	keep *k = NULL;
-	u32 *r;
-	int rc;
-	TRY(nbc_begin(&a, inst, comm, &k, NULL));
-	TRY(mw_coll_reduce_scatter(&a, sb, rb, rcounts, dt, opv));
-	CREQ(r, req);
-	keep_take(k, &a);
-	TRY(nbc_op(opv, &op, &k));
-	mw_ld_op(opv, a.sd, &op);
-	rc = MPI_Ireduce_scatter(a.sp, a.rp, a.rcounts, a.sd->h, op, a.c, &hr);
-	return started(inst, rc, hr, r, k, comm, "MPI_Ireduce_scatter");
-fail:
-	keep_take(k, &a);
-	keep_free(k);
-	return mw_coll_fail(&a, rc, comm, "MPI_Ireduce_scatter");
+	RSTART(MPI_Iexscan(sendbuf, recvbuf, count, datatype->h, h, comm->c, &hr));
+}
+
+u32 mwh_Ireduce_scatter_block(const mw_call *k, const void *sendbuf, void *recvbuf,
+                              int recvcount, mw_dtype *datatype, const mw_op_ref *op,
+                              mw_coll *comm, u32 *request)
+{
+	RSTART(MPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, datatype->h, h, comm->c,
+	                                 &hr));
+}
+
+u32 mwh_Ireduce_scatter(const mw_call *k, const void *sendbuf, void *recvbuf,
+                        int *recvcounts, mw_dtype *datatype, const mw_op_ref *op,
+                        mw_coll *comm, u32 *request)
+{
+	RSTART(MPI_Ireduce_scatter(sendbuf, recvbuf, recvcounts, datatype->h, h, comm->c, &hr));
 }
 
 /* ---- neighborhood collectives ------------------------------------------------
- * Blocking and nonblocking share one body each: req is the module's
- * request pointer, or NB_BLOCKING. */
-
-#define NB_BLOCKING UINT32_MAX
+ * Blocks go to and come from the neighbours of the communicator's
+ * topology; a blocking call's snapshots stay with its entry. */
 
 /* In- and out-degree of comm's topology (a cartesian one has 2 per
  * dimension, MPI_PROC_NULL neighbors included). */
@@ -650,183 +470,121 @@ static int self_refused(rt_instance *inst, MPI_Comm c, int in, int out,
 	return 0;
 }
 
-/* The end of every neighborhood collective: the blocking call's result,
- * or the started request. */
-#define NB_END(proc, blocking_call, nonblocking_call)                          \
-	do {                                                                  \
-		if (req == NB_BLOCKING) {                                     \
-			rc = (blocking_call);                                 \
-			keep_free(k);                                         \
-			return mw_ret(inst, rc, comm, proc);                  \
-		}                                                             \
-		rc = (nonblocking_call);                                      \
-		return started(inst, rc, hr, r, k, comm, proc);               \
-	} while (0)
 
-/* The start of every neighborhood collective: the degrees, then the
- * arguments of the shape (in `check`). */
-#define NB_BEGIN(check)                                                        \
-	do {                                                                  \
-		TRY(nbc_begin(&a, inst, comm, &k, req == NB_BLOCKING ? &local : NULL)); \
-		TRY(mw_coll_neighbors(&a));                                   \
-		TRY(check);                                                   \
-		if (req != NB_BLOCKING)                                       \
-			CREQ(r, req);                                         \
-		keep_take(k, &a);                                             \
-	} while (0)
-
-/* Neighbor_allgather and Neighbor_alltoall: one block or outdeg blocks
- * sent, indeg received. */
-static u32 nb_blocks(rt_instance *inst, int alltoall, u32 sb, u32 sc, u32 sdt,
-                     u32 rb, u32 rcn, u32 rdt, u32 comm, u32 req)
+/* The checks the rule leaves to the handler: the blocks this process
+ * sends itself (self_refused), then the call.  1 if refused, with the
+ * result in *ret. */
+static int nb_self(const mw_call *k, mw_coll *comm, const side *snd, const side *rcv,
+                   u32 *ret)
 {
-	const char *proc = alltoall ? (req == NB_BLOCKING ? "MPI_Neighbor_alltoall"
-	                                                  : "MPI_Ineighbor_alltoall")
-	                            : (req == NB_BLOCKING ? "MPI_Neighbor_allgather"
-	                                                  : "MPI_Ineighbor_allgather");
-	mw_coll a;
-	MPI_Request hr;
-	keep local, *k = NULL;   /* local: a blocking call's */
-	u32 *r = NULL, ret;
-	int rc;
-	NB_BEGIN(mw_coll_nb_allgather(&a, alltoall, sb, sc, sdt, rb, rcn, rdt));
-	side snd = { NULL, (int)sc, NULL, a.sd->h }, rcv = { NULL, (int)rcn, NULL, a.rd->h };
-	if (self_refused(inst, a.c, a.indeg, a.outdeg, &snd, &rcv, comm, proc, &ret)) {
-		keep_free(k);
-		return ret;
-	}
-	if (alltoall)
-		NB_END(proc, MPI_Neighbor_alltoall(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn,
-		                                   a.rd->h, a.c),
-		       MPI_Ineighbor_alltoall(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn,
-		                              a.rd->h, a.c, &hr));
-	NB_END(proc, MPI_Neighbor_allgather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn,
-	                                    a.rd->h, a.c),
-	       MPI_Ineighbor_allgather(a.sp, (int)sc, a.sd->h, a.rp, (int)rcn,
-	                               a.rd->h, a.c, &hr));
-fail:
-	keep_take(k, &a);
-	keep_free(k);
-	return mw_coll_fail(&a, rc, comm, proc);
+	return self_refused(k->inst, comm->c, comm->indeg, comm->outdeg, snd, rcv, k->obj,
+	                    k->proc, ret);
 }
 
-static u32 nb_allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
-                         u32 rcounts, u32 displs, u32 rdt, u32 comm, u32 req)
+#define SIDES(sc, sts, st, rc_, rts, rt)                                  \
+	side snd = { (sts), (sc), NULL, (st) }, rcv = { (rts), (rc_), NULL, (rt) }; \
+	u32 ret;                                                          \
+	if (nb_self(k, comm, &snd, &rcv, &ret))                           \
+		return ret
+
+u32 mwh_Neighbor_allgather(const mw_call *k, const void *sendbuf, int sendcount,
+                           mw_dtype *sendtype, void *recvbuf, int recvcount,
+                           mw_dtype *recvtype, mw_coll *comm)
 {
-	const char *proc = req == NB_BLOCKING ? "MPI_Neighbor_allgatherv"
-	                                      : "MPI_Ineighbor_allgatherv";
-	mw_coll a;
-	MPI_Request hr;
-	keep local, *k = NULL;   /* local: a blocking call's */
-	u32 *r = NULL, ret;
-	int rc;
-	NB_BEGIN(mw_coll_nb_allgatherv(&a, sb, sc, sdt, rb, rcounts, displs, rdt));
-	side snd = { NULL, (int)sc, NULL, a.sd->h }, rcv = { a.rcounts, 0, NULL, a.rd->h };
-	if (self_refused(inst, a.c, a.indeg, a.outdeg, &snd, &rcv, comm, proc, &ret)) {
-		keep_free(k);
-		return ret;
-	}
-	NB_END(proc, MPI_Neighbor_allgatherv(a.sp, (int)sc, a.sd->h, a.rp, a.rcounts,
-	                                     a.rdispls, a.rd->h, a.c),
-	       MPI_Ineighbor_allgatherv(a.sp, (int)sc, a.sd->h, a.rp, a.rcounts,
-	                                a.rdispls, a.rd->h, a.c, &hr));
-fail:
-	keep_take(k, &a);
-	keep_free(k);
-	return mw_coll_fail(&a, rc, comm, proc);
+	SIDES(sendcount, NULL, sendtype->h, recvcount, NULL, recvtype->h);
+	return mw_call_ret(k, MPI_Neighbor_allgather(sendbuf, sendcount, sendtype->h, recvbuf,
+	                                             recvcount, recvtype->h, comm->c));
 }
 
-static u32 nb_alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
-                        u32 sdt, u32 rb, u32 rcounts, u32 rdispls, u32 rdt,
-                        u32 comm, u32 req)
+u32 mwh_Ineighbor_allgather(const mw_call *k, const void *sendbuf, int sendcount,
+                            mw_dtype *sendtype, void *recvbuf, int recvcount,
+                            mw_dtype *recvtype, mw_coll *comm, u32 *request)
 {
-	const char *proc = req == NB_BLOCKING ? "MPI_Neighbor_alltoallv"
-	                                      : "MPI_Ineighbor_alltoallv";
-	mw_coll a;
-	MPI_Request hr;
-	keep local, *k = NULL;   /* local: a blocking call's */
-	u32 *r = NULL, ret;
-	int rc;
-	NB_BEGIN(mw_coll_nb_alltoallv(&a, sb, scounts, sdispls, sdt, rb, rcounts,
-	                              rdispls, rdt));
-	side snd = { a.scounts, 0, NULL, a.sd->h }, rcv = { a.rcounts, 0, NULL, a.rd->h };
-	if (self_refused(inst, a.c, a.indeg, a.outdeg, &snd, &rcv, comm, proc, &ret)) {
-		keep_free(k);
-		return ret;
-	}
-	NB_END(proc, MPI_Neighbor_alltoallv(a.sp, a.scounts, a.sdispls, a.sd->h, a.rp,
-	                                    a.rcounts, a.rdispls, a.rd->h, a.c),
-	       MPI_Ineighbor_alltoallv(a.sp, a.scounts, a.sdispls, a.sd->h, a.rp,
-	                               a.rcounts, a.rdispls, a.rd->h, a.c, &hr));
-fail:
-	keep_take(k, &a);
-	keep_free(k);
-	return mw_coll_fail(&a, rc, comm, proc);
+	SIDES(sendcount, NULL, sendtype->h, recvcount, NULL, recvtype->h);
+	START(MPI_Ineighbor_allgather(sendbuf, sendcount, sendtype->h, recvbuf, recvcount,
+	                              recvtype->h, comm->c, &hr));
 }
 
-static u32 nb_alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
-                        u32 stypes, u32 rb, u32 rcounts, u32 rdispls,
-                        u32 rtypes, u32 comm, u32 req)
+u32 mwh_Neighbor_alltoall(const mw_call *k, const void *sendbuf, int sendcount,
+                          mw_dtype *sendtype, void *recvbuf, int recvcount,
+                          mw_dtype *recvtype, mw_coll *comm)
 {
-	const char *proc = req == NB_BLOCKING ? "MPI_Neighbor_alltoallw"
-	                                      : "MPI_Ineighbor_alltoallw";
-	mw_coll a;
-	MPI_Request hr;
-	keep local, *k = NULL;   /* local: a blocking call's */
-	u32 *r = NULL, ret;
-	int rc;
-	NB_BEGIN(mw_coll_nb_alltoallw(&a, sb, scounts, sdispls, stypes, rb, rcounts,
-	                              rdispls, rtypes));
-	side snd = { a.scounts, 0, k->stypes, MPI_BYTE }, rcv = { a.rcounts, 0, k->rtypes, MPI_BYTE };
-	if (self_refused(inst, a.c, a.indeg, a.outdeg, &snd, &rcv, comm, proc, &ret)) {
-		keep_free(k);
-		return ret;
-	}
-	NB_END(proc, MPI_Neighbor_alltoallw(a.sp, a.scounts, k->sdispls, k->stypes, a.rp,
-	                                    a.rcounts, k->rdispls, k->rtypes, a.c),
-	       MPI_Ineighbor_alltoallw(a.sp, a.scounts, k->sdispls, k->stypes, a.rp,
-	                               a.rcounts, k->rdispls, k->rtypes, a.c, &hr));
-fail:
-	keep_take(k, &a);
-	keep_free(k);
-	return mw_coll_fail(&a, rc, comm, proc);
+	SIDES(sendcount, NULL, sendtype->h, recvcount, NULL, recvtype->h);
+	return mw_call_ret(k, MPI_Neighbor_alltoall(sendbuf, sendcount, sendtype->h, recvbuf,
+	                                            recvcount, recvtype->h, comm->c));
 }
 
-u32 mwh_Neighbor_allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
-                           u32 rcn, u32 rdt, u32 comm)
-{ return nb_blocks(inst, 0, sb, sc, sdt, rb, rcn, rdt, comm, NB_BLOCKING); }
-u32 mwh_Ineighbor_allgather(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
-                            u32 rcn, u32 rdt, u32 comm, u32 req)
-{ return nb_blocks(inst, 0, sb, sc, sdt, rb, rcn, rdt, comm, req); }
+u32 mwh_Ineighbor_alltoall(const mw_call *k, const void *sendbuf, int sendcount,
+                           mw_dtype *sendtype, void *recvbuf, int recvcount,
+                           mw_dtype *recvtype, mw_coll *comm, u32 *request)
+{
+	SIDES(sendcount, NULL, sendtype->h, recvcount, NULL, recvtype->h);
+	START(MPI_Ineighbor_alltoall(sendbuf, sendcount, sendtype->h, recvbuf, recvcount,
+	                             recvtype->h, comm->c, &hr));
+}
 
-u32 mwh_Neighbor_allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
-                            u32 rcounts, u32 displs, u32 rdt, u32 comm)
-{ return nb_allgatherv(inst, sb, sc, sdt, rb, rcounts, displs, rdt, comm, NB_BLOCKING); }
-u32 mwh_Ineighbor_allgatherv(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
-                             u32 rcounts, u32 displs, u32 rdt, u32 comm, u32 req)
-{ return nb_allgatherv(inst, sb, sc, sdt, rb, rcounts, displs, rdt, comm, req); }
+u32 mwh_Neighbor_allgatherv(const mw_call *k, const void *sendbuf, int sendcount,
+                            mw_dtype *sendtype, void *recvbuf, int *recvcounts, int *displs,
+                            mw_dtype *recvtype, mw_coll *comm)
+{
+	SIDES(sendcount, NULL, sendtype->h, 0, recvcounts, recvtype->h);
+	return mw_call_ret(k, MPI_Neighbor_allgatherv(sendbuf, sendcount, sendtype->h, recvbuf,
+	                                              recvcounts, displs, recvtype->h, comm->c));
+}
 
-u32 mwh_Neighbor_alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
-                          u32 rcn, u32 rdt, u32 comm)
-{ return nb_blocks(inst, 1, sb, sc, sdt, rb, rcn, rdt, comm, NB_BLOCKING); }
-u32 mwh_Ineighbor_alltoall(rt_instance *inst, u32 sb, u32 sc, u32 sdt, u32 rb,
-                           u32 rcn, u32 rdt, u32 comm, u32 req)
-{ return nb_blocks(inst, 1, sb, sc, sdt, rb, rcn, rdt, comm, req); }
+u32 mwh_Ineighbor_allgatherv(const mw_call *k, const void *sendbuf, int sendcount,
+                             mw_dtype *sendtype, void *recvbuf, int *recvcounts,
+                             int *displs, mw_dtype *recvtype, mw_coll *comm, u32 *request)
+{
+	SIDES(sendcount, NULL, sendtype->h, 0, recvcounts, recvtype->h);
+	START(MPI_Ineighbor_allgatherv(sendbuf, sendcount, sendtype->h, recvbuf, recvcounts,
+	                               displs, recvtype->h, comm->c, &hr));
+}
 
-u32 mwh_Neighbor_alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
-                           u32 sdt, u32 rb, u32 rcounts, u32 rdispls, u32 rdt,
-                           u32 comm)
-{ return nb_alltoallv(inst, sb, scounts, sdispls, sdt, rb, rcounts, rdispls, rdt, comm, NB_BLOCKING); }
-u32 mwh_Ineighbor_alltoallv(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
-                            u32 sdt, u32 rb, u32 rcounts, u32 rdispls, u32 rdt,
-                            u32 comm, u32 req)
-{ return nb_alltoallv(inst, sb, scounts, sdispls, sdt, rb, rcounts, rdispls, rdt, comm, req); }
+u32 mwh_Neighbor_alltoallv(const mw_call *k, const void *sendbuf, int *sendcounts,
+                           int *sdispls, mw_dtype *sendtype, void *recvbuf, int *recvcounts,
+                           int *rdispls, mw_dtype *recvtype, mw_coll *comm)
+{
+	SIDES(0, sendcounts, sendtype->h, 0, recvcounts, recvtype->h);
+	return mw_call_ret(k, MPI_Neighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype->h,
+	                                             recvbuf, recvcounts, rdispls, recvtype->h,
+	                                             comm->c));
+}
 
-u32 mwh_Neighbor_alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
-                           u32 stypes, u32 rb, u32 rcounts, u32 rdispls,
-                           u32 rtypes, u32 comm)
-{ return nb_alltoallw(inst, sb, scounts, sdispls, stypes, rb, rcounts, rdispls, rtypes, comm, NB_BLOCKING); }
-u32 mwh_Ineighbor_alltoallw(rt_instance *inst, u32 sb, u32 scounts, u32 sdispls,
-                            u32 stypes, u32 rb, u32 rcounts, u32 rdispls,
-                            u32 rtypes, u32 comm, u32 req)
-{ return nb_alltoallw(inst, sb, scounts, sdispls, stypes, rb, rcounts, rdispls, rtypes, comm, req); }
+u32 mwh_Ineighbor_alltoallv(const mw_call *k, const void *sendbuf, int *sendcounts,
+                            int *sdispls, mw_dtype *sendtype, void *recvbuf, int *recvcounts,
+                            int *rdispls, mw_dtype *recvtype, mw_coll *comm, u32 *request)
+{
+	SIDES(0, sendcounts, sendtype->h, 0, recvcounts, recvtype->h);
+	START(MPI_Ineighbor_alltoallv(sendbuf, sendcounts, sdispls, sendtype->h, recvbuf,
+	                              recvcounts, rdispls, recvtype->h, comm->c, &hr));
+}
+
+/* The w forms: per-neighbour types. */
+#define WSIDES()                                                          \
+	side snd = { sendcounts, 0, sendtypes, MPI_BYTE },                \
+	     rcv = { recvcounts, 0, recvtypes, MPI_BYTE };                \
+	u32 ret;                                                          \
+	if (nb_self(k, comm, &snd, &rcv, &ret))                           \
+		return ret
+
+u32 mwh_Neighbor_alltoallw(const mw_call *k, const void *sendbuf, int *sendcounts,
+                           MPI_Aint *sdispls, MPI_Datatype *sendtypes, void *recvbuf,
+                           int *recvcounts, MPI_Aint *rdispls, MPI_Datatype *recvtypes,
+                           mw_coll *comm)
+{
+	WSIDES();
+	return mw_call_ret(k, MPI_Neighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes,
+	                                             recvbuf, recvcounts, rdispls, recvtypes,
+	                                             comm->c));
+}
+
+u32 mwh_Ineighbor_alltoallw(const mw_call *k, const void *sendbuf, int *sendcounts,
+                            MPI_Aint *sdispls, MPI_Datatype *sendtypes, void *recvbuf,
+                            int *recvcounts, MPI_Aint *rdispls, MPI_Datatype *recvtypes,
+                            mw_coll *comm, u32 *request)
+{
+	WSIDES();
+	START(MPI_Ineighbor_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+	                              recvcounts, rdispls, recvtypes, comm->c, &hr));
+}

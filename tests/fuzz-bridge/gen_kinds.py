@@ -109,9 +109,13 @@ KIND_LETTER_MORE = {'ranges', 'varargs', 'keyval', 'word', 'wout', 'fn'}
 # The rest chapter's classes: the letter of the kind, as before it.
 KIND_LETTER_REST = {'comm_abort', 'sink', 'sinklen', 'nonneg', 'info_io', 'tkeyval', 'opr',
                     'opr_io', 'fstatus', 'reqref', 'port', 'iarr', 'cartarr', 'edges',
-                    'dgedges', 'weights', 'nnout', 'owts', 'ccomm', 'positive', 'narr'}
+                    'dgedges', 'weights', 'nnout', 'owts', 'cartcomm', 'positive', 'narr'}
 # Classes whose letter is cls()'s (the kind's, array or in/out included).
 KIND_LETTER = {'arr', 'aints', 'pos', 'str'}
+# The collectives chapter's classes: the kind's letter too (the calls the
+# fuzzer draws for them did not change when they were typed).
+KIND_LETTER |= {'ccomm', 'cbuf', 'ccount', 'cdt', 'croot', 'carr', 'ctypes', 'caints',
+                'creq', 'op'}
 
 
 def typed_cls(e, ps):

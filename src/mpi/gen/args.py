@@ -171,7 +171,7 @@ user-defined ops of hand_op.c):
             the handler); checked after the communicator's distributed
             graph degrees are asked (their refusal returned first, as
             written by hand)                       [int32_t * or NULL]
-  ccomm     communicator handle, in (MPI_COMM_NULL passed on), that must
+  cartcomm  communicator handle, in (MPI_COMM_NULL passed on), that must
             have a cartesian topology (gen.py's CART_QUERIES; the line
             names the argument)                           [MPI_Comm]
   positive  int in that must be positive, refused with gen.py's POSITIVE
@@ -213,6 +213,32 @@ made and freed, accumulates, request forms, error handlers, attributes):
             the handler gets the host displacement        [MPI_Aint]
   hio       also takes a window (MPI_Win_free): the slot checked, read
             once, its window looked up (MW_ERR_WIN)       [mw_win_io *]
+Added with the collectives chapter (hand_coll.c, hand_nbc.c):
+  The collectives' buffer rules (root, MPI_IN_PLACE, an
+  intercommunicator's MPI_ROOT and MPI_PROC_NULL, which arguments are
+  significant at this process, per-peer arrays snapshotted before they are
+  checked) live in src/mpi/coll_args.c, shared by the blocking and the
+  nonblocking forms: the entry of a procedure in COLL (below) calls
+  mw_coll_begin on its communicator and then COLL's rule, in phase 0, and
+  the handler gets the values the rule filled in.
+  ccomm     the collective's communicator: the record the rule filled
+                                                          [mw_coll *]
+  cbuf      a buffer: the host address (the module address unchecked
+            where not significant, MPI_IN_PLACE)  [const void * / void *]
+  ccount    a count                                       [int]
+  cdt       a datatype (a stand-in for MPI_BYTE where not significant)
+                                                          [mw_dtype *]
+  croot     the root, converted (MPI_ROOT, MPI_PROC_NULL)  [int]
+  carr      per-peer counts or displacements: the snapshot (NULL where
+            not significant)                              [int *]
+  ctypes    per-peer datatypes (Alltoallw): host handles   [MPI_Datatype *]
+  caints    per-peer MPI_Aint displacements (Neighbor_alltoallw): host
+            copies                                        [MPI_Aint *]
+  creq      the request out: the module slot, checked after the rule
+            (the line names `request`)                    [uint32_t *]
+  op        a reduction's op: checked (MW_ERR_OP, MPI_OP_NULL too; in a
+            collective by its rule, between the datatype and the buffers)
+                                                   [const mw_op_ref *]
 
 The checks run in phases, each in argument order: the communicator whose
 error handler a failure goes to (the first comm), the other handles (dtype,
@@ -253,7 +279,11 @@ CTYPE.update({'comm_abort': 'MPI_Comm', 'sink': 'const mw_sink *', 'sinklen': 'u
               'reqref': 'const mw_req_ref *', 'port': 'const char *',
               'iarr': 'int *', 'cartarr': 'int *', 'edges': 'int *', 'dgedges': 'int *',
               'weights': 'int *', 'nnout': 'int32_t *', 'owts': 'int32_t *',
-              'ccomm': 'MPI_Comm', 'positive': 'int', 'narr': 'int32_t *'})
+              'cartcomm': 'MPI_Comm', 'positive': 'int', 'narr': 'int32_t *'})
+# The collectives chapter's classes.
+CTYPE.update({'ccomm': 'mw_coll *', 'ccount': 'int', 'cdt': 'mw_dtype *', 'croot': 'int',
+              'carr': 'int *', 'ctypes': 'MPI_Datatype *', 'caints': 'MPI_Aint *',
+              'creq': 'uint32_t *', 'op': 'const mw_op_ref *'})
 HIO = {'REQUEST': 'mw_req_io *', 'MESSAGE': 'mw_msg_io *', 'DATATYPE': 'mw_dtype_io *',
        'COMMUNICATOR': 'mw_comm_io *', 'GROUP': 'mw_group_io *',
        'ERRHANDLER': 'mw_errh_io *', 'KEYVAL': 'mw_keyval_io *'}
@@ -274,7 +304,7 @@ PHASE.update({'file': 0, 'file_any': 0, 'offout': 3, 'repout': 3})   # MPI-IO
 # Added with the rest chapter.
 PHASE.update({'comm_abort': 0, 'nonneg': 1, 'info_io': 3, 'tkeyval': 1, 'opr': 1,
               'opr_io': 3, 'fstatus': 3, 'reqref': 4, 'port': 1, 'iarr': 2, 'cartarr': 2,
-              'edges': 2, 'dgedges': 2, 'weights': 2, 'nnout': 2, 'owts': 3, 'ccomm': 0,
+              'edges': 2, 'dgedges': 2, 'weights': 2, 'nnout': 2, 'owts': 3, 'cartcomm': 0,
               'positive': 1, 'narr': 2})
 # The one-sided chapter, second part.
 CTYPE.update({'swin': 'struct rma_win *', 'wsize': 'uint32_t', 'dunit': 'int',
@@ -283,12 +313,14 @@ CTYPE.update({'swin': 'struct rma_win *', 'wsize': 'uint32_t', 'dunit': 'int',
 HIO['WINDOW'] = 'mw_win_io *'
 PHASE.update({'swin': 0, 'wsize': 2, 'dunit': 2, 'loc': 3, 'elem': 2, 'nobuf': 2,
               'atomdt': 1, 'accop': 1, 'tdisp': 2})
+PHASE.update({'ccomm': 0, 'cbuf': 0, 'carr': 0, 'ctypes': 0, 'caints': 0, 'creq': 3, 'op': 1})
 # Classes with no check of their own (converted only, or checked with
 # the argument they describe).
 PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len', 'aint', 'addr',
          'varargs', 'word', 'fn'}
 PLAIN |= {'offset'}   # MPI-IO
 PLAIN |= {'sink', 'sinklen'}   # the rest chapter's
+PLAIN |= {'ccount', 'cdt', 'croot'}
 
 
 class Arg:
@@ -302,7 +334,7 @@ class Arg:
         self.phase = None   # args.txt `class@phase`: all its checks there
 
     def ctype(self):
-        if self.cls == 'buf':
+        if self.cls in ('buf', 'cbuf'):
             return 'const void *' if self.dir == 'in' else 'void *'
         if self.cls == 'hio':
             return HIO[self.kind]
@@ -345,6 +377,12 @@ def classify(e):
     if _OVER is None:
         _OVER = overrides()
     ps = params(e)
+    if e['name'][4:] in COLL:
+        return classify_coll(e['name'], ps)
+    if [p['kind'] for p in ps[:4]] == ['BUFFER', 'BUFFER', 'POLYXFER_NUM_ELEM_NNI', 'DATATYPE']:
+        # Two buffers of one count and datatype (MPI_Reduce_local).
+        return [Arg(0, ps[0], 'buf', 2, 3), Arg(1, ps[1], 'buf', 2, 3), Arg(2, ps[2], 'count'),
+                Arg(3, ps[3], 'dtype')] + [classify_more(e['name'], ps, {}, 4, ps[4])]
     idx = {p['name']: i for i, p in enumerate(ps)}
     out = [None] * len(ps)
     for i, p in enumerate(ps):
@@ -469,6 +507,9 @@ def classify_more(proc, ps, idx, i, p):
         return Arg(i, p, 'offset' if d == 'in' and not ptr else 'offout')
     if k == 'ERRHANDLER' and d == 'in' and ln is None and not ptr:
         return Arg(i, p, 'errh')
+    if k == 'OPERATION' and d == 'in' and ln is None and not ptr and \
+            not any(q['kind'] == 'WINDOW' for q in ps):
+        return Arg(i, p, 'op')   # a reduction's (MPI_Reduce_local)
     if k in ('GROUP', 'INFO') and d == 'in' and ln is None and not ptr:
         return Arg(i, p, k.lower())
     if d == 'in' and ln is None and not ptr:
@@ -489,3 +530,97 @@ def classify_more(proc, ps, idx, i, p):
         if lin:
             return Arg(i, p, 'outarr', idx[ln])
     return None
+
+
+# ---- the collectives chapter -------------------------------------------------
+# The rule of each collective (src/mpi/coll_args.c), its arguments named
+# by parameter (`&m` is the record); the nonblocking form (MPI_Ixxx) has
+# its blocking form's.  None: the communicator only (MPI_Barrier).
+_NB = 'mw_coll_neighbors(&m); '
+COLL = {
+    'Barrier': None,
+    'Bcast': 'mw_coll_bcast(&m, buffer, count, datatype, root)',
+    'Gather': 'mw_coll_gather(&m, 0, sendbuf, sendcount, sendtype, recvbuf, recvcount, '
+              'recvtype, root)',
+    'Scatter': 'mw_coll_gather(&m, 1, sendbuf, sendcount, sendtype, recvbuf, recvcount, '
+               'recvtype, root)',
+    'Gatherv': 'mw_coll_gatherv(&m, sendbuf, sendcount, sendtype, recvbuf, recvcounts, '
+               'displs, recvtype, root)',
+    'Scatterv': 'mw_coll_scatterv(&m, sendbuf, sendcounts, displs, sendtype, recvbuf, '
+                'recvcount, recvtype, root)',
+    'Allgather': 'mw_coll_allgather(&m, 0, sendbuf, sendcount, sendtype, recvbuf, recvcount, '
+                 'recvtype)',
+    'Alltoall': 'mw_coll_allgather(&m, 1, sendbuf, sendcount, sendtype, recvbuf, recvcount, '
+                'recvtype)',
+    'Allgatherv': 'mw_coll_allgatherv(&m, sendbuf, sendcount, sendtype, recvbuf, recvcounts, '
+                  'displs, recvtype)',
+    'Alltoallv': 'mw_coll_alltoallv(&m, sendbuf, sendcounts, sdispls, sendtype, recvbuf, '
+                 'recvcounts, rdispls, recvtype)',
+    'Alltoallw': 'mw_coll_alltoallw(&m, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, '
+                 'recvcounts, rdispls, recvtypes)',
+    'Reduce': 'mw_coll_reduce(&m, sendbuf, recvbuf, count, datatype, op, root)',
+    'Allreduce': 'mw_coll_allreduce(&m, sendbuf, recvbuf, count, datatype, op)',
+    'Scan': 'mw_coll_allreduce(&m, sendbuf, recvbuf, count, datatype, op)',
+    'Exscan': 'mw_coll_allreduce(&m, sendbuf, recvbuf, count, datatype, op)',
+    'Reduce_scatter_block': 'mw_coll_reduce_scatter_block(&m, sendbuf, recvbuf, recvcount, '
+                            'datatype, op)',
+    'Reduce_scatter': 'mw_coll_reduce_scatter(&m, sendbuf, recvbuf, recvcounts, datatype, op)',
+    'Neighbor_allgather': 'mw_coll_nb_allgather(&m, 0, sendbuf, sendcount, sendtype, recvbuf, '
+                          'recvcount, recvtype)',
+    'Neighbor_alltoall': 'mw_coll_nb_allgather(&m, 1, sendbuf, sendcount, sendtype, recvbuf, '
+                         'recvcount, recvtype)',
+    'Neighbor_allgatherv': 'mw_coll_nb_allgatherv(&m, sendbuf, sendcount, sendtype, recvbuf, '
+                           'recvcounts, displs, recvtype)',
+    'Neighbor_alltoallv': 'mw_coll_nb_alltoallv(&m, sendbuf, sendcounts, sdispls, sendtype, '
+                          'recvbuf, recvcounts, rdispls, recvtype)',
+    'Neighbor_alltoallw': 'mw_coll_nb_alltoallw(&m, sendbuf, sendcounts, sdispls, sendtypes, '
+                          'recvbuf, recvcounts, rdispls, recvtypes)',
+}
+COLL.update({'I' + n[0].lower() + n[1:] if n.startswith('N') else 'I' + n.lower(): r
+             for n, r in list(COLL.items())})
+# Neighborhood rules start with the degrees of the communicator's topology.
+for _n in list(COLL):
+    if 'eighbor_' in _n:
+        COLL[_n] = _NB + COLL[_n]
+# The record's field each argument becomes (by parameter name); `displs`
+# is the receive side's but in the scatters.
+COLL_FIELD = {'sendbuf': 'sp', 'buffer': 'sp', 'recvbuf': 'rp', 'sendtype': 'sd',
+              'datatype': 'sd', 'recvtype': 'rd', 'root': 'root', 'sendcounts': 'scounts',
+              'recvcounts': 'rcounts', 'sdispls': 'sdispls', 'rdispls': 'rdispls',
+              'sendtypes': 'stypes', 'recvtypes': 'rtypes'}
+
+
+def coll_field(proc, name, cls):
+    """The mw_coll field the handler gets for parameter name of proc."""
+    if name == 'displs':
+        return 'sdispls' if 'catterv' in proc else 'rdispls'
+    if cls == 'caints':
+        return {'sdispls': 'sadispls', 'rdispls': 'radispls'}[name]
+    return COLL_FIELD[name]
+
+
+def classify_coll(proc, ps):
+    """The classes of a collective's parameters (its checks are its rule's)."""
+    out = []
+    for i, p in enumerate(ps):
+        k, d, ln = p['kind'], p['param_direction'], p['length']
+        if k == 'COMMUNICATOR':
+            c = 'ccomm'
+        elif k == 'BUFFER':
+            c = 'cbuf'
+        elif k == 'DATATYPE':
+            c = 'ctypes' if ln else 'cdt'
+        elif k == 'RANK' and p['name'] == 'root':
+            c = 'croot'
+        elif k == 'OPERATION':
+            c = 'op'
+        elif k == 'REQUEST' and d == 'out':
+            c = 'creq'
+        elif k == 'DISPLACEMENT' and ln:
+            c = 'caints'
+        elif k.startswith(('POLYXFER_NUM_ELEM', 'POLYDISPLACEMENT')):
+            c = 'carr' if ln else 'ccount'
+        else:
+            raise Unclassified('%s: %s (%s, %s)' % (proc, p['name'], k, d))
+        out.append(Arg(i, p, c))
+    return out

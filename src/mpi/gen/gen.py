@@ -236,10 +236,10 @@ COVER = re.compile(r'''^MPI_(
 # Point-to-point, datatypes, communicators and groups, attributes, error
 # handling, the environment are typed (or listed as `hand:`):
 # src/mpi/gen/family-p2p.txt, family-type.txt, family-comm.txt,
-# family-attr.txt, family-err.txt, family-env.txt.
-HAND = set('''Barrier Bcast Gather Gatherv Scatter Scatterv Allgather Allgatherv
-Alltoall Alltoallv Alltoallw Reduce Allreduce Reduce_local Reduce_scatter
-Reduce_scatter_block Scan Exscan
+# family-attr.txt, family-err.txt, family-env.txt, family-op.txt,
+# family-dyn.txt; the collectives too: family-coll.txt, family-nbc.txt.
+# Every procedure is now in a family table, so this list is empty.
+HAND = set('''
 '''.split())
 
 # Arguments holding a named constant whose number differs between the
@@ -316,7 +316,7 @@ HAND -= TYPED
 
 
 # (CART_QUERIES, POSITIVE and EXTRA: the typed entries of these procedures
-# keep them, through the classes ccomm and positive and after all their
+# keep them, through the classes cartcomm and positive and after all their
 # other checks; family-comm.txt.)
 # Queries of a cartesian topology: the communicator must have one
 # (MPICH 4.0's MPI_Cart_get crashes on one without: found by fuzz-bridge).
@@ -517,7 +517,7 @@ def gen_typed(e):
     cl = argclass.classify(e)
     sig = wsig(e).split(':')[0]
     a = ['a%d' % i for i in range(len(cl))]
-    comms = [x.i for x in cl if x.cls in ('comm', 'comm_any', 'ccomm')]
+    comms = [x.i for x in cl if x.cls in ('comm', 'comm_any', 'ccomm', 'cartcomm')]
     obj = a[comms[0]] if comms else 'MW_NOCOMM'
     wins = [x.i for x in cl if x.cls in ('win', 'swin')]   # a window: the error object
     if wins:
@@ -533,11 +533,14 @@ def gen_typed(e):
         return 'if (%s) { rc = %s; goto fail; }' % (cond, cls)
 
     own = []   # classes that raise their own refusal line (goto out)
+    coll = short in argclass.COLL
     for x in cl:
         phase = arg_phases(x, phases)
         i, v = x.i, a[x.i]
         n = '(int32_t)%s' % a[x.n] if x.n is not None else None
         c = x.cls
+        if typed_coll(short, cl, x, v, a, decl, phase, call, cleanup):
+            continue
         if typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own) or \
                 typed_rest(name, x, v, a, cl, comms, decl, phase, call, cleanup):
             continue
@@ -626,12 +629,60 @@ def gen_typed(e):
     body.append('fail:')
     body += ['\t' + s for s in cleanup]
     body.append('\treturn %s;' % ('mw_call_fail(&k, rc)' if kind else
+                                   'mw_coll_fail(&m, rc, k.obj, k.proc)' if coll else
                                    'mw_fail(inst, rc, k.obj, k.proc)'))
     body += typed_out(own, cleanup)
     text = 'static uint32_t mwg_%s(%s)\n{\n%s\n}\n' % (short, ', '.join(params), '\n'.join(body))
     hproto = 'uint32_t mwh_%s(%s);' % (short, ', '.join(
         ['const mw_call *k'] + [cdecl(x.ctype(), x.name) for x in cl]))
     return text, hproto
+
+
+# Classes added with the collectives chapter (args.py says what each is).
+# The rule of the collective (args.COLL, coll_args.c) checks them all, in
+# phase 0 after mw_coll_begin on its communicator: the record `m` it fills
+# is what the handler gets.  Snapshots: on the entry's stack for a
+# blocking call; malloc'd for a nonblocking one, whose request takes them
+# (mw_coll_take).  The arguments of the refusal line are the rule's.
+def typed_coll(short, cl, x, v, a, decl, phase, call, cleanup):
+    """Adds the check and conversion of argument x if its class is one of
+    these; False if it is not."""
+    i, c = x.i, x.cls
+    if c == 'op':
+        decl.append('mw_op_ref o%d = { %s, MPI_OP_NULL };' % (i, v))
+        phase[1].append('if ((rc = mw_op_arg(%s, &o%d.h))) goto fail;' % (v, i))
+        call.append('&o%d' % i)
+        return True
+    if c == 'ccomm':
+        arrays = any(y.cls in ('carr', 'ctypes', 'caints') for y in cl)
+        nonblocking = any(y.cls == 'creq' for y in cl)
+        snap = 'NULL, 0'
+        if arrays and nonblocking:
+            snap = 'NULL, MW_COLL_SNAPS'
+        elif arrays:
+            decl.append('mw_snap ms[MW_COLL_SNAPS];')
+            snap = 'ms, MW_COLL_SNAPS'
+        decl.append('mw_coll m;')
+        phase[0].append('if ((rc = mw_coll_begin(&m, inst, %s, %s))) goto fail;' % (v, snap))
+        rule = argclass.COLL[short]
+        names = {y.name: a[y.i] for y in cl}
+        for st in (rule.split('; ') if rule else []):
+            st = re.sub(r'\b(%s)\b' % '|'.join(names), lambda mo: names[mo.group(1)], st)
+            phase[0].append('if ((rc = %s)) goto fail;' % st)
+        cleanup.append('mw_coll_end(&m);')
+        call.append('&m')
+    elif c == 'creq':
+        decl.append('uint32_t *p%d;' % i)
+        phase[3].append('if (!(p%d = mw_ptr(inst, %s, 4))) { m.arg = "%s"; rc = MW_ERR_ARG; '
+                        'goto fail; }' % (i, v, x.name))
+        call.append('p%d' % i)
+    elif c == 'ccount':
+        call.append('(int)%s' % v)
+    elif c in ('cbuf', 'cdt', 'croot', 'carr', 'ctypes', 'caints'):
+        call.append('m.' + argclass.coll_field(short, x.name, c))
+    else:
+        return False
+    return True
 
 
 # Classes added with the datatypes chapter (args.py says what each checks).
@@ -948,7 +999,7 @@ def typed_rest(name, x, v, a, cl, comms, decl, phase, call, cleanup):
                                 'mw_arr(inst, %s, (uint64_t)%s, 4) : mw_ptr(inst, 0, 0))'
                                 % (v, i, n, n, v, n), 'MW_ERR_ARG'))
         call.append('p%d' % i)
-    elif c == 'ccomm':
+    elif c == 'cartcomm':
         decl.append('MPI_Comm h%d;' % i)
         phase[0].append('if ((rc = mw_comm_get(%s, &h%d))) goto fail;' % (v, i))
         phase[0].append('if ((rc = mw_comm_cart(h%d))) return mw_fail_arg(inst, rc, k.obj, k.proc, '
@@ -1006,6 +1057,12 @@ BIGC_HAND = set('''Type_size Type_get_extent Type_get_true_extent Get_count
 Get_elements Type_contiguous Allreduce Reduce Scan Exscan Reduce_local
 Reduce_scatter_block Iallreduce Ireduce Iscan Iexscan
 Ireduce_scatter_block Reduce_scatter'''.split())
+
+
+# Typed entries called by hand-written code, not only through the import
+# table: the int versions of the large-count reductions (hand_bigr.c).
+ENTRY_CALLED = set('''Allreduce Reduce Reduce_local Scan Exscan Reduce_scatter_block
+Iallreduce Ireduce Iscan Iexscan Ireduce_scatter_block'''.split())
 
 
 def gen_large(e, target):
@@ -1145,7 +1202,7 @@ def write_glue(apis):
            '#include "hand_protos.h"', '',
            '#pragma GCC diagnostic ignored "-Wunused-variable"',
            '#pragma GCC diagnostic ignored "-Wunused-label"   /* entries with no checks */', '']
-    reg, missing, typed_protos = [], [], []
+    reg, missing, typed_protos, entry_protos = [], [], [], []
     for e in procedures(apis):
         name = e['name']
         if not (COVER.match(name) or name[4:] in FAMILY) or name[4:] in LATER:
@@ -1154,6 +1211,9 @@ def write_glue(apis):
         short = name[4:]
         if short in TYPED:
             text, tproto = gen_typed(e)
+            if short in ENTRY_CALLED:
+                text = text.replace('static uint32_t mwg_', 'uint32_t mwg_', 1)
+                entry_protos.append(proto('mwg_' + short, wsig(e)))
             out.append(text)
             typed_protos.append(tproto)
             fn = 'mwg_' + short
@@ -1187,7 +1247,7 @@ def write_glue(apis):
         out.append(' *   ' + ' '.join(missing[i:i + 4]))
     out.append(' */')
     open(os.path.join(ROOT, 'src', 'mpi', 'glue.c'), 'w').write('\n'.join(out) + '\n')
-    write_hand_protos(reg, typed_protos)
+    write_hand_protos(reg, typed_protos, entry_protos)
     return reg, missing
 
 
@@ -1203,7 +1263,7 @@ def proto(fn, sig):
     return '%s %s(%s);' % (C_OF[res] if res else 'void', fn, ', '.join(args))
 
 
-def write_hand_protos(reg, typed_protos):
+def write_hand_protos(reg, typed_protos, entry_protos):
     """src/mpi/hand_protos.h: the prototype of every hand-written host
     function glue.c registers (mwh_*, and the large-count mwb_*_c written
     in hand_bigc.c), from the wasm signature it is registered with.  glue.c
@@ -1227,12 +1287,14 @@ def write_hand_protos(reg, typed_protos):
            ' * defines with this list: src/mpi/gen/check-hand-protos.sh). */',
            '#ifndef MPIWASM_HAND_PROTOS_H', '#define MPIWASM_HAND_PROTOS_H', '',
            '#include <stdint.h>',
-           '#include "mpib_int.h"', '']
+           '#include "mpib_int.h"', '#include "coll_args.h"', '']
     out += [proto(fn, sigs[fn]) for fn in sorted(sigs)]
     out += ['', '/* Typed handlers (family `typed:` lines): called by their generated',
             ' * entry mwg_NAME in glue.c with checked, converted arguments (the',
             ' * classes of src/mpi/gen/args.py). */']
     out += sorted(typed_protos)
+    out += ['', '/* Generated entries that hand-written code calls (ENTRY_CALLED). */']
+    out += sorted(entry_protos)
     out += ['', '#endif', '']
     open(os.path.join(ROOT, 'src', 'mpi', 'hand_protos.h'), 'w').write('\n'.join(out))
 
