@@ -3795,7 +3795,7 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
-static uint32_t mwg_Reduce_scatter(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
+uint32_t mwg_Reduce_scatter(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
 	const mw_call k = { inst, "MPI_Reduce_scatter", a5, 0 };
 	int rc;

@@ -616,7 +616,7 @@ u32 mwb_Reduce_scatter_c(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
 	u32 b2;
 	if (big <= 0) {
 		if (!mw_bigc_arr(&x, "recvcounts", rcounts, n, &b2))
-			x.r = mwh_Reduce_scatter(inst, sb, rb, b2, dt, opv, comm);
+			x.r = mwg_Reduce_scatter(inst, sb, rb, b2, dt, opv, comm);
 	} else {
 		scattered(&x, sb, rb, counts, (int)n, dt, opv, comm);
 	}

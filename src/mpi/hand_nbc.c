@@ -175,12 +175,13 @@ static int nbc_op(u32 opv, MPI_Op *out, keep **kp)
  * MPI_Request_free treats all of them alike (mw_req_orphan): MPI-3.1 5.12
  * makes freeing them erroneous and MPICH refuses it, but the bridge lets
  * the program do it on any host and completes the operation itself. */
-static u32 started(const mw_call *c, int rc, MPI_Request hr, u32 *r, keep *k)
+static u32 started(const mw_call *c, int rc, MPI_Request hr, u32 *r, keep *k,
+                   MPI_Comm hc)
 {
 	if (rc == MPI_SUCCESS) {
 		*r = mw_req_put(hr);
 		mw_req_attach(*r, keep_free, k);
-		mw_req_comm(*r, comm);   /* a freed comm waits for it (mpib.c) */
+		mw_req_hold(*r, hc);   /* a freed comm waits for it (mpib.c) */
 	} else
 		keep_free(k);
 	return mw_call_ret(c, rc);
@@ -196,7 +197,7 @@ static u32 started(const mw_call *c, int rc, MPI_Request hr, u32 *r, keep *k)
 		if (rc_)                                                  \
 			return mw_call_fail(k, rc_);                      \
 		rc_ = (x);   /* before hr is read */                      \
-		return started(k, rc_, hr, request, kp);                  \
+		return started(k, rc_, hr, request, kp, comm->c);         \
 	} while (0)
 
 
@@ -302,7 +303,7 @@ u32 mwh_Ialltoallw(const mw_call *k, const void *sendbuf, int *sendcounts, int *
 		}                                                         \
 		mw_ld_op(op->mod, datatype, &h);                          \
 		rc_ = (x);   /* before hr is read */                      \
-		return started(k, rc_, hr, request, kp);                  \
+		return started(k, rc_, hr, request, kp, comm->c);         \
 	} while (0)
 
 u32 mwh_Ireduce(const mw_call *k, const void *sendbuf, void *recvbuf, int count,

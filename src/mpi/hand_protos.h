@@ -402,6 +402,7 @@ uint32_t mwg_Ireduce_scatter_block(rt_instance *inst, uint32_t, uint32_t, uint32
 uint32_t mwg_Iscan(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwg_Reduce(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwg_Reduce_local(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
+uint32_t mwg_Reduce_scatter(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwg_Reduce_scatter_block(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwg_Scan(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 

@@ -335,15 +335,21 @@ static void req_release(struct req_own o)
 		comm_unhold(o.comm);
 }
 
-static void req_comm_(uint32_t h, uint32_t comm)
+static void req_hold_(uint32_t h, MPI_Comm c)
 {
-	MPI_Comm c;
 	if (h == MW_REQUEST_NULL || h >= req_t.n || req_t.v[h] == MPI_REQUEST_NULL ||
-	    req_own[h].held || mw_comm_get(comm, &c) || c == MPI_COMM_NULL)
+	    req_own[h].held || c == MPI_COMM_NULL)
 		return;
 	comm_hold(c);
 	req_own[h].comm = c;
 	req_own[h].held = 1;
+}
+
+static void req_comm_(uint32_t h, uint32_t comm)
+{
+	MPI_Comm c;
+	if (!mw_comm_get(comm, &c))
+		req_hold_(h, c);
 }
 
 int mw_comm_host_free(MPI_Comm *c, int disconnect)
@@ -1898,6 +1904,7 @@ LOCKED_VOID(req_del, (uint32_t h), (h))
 LOCKED_VOID(req_attach, (uint32_t h, mw_req_fini *fn, void *arg), (h, fn, arg))
 LOCKED(int, req_orphan, (uint32_t h), (h))
 LOCKED_VOID(req_comm, (uint32_t h, uint32_t comm), (h, comm))
+LOCKED_VOID(req_hold, (uint32_t h, MPI_Comm c), (h, c))
 LOCKED_VOID(req_set, (uint32_t h, MPI_Request r), (h, r))
 LOCKED_VOID(req_greq_set, (uint32_t h), (h))
 LOCKED(int, req_is_greq, (uint32_t h), (h))

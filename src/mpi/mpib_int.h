@@ -109,6 +109,7 @@ int mw_req_orphan(uint32_t h);
  * (Open MPI 4.1 never completes one it has not progressed once its
  * communicator is freed: tests/fuzz-bridge/open/nbc-comm-free-hang.c). */
 void mw_req_comm(uint32_t h, uint32_t comm);
+void mw_req_hold(uint32_t h, MPI_Comm c);   /* as mw_req_comm, by host handle */
 int mw_comm_host_free(MPI_Comm *c, int disconnect);
 /* Request completion hook: while watching, mw_req_del calls mw_req_done. */
 void mw_req_watch(int on);

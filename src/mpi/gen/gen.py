@@ -1061,7 +1061,7 @@ Ireduce_scatter_block Reduce_scatter'''.split())
 
 # Typed entries called by hand-written code, not only through the import
 # table: the int versions of the large-count reductions (hand_bigr.c).
-ENTRY_CALLED = set('''Allreduce Reduce Reduce_local Scan Exscan Reduce_scatter_block
+ENTRY_CALLED = set('''Allreduce Reduce Reduce_local Scan Exscan Reduce_scatter_block Reduce_scatter
 Iallreduce Ireduce Iscan Iexscan Ireduce_scatter_block'''.split())
 
 
