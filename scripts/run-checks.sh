@@ -8,7 +8,7 @@
 # suite that cannot run on this machine (a missing capability, e.g. no
 # network namespaces) ends with the line "SKIPPED: why" and exit 0: it is
 # listed as skipped, counted neither as passed nor as failed.  Closes with
-# the time of each suite and the totals.
+# the wall and CPU seconds of each suite (scripts/cpu-of.py) and the totals.
 #
 # --beside: suites run in a second lane, one after another, while the
 # first lane goes on; the lane starts when the first lane reaches the
@@ -52,7 +52,9 @@ fi
 run_suite() {
 	s=$1
 	t0=$(date +%s)
-	$MAKE --no-print-directory "$s" > "$logs/$s.log" 2>&1
+	rm -f "$logs/$s.cpu"
+	# shellcheck disable=SC2086
+	python3 scripts/cpu-of.py "$logs/$s.cpu" $MAKE --no-print-directory "$s" > "$logs/$s.log" 2>&1
 	rc=$?
 	t=$(($(date +%s) - t0))
 	skip=$(tail -n 1 "$logs/$s.log" | sed -n 's/^SKIPPED: //p')
@@ -127,16 +129,18 @@ if [ -n "$beside" ]; then
 	done
 fi
 
-tp=0 tf=0 ts=0 bad=""
-echo "== summary"
+tp=0 tf=0 ts=0 tc=0 bad=""
+echo "== summary (wall seconds, CPU seconds of the suite's processes)"
 for s in "$@" $beside; do
 	read -r v p f t why < "$logs/$s.res"
+	c=$(cat "$logs/$s.cpu" 2>/dev/null || echo 0)
+	tc=$((tc + c))
 	lane=""
 	case " $beside " in *" $s "*) lane=" (beside)" ;; esac
 	case $v in
 	skip)
 		ts=$((ts + 1))
-		printf '%-22s %4d s  skipped: %s\n' "$s" "$t" "$why" ;;
+		printf '%-22s %4d s %5d cpu  skipped: %s\n' "$s" "$t" "$c" "$why" ;;
 	*)
 		tp=$((tp + p)) tf=$((tf + f))
 		if [ "$v" = fail ]; then
@@ -144,11 +148,11 @@ for s in "$@" $beside; do
 			[ "$f" = 0 ] && tf=$((tf + 1))
 		fi
 		l=$(cat "$logs/$s.line" 2>/dev/null)
-		printf '%-22s %4d s  %s%s\n' "$s" "$t" "${l:-(no result line)}" "$lane" ;;
+		printf '%-22s %4d s %5d cpu  %s%s\n' "$s" "$t" "$c" "${l:-(no result line)}" "$lane" ;;
 	esac
 done
 [ -n "$bad" ] && echo "check: failed:$bad"
 [ "$ts" != 0 ] && echo "check: $ts suites skipped (see above): their tests did not run here"
-echo "check: $(($(date +%s) - start)) s in all"
+echo "check: $(($(date +%s) - start)) s in all, $tc CPU s"
 echo "check: $tp passed, $tf failed"
 [ -z "$bad" ]

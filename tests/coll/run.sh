@@ -1,9 +1,10 @@
 #!/bin/sh
 # tests/coll/run.sh - `mpiwasm tune` end to end, under Open MPI and MPICH.
 #
-# Open MPI: `mpirun -np 2 mpiwasm tune` writes the rules file for this
-# host, 2 ranks and 2 on the host, every size range verified against Open
-# MPI's own selection (the .model record); a later run applies it
+# Open MPI: `mpirun -np 2 mpiwasm tune` (of three collectives, to keep
+# the suite short under load) writes the rules file for this host, 2 ranks
+# and 2 on the host, every size range verified against Open MPI's own
+# selection (the .model record); a later run applies it
 # (MPIWASM_COLL_LOG line); --no-coll-tuning and a user's
 # OMPI_MCA_coll_tuned_* keep it off; and Open MPI really follows it: a
 # deliberately terrible rule (MPI_Bcast as a pipeline of 64-byte segments)
@@ -219,10 +220,15 @@ RUN="timeout 120 mpirun.openmpi --oversubscribe -np 2"
 	{ bad build "mpiwasm-cc collbench.c"; done_; }
 "$MPIWASM" compile --cache-dir "$W/c" -q "$W/collbench.wasm" >/dev/null 2>&1
 
-# 1. tune writes the file for this host, 2 ranks, 2 on the host
-# (about 40 s on 2 idle cores; 207 s measured at load average 9-10, when
-# 120 s was too little)
-timeout 300 mpirun.openmpi --oversubscribe -np 2 "$MPIWASM" tune --cache-dir "$W/c" >"$W/out" 2>"$W/err"
+# 1. tune writes the file for this host, 2 ranks, 2 on the host.  Three
+# collectives (MPIWASM_TUNE_COLLS), one of each kind of measurement (a
+# reduction, a rooted one, the size-less MPI_Barrier): tuning all seven
+# took about 40 s on 2 idle cores but over 300 s at load average 12-14,
+# where every message waits for the peer to be scheduled, and CI failed
+# on it; these three took 90 s at load 6-10.  The seven are measured by
+# bench/coll (make bench-coll-cluster).  The limit only guards a hang.
+MPIWASM_TUNE_COLLS=allreduce,bcast,barrier \
+	timeout 900 mpirun.openmpi --oversubscribe -np 2 "$MPIWASM" tune --cache-dir "$W/c" >"$W/out" 2>"$W/err"
 rules=$(ls "$W/c/coll/"*-np2-ppn2-open-mpi-*.rules 2>/dev/null | head -1)
 if [ -n "$rules" ] && [ "$(basename "$rules")" = "$host-np2-ppn2-open-mpi-$(ompi_info --version 2>/dev/null | sed -n 's/^Open MPI v//p').rules" ] &&
    grep -q "^7  # collectives" "$rules" && grep -q "^wrote\|wrote $rules" "$W/out" &&
@@ -231,15 +237,15 @@ if [ -n "$rules" ] && [ "$(basename "$rules")" = "$host-np2-ppn2-open-mpi-$(ompi
 else bad "tune" "no rules file named for host '$host', 2 ranks, 2 on the host and the library"; cat "$W/out"; done_; fi
 
 # 1b. tune verified its rules: every range of 2 ranks measured, with a
-# decision: 20 ranges of each of MPI_Allgather, MPI_Allreduce,
-# MPI_Alltoall, MPI_Bcast, MPI_Reduce, MPI_Reduce_scatter, one of MPI_Barrier
+# decision: 20 ranges of each of MPI_Allreduce and MPI_Bcast, one of
+# MPI_Barrier, and none of the four it was not asked to tune
 model="$rules.model"
 nr=$(grep -c '^range [a-z_]* 2 ' "$model" 2>/dev/null)
 nm=$(awk '$1 == "range" && $3 == 2 && $11 != "-" && $12 != "-"' "$model" 2>/dev/null | wc -l)
 ncoll=$(awk '$1 == "range" { print $2 }' "$model" 2>/dev/null | sort -u | tr '\n' ' ')
-if [ "$nr" = 121 ] && [ "$nm" = 121 ] && grep -q "size ranges verified faster" "$W/out" &&
-   [ "$ncoll" = "allgather allreduce alltoall barrier bcast reduce reduce_scatter " ]; then
-	ok "tune verified 121 size ranges of 7 collectives ($(grep -c ' [1-9]$' "$model" || true) kept a model rule)"
+if [ "$nr" = 41 ] && [ "$nm" = 41 ] && grep -q "size ranges verified faster" "$W/out" &&
+   [ "$ncoll" = "allreduce barrier bcast " ]; then
+	ok "tune verified 41 size ranges of 3 collectives ($(grep -c ' [1-9]$' "$model" || true) kept a model rule)"
 else bad "verify" "$nr range lines, $nm measured in $model"; fi
 # every rule that is not algorithm 0 was measured faster (5% margin) at both probes
 if awk '$1 == "range" && $NF != 0 && !($11 <= 0.95 * $12 && $14 <= 0.95 * $15) { bad = 1 }

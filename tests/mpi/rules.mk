@@ -6,16 +6,16 @@
 MPI_TEST_ENV = B=$(B) MPI=$(MPI)
 
 check-mpi: toolchain $(B)/mpiwasm
-	@$(MPI_TEST_ENV) timeout 900 sh tests/mpi/run.sh
+	@$(MPI_TEST_ENV) timeout 1800 sh tests/mpi/run.sh
 
 # ob1 runs the native-vs-wasm programs on 2 and 4 ranks (a pair, and
 # more peers than cores); 1 and 3 ranks are covered by check-mpi.
 check-mpi-ob1: toolchain $(B)/mpiwasm
-	@$(MPI_TEST_ENV) MCA="--mca pml ob1" NPS="2 4" timeout 900 sh tests/mpi/run.sh
+	@$(MPI_TEST_ENV) MCA="--mca pml ob1" NPS="2 4" timeout 1800 sh tests/mpi/run.sh
 
 check-mpi-mpich:
 	$(MPICH_BUILD)
-	@B=build-mpich MPI=mpich timeout 900 sh tests/mpi/run.sh
+	@B=build-mpich MPI=mpich timeout 1800 sh tests/mpi/run.sh
 
 CHECKS += check-mpi check-mpi-ob1 check-mpi-mpich
 .PHONY: check-mpi check-mpi-ob1 check-mpi-mpich
