@@ -173,6 +173,7 @@ static noreturn void tier_child(cache *c1, const xlate_output *xo, pid_t parent,
 	errno = 0;
 	int nv = nice(inc > 19 ? 19 : inc);
 	(void)nv;
+	cache_miss(c1);   /* the MPIWASM_CACHE_LOG record; its line goes nowhere */
 	char e[1024] = "";
 	int fd, rc = cache_store(c1, xo, &fd, e, sizeof e);
 	if (!rc)
