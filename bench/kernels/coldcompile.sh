@@ -23,6 +23,8 @@
 #                    cache); the table shows each run and the median
 #   MPIWASM=path     the engine to measure (default B/mpiwasm)
 #   COLD_RAW=file    also append each run's --timings line there
+#   TIER_ONLY=1      only the tiered row
+#   COLD_KEEP=dir    keep the tiered run's stdout (rounds) and stderr there
 #   TIER_SECS=90     how long big-loop.wasm runs (tier 1 must be active
 #                    before it ends to be measured)
 #   MPIWASM_TIER1_NICE, MPIWASM_TIER0_CC: passed on (see README)
@@ -61,6 +63,7 @@ timed() {
 
 : >"$T/rows"
 i=0
+[ "${TIER_ONLY:-0}" = 1 ] && i=$RUNS   # the tiered row alone
 while [ $i -lt "$RUNS" ]; do
 	i=$((i + 1))
 	rm -rf "$T/cache"
@@ -74,6 +77,7 @@ echo "big.wasm: $(wc -c <"$D/big.wasm") bytes, ${nf:-?} functions; big-edit.wasm
 echo "$(cat "$D/big-edit.n" 2>/dev/null || echo a few) functions' constants changed. $("$MPIWASM" --version | head -n 1)."
 echo "CPU = user+sys of mpiwasm and its compilers; $(nproc) cores, load average at the end"
 echo "$(cut -d' ' -f1-3 /proc/loadavg)."
+[ "${TIER_ONLY:-0}" = 1 ] || {
 echo
 echo "| case | run | units compiled | wall s | CPU s |"
 echo "| --- | ---: | ---: | ---: | ---: |"
@@ -88,6 +92,7 @@ if [ "$RUNS" -gt 1 ]; then
 		done | paste -sd' ' | awk -v c=$c '{ printf "| %s | median | | **%.2f** | **%.2f** |\n", c, $1, $2 }'
 	done
 fi
+}
 
 # ---- the tiered start ---------------------------------------------------
 L=$D/big-loop.wasm
@@ -127,5 +132,8 @@ echo "| tier 0 ready (starts running) s | tier 1 active s | wall s | CPU s | rou
 echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 echo "$start ${up:-none} $wall $usr $sys $na $ma $nb $mb" | awk '{
 	r = ($9 > 0 && $7 > 0) ? sprintf("%.2f", $7 / $9) : "-"
-	printf "| %.2f | %s | %.2f | %.2f | %d / %d | %s | %s | %s |\n", $1, $2, $3, $4 + $5, $6, $8,
-	       $7 >= 0 ? sprintf("%.3f", $7) : "-", $9 >= 0 ? sprintf("%.3f", $9) : "-", r }'
+	m0 = ($7 >= 0) ? sprintf("%.3f", $7) : "-"
+	m1 = ($9 >= 0) ? sprintf("%.3f", $9) : "-"
+	printf("| %.2f | %s | %.2f | %.2f | %d / %d | %s | %s | %s |\n", $1, $2, $3, $4 + $5, $6, $8, m0, m1, r) }'
+# COLD_KEEP=dir: keep the tiered run's output (rounds) and stderr there.
+[ -n "${COLD_KEEP:-}" ] && cp "$T/lout" "$T/lerr" "$COLD_KEEP"/

@@ -264,17 +264,36 @@ static void sv_free(strvec *sv)
 	memset(sv, 0, sizeof *sv);
 }
 
+/* The signals whose handler removes a build (cl_handler below). */
+static void cleanup_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+}
+
 /* Starts argv with stdin from /dev/null and stdout+stderr into outfd, in
  * a process group of its own so that a cleanup can kill the compiler's
- * own children (cc1, as, ld) with it. */
+ * own children (cc1, as, ld) with it.  The caller may block the cleanup
+ * signals until it has recorded the pid (spawn_blocked): the compiler
+ * starts with them unblocked. */
 static pid_t spawn(char *const argv[], int outfd, char *const envp[])
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	pid_t pid;
+	sigset_t mask, cs;
+	sigprocmask(SIG_BLOCK, NULL, &mask);
+	cleanup_signals(&cs);
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&cs, s) == 1)
+			sigdelset(&mask, s);
 	posix_spawnattr_init(&attr);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
 	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setsigmask(&attr, &mask);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, outfd, 1);
@@ -286,6 +305,22 @@ static pid_t spawn(char *const argv[], int outfd, char *const envp[])
 		errno = rc;
 		return -1;
 	}
+	return pid;
+}
+
+/* spawn with the cleanup signals blocked until the pid is in *slot, so
+ * that a SIGTERM arriving meanwhile (a tiered start's compile ended with
+ * its process, src/load) finds the compiler in the cleanup list. */
+static pid_t spawn_into(volatile pid_t *slot, char *const argv[], int outfd,
+                        char *const envp[])
+{
+	sigset_t cs, old;
+	cleanup_signals(&cs);
+	sigprocmask(SIG_BLOCK, &cs, &old);
+	pid_t pid = spawn(argv, outfd, envp);
+	if (pid > 0)
+		*slot = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return pid;
 }
 
@@ -1017,11 +1052,10 @@ static int run_logged(strvec *argv, char *const envp[], const char *log,
 	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
-	pid_t pid = spawn(argv->v, fd, envp);
+	pid_t pid = spawn_into(slot, argv->v, fd, envp);
 	close(fd);
 	if (pid < 0)
 		return -1;
-	*slot = pid;
 	*status = wait_pid(pid);
 	*slot = 0;
 	return 0;
@@ -1237,7 +1271,7 @@ compile:;
 			    sv_push(&av, src) || sv_push(&av, "-o") || sv_push(&av, obj))
 				goto nomem;
 			int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-			pid_t pid = fd < 0 ? -1 : spawn(av.v, fd, envp.v);
+			pid_t pid = fd < 0 ? -1 : spawn_into(&cl.pids[u], av.v, fd, envp.v);
 			if (fd >= 0)
 				close(fd);
 			if (pid < 0) {
