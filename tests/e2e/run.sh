@@ -736,6 +736,20 @@ t_tier() {
 		ok tier0-trap-status-134 || bad tier0-trap-status-134 "rc=$rc"
 	run "$W/c-tier0" -q --tier=0 "$W/exit3.wasm"
 	[ $rc = 3 ] && ok tier0-proc-exit-3 || bad tier0-proc-exit-3 "rc=$rc"
+	# Exception handling (tier 0 by the tier-1 compiler: setjmp buffers of
+	# one compiler) and threads sharing one memory, on tier 0.
+	run "$W/c-tier0" -q --tier=0 "$W/uncaught.wasm"
+	[ $rc = 134 ] && grep -Eq '^mpiwasm: trap: uncaught wasm exception \(tag 0\) in thrower \(function 0\)$' "$W/err" &&
+		ok tier0-uncaught-exception || bad tier0-uncaught-exception "rc=$rc"
+	if [ -x "$MPIWASM_CC_DRIVER" ] &&
+	   "$MPIWASM_CC_DRIVER" -O1 -pthread "$root/tests/threads/progs/t_mutex.c" -o "$W/t_mutex.wasm" 2>"$W/err"; then
+		run "$W/c-tier0" -q --tier=1 "$W/t_mutex.wasm"; w1=$(cat "$W/out"); local r1=$rc
+		run "$W/c-tier0" -q --tier=0 "$W/t_mutex.wasm"
+		[ $rc = 0 ] && [ $r1 = 0 ] && [ -n "$w1" ] && [ "$(cat "$W/out")" = "$w1" ] &&
+			ok tier0-threads-same-output || bad tier0-threads-same-output "rc=$rc/$r1"
+	else
+		bad tier0-threads-same-output "cannot build t_mutex.c with $MPIWASM_CC_DRIVER -pthread"
+	fi
 	# A running module switches to tier 1; then it traps there, and the
 	# trap names the function as tier 0 did.
 	rm -f "$fl/go"
