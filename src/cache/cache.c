@@ -59,6 +59,12 @@ extern char **environ;
 #else
 #define CACHE_OPTFLAGS "-O2 -march=native -fPIC"
 #endif
+/* Tier 0 of a tiered start (cache_options.tier0): no optimization, the
+ * cheapest level (bench/kernels/FINDINGS.md section 12 measured it). */
+#define CACHE_TIER0_FLAGS "-O0 -march=native -fPIC"
+/* The tier-0 compiler when MPIWASM_TIER0_CC does not name one, the first
+ * found in PATH; else the tier-1 compiler. */
+static const char *const tier0_ccs[] = { "clang-19", "clang" };
 #define CC_OUTPUT_SHOWN 16384   /* bytes of compiler output shown on failure */
 
 static void hash_cpu_text(cache_sha256 *s);
@@ -258,17 +264,36 @@ static void sv_free(strvec *sv)
 	memset(sv, 0, sizeof *sv);
 }
 
+/* The signals whose handler removes a build (cl_handler below). */
+static void cleanup_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+}
+
 /* Starts argv with stdin from /dev/null and stdout+stderr into outfd, in
  * a process group of its own so that a cleanup can kill the compiler's
- * own children (cc1, as, ld) with it. */
+ * own children (cc1, as, ld) with it.  The caller may block the cleanup
+ * signals until it has recorded the pid (spawn_blocked): the compiler
+ * starts with them unblocked. */
 static pid_t spawn(char *const argv[], int outfd, char *const envp[])
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	pid_t pid;
+	sigset_t mask, cs;
+	sigprocmask(SIG_BLOCK, NULL, &mask);
+	cleanup_signals(&cs);
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&cs, s) == 1)
+			sigdelset(&mask, s);
 	posix_spawnattr_init(&attr);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
 	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setsigmask(&attr, &mask);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, outfd, 1);
@@ -280,6 +305,22 @@ static pid_t spawn(char *const argv[], int outfd, char *const envp[])
 		errno = rc;
 		return -1;
 	}
+	return pid;
+}
+
+/* spawn with the cleanup signals blocked until the pid is in *slot, so
+ * that a SIGTERM arriving meanwhile (a tiered start's compile ended with
+ * its process, src/load) finds the compiler in the cleanup list. */
+static pid_t spawn_into(volatile pid_t *slot, char *const argv[], int outfd,
+                        char *const envp[])
+{
+	sigset_t cs, old;
+	cleanup_signals(&cs);
+	sigprocmask(SIG_BLOCK, &cs, &old);
+	pid_t pid = spawn(argv, outfd, envp);
+	if (pid > 0)
+		*slot = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return pid;
 }
 
@@ -836,6 +877,8 @@ struct cache {
 	enum lookup_phase phase;
 	char why[PATH_MAX + 64];  /* why the last entry checked is not usable */
 	bool armed;               /* cache_store armed the cleanup list */
+	bool nowait;              /* cache_lookup_nowait: a held lock is busy */
+	const char *optflags;     /* CACHE_OPTFLAGS, or CACHE_TIER0_FLAGS */
 };
 
 /* Full paths for messages and the cleanup list; the files themselves are
@@ -1009,11 +1052,10 @@ static int run_logged(strvec *argv, char *const envp[], const char *log,
 	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -1;
-	pid_t pid = spawn(argv->v, fd, envp);
+	pid_t pid = spawn_into(slot, argv->v, fd, envp);
 	close(fd);
 	if (pid < 0)
 		return -1;
-	*slot = pid;
 	*status = wait_pid(pid);
 	*slot = 0;
 	return 0;
@@ -1223,13 +1265,13 @@ compile:;
 			sv_free(&av);
 			if (sv_push(&av, cc) || sv_split(&av, ccargs) ||
 			    sv_split(&av, XLATE_CFLAGS) ||
-			    sv_split(&av, CACHE_OPTFLAGS) ||
+			    sv_split(&av, c->optflags) ||
 			    sv_split(&av, opt->extra_cflags) || sv_push(&av, "-pipe") ||
 			    sv_push(&av, "-c") ||
 			    sv_push(&av, src) || sv_push(&av, "-o") || sv_push(&av, obj))
 				goto nomem;
 			int fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-			pid_t pid = fd < 0 ? -1 : spawn(av.v, fd, envp.v);
+			pid_t pid = fd < 0 ? -1 : spawn_into(&cl.pids[u], av.v, fd, envp.v);
 			if (fd >= 0)
 				close(fd);
 			if (pid < 0) {
@@ -1476,6 +1518,15 @@ int cache_begin(cache **cp, const uint8_t *bytes, size_t size, const char *filen
 	c->lockfd = -1;
 
 	const char *ccspec = opt->cc;
+	char t0path[PATH_MAX];
+	c->optflags = opt->tier0 ? CACHE_TIER0_FLAGS : CACHE_OPTFLAGS;
+	if (opt->tier0 && !opt->tier0_same_cc && (!ccspec || !*ccspec)) {
+		ccspec = getenv("MPIWASM_TIER0_CC");
+		for (size_t i = 0; (!ccspec || !*ccspec) && i < sizeof tier0_ccs / sizeof *tier0_ccs;
+		     i++)
+			if (!find_program(tier0_ccs[i], t0path, sizeof t0path))
+				ccspec = tier0_ccs[i];
+	}
 	if (!ccspec || !*ccspec)
 		ccspec = getenv("MPIWASM_CC");
 	if (!ccspec || !*ccspec)
@@ -1519,9 +1570,10 @@ int cache_begin(cache **cp, const uint8_t *bytes, size_t size, const char *filen
 	uint64_t sz = size;
 	uint32_t abi = RT_CODE_ABI;
 	const char *parts[] = { CACHE_FORMAT, XLATE_VERSION, XLATE_SOURCE_HASH, XLATE_CFLAGS,
-		CACHE_OPTFLAGS, opt->extra_cflags ? opt->extra_cflags : "",
+		c->optflags, opt->extra_cflags ? opt->extra_cflags : "",
 		c->ccpath, c->ccargs, c->ccid,
-		opt->no_loop_versioning ? "no-loop-versioning" : "loop-versioning" };
+		opt->no_loop_versioning ? "no-loop-versioning" : "loop-versioning",
+		opt->tier0 ? "tier0" : "" };
 	cache_sha256_init(&s);
 	cache_sha256_update(&s, &abi, sizeof abi);
 	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
@@ -1542,6 +1594,8 @@ int cache_begin(cache **cp, const uint8_t *bytes, size_t size, const char *filen
 static int open_lock(cache *c)
 {
 	entry *e = &c->e;
+	if (c->lockfd >= 0)
+		return 0;   /* opened by a lookup that found the lock busy */
 	if (faccessat(e->dfd, ".", W_OK | X_OK, AT_EACCESS)) {
 		snprintf(c->why, sizeof c->why, "%s", strerror(errno));
 		return -1;
@@ -1595,8 +1649,10 @@ int cache_lookup(cache *c, const char *rejected, int *fd, double *wait,
 			return 0;
 		}
 		double t0 = now();
-		while (flock(c->lockfd, LOCK_EX))
-			if (errno != EINTR) {
+		while (flock(c->lockfd, LOCK_EX | (c->nowait ? LOCK_NB : 0)))
+			if (errno == EWOULDBLOCK && c->nowait) {
+				return 2;   /* phase FIRST: a later lookup waits */
+			} else if (errno != EINTR) {
 				setf(err, errlen, "%s: cache: flock %s: %s", c->filename,
 				     e->lock, strerror(errno));
 				return -1;
@@ -1625,6 +1681,25 @@ int cache_lookup(cache *c, const char *rejected, int *fd, double *wait,
 	}
 	remove_stale_tmp(e);
 	return 0;
+}
+
+int cache_lookup_nowait(cache *c, int *fd, char *err, size_t errlen)
+{
+	double wait;
+	c->nowait = true;
+	int rc = cache_lookup(c, NULL, fd, &wait, err, errlen);
+	c->nowait = false;
+	return rc;
+}
+
+bool cache_is_private(const cache *c)
+{
+	return c->e.private_dir;
+}
+
+const char *cache_compiler(const cache *c)
+{
+	return base_name(c->ccpath);
 }
 
 void cache_miss(const cache *c)

@@ -43,6 +43,12 @@ typedef struct cache_options {
 	bool quiet;               /* no "compiling ..." or "damaged" line */
 	unsigned jobs;            /* parallel compiler processes; 0 = online CPUs */
 	bool no_loop_versioning;  /* xlate_options.no_loop_versioning (in the key) */
+	/* Tier 0 of a tiered start (src/load): units of xlate_options.tier0,
+	 * compiled at -O0 (CACHE_TIER0_FLAGS) by $MPIWASM_TIER0_CC, else
+	 * clang-19 or clang if found, else the tier-1 compiler (always that one
+	 * with tier0_same_cc: exception handling's setjmp buffers must come
+	 * from one compiler); an entry of its own key. */
+	bool tier0, tier0_same_cc;
 } cache_options;
 
 /* One module's way through the cache.  Not thread-safe: one at a time per
@@ -68,6 +74,17 @@ const char *cache_key(const cache *c);
  * err. */
 int cache_lookup(cache *c, const char *rejected, int *fd, double *wait,
                  char *err, size_t errlen);
+
+/* As cache_lookup, but a lock that another process holds (it is building
+ * the entry) is not waited for: 2, and a later cache_lookup waits. */
+int cache_lookup_nowait(cache *c, int *fd, char *err, size_t errlen);
+
+/* After a miss: no cache dir could be written, so the build goes to a
+ * private dir that cache_end removes (no other process can load it). */
+bool cache_is_private(const cache *c);
+
+/* The C compiler's file name ("gcc", "clang-19"), for messages. */
+const char *cache_compiler(const cache *c);
 
 /* On a miss, before translating: the "compiling ..." line (unless quiet)
  * and the MPIWASM_CACHE_LOG record. */

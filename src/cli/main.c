@@ -41,6 +41,7 @@ extern char **environ;
 
 typedef struct cli {
 	bool quiet, timings, inherit_env, no_loopver, no_coll_tuning, mpi_t_unrestricted;
+	int tier;                 /* enum load_tier */
 	const char *cache_dir;
 	wasi_preopen *pre;
 	int npre;
@@ -74,13 +75,20 @@ static void usage(FILE *f)
 	      "                         (-t as MPIWasm's embedder spells it)\n"
 	      "  --no-loop-versioning   translate every loop as written (no fast copies of\n"
 	      "                         loops checked once for wrap-around and bounds)\n"
+	      "  --tier=auto|up|0|1     tiered start of a module not yet cached (auto: when\n"
+	      "                         its C is over 512 KB): run code compiled at -O0 at\n"
+	      "                         once, switch to -O2 code compiled in the background;\n"
+	      "                         up: whatever the size; 0: -O0 code only; 1: never\n"
 	      "  --no-coll-tuning       ignore the collective rules of `mpiwasm tune`\n"
 	      "  --mpi-t-unrestricted   let the module write every MPI_T control variable\n"
 	      "                         and read string values (by default: only collective\n"
 	      "                         algorithm choices are writable, strings read empty)\n"
 	      "\n"
 	      "Environment: MPIWASM_CACHE_DIR (cache location), MPIWASM_CC (C compiler),\n"
-	      "MPIWASM_CACHE_LOG (append a line per compile), MPIWASM_KEEP_TEMP (keep the\n"
+	      "MPIWASM_CACHE_LOG (append a line per compile), MPIWASM_TIER (as --tier),\n"
+	      "MPIWASM_TIER0_CC (the -O0 compiler; default clang-19 or clang, else cc),\n"
+	      "MPIWASM_TIER1_NICE (niceness of the background -O2 compile, default 10),\n"
+	      "MPIWASM_KEEP_TEMP (keep the\n"
 	      "generated C and objects of a compile in $TMPDIR; otherwise a compile works\n"
 	      "in .tmp-* under the cache dir, and removes it). MPIWASM_COLL_LOG=1: say\n"
 	      "whether the collective rules of `mpiwasm tune` are used.\n"
@@ -93,6 +101,7 @@ static noreturn void die(int status, const char *fmt, ...)
 static noreturn void die(int status, const char *fmt, ...)
 {
 	va_list ap;
+	load_tier_stop();
 	fputs("mpiwasm: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -173,6 +182,19 @@ static void set_env(cli *c, const char *kv)
 }
 
 /* Options up to the module name; returns the index of the first non-option. */
+static int tier_mode(const char *v, const char *what)
+{
+	if (!strcmp(v, "auto"))
+		return LOAD_TIER_AUTO;
+	if (!strcmp(v, "up"))
+		return LOAD_TIER_UP;
+	if (!strcmp(v, "0"))
+		return LOAD_TIER_ZERO;
+	if (!strcmp(v, "1"))
+		return LOAD_TIER_ONE;
+	die(EXIT_USAGE, "%s '%s': expected auto, up, 0 or 1", what, v);
+}
+
 static int parse_options(int argc, char **argv, int i, cli *c)
 {
 	const char **envs = NULL;
@@ -187,7 +209,7 @@ static int parse_options(int argc, char **argv, int i, cli *c)
 			break;
 		/* Options with a value take it as the next word or after '='. */
 		static const char *with_value[] = { "--dir", "--dir-ro", "-d", "--env",
-			"--cache-dir", NULL };
+			"--cache-dir", "--tier", NULL };
 		const char *name = a;
 		char namebuf[32];
 		const char *eq = strchr(a, '=');
@@ -224,6 +246,8 @@ static int parse_options(int argc, char **argv, int i, cli *c)
 			c->mpi_t_unrestricted = true;
 		else if (!strcmp(name, "--cache-dir"))
 			c->cache_dir = val;
+		else if (!strcmp(name, "--tier"))
+			c->tier = tier_mode(val, "--tier");
 		else if (!strcmp(name, "--dir"))
 			add_dir(c, val, false);
 		else if (!strcmp(name, "--dir-ro"))
@@ -327,7 +351,8 @@ static void load(const char *file, const cli *c, load_module *cm)
 	size_t size;
 	load_options opt = { .cache = { .dir = c->cache_dir, .quiet = c->quiet,
 	                                .no_loop_versioning = c->no_loopver },
-	                     .check_host_imports = true };
+	                     .check_host_imports = true, .tier = c->tier,
+	                     .tier_verbose = c->timings };
 	bytes = map_module(file, &size);
 	if (load_wasm(bytes, size, file, &opt, cm, err, sizeof err)) {
 		print_lines("", *err ? err : "load_wasm failed without a message");
@@ -344,8 +369,17 @@ static void print_timings(const load_module *cm, double run)
 	        cm->t.compile * 1e3, cm->t.verify * 1e3, cm->t.wait * 1e3, cm->t.load * 1e3,
 	        run * 1e3,
 	        cm->was_cached ? "hit" : "miss");
-	if (!cm->was_cached)
+	if (!cm->was_cached && !cm->tier0_cached)
 		fprintf(stderr, "; %zu of %zu units compiled before", cm->units_reused, cm->units);
+	if (cm->tier0) {
+		double t1 = load_tier1_active();
+		fprintf(stderr, "; tier 0 %s %s -O0", cm->tier0_cached ? "cached, of" : "by",
+		        cm->tier0_cc);
+		if (t1 > 0)
+			fprintf(stderr, ", tier 1 active after %.3f s", t1);
+		else
+			fputs(", tier 1 not active", stderr);
+	}
 	fputs(")\n", stderr);
 }
 
@@ -358,6 +392,7 @@ static noreturn void finish(int status, const char *why)
 	/* The first thread to end the module ends the process; another one
 	 * arriving meanwhile waits here for the exit. */
 	pthread_mutex_lock(&end_lock);
+	load_tier_stop();
 	if (mpib_active()) {
 		/* Ending without MPI_Finalize is an error even with status 0. */
 		if (!status)
@@ -404,6 +439,9 @@ static int cmd_run(int argc, char **argv, int i)
 {
 	cli c = { 0 };
 	char err[4096];
+	const char *tv = getenv("MPIWASM_TIER");
+	if (tv && *tv)
+		c.tier = tier_mode(tv, "MPIWASM_TIER");
 	i = parse_options(argc, argv, i, &c);
 	if (i >= argc)
 		die(EXIT_USAGE, "no module given (usage: mpiwasm [OPTIONS] app.wasm [ARGS...])");
@@ -504,6 +542,7 @@ static int cmd_compile(int argc, char **argv, int i)
 	/* One line is enough: the result below, not also "compiling ...". */
 	bool quiet = c.quiet;
 	c.quiet = !c.timings;
+	c.tier = LOAD_TIER_ONE;   /* the cache's entry is tier 1 */
 	load(file, &c, &cm);
 	c.quiet = quiet;
 	if (c.timings)

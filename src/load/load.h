@@ -18,9 +18,32 @@
 #include "../rt/rt.h"
 #include "../cache/cache.h"
 
+/* Tiered start.  On a miss, a module whose generated C is larger than
+ * LOAD_TIER_MIN_C (where the translator starts cutting units) is compiled
+ * twice: tier 0, the same C with redirectable entries (xlate_options.tier0)
+ * at -O0, which the module starts on, and tier 1, the ordinary entry
+ * (-O2), in a child process at a lower priority into the cache; a thread
+ * of this process loads tier 1 when the cache has it and switches every
+ * function to it (rt_tier_up).  Of a node's processes one compiles each
+ * tier (the key's lock); every one switches.  A later run finds tier 1 in
+ * the cache and loads it as any entry.  The child is ended with the
+ * process (load_tier_stop; it also gets SIGTERM if this process dies):
+ * units it finished stay in the cache for the next run. */
+enum load_tier {
+	LOAD_TIER_AUTO = 0,       /* tiered start for large modules only */
+	LOAD_TIER_UP,             /* tiered start whatever the size */
+	LOAD_TIER_ZERO,           /* tier 0 only, never tier 1 (tests, measurements) */
+	LOAD_TIER_ONE,            /* no tiering: compile at -O2 and wait (as before) */
+};
+#define LOAD_TIER_MIN_C (512u * 1024)
+/* The tier-1 compile's niceness (MPIWASM_TIER1_NICE overrides it). */
+#define LOAD_TIER1_NICE 10
+
 typedef struct load_options {
 	cache_options cache;      /* where and how the code is compiled */
 	bool check_host_imports;  /* refuse imports the host registry lacks */
+	int tier;                 /* enum load_tier */
+	bool tier_verbose;        /* a line when tier 1 becomes active */
 } load_options;
 
 /* Seconds, adding up to all of load_wasm's time.  verify: finding and
@@ -56,6 +79,10 @@ typedef struct load_module {
 	size_t units, units_reused;
 	load_timings t;
 	int failure;              /* enum load_failure after load_wasm */
+	/* Tiered start: the module runs on tier 0 (of compiler tier0_cc),
+	 * tier1_here: this process compiles tier 1 in the background. */
+	bool tier0, tier1_here, tier0_cached;
+	char tier0_cc[64];
 } load_module;
 
 /* Not thread-safe: one load_wasm at a time per process (the cache installs
@@ -68,5 +95,15 @@ int load_wasm(const uint8_t *bytes, size_t size, const char *filename,
               const load_options *opt, load_module *out, char *err, size_t errlen);
 
 void load_module_free(load_module *lm);
+
+/* Tiered start: seconds from load_wasm's start until every function ran
+ * on tier 1, or 0 while it does not (yet). */
+double load_tier1_active(void);
+
+/* Ends the tier-1 compile of this process, if one runs: SIGTERM to the
+ * child, which kills its compilers and removes its temp files (the units
+ * it finished stay kept), and waits for it.  For every way out of the
+ * process; nothing else to do when no compile runs. */
+void load_tier_stop(void);
 
 #endif

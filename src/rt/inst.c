@@ -3,6 +3,7 @@
  * memory and table instructions generated code calls. */
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,13 +66,12 @@ static int rt_build_pcmap(rt_instance *inst)
 	return 0;
 }
 
-uint32_t rt_func_at_pc(const rt_instance *inst, uintptr_t pc)
+/* The last entry of the n sorted pairs p at or below pc: its function
+ * index, and its address in *at; UINT32_MAX when none is. */
+static uint32_t rt_pcmap_find(const uintptr_t *p, uint32_t n, uintptr_t pc, uintptr_t *at)
 {
-	if (!inst || !inst->fnaddr_sorted)
-		return UINT32_MAX;
-	const uintptr_t *p = inst->fnaddr_sorted;
-	uint32_t n = inst->mod->nfuncs - inst->mod->nfunc_imports;
-	if (n == 0 || pc < p[0])
+	*at = 0;
+	if (!p || n == 0 || pc < p[0])
 		return UINT32_MAX;
 	uint32_t lo = 0, hi = n;   /* last entry with addr <= pc */
 	while (hi - lo > 1) {
@@ -81,7 +81,58 @@ uint32_t rt_func_at_pc(const rt_instance *inst, uintptr_t pc)
 		else
 			hi = mid;
 	}
+	*at = p[2 * lo];
 	return (uint32_t)p[2 * lo + 1];
+}
+
+/* The functions of a tier-1 object (rt_tier_up), for the trap messages of
+ * every instance: one module per process. */
+static uintptr_t *_Atomic rt_tier1_map;
+static uint32_t rt_tier1_n;
+
+uint32_t rt_func_at_pc(const rt_instance *inst, uintptr_t pc)
+{
+	if (!inst || !inst->fnaddr_sorted)
+		return UINT32_MAX;
+	uint32_t n = inst->mod->nfuncs - inst->mod->nfunc_imports;
+	uintptr_t a0, a1;
+	uint32_t f0 = rt_pcmap_find(inst->fnaddr_sorted, n, pc, &a0);
+	uintptr_t *t1 = atomic_load_explicit(&rt_tier1_map, memory_order_acquire);
+	if (!t1)
+		return f0;
+	/* The two objects' code does not interleave: the nearer function
+	 * start below pc is in the object that holds pc. */
+	uint32_t f1 = rt_pcmap_find(t1, rt_tier1_n, pc, &a1);
+	return f1 != UINT32_MAX && a1 > a0 ? f1 : f0;
+}
+
+int rt_tier_up(const rt_code *t0, void **up, const rt_code *t1, char *err, size_t errlen)
+{
+	if (t1->nfuncs != t0->nfuncs || t1->nfunc_imports != t0->nfunc_imports ||
+	    t1->ntypes != t0->ntypes) {
+		snprintf(err, errlen, "the tier-1 object is of another module (%u functions, "
+		         "not %u)", t1->nfuncs, t0->nfuncs);
+		return -1;
+	}
+	uint32_t n = t1->nfuncs - t1->nfunc_imports;
+	if (!atomic_load(&rt_tier1_map)) {
+		uintptr_t *pairs = malloc(((size_t)n + 1) * 2 * sizeof *pairs);
+		if (!pairs) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			pairs[2 * i] = (uintptr_t)t1->funcs[i];
+			pairs[2 * i + 1] = t1->nfunc_imports + i;
+		}
+		qsort(pairs, n, 2 * sizeof *pairs, rt_cmp_addr);
+		rt_tier1_n = n;
+		atomic_store_explicit(&rt_tier1_map, pairs, memory_order_release);
+	}
+	/* The object is loaded and relocated: publish each address. */
+	for (uint32_t i = 0; i < n; i++)
+		__atomic_store_n(&up[i], t1->funcs[i], __ATOMIC_RELEASE);
+	return (int)n;
 }
 
 /* ---- instantiation ------------------------------------------------------ */

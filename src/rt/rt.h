@@ -234,6 +234,15 @@ void rt_memory_free(rt_memory *m);
 void rt_table_free(rt_table *t);
 void rt_global_free(rt_global *g);
 
+/* Tiered start (src/load): the module runs on the tier-0 object t0, whose
+ * exported `mpiwasm_up` is up (a slot per defined function, see
+ * xlate_options.tier0); t1 is the same module compiled at tier 1, loaded.
+ * Stores every tier-1 function's address in its slot (atomically: a call
+ * already running finishes in tier 0, the next call of it runs tier 1) and
+ * lets trap messages name functions of t1 too.  Returns the number of
+ * functions switched, or -1 (t1 is of another module) with err set. */
+int rt_tier_up(const rt_code *t0, void **up, const rt_code *t1, char *err, size_t errlen);
+
 /* Function value of function index idx of inst (imports included), or
  * NULL past the end. */
 const rt_func *rt_instance_func(rt_instance *inst, uint32_t idx);

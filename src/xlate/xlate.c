@@ -198,6 +198,57 @@ static void put_proto(xbuf *b, const wasm_module *m, uint32_t fi, const bool *vo
 	xb_puts(b, ")");
 }
 
+/* Tier 0 (xlate_options.tier0): the function's first statement passes
+ * the call on to its tier-1 copy once the runtime has stored that copy's
+ * address in mw_up[] (rt_code_tier_up), so that direct calls, the
+ * constant dispatch arrays, tables and host-side invokes, which all hold
+ * the tier-0 address, reach tier 1.  The copy takes the same instance:
+ * all state lives there.  A call already running stays in tier 0. */
+static void put_redirect(xbuf *b, const wasm_module *m, uint32_t fi)
+{
+	const wasm_functype *ft = &m->types[m->func_types[fi]];
+	xb_printf(b, "  void *const up_ = __atomic_load_n(&mw_up[%u], __ATOMIC_ACQUIRE);\n"
+	          "  if (__builtin_expect(up_ != 0, 0)) %s((",
+	          fi - m->nfunc_imports, ft->nresults ? "return " : "{ ");
+	put_ret_type(b, ft);
+	xb_puts(b, " (*)(void *");
+	for (uint32_t i = 0; i < ft->nparams; i++)
+		xb_printf(b, ", %s", ctype(ft->params[i]));
+	xb_puts(b, "))up_)(ctx_");
+	for (uint32_t i = 0; i < ft->nparams; i++)
+		xb_printf(b, ", l%u", i);
+	xb_puts(b, ft->nresults ? ");\n" : "); return; }\n");
+}
+
+/* Tier 0: the prelude's loads, stores and touch marked always_inline. */
+static int inline_memory_helpers(xbuf *b)
+{
+	static const char *const from[] = {
+		"#define MW_LD(name, T) static inline T ",
+		"#define MW_ST(name, T) static inline void ",
+		"static inline void mw_touch(",
+	};
+	static const char ai[] = "__attribute__((always_inline)) ";
+	for (size_t k = 0; k < sizeof from / sizeof *from; k++) {
+		char *at = b->oom ? NULL : strstr(b->p, from[k]);
+		if (!at)
+			continue;
+		size_t off = (size_t)(at - b->p) + strlen(from[k]) -
+		             (k == 2 ? strlen("void mw_touch(") : strlen(k ? "void " : "T "));
+		xbuf n = {0};
+		xb_put(&n, b->p, off);
+		xb_puts(&n, ai);
+		xb_put(&n, b->p + off, b->len - off);
+		if (n.oom) {
+			free(n.p);
+			return -1;
+		}
+		free(b->p);
+		*b = n;
+	}
+	return 0;
+}
+
 /* ---- per-function translation ----------------------------------------- */
 
 typedef struct ctl {
@@ -2050,7 +2101,7 @@ static int translate_body(fx *x)
 
 /* Translates defined function fi into out (prototype + body). */
 static int translate_func(const wasm_module *m, uint32_t fi, bool versioning,
-                          ctables *ct, xbuf *out,
+                          bool redirect, ctables *ct, xbuf *out,
                           uint32_t **callees, uint32_t *ncallees,
                           uint64_t **arrays, uint32_t *narrays, wasm_error *err)
 {
@@ -2116,6 +2167,8 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning,
 		xb_puts(out, x.wide ? "MW_VEC MW_WIDE " : "MW_VEC ");
 	put_proto(out, m, fi, vol);
 	xb_puts(out, " {\n  struct mw_inst *const inst = (struct mw_inst *)ctx_;\n");
+	if (redirect)
+		put_redirect(out, m, fi);
 	if (x.has_try) {
 		xb_puts(out, "  struct mw_eh *const eh = &rt_eh_tls;\n");
 		for (uint32_t k = 0; k < x.nframes; k++)
@@ -2555,7 +2608,7 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 	size_t total = 0;
 	for (uint32_t i = 0; i < ndef; i++) {
 		rc = translate_func(m, m->nfunc_imports + i, !(opt && opt->no_loop_versioning),
-		                    &ct, &fb[i], &callees[i],
+		                    opt && opt->tier0, &ct, &fb[i], &callees[i],
 		                    &ncallees[i], &arrays[i], &narrays[i], err);
 		if (rc)
 			goto done;
@@ -2616,6 +2669,15 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 		xb_printf(&common, "#define MW_EH_MAXVALS %uu\n%s", RT_EH_MAXVALS,
 		          xlate_eh_prelude);
 	put_result_structs(&common, m);
+	if (opt && opt->tier0 && ndef) {
+		/* -O0 inlines nothing else: the memory helpers go into the
+		 * function, so that a fault's code address names it (trap.c). */
+		if (inline_memory_helpers(&common)) {
+			rc = WASM_ERR_NOMEM;
+			goto done;
+		}
+		xb_puts(&common, "extern MW_HIDDEN void *mw_up[];\n");
+	}
 	out->units = calloc(nunits, sizeof *out->units);
 	if (!out->units || common.oom) {
 		rc = WASM_ERR_NOMEM;
@@ -2675,6 +2737,10 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 					          i % 8 == 0 ? "\n  " : " ", m->nfunc_imports + i);
 				xb_puts(&o, "\n};\n");
 			}
+			if (opt && opt->tier0 && ndef)
+				xb_printf(&o, "MW_HIDDEN void *mw_up[%u];\n"
+				          "__attribute__((visibility(\"default\"))) void **const "
+				          "mpiwasm_up = mw_up;\n", ndef);
 			xb_printf(&o, "__attribute__((visibility(\"default\"))) const struct mw_code mpiwasm_code = {\n"
 			          "  %uu, %uu, %uu, %uu, \"%s\", %s, %s\n};\n",
 			          RT_CODE_ABI, m->ntypes, m->nfuncs, m->nfunc_imports,

@@ -57,6 +57,12 @@ typedef struct xlate_options {
 	 * functions fit in one unit (then it has the tables too).  Ignores
 	 * unit_target_bytes and max_units. */
 	bool stable_units;
+	/* Tier 0 of a tiered start (src/load): every function first checks
+	 * its slot of `mpiwasm_up` (an exported void **, one slot per defined
+	 * function, in the tables unit) and, when the runtime has set it,
+	 * calls the function there (the same function compiled at tier 1)
+	 * instead.  Off: exactly the code of before. */
+	bool tier0;
 } xlate_options;
 
 /* Returns 0, or an enum wasm_errcode with *err filled (e.g.

@@ -49,6 +49,7 @@ build_ok=1
 $WASM_CC -O2 "$root/examples/hello.c" -o "$W/hello.wasm" || build_ok=0
 $WASM_CC -O2 "$here/exit3.c" -o "$W/exit3.wasm" || build_ok=0
 $WASM_CC -O1 "$here/trap.c" -o "$W/trap.wasm" || build_ok=0
+$WASM_CC -O1 "$here/tier_loop.c" -o "$W/tier_loop.wasm" || build_ok=0
 wat2wasm "$here/unknown_import.wat" -o "$W/unknown_import.wasm" || build_ok=0
 wat2wasm "$here/nostart.wat" -o "$W/nostart.wasm" || build_ok=0
 wat2wasm --debug-names "$here/trap.wat" -o "$W/trap_named.wasm" || build_ok=0
@@ -451,6 +452,8 @@ t_cache_cmds() {
 # it (hello2.wasm: the same code) compile again and run.  Outputs compared
 # with the native build.
 t_units() {
+	# The module's C is over 512 KB: --tier=1, the compile whose units are
+	# kept (a tiered start would start it on tier 0).
 	local c=$W/c-units d=$W/units n
 	mkdir -p "$d"
 	sh "$root/bench/kernels/gen-big.sh" 200 > "$d/a.c" || { bad units-setup "gen-big.sh failed"; return; }
@@ -464,16 +467,16 @@ t_units() {
 			bad units-setup "cannot build $v.c"; return
 		fi
 	done
-	run "$c" -q -t "$d/a.wasm"
+	run "$c" -q -t --tier=1 "$d/a.wasm"
 	local total
 	total=$(sed -n 's/.*cache miss; 0 of \([0-9]*\) units compiled before.*/\1/p' "$W/err")
 	[ $rc = 0 ] && [ -n "$total" ] && [ "$total" -ge 3 ] && diff -q "$d/a.want" "$W/out" >/dev/null &&
 		ok units-first-compile || { bad units-first-compile "rc=$rc units=${total:-?}"; return; }
-	run "$c" -q -t "$d/b.wasm"
+	run "$c" -q -t --tier=1 "$d/b.wasm"
 	[ $rc = 0 ] && grep -q "cache miss; $((total - 1)) of $total units compiled before" "$W/err" &&
 	   diff -q "$d/b.want" "$W/out" >/dev/null &&
 		ok units-one-function-changed || bad units-one-function-changed "rc=$rc"
-	run "$c" -q -t "$d/c.wasm"
+	run "$c" -q -t --tier=1 "$d/c.wasm"
 	[ $rc = 0 ] && grep -q "cache miss; $total of $total units compiled before" "$W/err" &&
 	   diff -q "$d/c.want" "$W/out" >/dev/null &&
 		ok units-only-data-changed || bad units-only-data-changed "rc=$rc"
@@ -679,6 +682,167 @@ t_mpi() {
 	[ $rc != 0 ] && [ $rc != 124 ] && grep -q 'without MPI_Finalize' "$W/err" &&
 		ok mpi-exit-without-finalize-ends-job ||
 		bad mpi-exit-without-finalize-ends-job "rc=$rc after $((SECONDS - t0)) s"
+}
+
+# ---- tiered start (src/load) -------------------------------------------------
+# The tier-1 compile runs at the module's own priority here (the default,
+# niceness 10, can starve on a loaded machine).
+export MPIWASM_TIER1_NICE=0
+
+# tier_bg NAME CACHE ARGS...: mpiwasm in the background, stdout and stderr
+# in $W/NAME.out and $W/NAME.err; its pid in $bgpid.
+tier_bg() {
+	local n=$1 c=$2; shift 2
+	MPIWASM_CACHE_DIR=$c timeout "$T" "$MPIWASM" "$@" >"$W/$n.out" 2>"$W/$n.err" &
+	bgpid=$!
+}
+# tier_wait FILE REGEX: until FILE has a line matching REGEX (240 s at most).
+tier_wait() {
+	local i
+	for i in $(seq 1 480); do
+		grep -Eq "$2" "$1" 2>/dev/null && return 0
+		sleep 0.5
+	done
+	return 1
+}
+# Processes whose command line names cache dir $1 (compilers of its builds).
+tier_procs() { pgrep -af -- "$1/" | grep -v pgrep; }
+
+t_tier() {
+	local c=$W/c-tier fl=$W/tierflag want w1 w0
+	mkdir -p "$fl"
+	# Forced: a small module starts on tier 0 with the output of before.
+	run "$c" -q -t --tier=up "$W/hello.wasm" a b
+	[ $rc = 0 ] && diff <(want_hello "$W/hello.wasm") "$W/out" >/dev/null &&
+	   grep -q 'tier 0 by [^ ]* -O0' "$W/err" &&
+		ok tier-forced-hello-same-output || bad tier-forced-hello-same-output "rc=$rc"
+	# Automatic: a small module is compiled as before, not tiered.
+	run "$W/c-tier-small" -q -t "$W/hello.wasm" a b
+	[ $rc = 0 ] && grep -q 'cache miss; 0 of 1 units compiled before)' "$W/err" &&
+	   ! grep -q 'tier' "$W/err" &&
+		ok tier-auto-small-module-untiered || bad tier-auto-small-module-untiered "rc=$rc"
+	# Tier 0 alone and tier 1 alone compute the same; a trap found by its
+	# code address names the same function, with the trap's status.
+	run "$W/c-tier0" -q --tier=0 "$W/tier_loop.wasm" - 0 oob
+	w0=$(grep '^mpiwasm: trap' "$W/err"); want=$(cat "$W/out")
+	run "$W/c-tier0" -q --tier=1 "$W/tier_loop.wasm" - 0
+	w1=$(cat "$W/out")
+	[ $rc = 0 ] && [ -n "$want" ] && [ "$want" = "$w1" ] &&
+	   [[ "$w0" =~ ^mpiwasm:\ trap:\ out\ of\ bounds\ memory\ access\ in\ function\ [0-9]+$ ]] &&
+		ok tier0-and-tier1-same-output || bad tier0-and-tier1-same-output "rc=$rc [$want] [$w1] [$w0]"
+	run "$W/c-tier0" -q --tier=0 "$W/trap.wasm"
+	[ $rc = 134 ] && grep -Eq '^mpiwasm: trap: integer divide by zero in (.+ \()?function [0-9]+\)?$' "$W/err" &&
+	   grep -q 'before the trap' "$W/out" &&
+		ok tier0-trap-status-134 || bad tier0-trap-status-134 "rc=$rc"
+	run "$W/c-tier0" -q --tier=0 "$W/exit3.wasm"
+	[ $rc = 3 ] && ok tier0-proc-exit-3 || bad tier0-proc-exit-3 "rc=$rc"
+	# Exception handling (tier 0 by the tier-1 compiler: setjmp buffers of
+	# one compiler) and threads sharing one memory, on tier 0.
+	run "$W/c-tier0" -q --tier=0 "$W/uncaught.wasm"
+	[ $rc = 134 ] && grep -Eq '^mpiwasm: trap: uncaught wasm exception \(tag 0\) in thrower \(function 0\)$' "$W/err" &&
+		ok tier0-uncaught-exception || bad tier0-uncaught-exception "rc=$rc"
+	if [ -x "$MPIWASM_CC_DRIVER" ] &&
+	   "$MPIWASM_CC_DRIVER" -O1 -pthread "$root/tests/threads/progs/t_mutex.c" -o "$W/t_mutex.wasm" 2>"$W/err"; then
+		run "$W/c-tier0" -q --tier=1 "$W/t_mutex.wasm"; w1=$(cat "$W/out"); local r1=$rc
+		run "$W/c-tier0" -q --tier=0 "$W/t_mutex.wasm"
+		[ $rc = 0 ] && [ $r1 = 0 ] && [ -n "$w1" ] && [ "$(cat "$W/out")" = "$w1" ] &&
+			ok tier0-threads-same-output || bad tier0-threads-same-output "rc=$rc/$r1"
+	else
+		bad tier0-threads-same-output "cannot build t_mutex.c with $MPIWASM_CC_DRIVER -pthread"
+	fi
+	# A running module switches to tier 1; then it traps there, and the
+	# trap names the function as tier 0 did.
+	rm -f "$fl/go"
+	tier_bg up "$c" -t --tier=up --dir "$fl" "$W/tier_loop.wasm" "$fl/go" 240 oob
+	local p=$bgpid
+	tier_wait "$W/up.err" '^mpiwasm: tier 1 active after [0-9.]+ s \([0-9]+ functions; compiled by this process\)$'
+	touch "$fl/go"
+	wait $p; rc=$?
+	cp "$W/up.err" "$W/err"
+	if [ $rc = 134 ] && [ "$(cat "$W/up.out")" = "$want" ] &&
+	   grep -q '^mpiwasm: tier 1 active after' "$W/up.err" &&
+	   grep -q 'tier 0 by [^ ]* -O0, tier 1 active after' "$W/up.err" &&
+	   [ "$(grep '^mpiwasm: trap' "$W/up.err")" = "$w0" ]; then
+		ok tier-switches-to-tier1-and-traps-there
+	else
+		bad tier-switches-to-tier1-and-traps-there "rc=$rc, trap line '$(grep '^mpiwasm: trap' "$W/up.err")', want '$w0'"
+	fi
+	# The next run finds tier 1 in the cache: loaded as any entry.
+	run "$c" -q -t "$W/tier_loop.wasm" - 0
+	[ $rc = 0 ] && [ "$(cat "$W/out")" = "$want" ] && grep -q '(cache hit)' "$W/err" &&
+	   ! grep -q 'tier 0' "$W/err" &&
+		ok tier1-from-cache-next-run || bad tier1-from-cache-next-run "rc=$rc"
+	# The module ends while tier 1 compiles: no compiler and no temp file
+	# are left, and no tier-1 entry was installed.
+	local ce=$W/c-tier-exit
+	run "$ce" -q -t --tier=up "$W/tier_loop.wasm" - 0
+	local left; left=$(tier_procs "$ce")
+	if [ $rc = 0 ] && [ "$(cat "$W/out")" = "$want" ] &&
+	   grep -q 'tier 1 not active' "$W/err" && [ -z "$left" ] &&
+	   [ -z "$(ls -A "$ce" | grep '^\.tmp')" ] && [ "$(ls "$ce" | grep -c '\.so$')" = 1 ] &&
+	   [ -z "$(tmp_left)" ]; then
+		ok tier-exit-leaves-no-compiler-or-temp
+	else
+		bad tier-exit-leaves-no-compiler-or-temp "rc=$rc, left: $left $(ls -A "$ce")"
+	fi
+	# Two processes at once: one compile of each tier, both switch.
+	local c2=$W/c-tier-two log=$W/tier-two.log
+	rm -f "$fl/go"
+	MPIWASM_CACHE_LOG=$log tier_bg two1 "$c2" -q -t --tier=up --dir "$fl" "$W/tier_loop.wasm" "$fl/go" 240
+	local p1=$bgpid
+	MPIWASM_CACHE_LOG=$log tier_bg two2 "$c2" -q -t --tier=up --dir "$fl" "$W/tier_loop.wasm" "$fl/go" 240
+	local p2=$bgpid
+	tier_wait "$W/two1.err" '^mpiwasm: tier 1 active' && tier_wait "$W/two2.err" '^mpiwasm: tier 1 active'
+	touch "$fl/go"
+	wait $p1; local r1=$?
+	wait $p2; local r2=$?
+	cat "$W/two1.err" "$W/two2.err" > "$W/err"
+	if [ $r1 = 0 ] && [ $r2 = 0 ] && [ "$(cat "$W/two1.out")" = "$want" ] &&
+	   [ "$(cat "$W/two2.out")" = "$want" ] && [ "$(compiles "$log")" = 2 ] &&
+	   [ "$(cut -d' ' -f2 "$log" | sort -u | wc -l)" = 2 ] &&
+	   [ "$(grep -c 'compiled by this process' "$W/err")" = 1 ] &&
+	   [ "$(grep -c 'compiled by another process' "$W/err")" = 1 ]; then
+		ok tier-two-processes-one-compile-per-tier
+	else
+		bad tier-two-processes-one-compile-per-tier "rc=$r1/$r2, compiles $(compiles "$log")"
+	fi
+	# A tier-1 compile that fails: one warning line, the module goes on at
+	# tier 0, nothing installed for tier 1.
+	local cf=$W/c-tier-fail wrap=$W/cc-tier1-failing
+	printf '#!/bin/sh\n[ "$*" = -v ] && exec cc -v\necho "fake-cc: deliberate failure" >&2\nexit 1\n' > "$wrap"
+	chmod +x "$wrap"
+	rm -f "$fl/go"
+	MPIWASM_CC=$wrap MPIWASM_TIER0_CC=clang-19 tier_bg fail "$cf" -q --tier=up --dir "$fl" \
+		"$W/tier_loop.wasm" "$fl/go" 240
+	p=$bgpid
+	tier_wait "$W/fail.err" 'warning: tier 1'
+	touch "$fl/go"
+	wait $p; rc=$?
+	cp "$W/fail.err" "$W/err"
+	if [ $rc = 0 ] && [ "$(cat "$W/fail.out")" = "$want" ] &&
+	   [ "$(grep -c '^mpiwasm: warning' "$W/fail.err")" = 1 ] &&
+	   grep -q '^mpiwasm: warning: tier 1 not compiled (.*C compiler .* failed.*); going on at tier 0$' "$W/fail.err" &&
+	   [ "$(grep -vc '^tier_loop: ' "$W/fail.err")" = 1 ] &&
+	   [ "$(ls "$cf" | grep -c '\.so$')" = 1 ] && [ -z "$(ls -A "$cf" | grep '^\.tmp')" ] &&
+	   [ -z "$(tier_procs "$cf")" ]; then
+		ok tier1-compile-failure-one-warning
+	else
+		bad tier1-compile-failure-one-warning "rc=$rc, $(ls -A "$cf")"
+	fi
+	# An MPI job of 2 ranks: both start on tier 0 compiled once.
+	if [ $have_mpi = 0 ]; then
+		bad tier-mpi-2-ranks "no working $MPIWASM_CC_DRIVER"
+		return
+	fi
+	local lm=$W/tier-mpi.log
+	MPIWASM_CACHE_DIR=$W/c-tier-mpi MPIWASM_CACHE_LOG=$lm timeout 120 $MPIRUN -np 2 \
+		"$MPIWASM" -q -t --tier=up "$W/mpi_ring.wasm" >"$W/out" 2>"$W/err"
+	rc=$?
+	[ $rc = 0 ] && grep -q 'ring of 2: token 2 (expect 2), sum of ranks 1 (expect 1)' "$W/out" &&
+	   [ "$(grep -c 'tier 0 \(by\|cached, of\) [^ ]* -O0' "$W/err")" = 2 ] &&
+	   [ "$(grep '^compile ' "$lm" | cut -d' ' -f2 | sort | uniq -d)" = "" ] &&
+	   [ -z "$(tier_procs "$W/c-tier-mpi")" ] && [ -z "$(ls -A "$W/c-tier-mpi" | grep '^\.tmp')" ] &&
+		ok tier-mpi-2-ranks || bad tier-mpi-2-ranks "rc=$rc"
 }
 
 # ---- trust of the cache dir (ssh's model) ---------------------------------
@@ -900,7 +1064,7 @@ t_install() {
 all="t_version t_hello t_mpiwasm_flags t_quiet_miss t_concurrent t_damaged t_unwritable t_readonly_dir t_full_disk t_errors
      t_exit_status t_trap t_exceptions t_wasi t_wasi_more t_key_has_compiler t_cache_cmds t_units t_cc_identity_cached
      t_compiler_failure t_signal_cleanup t_interrupt_compile t_mpi t_trust t_cache_modes t_no_home
-     t_unusable_mpi t_install"
+     t_unusable_mpi t_install t_tier"
 sel=${*:-$all}
 for t in $sel; do
 	case $t in t_*) ;; *) t=t_$t ;; esac
