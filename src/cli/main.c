@@ -87,7 +87,7 @@ static void usage(FILE *f)
 	      "Environment: MPIWASM_CACHE_DIR (cache location), MPIWASM_CC (C compiler),\n"
 	      "MPIWASM_CACHE_LOG (append a line per compile), MPIWASM_TIER (as --tier),\n"
 	      "MPIWASM_TIER0_CC (the -O0 compiler; default clang-19 or clang, else cc),\n"
-	      "MPIWASM_TIER1_NICE (niceness of the background -O2 compile, default 10),\n"
+	      "MPIWASM_TIER1_NICE (niceness of the background -O2 compile, default 0),\n"
 	      "MPIWASM_KEEP_TEMP (keep the\n"
 	      "generated C and objects of a compile in $TMPDIR; otherwise a compile works\n"
 	      "in .tmp-* under the cache dir, and removes it). MPIWASM_COLL_LOG=1: say\n"

@@ -36,8 +36,12 @@ enum load_tier {
 	LOAD_TIER_ONE,            /* no tiering: compile at -O2 and wait (as before) */
 };
 #define LOAD_TIER_MIN_C (512u * 1024)
-/* The tier-1 compile's niceness (MPIWASM_TIER1_NICE overrides it). */
-#define LOAD_TIER1_NICE 10
+/* The tier-1 compile's niceness (MPIWASM_TIER1_NICE overrides it): none.
+ * In a job every core of a node usually runs a rank, and ranks waiting in
+ * MPI poll: a niced compile then gets almost no CPU (at load 13-18,
+ * niceness 10 took 31 s to switch a module that switched in 4.4 s at 0),
+ * and the job stays on tier 0, 5-9 times slower, for that long. */
+#define LOAD_TIER1_NICE 0
 
 typedef struct load_options {
 	cache_options cache;      /* where and how the code is compiled */

@@ -685,8 +685,8 @@ t_mpi() {
 }
 
 # ---- tiered start (src/load) -------------------------------------------------
-# The tier-1 compile runs at the module's own priority here (the default,
-# niceness 10, can starve on a loaded machine).
+# The tier-1 compile runs at the module's own priority (the default; set
+# here so that a user's setting cannot starve it on a loaded machine).
 export MPIWASM_TIER1_NICE=0
 
 # tier_bg NAME CACHE ARGS...: mpiwasm in the background, stdout and stderr
