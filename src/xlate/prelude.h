@@ -76,10 +76,14 @@ static const char xlate_prelude[] =
 "extern void rt_table_fill(struct mw_inst *, uint32_t, uint32_t, void *, uint32_t, uint32_t);\n"
 "extern uint32_t rt_table_grow(struct mw_table *, void *, uint32_t);\n"
 "extern void rt_table_set(struct mw_table *, uint32_t, void *);\n"
-/* memory */
-"#define MW_LD(name, T) static inline T name(const uint8_t *m, uint64_t a)"
+/* memory; MW_MEMI is always_inline in tier 0 (xlate.c, tier0), where -O0
+ * would otherwise call the helper and a fault's address would name it */
+"#ifndef MW_MEMI\n"
+"#define MW_MEMI\n"
+"#endif\n"
+"#define MW_LD(name, T) static inline MW_MEMI T name(const uint8_t *m, uint64_t a)"
 " { T v; __builtin_memcpy(&v, m + a, sizeof v); return v; }\n"
-"#define MW_ST(name, T) static inline void name(uint8_t *m, uint64_t a, T v)"
+"#define MW_ST(name, T) static inline MW_MEMI void name(uint8_t *m, uint64_t a, T v)"
 " { __builtin_memcpy(m + a, &v, sizeof v); }\n"
 "MW_LD(mw_ld_u8, uint8_t) MW_LD(mw_ld_u16, uint16_t) MW_LD(mw_ld_u32, uint32_t)\n"
 "MW_LD(mw_ld_u64, uint64_t) MW_LD(mw_ld_f32, float) MW_LD(mw_ld_f64, double)\n"
@@ -87,7 +91,7 @@ static const char xlate_prelude[] =
 "MW_ST(mw_st_u64, uint64_t) MW_ST(mw_st_f32, float) MW_ST(mw_st_f64, double)\n"
 /* A load whose value is dropped must still trap: touch its last byte
  * (memory is accessible exactly below its size, so that is enough). */
-"static inline void mw_touch(const uint8_t *m, uint64_t a) { (void)*(volatile const uint8_t *)(m + a); }\n"
+"static inline MW_MEMI void mw_touch(const uint8_t *m, uint64_t a) { (void)*(volatile const uint8_t *)(m + a); }\n"
 "static inline void mw_memory_fill(struct mw_memory *mm, uint32_t d, uint32_t v, uint32_t n, uint32_t f) {\n"
 "  if (MW_UNLIKELY((uint64_t)d + n > mm->pages * 65536u)) rt_trap(@MEM_OOB@, f);\n"
 "  __builtin_memset(mm->base + d, (int)(v & 0xff), n);\n"

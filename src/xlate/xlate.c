@@ -220,35 +220,6 @@ static void put_redirect(xbuf *b, const wasm_module *m, uint32_t fi)
 	xb_puts(b, ft->nresults ? ");\n" : "); return; }\n");
 }
 
-/* Tier 0: the prelude's loads, stores and touch marked always_inline. */
-static int inline_memory_helpers(xbuf *b)
-{
-	static const char *const from[] = {
-		"#define MW_LD(name, T) static inline T ",
-		"#define MW_ST(name, T) static inline void ",
-		"static inline void mw_touch(",
-	};
-	static const char ai[] = "__attribute__((always_inline)) ";
-	for (size_t k = 0; k < sizeof from / sizeof *from; k++) {
-		char *at = b->oom ? NULL : strstr(b->p, from[k]);
-		if (!at)
-			continue;
-		size_t off = (size_t)(at - b->p) + strlen(from[k]) -
-		             (k == 2 ? strlen("void mw_touch(") : strlen(k ? "void " : "T "));
-		xbuf n = {0};
-		xb_put(&n, b->p, off);
-		xb_puts(&n, ai);
-		xb_put(&n, b->p + off, b->len - off);
-		if (n.oom) {
-			free(n.p);
-			return -1;
-		}
-		free(b->p);
-		*b = n;
-	}
-	return 0;
-}
-
 /* ---- per-function translation ----------------------------------------- */
 
 typedef struct ctl {
@@ -2655,6 +2626,11 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 	else if (stable && nunits == 0)
 		nunits = 1;
 
+	/* Tier 0 is compiled at -O0, which inlines nothing else: the memory
+	 * helpers go into the function, so that a fault's code address names
+	 * it (trap.c). */
+	if (opt && opt->tier0 && ndef)
+		xb_puts(&common, "#define MW_MEMI __attribute__((always_inline))\n");
 	put_prelude(&common);
 	if (m->uses_simd || m->uses_threads) {
 		char *ext = xlate_ext_prelude(m->uses_simd, m->uses_threads);
@@ -2669,15 +2645,8 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 		xb_printf(&common, "#define MW_EH_MAXVALS %uu\n%s", RT_EH_MAXVALS,
 		          xlate_eh_prelude);
 	put_result_structs(&common, m);
-	if (opt && opt->tier0 && ndef) {
-		/* -O0 inlines nothing else: the memory helpers go into the
-		 * function, so that a fault's code address names it (trap.c). */
-		if (inline_memory_helpers(&common)) {
-			rc = WASM_ERR_NOMEM;
-			goto done;
-		}
+	if (opt && opt->tier0 && ndef)
 		xb_puts(&common, "extern MW_HIDDEN void *mw_up[];\n");
-	}
 	out->units = calloc(nunits, sizeof *out->units);
 	if (!out->units || common.oom) {
 		rc = WASM_ERR_NOMEM;
