@@ -84,4 +84,4 @@ CHECKS += check-bench-kernels
 .SECONDARY: $(BENCH_DIR)/big.c $(BENCH_DIR)/big-edit.c
 
 -include bench/wasi/rules.mk bench/mpi/rules.mk bench/coll/rules.mk bench/threads/rules.mk \
-  bench/threads/io.mk
+  bench/threads/io.mk bench/miniapp/rules.mk
