@@ -113,11 +113,13 @@ CHECK_FIRST := check-mpi-h check-gen check-unit check-xlate check-fuzz check-col
 # check-mpib-jobs (whole jobs through both engines, limits of minutes)
 # runs there too; it and the first lane's check-cluster and
 # check-mpi-mpich each build build-mpich first, one at a time
-# (MPICH_BUILD takes a lock, the later ones find it built).  Lanes about
+# (MPICH_BUILD takes a lock, the later ones find it built).
+# check-miniapp (about 35 s) runs small jobs on 1, 2 and 4 ranks and
+# compares their checksums, no timing judged.  Lanes about
 # 520 and 515 s idle.
 CHECK_BESIDE := check-unit check-xlate check-fuzz check-fuzz-bridge check-wasi \
   check-examples check-spec check-eh check-toolchain check-asan \
-  check-bench-kernels check-omp check-threads check-coll check-mpib-jobs
+  check-bench-kernels check-miniapp check-omp check-threads check-coll check-mpib-jobs
 CHECK_FORK_AT := check-e2e
 # The MPICH build of the engine (build-mpich/), for the suites that need
 # it: under a lock, since suites in both lanes may ask for it at once.

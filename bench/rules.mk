@@ -5,6 +5,7 @@
 #   make bench-kernels          kernels, cold compile, start-up -> REPORT.md
 #   make bench-compile          compile time of the large module only, cold
 #                               and rebuilt with a few changes (coldcompile.sh)
+#   make bench-kernels-o3       real-code kernels, wasm -O2 vs native -O3 -march=native
 #   make check-bench-kernels    each kernel once, native vs wasm checksums
 #   BENCH_RUNS=7 BENCH_OPT=-O3  more runs / another -O level (both sides)
 
@@ -68,6 +69,12 @@ bench-kernels: all bench-kernels-build
 	BENCH_NATIVE_FLAGS="$(BENCH_NATIVE_FLAGS)" BENCH_WASM_FLAGS="$(BENCH_WASM_FLAGS)" \
 	  BENCH_CC="$(BENCH_CC)" sh bench/kernels/run.sh $(B)
 
+# The scalar wasm build (-O2) of the real-code kernels against native -O3
+# -march=native, issue 14's goal: writes $(BENCH_DIR)/REPORT-O3.md.
+bench-kernels-o3: all bench-kernels-build
+	BENCH_VS_O3=1 BENCH_WASM_FLAGS="$(BENCH_WASM_FLAGS)" \
+	  BENCH_NATIVE_SIMD_FLAGS="$(BENCH_NATIVE_SIMD)" BENCH_CC="$(BENCH_CC)" sh bench/kernels/run.sh $(B)
+
 # The check runs every kernel once; the 3,000-function modules of the
 # compile-time measurement (big.wasm and big-edit.wasm, 15 s of clang each)
 # are left to the full run.
@@ -89,8 +96,8 @@ bench-compile: all $(BENCH_DIR)/big.wasm $(BENCH_DIR)/big-edit.wasm $(BENCH_DIR)
 bench: bench-kernels
 
 CHECKS += check-bench-kernels
-.PHONY: bench bench-kernels bench-kernels-build bench-compile check-bench-kernels
+.PHONY: bench bench-kernels bench-kernels-o3 bench-kernels-build bench-compile check-bench-kernels
 .SECONDARY: $(BENCH_DIR)/big.c $(BENCH_DIR)/big-edit.c $(BENCH_DIR)/big-loop.c
 
 -include bench/wasi/rules.mk bench/mpi/rules.mk bench/coll/rules.mk bench/threads/rules.mk \
-  bench/threads/io.mk
+  bench/threads/io.mk bench/miniapp/rules.mk
