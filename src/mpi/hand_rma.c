@@ -1506,16 +1506,11 @@ u32 mwh_Win_f2c(const mw_call *k, uint32_t win)
 
 /* ---- error handlers ------------------------------------------------------------ */
 
-/* hand_err.c: the bridge's user error handlers (kept in the module). */
-u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp);
-
 /* The entry checked the out pointer.  void fn(MPI_Win *, int *, ...): the
  * same wasm type as a communicator's handler, run by the same machinery. */
 u32 mwh_Win_create_errhandler(const mw_call *k, uint32_t fn, uint32_t *eh)
 {
-	if (!mw_errh_fn(k->inst, fn))
-		return mw_call_fail(k, MW_ERR_ARG);
-	return mwh_Comm_create_errhandler(k->inst, fn, mw_addr(k->inst, eh));
+	return mw_errh_create(k, fn, eh);
 }
 
 /* The entry looked the handler up (MPI_ERRHANDLER_NULL passes). */

@@ -116,6 +116,9 @@ KIND_LETTER = {'arr', 'aints', 'pos', 'str'}
 # fuzzer draws for them did not change when they were typed).
 KIND_LETTER |= {'ccomm', 'cbuf', 'ccount', 'cdt', 'croot', 'carr', 'ctypes', 'caints',
                 'creq', 'op'}
+# The agreed collectives' classes (File_open, Comm_accept/connect): the
+# kind's letter, as when they were written by hand.
+KIND_LETTER |= {'vcomm', 'rcomm', 'gpath'}
 
 
 def typed_cls(e, ps):
@@ -127,6 +130,8 @@ def typed_cls(e, ps):
         elif a.cls in KIND_LETTER or a.cls in KIND_LETTER_MORE or a.cls in KIND_LETTER_REST or \
                 a.cls == 'addr' and p['kind'].startswith('ARGUMENT_'):   # MPI_Init's
             out += cls(p)
+        elif a.cls == 'rank' and p['name'] == 'root':   # an agreed call's root
+            out += elem(p)
         else:
             out += LETTER[a.cls] or elem(p)
     return out

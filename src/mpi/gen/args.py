@@ -239,6 +239,24 @@ Added with the collectives chapter (hand_coll.c, hand_nbc.c):
   op        a reduction's op: checked (MW_ERR_OP, MPI_OP_NULL too; in a
             collective by its rule, between the datatype and the buffers)
                                                    [const mw_op_ref *]
+Added with the procedures whose ranks agree on a verdict (MPI_File_open,
+MPI_Comm_accept, MPI_Comm_connect):
+  vcomm     communicator of a collective whose ranks agree on the
+            arguments before the host call: as comm (refused at once);
+            every later check of the entry only sets the local verdict
+            k->lc (the first failing class, 0 if none), which the handler
+            shares with the other ranks before it calls the host (nobody
+            waits in a collective that one rank refused)   [MPI_Comm]
+  rcomm     the same with a root (the argument named root): an
+            intracommunicator (MPI_COMM_NULL or an intercommunicator:
+            MW_ERR_COMM at once); an argument apis.json marks root_only
+            is checked at the root only, elsewhere the handler gets the
+            class's stand-in (ROOT_DEFAULT in gen.py)  [const mw_root *
+                                                 (host handle, am_root)]
+  gpath     a file name the handler opens beneath the WASI grants only:
+            a string (MW_ERR_ARG); the handler gets no host path, only
+            mw_gpath_open (hand_io.c), which resolves it beneath the
+            grants                                     [const mw_gpath *]
 
 The checks run in phases, each in argument order: the communicator whose
 error handler a failure goes to (the first comm), the other handles (dtype,
@@ -292,6 +310,9 @@ CTYPE.update({'file': 'struct mwf *', 'file_any': 'struct mwf *', 'offset': 'MPI
               'offout': 'int64_t *', 'repout': 'char *'})
 HIO['FILE'] = 'mw_file_io *'
 
+# The agreed collectives' classes.
+CTYPE.update({'vcomm': 'MPI_Comm', 'rcomm': 'const mw_root *', 'gpath': 'const mw_gpath *'})
+
 # Phase of each class's check (see the module comment).
 PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
          'out': 3, 'out64': 3, 'outarr': 3, 'hout': 3, 'hio': 3,
@@ -313,6 +334,7 @@ CTYPE.update({'swin': 'struct rma_win *', 'wsize': 'uint32_t', 'dunit': 'int',
 HIO['WINDOW'] = 'mw_win_io *'
 PHASE.update({'swin': 0, 'wsize': 2, 'dunit': 2, 'loc': 3, 'elem': 2, 'nobuf': 2,
               'atomdt': 1, 'accop': 1, 'tdisp': 2})
+PHASE.update({'vcomm': 0, 'rcomm': 0, 'gpath': 1})
 PHASE.update({'ccomm': 0, 'cbuf': 0, 'carr': 0, 'ctypes': 0, 'caints': 0, 'creq': 3, 'op': 1})
 # Classes with no check of their own (converted only, or checked with
 # the argument they describe).
@@ -332,6 +354,7 @@ class Arg:
         self.dir, self.length = p['param_direction'], p['length']
         self.n, self.dt = n, dt
         self.phase = None   # args.txt `class@phase`: all its checks there
+        self.root_only = bool(p.get('root_only'))   # with rcomm: at the root only
 
     def ctype(self):
         if self.cls in ('buf', 'cbuf'):
