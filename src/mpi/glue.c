@@ -29,7 +29,7 @@ static uint32_t mwg_Accumulate(rt_instance *inst, uint32_t a0, uint32_t a1, uint
 	mw_dtype *d2;
 	MPI_Aint t4;
 	mw_dtype *d6;
-	mw_accop o7 = { a7, MPI_OP_NULL };
+	mw_op_ref o7 = { a7, MPI_OP_NULL };
 	struct rma_win *w8;
 	if (!(w8 = mw_win_of(a8))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
 	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
@@ -1201,7 +1201,7 @@ static uint32_t mwg_Fetch_and_op(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 	void *p1;
 	mw_dtype *d2;
 	MPI_Aint t4;
-	mw_accop o5 = { a5, MPI_OP_NULL };
+	mw_op_ref o5 = { a5, MPI_OP_NULL };
 	struct rma_win *w6;
 	if (!(w6 = mw_win_of(a6))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
 	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
@@ -2214,7 +2214,7 @@ static uint32_t mwg_Get_accumulate(rt_instance *inst, uint32_t a0, uint32_t a1, 
 	mw_dtype *d5;
 	MPI_Aint t7;
 	mw_dtype *d9;
-	mw_accop o10 = { a10, MPI_OP_NULL };
+	mw_op_ref o10 = { a10, MPI_OP_NULL };
 	struct rma_win *w11;
 	if (!(w11 = mw_win_of(a11))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
 	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
@@ -3601,12 +3601,12 @@ static uint32_t mwg_Op_commutative(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	const mw_call k = { inst, "MPI_Op_commutative", MW_NOCOMM, 0, 0 };
 	int rc;
-	MPI_Op o0;
+	mw_op_ref o0 = { a0, MPI_OP_NULL };
 	int32_t *p1;
 	p1 = mw_ptr(inst, a1, 4);
 	if (!p1) { rc = MW_ERR_ARG; goto fail; }
-	if (mw_op_get(a0, &o0)) { rc = MW_ERR_OP; goto fail; }
-	return mwh_Op_commutative(&k, o0, p1);
+	if (mw_op_get(a0, &o0.h)) { rc = MW_ERR_OP; goto fail; }
+	return mwh_Op_commutative(&k, &o0, p1);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -3809,7 +3809,7 @@ static uint32_t mwg_Raccumulate(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 	mw_dtype *d2;
 	MPI_Aint t4;
 	mw_dtype *d6;
-	mw_accop o7 = { a7, MPI_OP_NULL };
+	mw_op_ref o7 = { a7, MPI_OP_NULL };
 	struct rma_win *w8;
 	uint32_t *p9;
 	if (!(w8 = mw_win_of(a8))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -4004,7 +4004,7 @@ static uint32_t mwg_Rget_accumulate(rt_instance *inst, uint32_t a0, uint32_t a1,
 	mw_dtype *d5;
 	MPI_Aint t7;
 	mw_dtype *d9;
-	mw_accop o10 = { a10, MPI_OP_NULL };
+	mw_op_ref o10 = { a10, MPI_OP_NULL };
 	struct rma_win *w11;
 	uint32_t *p12;
 	if (!(w11 = mw_win_of(a11))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);

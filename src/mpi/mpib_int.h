@@ -411,8 +411,7 @@ struct rma_win;
 struct rma_win *mw_win_of(uint32_t win);
 uint32_t mw_win_eh(uint32_t win);   /* (also below, with the large-count helpers) */
 /* The one-sided classes of hand_rma.c (src/mpi/gen/args.py): window
- * memory (loc: its module address, host pointer), an accumulate's op
- * (accop: module handle, host op), a window in/out (MPI_Win_free: slot,
+ * memory (loc: its module address, host pointer), a window in/out (MPI_Win_free: slot,
  * the handle it held, its record); whether a window is a shared-memory
  * one (swin); the host displacement of count elements of dt at the target's
  * module displacement disp, checked against what the target exposes
@@ -421,10 +420,12 @@ typedef struct mw_loc {
 	uint32_t mod;
 	void *p;
 } mw_loc;
-typedef struct mw_accop {
+/* An op (class op of the generated entries, every chapter's: reductions,
+ * accumulates, MPI_Op_commutative): its module handle and host handle. */
+typedef struct mw_op_ref {
 	uint32_t mod;
 	MPI_Op h;
-} mw_accop;
+} mw_op_ref;
 typedef struct mw_win_io {
 	uint32_t *slot;
 	uint32_t mod;

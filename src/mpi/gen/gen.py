@@ -665,9 +665,15 @@ def typed_coll(short, cl, x, v, a, decl, phase, call, cleanup):
     """Adds the check and conversion of argument x if its class is one of
     these; False if it is not."""
     i, c = x.i, x.cls
-    if c == 'op':
+    if c == 'op':   # every chapter's op (args.py: its flags)
         decl.append('mw_op_ref o%d = { %s, MPI_OP_NULL };' % (i, v))
-        phase[1].append('if ((rc = mw_op_arg(%s, &o%d.h))) goto fail;' % (v, i))
+        if 'predef' in x.flags:
+            phase[1].append('if (%s >= 32 || %s == MW_OP_NULL || mw_op_get(%s, &o%d.h)) '
+                            '{ rc = MW_ERR_OP; goto fail; }' % (v, v, v, i))
+        elif 'null' in x.flags:
+            phase[1].append('if (mw_op_get(%s, &o%d.h)) { rc = MW_ERR_OP; goto fail; }' % (v, i))
+        else:
+            phase[1].append('if ((rc = mw_op_arg(%s, &o%d.h))) goto fail;' % (v, i))
         call.append('&o%d' % i)
         return True
     if c == 'ccomm':
@@ -877,11 +883,6 @@ def typed_rma(x, v, n, a, decl, phase, call, fail_if):
         phase[1].append('if ((rc = mw_dtype_get(%s, &d%d))) goto fail;' % (v, i))
         phase[1].append(fail_if('mw_dtype_ld(d%d)' % i, 'MW_ERR_TYPE'))
         call.append('d%d' % i)
-    elif c == 'accop':
-        decl.append('mw_accop o%d = { %s, MPI_OP_NULL };' % (i, v))
-        phase[1].append(fail_if('%s >= 32 || %s == MW_OP_NULL || mw_op_get(%s, &o%d.h)'
-                                % (v, v, v, i), 'MW_ERR_OP'))
-        call.append('&o%d' % i)
     elif c == 'tdisp':
         decl.append('MPI_Aint t%d;' % i)
         phase[2].append('if ((rc = mw_win_target(w%d, mw_rank_in(%s), %s, %s, d%d, &t%d))) '
@@ -954,10 +955,6 @@ def typed_rest(name, x, v, a, cl, comms, decl, phase, call, cleanup):
         decl.append('mw_keyval_ref y%d = { %s, 0 };' % (i, v))
         phase[1].append(fail_if('mw_type_keyval_get(%s, &y%d.h)' % (v, i), 'MW_ERR_KEYVAL'))
         call.append('&y%d' % i)
-    elif c == 'opr':
-        decl.append('MPI_Op o%d;' % i)
-        phase[1].append(fail_if('mw_op_get(%s, &o%d)' % (v, i), 'MW_ERR_OP'))
-        call.append('o%d' % i)
     elif c == 'opr_io':
         decl.append('mw_op_io q%d;' % i)
         phase[3].append(fail_if('!(q%d.slot = mw_ptr(inst, %s, 4))' % (i, v), 'MW_ERR_ARG'))
