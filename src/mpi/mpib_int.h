@@ -88,6 +88,9 @@ uint32_t mw_comm_reserve(void);
  * and the host communicator is freed when the last such idup completes
  * (Open MPI 4.1 crashes if it goes before); else 0.  hand_comm.c. */
 int mw_comm_free_later(uint32_t comm);
+/* Completes the MPI_Comm_idup requests still pending (MPI_Finalize, before
+ * the host's: Open MPI 4.1 crashed on them).  hand_comm.c. */
+void mw_idups_complete(void);
 /* What a request owns that the host reads until the operation ends and
  * that is not in linear memory (a nonblocking collective's converted
  * handle and MPI_Aint arrays, a host op made for a user op): attach gives
