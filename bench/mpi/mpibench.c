@@ -3,9 +3,14 @@
  *   mpibench pingpong      ranks 0 and 1, 0 B .. 4 MiB
  *   mpibench coll          Bcast, Allreduce (doubles), Alltoall (bytes per
  *                          peer), 8 B .. 1 MiB, every rank
+ *   mpibench calls         the cost of one call with no communication, on
+ *                          rank 0 (MPI_PROC_NULL peers, MPI_COMM_SELF):
+ *                          what the bridge's entry (checks, conversions,
+ *                          snapshots) adds shows as wasm minus native
  * Each size: a warm-up, then REPS timed loops; the best loop counts (the
  * machine is shared, the minimum is the least disturbed).  Output lines:
- *   <test> <bytes> <microseconds per operation> */
+ *   <test> <bytes> <microseconds per operation>
+ * (calls: <test> <case> <microseconds per call>, case 1..6 below). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +90,51 @@ static void coll(int rank, int size)
 	free(b);
 }
 
+/* One call of each case, n times; the best of REPS * 4 loops. */
+static double per_call(int c, int n)
+{
+	static int a[4] = { 1, 2, 3, 4 }, b[4], cnt[1] = { 1 }, dsp[1] = { 0 };
+	MPI_Request rq[4] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL,
+	                      MPI_REQUEST_NULL };
+	int rank;
+	double best = 1e30;
+	for (int rep = 0; rep < REPS * 4; rep++) {
+		double t0 = MPI_Wtime();
+		for (int i = 0; i < n; i++)
+			switch (c) {
+			case 1: MPI_Comm_rank(MPI_COMM_WORLD, &rank); break;
+			case 2: MPI_Send(a, 4, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD); break;
+			case 3: MPI_Recv(b, 4, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD,
+			                 MPI_STATUS_IGNORE); break;
+			case 4: MPI_Allreduce(a, b, 4, MPI_INT, MPI_SUM, MPI_COMM_SELF); break;
+			case 5: MPI_Alltoallv(a, cnt, dsp, MPI_INT, b, cnt, dsp, MPI_INT,
+			                      MPI_COMM_SELF); break;
+			case 6: MPI_Waitall(4, rq, MPI_STATUSES_IGNORE); break;
+			}
+		double t = (MPI_Wtime() - t0) / n;
+		if (t < best)
+			best = t;
+	}
+	return best * 1e6;
+}
+
+/* calls: Comm_rank (no buffer), Send and Recv to MPI_PROC_NULL (a buffer
+ * triple, a status), Allreduce and Alltoallv on MPI_COMM_SELF (the
+ * collective rule; Alltoallv's four arrays snapshotted), Waitall of four
+ * MPI_REQUEST_NULL (the request array snapshotted). */
+static void calls(int rank)
+{
+	static const char *name[] = { "", "comm_rank", "send_procnull", "recv_procnull",
+	                              "allreduce_self", "alltoallv_self", "waitall_null4" };
+	if (rank != 0)
+		return;
+	for (int c = 1; c <= 6; c++) {
+		int n = c >= 4 && c <= 5 ? 20000 : 100000;
+		per_call(c, n / 10);   /* warm-up */
+		printf("calls %d %.4f %s\n", c, per_call(c, n), name[c]);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int rank, size;
@@ -95,8 +145,10 @@ int main(int argc, char **argv)
 		pingpong(rank);
 	else if (argc > 1 && strcmp(argv[1], "coll") == 0)
 		coll(rank, size);
+	else if (argc > 1 && strcmp(argv[1], "calls") == 0)
+		calls(rank);
 	else if (rank == 0)
-		fprintf(stderr, "mpibench: usage: mpibench pingpong|coll (pingpong needs 2 ranks)\n");
+		fprintf(stderr, "mpibench: usage: mpibench pingpong|coll|calls (pingpong needs 2 ranks)\n");
 	fflush(stdout);
 	MPI_Finalize();
 	return 0;

@@ -31,6 +31,14 @@ for pass in 1 2; do
 	run "$COLL_NP" coll wasm >> "$OUT/wasm.txt" || exit 1
 done
 
+# The cost of one call without communication (rank 0 alone, MPI_PROC_NULL
+# peers, MPI_COMM_SELF): what the bridge's entry adds is wasm - native.
+: > "$OUT/calls.native.txt"; : > "$OUT/calls.wasm.txt"
+for pass in 1 2 3; do
+	run 1 calls native >> "$OUT/calls.native.txt" || exit 1
+	run 1 calls wasm >> "$OUT/calls.wasm.txt" || exit 1
+done
+
 # test bytes native_us wasm_us ratio (best of the passes)
 awk 'FNR == NR { k = $1 " " $2; if (!(k in n) || $3 < n[k]) n[k] = $3; next }
      { k = $1 " " $2; if (!(k in w) || $3 < w[k]) { w[k] = $3 }; if (!(k in o)) { o[k] = ++c; key[c] = k } }
@@ -64,6 +72,15 @@ human() { awk -v b="$1" 'BEGIN { if (b >= 1048576) printf "%d MiB", b / 1048576;
 	awk '$1 != "pingpong" { print }' "$OUT/table.txt" | while read -r t b n w r; do
 		printf '| %s | %s | %.3f | %.3f | %.3f |\n' "$t" "$(human "$b")" "$n" "$w" "$r"
 	done
+	echo
+	echo "## The cost of a call (1 rank, no communication)"
+	echo
+	echo "| call | native ns | wasm ns | bridge ns |"
+	echo "| --- | ---: | ---: | ---: |"
+	awk 'FNR == NR { if (!($2 in n) || $3 < n[$2]) n[$2] = $3; name[$2] = $4; next }
+	     { if (!($2 in w) || $3 < w[$2]) w[$2] = $3 }
+	     END { for (c = 1; c in name; c++) printf "| %s | %.1f | %.1f | %+.1f |\n", name[c], 1000 * n[c], 1000 * w[c], 1000 * (w[c] - n[c]) }' \
+		"$OUT/calls.native.txt" "$OUT/calls.wasm.txt"
 } > "$OUT/REPORT.body.md"
 
 if command -v gnuplot >/dev/null; then

@@ -48,14 +48,9 @@ void mw_coll_end(mw_coll *a);
  * own (it releases each with mw_snap_free, then the array); a keeps none. */
 mw_snap *mw_coll_take(mw_coll *a, int *n);
 
-/* A reduction's op (class op of the generated entries): its module
- * handle and host handle.  mw_op_arg looks up module op opv: 0, or
+/* mw_op_arg looks up a reduction's module op opv (class op): 0, or
  * MW_ERR_OP if it is no op or MPI_OP_NULL (which no reduction takes; the
  * host libraries' own checks of it differ). */
-typedef struct mw_op_ref {
-	uint32_t mod;
-	MPI_Op h;
-} mw_op_ref;
 int mw_op_arg(uint32_t opv, MPI_Op *h);
 /* The refusal of proc with class rc: one line naming the argument. */
 uint32_t mw_coll_fail(mw_coll *a, int rc, uint32_t comm, const char *proc);

@@ -12,7 +12,7 @@
 
 static uint32_t mwg_Abort(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Abort", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Abort", MW_NOCOMM, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	if (mw_comm_get(a0, &h0) || h0 == MPI_COMM_NULL) h0 = MPI_COMM_WORLD;
@@ -23,13 +23,13 @@ fail:
 
 static uint32_t mwg_Accumulate(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Accumulate", a8, 1 };
+	const mw_call k = { inst, "MPI_Accumulate", a8, 1, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
 	MPI_Aint t4;
 	mw_dtype *d6;
-	mw_accop o7 = { a7, MPI_OP_NULL };
+	mw_op_ref o7 = { a7, MPI_OP_NULL };
 	struct rma_win *w8;
 	if (!(w8 = mw_win_of(a8))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
 	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
@@ -44,7 +44,7 @@ fail:
 
 static uint32_t mwg_Add_error_class(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Add_error_class", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Add_error_class", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p0;
 	p0 = mw_ptr(inst, a0, 4);
@@ -56,7 +56,7 @@ fail:
 
 static uint32_t mwg_Add_error_code(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Add_error_code", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Add_error_code", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p1;
 	p1 = mw_ptr(inst, a1, 4);
@@ -68,7 +68,7 @@ fail:
 
 static uint32_t mwg_Add_error_string(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Add_error_string", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Add_error_string", MW_NOCOMM, 0, 0 };
 	int rc;
 	const char *s1;
 	if (!(s1 = mw_str(inst, a1))) { rc = MW_ERR_ARG; goto fail; }
@@ -79,7 +79,7 @@ fail:
 
 static uint32_t mwg_Aint_add(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Aint_add", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Aint_add", MW_NOCOMM, 0, 0 };
 	int rc;
 	return mwh_Aint_add(&k, (MPI_Aint)(int32_t)a0, (MPI_Aint)(int32_t)a1);
 fail:
@@ -88,7 +88,7 @@ fail:
 
 static uint32_t mwg_Aint_diff(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Aint_diff", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Aint_diff", MW_NOCOMM, 0, 0 };
 	int rc;
 	return mwh_Aint_diff(&k, (MPI_Aint)(int32_t)a0, (MPI_Aint)(int32_t)a1);
 fail:
@@ -97,7 +97,7 @@ fail:
 
 static uint32_t mwg_Allgather(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Allgather", a6, 0 };
+	const mw_call k = { inst, "MPI_Allgather", a6, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -113,7 +113,7 @@ fail:
 
 static uint32_t mwg_Allgatherv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
-	const mw_call k = { inst, "MPI_Allgatherv", a7, 0 };
+	const mw_call k = { inst, "MPI_Allgatherv", a7, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap ms[MW_COLL_SNAPS];
@@ -130,7 +130,7 @@ fail:
 
 static uint32_t mwg_Alloc_mem(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Alloc_mem", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Alloc_mem", MW_NOCOMM, 0, 0 };
 	int rc;
 	MPI_Info h1;
 	uint32_t *p2;
@@ -143,7 +143,7 @@ fail:
 
 uint32_t mwg_Allreduce(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Allreduce", a5, 0 };
+	const mw_call k = { inst, "MPI_Allreduce", a5, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_op_ref o4 = { a4, MPI_OP_NULL };
@@ -161,7 +161,7 @@ fail:
 
 static uint32_t mwg_Alltoall(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Alltoall", a6, 0 };
+	const mw_call k = { inst, "MPI_Alltoall", a6, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -177,7 +177,7 @@ fail:
 
 static uint32_t mwg_Alltoallv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Alltoallv", a8, 0 };
+	const mw_call k = { inst, "MPI_Alltoallv", a8, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap ms[MW_COLL_SNAPS];
@@ -194,7 +194,7 @@ fail:
 
 static uint32_t mwg_Alltoallw(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Alltoallw", a8, 0 };
+	const mw_call k = { inst, "MPI_Alltoallw", a8, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap ms[MW_COLL_SNAPS];
@@ -211,7 +211,7 @@ fail:
 
 static uint32_t mwg_Attr_delete(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Attr_delete", a0, 0 };
+	const mw_call k = { inst, "MPI_Attr_delete", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -224,7 +224,7 @@ fail:
 
 static uint32_t mwg_Attr_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Attr_get", a0, 0 };
+	const mw_call k = { inst, "MPI_Attr_get", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -242,7 +242,7 @@ fail:
 
 static uint32_t mwg_Attr_put(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Attr_put", a0, 0 };
+	const mw_call k = { inst, "MPI_Attr_put", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -255,7 +255,7 @@ fail:
 
 static uint32_t mwg_Barrier(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Barrier", a0, 0 };
+	const mw_call k = { inst, "MPI_Barrier", a0, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -270,7 +270,7 @@ fail:
 
 static uint32_t mwg_Bcast(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Bcast", a4, 0 };
+	const mw_call k = { inst, "MPI_Bcast", a4, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -286,7 +286,7 @@ fail:
 
 static uint32_t mwg_Bsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Bsend", a5, 0 };
+	const mw_call k = { inst, "MPI_Bsend", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -301,7 +301,7 @@ fail:
 
 static uint32_t mwg_Bsend_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Bsend_init", a5, 0 };
+	const mw_call k = { inst, "MPI_Bsend_init", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -319,7 +319,7 @@ fail:
 
 static uint32_t mwg_Buffer_attach(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Buffer_attach", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Buffer_attach", MW_NOCOMM, 0, 0 };
 	int rc;
 	void *p0;
 	p0 = mw_ptr(inst, a0, a1);
@@ -331,7 +331,7 @@ fail:
 
 static uint32_t mwg_Buffer_detach(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Buffer_detach", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Buffer_detach", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p0;
 	int32_t *p1;
@@ -346,7 +346,7 @@ fail:
 
 static uint32_t mwg_Cancel(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Cancel", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Cancel", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_req_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -360,7 +360,7 @@ fail:
 
 static uint32_t mwg_Cart_coords(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Cart_coords", a0, 0 };
+	const mw_call k = { inst, "MPI_Cart_coords", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	int32_t *p3;
@@ -375,7 +375,7 @@ fail:
 
 static uint32_t mwg_Cart_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Cart_create", a0, 0 };
+	const mw_call k = { inst, "MPI_Cart_create", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	int32_t *p2;
@@ -395,7 +395,7 @@ fail:
 
 static uint32_t mwg_Cart_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Cart_get", a0, 0 };
+	const mw_call k = { inst, "MPI_Cart_get", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	int32_t *p2;
@@ -417,7 +417,7 @@ fail:
 
 static uint32_t mwg_Cart_map(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Cart_map", a0, 0 };
+	const mw_call k = { inst, "MPI_Cart_map", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	int32_t *p2;
@@ -437,7 +437,7 @@ fail:
 
 static uint32_t mwg_Cart_rank(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Cart_rank", a0, 0 };
+	const mw_call k = { inst, "MPI_Cart_rank", a0, 0, 0 };
 	int rc;
 	uint32_t r;
 	MPI_Comm h0;
@@ -459,7 +459,7 @@ fail:
 
 static uint32_t mwg_Cart_shift(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Cart_shift", a0, 0 };
+	const mw_call k = { inst, "MPI_Cart_shift", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	int32_t *p3;
@@ -477,7 +477,7 @@ fail:
 
 static uint32_t mwg_Cart_sub(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Cart_sub", a0, 0 };
+	const mw_call k = { inst, "MPI_Cart_sub", a0, 0, 0 };
 	int rc;
 	uint32_t r;
 	MPI_Comm h0;
@@ -499,7 +499,7 @@ fail:
 
 static uint32_t mwg_Cartdim_get(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Cartdim_get", a0, 0 };
+	const mw_call k = { inst, "MPI_Cartdim_get", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	int32_t *p1;
@@ -514,11 +514,31 @@ fail:
 
 static uint32_t mwg_Close_port(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Close_port", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Close_port", MW_NOCOMM, 0, 0 };
 	int rc;
 	const char *s0;
 	if (!(s0 = mw_port_in(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
 	return mwh_Close_port(&k, s0);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_accept(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_call k = { inst, "MPI_Comm_accept", a3, 0, 0 };
+	int rc;
+	const char *s0 = 0;
+	MPI_Info h1 = 0;
+	mw_root rt3 = { MPI_COMM_NULL, 0 };
+	uint32_t *p4 = 0;
+	if ((rc = mw_root_in(a3, mw_rank_in(a2), &rt3))) goto fail;
+	if (!k.lc) { if (rt3.am_root) { if (!(s0 = mw_port_in(inst, a0))) { rc = MW_ERR_ARG; k.lc = rc; } } }
+	if (!k.lc) { if (!rt3.am_root) s0 = ""; }
+	if (!k.lc) { p4 = mw_ptr(inst, a4, 4); }
+	if (!k.lc) { if (!p4) { rc = MW_ERR_ARG; k.lc = rc; } }
+	if (!k.lc) { if (rt3.am_root) { if ((rc = mw_info_get(a1, &h1))) k.lc = rc; } }
+	if (!k.lc) { if (!rt3.am_root) h1 = MPI_INFO_NULL; }
+	return mwh_Comm_accept(&k, s0, h1, mw_rank_in(a2), &rt3, p4);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
@@ -530,7 +550,7 @@ static uint32_t mwg_Comm_c2f(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Comm_call_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Comm_call_errhandler", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_call_errhandler", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	if ((rc = mw_comm_get(a0, &h0))) goto fail;
@@ -553,9 +573,29 @@ static uint32_t mwg_Comm_compare(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 	return mw_ret(inst, rc, a0, "MPI_Comm_compare");
 }
 
+static uint32_t mwg_Comm_connect(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_call k = { inst, "MPI_Comm_connect", a3, 0, 0 };
+	int rc;
+	const char *s0 = 0;
+	MPI_Info h1 = 0;
+	mw_root rt3 = { MPI_COMM_NULL, 0 };
+	uint32_t *p4 = 0;
+	if ((rc = mw_root_in(a3, mw_rank_in(a2), &rt3))) goto fail;
+	if (!k.lc) { if (rt3.am_root) { if (!(s0 = mw_port_in(inst, a0))) { rc = MW_ERR_ARG; k.lc = rc; } } }
+	if (!k.lc) { if (!rt3.am_root) s0 = ""; }
+	if (!k.lc) { p4 = mw_ptr(inst, a4, 4); }
+	if (!k.lc) { if (!p4) { rc = MW_ERR_ARG; k.lc = rc; } }
+	if (!k.lc) { if (rt3.am_root) { if ((rc = mw_info_get(a1, &h1))) k.lc = rc; } }
+	if (!k.lc) { if (!rt3.am_root) h1 = MPI_INFO_NULL; }
+	return mwh_Comm_connect(&k, s0, h1, mw_rank_in(a2), &rt3, p4);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Comm_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Comm_create", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_create", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	MPI_Group h1;
@@ -569,9 +609,21 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_Comm_create_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_Comm_create_errhandler", MW_NOCOMM, 0, 0 };
+	int rc;
+	uint32_t *p1;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_Comm_create_errhandler(&k, a0, p1);
+fail:
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Comm_create_group(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Comm_create_group", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_create_group", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	MPI_Group h1;
@@ -587,7 +639,7 @@ fail:
 
 static uint32_t mwg_Comm_create_keyval(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Comm_create_keyval", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Comm_create_keyval", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p2;
 	p2 = mw_ptr(inst, a2, 4);
@@ -599,7 +651,7 @@ fail:
 
 static uint32_t mwg_Comm_delete_attr(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Comm_delete_attr", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_delete_attr", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -612,7 +664,7 @@ fail:
 
 static uint32_t mwg_Comm_disconnect(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Comm_disconnect", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Comm_disconnect", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_comm_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -626,7 +678,7 @@ fail:
 
 static uint32_t mwg_Comm_dup(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Comm_dup", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_dup", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	uint32_t *p1;
@@ -640,7 +692,7 @@ fail:
 
 static uint32_t mwg_Comm_dup_with_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Comm_dup_with_info", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_dup_with_info", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	MPI_Info h1;
@@ -661,7 +713,7 @@ static uint32_t mwg_Comm_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Comm_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Comm_free", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Comm_free", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_comm_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -675,7 +727,7 @@ fail:
 
 static uint32_t mwg_Comm_free_keyval(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Comm_free_keyval", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Comm_free_keyval", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_keyval_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -689,7 +741,7 @@ fail:
 
 static uint32_t mwg_Comm_get_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Comm_get_attr", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_get_attr", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -707,7 +759,7 @@ fail:
 
 static uint32_t mwg_Comm_get_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Comm_get_errhandler", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_get_errhandler", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	uint32_t *p1;
@@ -734,7 +786,7 @@ static uint32_t mwg_Comm_get_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 
 static uint32_t mwg_Comm_get_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Comm_get_name", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_get_name", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	char *p1;
@@ -750,7 +802,7 @@ fail:
 
 static uint32_t mwg_Comm_get_parent(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Comm_get_parent", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Comm_get_parent", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t *p0;
 	p0 = mw_ptr(inst, a0, 4);
@@ -775,7 +827,7 @@ static uint32_t mwg_Comm_group(rt_instance *inst, uint32_t a0, uint32_t a1)
 
 static uint32_t mwg_Comm_idup(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Comm_idup", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_idup", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	uint32_t *p1;
@@ -828,7 +880,7 @@ static uint32_t mwg_Comm_remote_size(rt_instance *inst, uint32_t a0, uint32_t a1
 
 static uint32_t mwg_Comm_set_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Comm_set_attr", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_set_attr", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -841,7 +893,7 @@ fail:
 
 static uint32_t mwg_Comm_set_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Comm_set_errhandler", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_set_errhandler", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	MPI_Errhandler e1;
@@ -865,7 +917,7 @@ static uint32_t mwg_Comm_set_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 
 static uint32_t mwg_Comm_set_name(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Comm_set_name", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_set_name", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	const char *s1;
@@ -889,7 +941,7 @@ static uint32_t mwg_Comm_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 
 static uint32_t mwg_Comm_split(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Comm_split", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_split", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	uint32_t *p3;
@@ -903,7 +955,7 @@ fail:
 
 static uint32_t mwg_Comm_split_type(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Comm_split_type", a0, 0 };
+	const mw_call k = { inst, "MPI_Comm_split_type", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	MPI_Info h3;
@@ -930,7 +982,7 @@ static uint32_t mwg_Comm_test_inter(rt_instance *inst, uint32_t a0, uint32_t a1)
 
 static uint32_t mwg_Compare_and_swap(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Compare_and_swap", a6, 1 };
+	const mw_call k = { inst, "MPI_Compare_and_swap", a6, 1, 0 };
 	int rc;
 	void *p0;
 	void *p1;
@@ -952,7 +1004,7 @@ fail:
 
 static uint32_t mwg_Dims_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Dims_create", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Dims_create", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p2;
 	if ((int32_t)a0 < 1) return mw_fail_arg(inst, MW_ERR_DIMS, k.obj, k.proc, "argument nnodes = %d is not positive", (int)a0);
@@ -966,7 +1018,7 @@ fail:
 
 static uint32_t mwg_Dist_graph_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Dist_graph_create", a0, 0 };
+	const mw_call k = { inst, "MPI_Dist_graph_create", a0, 0, 0 };
 	int rc;
 	uint32_t r;
 	MPI_Comm h0;
@@ -1002,7 +1054,7 @@ fail:
 
 static uint32_t mwg_Dist_graph_create_adjacent(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
 {
-	const mw_call k = { inst, "MPI_Dist_graph_create_adjacent", a0, 0 };
+	const mw_call k = { inst, "MPI_Dist_graph_create_adjacent", a0, 0, 0 };
 	int rc;
 	uint32_t r;
 	MPI_Comm h0;
@@ -1038,7 +1090,7 @@ fail:
 
 static uint32_t mwg_Dist_graph_neighbors(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Dist_graph_neighbors", a0, 0 };
+	const mw_call k = { inst, "MPI_Dist_graph_neighbors", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	int32_t *p2;
@@ -1059,7 +1111,7 @@ fail:
 
 static uint32_t mwg_Dist_graph_neighbors_count(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Dist_graph_neighbors_count", a0, 0 };
+	const mw_call k = { inst, "MPI_Dist_graph_neighbors_count", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	int32_t *p1;
@@ -1089,7 +1141,7 @@ static uint32_t mwg_Errhandler_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Errhandler_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Errhandler_free", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Errhandler_free", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_errh_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -1103,7 +1155,7 @@ fail:
 
 static uint32_t mwg_Error_class(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Error_class", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Error_class", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p1;
 	p1 = mw_ptr(inst, a1, 4);
@@ -1115,7 +1167,7 @@ fail:
 
 static uint32_t mwg_Error_string(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Error_string", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Error_string", MW_NOCOMM, 0, 0 };
 	int rc;
 	const mw_sink z1 = { a1, MW_MAX_ERROR_STRING };
 	return mwh_Error_string(&k, (int)a0, &z1, a2);
@@ -1125,7 +1177,7 @@ fail:
 
 uint32_t mwg_Exscan(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Exscan", a5, 0 };
+	const mw_call k = { inst, "MPI_Exscan", a5, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_op_ref o4 = { a4, MPI_OP_NULL };
@@ -1143,13 +1195,13 @@ fail:
 
 static uint32_t mwg_Fetch_and_op(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Fetch_and_op", a6, 1 };
+	const mw_call k = { inst, "MPI_Fetch_and_op", a6, 1, 0 };
 	int rc;
 	void *p0;
 	void *p1;
 	mw_dtype *d2;
 	MPI_Aint t4;
-	mw_accop o5 = { a5, MPI_OP_NULL };
+	mw_op_ref o5 = { a5, MPI_OP_NULL };
 	struct rma_win *w6;
 	if (!(w6 = mw_win_of(a6))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
 	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
@@ -1162,9 +1214,18 @@ fail:
 	return mw_call_fail(&k, rc);
 }
 
+static uint32_t mwg_File_c2f(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_File_c2f", MW_FILE_NULL, 2, 0 };
+	int rc;
+	return mwh_File_c2f(&k, a0);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
 static uint32_t mwg_File_call_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_File_call_errhandler", a0, 2 };
+	const mw_call k = { inst, "MPI_File_call_errhandler", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	if (!f0 && a0 != MW_FILE_NULL) { rc = MW_ERR_FILE; goto fail; }
@@ -1175,7 +1236,7 @@ fail:
 
 static uint32_t mwg_File_close(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_File_close", MW_FILE_NULL, 2 };
+	const mw_call k = { inst, "MPI_File_close", MW_FILE_NULL, 2, 0 };
 	int rc;
 	mw_file_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -1187,9 +1248,21 @@ fail:
 	return mw_call_fail(&k, rc);
 }
 
+static uint32_t mwg_File_create_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_File_create_errhandler", MW_FILE_NULL, 2, 0 };
+	int rc;
+	uint32_t *p1;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_File_create_errhandler(&k, a0, p1);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
 static uint32_t mwg_File_delete(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_File_delete", MW_FILE_NULL, 2 };
+	const mw_call k = { inst, "MPI_File_delete", MW_FILE_NULL, 2, 0 };
 	int rc;
 	const char *s0;
 	MPI_Info h1;
@@ -1200,9 +1273,18 @@ fail:
 	return mw_call_fail(&k, rc);
 }
 
+static uint32_t mwg_File_f2c(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_File_f2c", MW_FILE_NULL, 2, 0 };
+	int rc;
+	return mwh_File_f2c(&k, a0);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
 static uint32_t mwg_File_get_amode(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_File_get_amode", a0, 2 };
+	const mw_call k = { inst, "MPI_File_get_amode", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	int32_t *p1;
@@ -1216,7 +1298,7 @@ fail:
 
 static uint32_t mwg_File_get_atomicity(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_File_get_atomicity", a0, 2 };
+	const mw_call k = { inst, "MPI_File_get_atomicity", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	int32_t *p1;
@@ -1230,7 +1312,7 @@ fail:
 
 static uint32_t mwg_File_get_byte_offset(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_File_get_byte_offset", a0, 2 };
+	const mw_call k = { inst, "MPI_File_get_byte_offset", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	int64_t *p2;
@@ -1243,7 +1325,7 @@ fail:
 
 static uint32_t mwg_File_get_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_File_get_errhandler", a0, 2 };
+	const mw_call k = { inst, "MPI_File_get_errhandler", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	uint32_t *p1;
@@ -1257,7 +1339,7 @@ fail:
 
 static uint32_t mwg_File_get_group(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_File_get_group", a0, 2 };
+	const mw_call k = { inst, "MPI_File_get_group", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	uint32_t *p1;
@@ -1271,7 +1353,7 @@ fail:
 
 static uint32_t mwg_File_get_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_File_get_info", a0, 2 };
+	const mw_call k = { inst, "MPI_File_get_info", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	uint32_t *p1;
@@ -1285,7 +1367,7 @@ fail:
 
 static uint32_t mwg_File_get_position(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_File_get_position", a0, 2 };
+	const mw_call k = { inst, "MPI_File_get_position", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	int64_t *p1;
@@ -1298,7 +1380,7 @@ fail:
 
 static uint32_t mwg_File_get_position_shared(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_File_get_position_shared", a0, 2 };
+	const mw_call k = { inst, "MPI_File_get_position_shared", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	int64_t *p1;
@@ -1311,7 +1393,7 @@ fail:
 
 static uint32_t mwg_File_get_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_File_get_size", a0, 2 };
+	const mw_call k = { inst, "MPI_File_get_size", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	int64_t *p1;
@@ -1324,7 +1406,7 @@ fail:
 
 static uint32_t mwg_File_get_type_extent(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_File_get_type_extent", a0, 2 };
+	const mw_call k = { inst, "MPI_File_get_type_extent", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	mw_dtype *d1;
@@ -1340,7 +1422,7 @@ fail:
 
 static uint32_t mwg_File_get_view(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_get_view", a0, 2 };
+	const mw_call k = { inst, "MPI_File_get_view", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	int64_t *p1;
@@ -1361,7 +1443,7 @@ fail:
 
 static uint32_t mwg_File_iread(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_iread", a0, 2 };
+	const mw_call k = { inst, "MPI_File_iread", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1379,7 +1461,7 @@ fail:
 
 static uint32_t mwg_File_iread_all(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_iread_all", a0, 2 };
+	const mw_call k = { inst, "MPI_File_iread_all", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1397,7 +1479,7 @@ fail:
 
 static uint32_t mwg_File_iread_at(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_File_iread_at", a0, 2 };
+	const mw_call k = { inst, "MPI_File_iread_at", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p2;
@@ -1415,7 +1497,7 @@ fail:
 
 static uint32_t mwg_File_iread_at_all(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_File_iread_at_all", a0, 2 };
+	const mw_call k = { inst, "MPI_File_iread_at_all", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p2;
@@ -1433,7 +1515,7 @@ fail:
 
 static uint32_t mwg_File_iread_shared(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_iread_shared", a0, 2 };
+	const mw_call k = { inst, "MPI_File_iread_shared", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1451,7 +1533,7 @@ fail:
 
 static uint32_t mwg_File_iwrite(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_iwrite", a0, 2 };
+	const mw_call k = { inst, "MPI_File_iwrite", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1469,7 +1551,7 @@ fail:
 
 static uint32_t mwg_File_iwrite_all(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_iwrite_all", a0, 2 };
+	const mw_call k = { inst, "MPI_File_iwrite_all", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1487,7 +1569,7 @@ fail:
 
 static uint32_t mwg_File_iwrite_at(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_File_iwrite_at", a0, 2 };
+	const mw_call k = { inst, "MPI_File_iwrite_at", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p2;
@@ -1505,7 +1587,7 @@ fail:
 
 static uint32_t mwg_File_iwrite_at_all(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_File_iwrite_at_all", a0, 2 };
+	const mw_call k = { inst, "MPI_File_iwrite_at_all", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p2;
@@ -1523,7 +1605,7 @@ fail:
 
 static uint32_t mwg_File_iwrite_shared(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_iwrite_shared", a0, 2 };
+	const mw_call k = { inst, "MPI_File_iwrite_shared", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1539,9 +1621,27 @@ fail:
 	return mw_call_fail(&k, rc);
 }
 
+static uint32_t mwg_File_open(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	mw_call k = { inst, "MPI_File_open", MW_FILE_NULL, 2, 0 };
+	int rc;
+	MPI_Comm h0 = 0;
+	mw_gpath g1 = { NULL };
+	MPI_Info h3 = 0;
+	uint32_t *p4 = 0;
+	if ((rc = mw_comm_live(a0, &h0))) goto fail;
+	if (!k.lc) { if (!(g1.guest = mw_str(inst, a1))) { rc = MW_ERR_ARG; k.lc = rc; } }
+	if (!k.lc) { p4 = mw_ptr(inst, a4, 4); }
+	if (!k.lc) { if (!p4) { rc = MW_ERR_ARG; k.lc = rc; } }
+	if (!k.lc) { if ((rc = mw_info_get(a3, &h3))) k.lc = rc; }
+	return mwh_File_open(&k, h0, &g1, (int)a2, h3, p4);
+fail:
+	return mw_call_fail(&k, rc);
+}
+
 static uint32_t mwg_File_preallocate(rt_instance *inst, uint32_t a0, uint64_t a1)
 {
-	const mw_call k = { inst, "MPI_File_preallocate", a0, 2 };
+	const mw_call k = { inst, "MPI_File_preallocate", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	if (!f0) { rc = MW_ERR_FILE; goto fail; }
@@ -1552,7 +1652,7 @@ fail:
 
 static uint32_t mwg_File_read(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_read", a0, 2 };
+	const mw_call k = { inst, "MPI_File_read", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1569,7 +1669,7 @@ fail:
 
 static uint32_t mwg_File_read_all(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_read_all", a0, 2 };
+	const mw_call k = { inst, "MPI_File_read_all", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1586,7 +1686,7 @@ fail:
 
 static uint32_t mwg_File_read_all_begin(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_File_read_all_begin", a0, 2 };
+	const mw_call k = { inst, "MPI_File_read_all_begin", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1601,7 +1701,7 @@ fail:
 
 static uint32_t mwg_File_read_all_end(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_File_read_all_end", a0, 2 };
+	const mw_call k = { inst, "MPI_File_read_all_end", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	mw_status *p2 = NULL;
@@ -1614,7 +1714,7 @@ fail:
 
 static uint32_t mwg_File_read_at(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_File_read_at", a0, 2 };
+	const mw_call k = { inst, "MPI_File_read_at", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p2;
@@ -1631,7 +1731,7 @@ fail:
 
 static uint32_t mwg_File_read_at_all(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_File_read_at_all", a0, 2 };
+	const mw_call k = { inst, "MPI_File_read_at_all", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p2;
@@ -1648,7 +1748,7 @@ fail:
 
 static uint32_t mwg_File_read_at_all_begin(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_read_at_all_begin", a0, 2 };
+	const mw_call k = { inst, "MPI_File_read_at_all_begin", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p2;
@@ -1663,7 +1763,7 @@ fail:
 
 static uint32_t mwg_File_read_at_all_end(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_File_read_at_all_end", a0, 2 };
+	const mw_call k = { inst, "MPI_File_read_at_all_end", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	mw_status *p2 = NULL;
@@ -1676,7 +1776,7 @@ fail:
 
 static uint32_t mwg_File_read_ordered(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_read_ordered", a0, 2 };
+	const mw_call k = { inst, "MPI_File_read_ordered", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1693,7 +1793,7 @@ fail:
 
 static uint32_t mwg_File_read_ordered_begin(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_File_read_ordered_begin", a0, 2 };
+	const mw_call k = { inst, "MPI_File_read_ordered_begin", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1708,7 +1808,7 @@ fail:
 
 static uint32_t mwg_File_read_ordered_end(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_File_read_ordered_end", a0, 2 };
+	const mw_call k = { inst, "MPI_File_read_ordered_end", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	mw_status *p2 = NULL;
@@ -1721,7 +1821,7 @@ fail:
 
 static uint32_t mwg_File_read_shared(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_read_shared", a0, 2 };
+	const mw_call k = { inst, "MPI_File_read_shared", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1738,7 +1838,7 @@ fail:
 
 static uint32_t mwg_File_seek(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_File_seek", a0, 2 };
+	const mw_call k = { inst, "MPI_File_seek", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	if (!f0) { rc = MW_ERR_FILE; goto fail; }
@@ -1749,7 +1849,7 @@ fail:
 
 static uint32_t mwg_File_seek_shared(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_File_seek_shared", a0, 2 };
+	const mw_call k = { inst, "MPI_File_seek_shared", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	if (!f0) { rc = MW_ERR_FILE; goto fail; }
@@ -1760,7 +1860,7 @@ fail:
 
 static uint32_t mwg_File_set_atomicity(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_File_set_atomicity", a0, 2 };
+	const mw_call k = { inst, "MPI_File_set_atomicity", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	if (!f0) { rc = MW_ERR_FILE; goto fail; }
@@ -1771,7 +1871,7 @@ fail:
 
 static uint32_t mwg_File_set_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_File_set_errhandler", a0, 2 };
+	const mw_call k = { inst, "MPI_File_set_errhandler", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	MPI_Errhandler e1;
@@ -1784,7 +1884,7 @@ fail:
 
 static uint32_t mwg_File_set_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_File_set_info", a0, 2 };
+	const mw_call k = { inst, "MPI_File_set_info", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	MPI_Info h1;
@@ -1797,7 +1897,7 @@ fail:
 
 static uint32_t mwg_File_set_size(rt_instance *inst, uint32_t a0, uint64_t a1)
 {
-	const mw_call k = { inst, "MPI_File_set_size", a0, 2 };
+	const mw_call k = { inst, "MPI_File_set_size", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	if (!f0) { rc = MW_ERR_FILE; goto fail; }
@@ -1808,7 +1908,7 @@ fail:
 
 static uint32_t mwg_File_set_view(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_File_set_view", a0, 2 };
+	const mw_call k = { inst, "MPI_File_set_view", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	mw_dtype_ref t2 = { a2, NULL };
@@ -1827,7 +1927,7 @@ fail:
 
 static uint32_t mwg_File_sync(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_File_sync", a0, 2 };
+	const mw_call k = { inst, "MPI_File_sync", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	if (!f0) { rc = MW_ERR_FILE; goto fail; }
@@ -1838,7 +1938,7 @@ fail:
 
 static uint32_t mwg_File_write(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_write", a0, 2 };
+	const mw_call k = { inst, "MPI_File_write", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1855,7 +1955,7 @@ fail:
 
 static uint32_t mwg_File_write_all(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_write_all", a0, 2 };
+	const mw_call k = { inst, "MPI_File_write_all", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1872,7 +1972,7 @@ fail:
 
 static uint32_t mwg_File_write_all_begin(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_File_write_all_begin", a0, 2 };
+	const mw_call k = { inst, "MPI_File_write_all_begin", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1887,7 +1987,7 @@ fail:
 
 static uint32_t mwg_File_write_all_end(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_File_write_all_end", a0, 2 };
+	const mw_call k = { inst, "MPI_File_write_all_end", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	mw_status *p2 = NULL;
@@ -1900,7 +2000,7 @@ fail:
 
 static uint32_t mwg_File_write_at(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_File_write_at", a0, 2 };
+	const mw_call k = { inst, "MPI_File_write_at", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p2;
@@ -1917,7 +2017,7 @@ fail:
 
 static uint32_t mwg_File_write_at_all(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_File_write_at_all", a0, 2 };
+	const mw_call k = { inst, "MPI_File_write_at_all", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p2;
@@ -1934,7 +2034,7 @@ fail:
 
 static uint32_t mwg_File_write_at_all_begin(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_write_at_all_begin", a0, 2 };
+	const mw_call k = { inst, "MPI_File_write_at_all_begin", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p2;
@@ -1949,7 +2049,7 @@ fail:
 
 static uint32_t mwg_File_write_at_all_end(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_File_write_at_all_end", a0, 2 };
+	const mw_call k = { inst, "MPI_File_write_at_all_end", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	mw_status *p2 = NULL;
@@ -1962,7 +2062,7 @@ fail:
 
 static uint32_t mwg_File_write_ordered(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_write_ordered", a0, 2 };
+	const mw_call k = { inst, "MPI_File_write_ordered", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1979,7 +2079,7 @@ fail:
 
 static uint32_t mwg_File_write_ordered_begin(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_File_write_ordered_begin", a0, 2 };
+	const mw_call k = { inst, "MPI_File_write_ordered_begin", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -1994,7 +2094,7 @@ fail:
 
 static uint32_t mwg_File_write_ordered_end(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_File_write_ordered_end", a0, 2 };
+	const mw_call k = { inst, "MPI_File_write_ordered_end", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	mw_status *p2 = NULL;
@@ -2007,7 +2107,7 @@ fail:
 
 static uint32_t mwg_File_write_shared(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_File_write_shared", a0, 2 };
+	const mw_call k = { inst, "MPI_File_write_shared", a0, 2, 0 };
 	int rc;
 	struct mwf *f0 = mw_file_of(a0);
 	void *p1;
@@ -2024,7 +2124,7 @@ fail:
 
 static uint32_t mwg_Finalize(rt_instance *inst)
 {
-	const mw_call k = { inst, "MPI_Finalize", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Finalize", MW_NOCOMM, 0, 0 };
 	int rc;
 	return mwh_Finalize(&k);
 fail:
@@ -2033,7 +2133,7 @@ fail:
 
 static uint32_t mwg_Finalized(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Finalized", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Finalized", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p0;
 	p0 = mw_ptr(inst, a0, 4);
@@ -2045,7 +2145,7 @@ fail:
 
 static uint32_t mwg_Free_mem(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Free_mem", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Free_mem", MW_NOCOMM, 0, 0 };
 	int rc;
 	return mwh_Free_mem(&k, a0);
 fail:
@@ -2054,7 +2154,7 @@ fail:
 
 static uint32_t mwg_Gather(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
-	const mw_call k = { inst, "MPI_Gather", a7, 0 };
+	const mw_call k = { inst, "MPI_Gather", a7, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2070,7 +2170,7 @@ fail:
 
 static uint32_t mwg_Gatherv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Gatherv", a8, 0 };
+	const mw_call k = { inst, "MPI_Gatherv", a8, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap ms[MW_COLL_SNAPS];
@@ -2087,7 +2187,7 @@ fail:
 
 static uint32_t mwg_Get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
-	const mw_call k = { inst, "MPI_Get", a7, 1 };
+	const mw_call k = { inst, "MPI_Get", a7, 1, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -2106,7 +2206,7 @@ fail:
 
 static uint32_t mwg_Get_accumulate(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9, uint32_t a10, uint32_t a11)
 {
-	const mw_call k = { inst, "MPI_Get_accumulate", a11, 1 };
+	const mw_call k = { inst, "MPI_Get_accumulate", a11, 1, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -2114,7 +2214,7 @@ static uint32_t mwg_Get_accumulate(rt_instance *inst, uint32_t a0, uint32_t a1, 
 	mw_dtype *d5;
 	MPI_Aint t7;
 	mw_dtype *d9;
-	mw_accop o10 = { a10, MPI_OP_NULL };
+	mw_op_ref o10 = { a10, MPI_OP_NULL };
 	struct rma_win *w11;
 	if (!(w11 = mw_win_of(a11))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
 	if ((rc = mw_dtype_get(a2, &d2))) goto fail;
@@ -2131,7 +2231,7 @@ fail:
 
 static uint32_t mwg_Get_address(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Get_address", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Get_address", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p1;
 	p1 = mw_ptr(inst, a1, 4);
@@ -2143,7 +2243,7 @@ fail:
 
 static uint32_t mwg_Get_count(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Get_count", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Get_count", MW_NOCOMM, 0, 0 };
 	int rc;
 	MPI_Status s0;
 	mw_dtype *d1;
@@ -2159,7 +2259,7 @@ fail:
 
 static uint32_t mwg_Get_elements(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Get_elements", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Get_elements", MW_NOCOMM, 0, 0 };
 	int rc;
 	MPI_Status s0;
 	mw_dtype *d1;
@@ -2175,7 +2275,7 @@ fail:
 
 static uint32_t mwg_Get_elements_x(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Get_elements_x", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Get_elements_x", MW_NOCOMM, 0, 0 };
 	int rc;
 	MPI_Status s0;
 	mw_dtype *d1;
@@ -2191,7 +2291,7 @@ fail:
 
 static uint32_t mwg_Get_library_version(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Get_library_version", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Get_library_version", MW_NOCOMM, 0, 0 };
 	int rc;
 	const mw_sink z0 = { a0, MW_MAX_LIBRARY_VERSION_STRING };
 	return mwh_Get_library_version(&k, &z0, a1);
@@ -2201,7 +2301,7 @@ fail:
 
 static uint32_t mwg_Get_processor_name(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Get_processor_name", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Get_processor_name", MW_NOCOMM, 0, 0 };
 	int rc;
 	const mw_sink z0 = { a0, MW_MAX_PROCESSOR_NAME };
 	return mwh_Get_processor_name(&k, &z0, a1);
@@ -2211,7 +2311,7 @@ fail:
 
 static uint32_t mwg_Get_version(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Get_version", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Get_version", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p0;
 	int32_t *p1;
@@ -2226,7 +2326,7 @@ fail:
 
 static uint32_t mwg_Graph_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Graph_create", a0, 0 };
+	const mw_call k = { inst, "MPI_Graph_create", a0, 0, 0 };
 	int rc;
 	uint32_t r;
 	MPI_Comm h0;
@@ -2250,7 +2350,7 @@ fail:
 
 static uint32_t mwg_Graph_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Graph_get", a0, 0 };
+	const mw_call k = { inst, "MPI_Graph_get", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	int32_t *p3;
@@ -2267,7 +2367,7 @@ fail:
 
 static uint32_t mwg_Graph_map(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Graph_map", a0, 0 };
+	const mw_call k = { inst, "MPI_Graph_map", a0, 0, 0 };
 	int rc;
 	uint32_t r;
 	MPI_Comm h0;
@@ -2291,7 +2391,7 @@ fail:
 
 static uint32_t mwg_Graph_neighbors(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Graph_neighbors", a0, 0 };
+	const mw_call k = { inst, "MPI_Graph_neighbors", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	int32_t *p3;
@@ -2306,7 +2406,7 @@ fail:
 
 static uint32_t mwg_Graph_neighbors_count(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Graph_neighbors_count", a0, 0 };
+	const mw_call k = { inst, "MPI_Graph_neighbors_count", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	int32_t *p2;
@@ -2320,7 +2420,7 @@ fail:
 
 static uint32_t mwg_Graphdims_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Graphdims_get", a0, 0 };
+	const mw_call k = { inst, "MPI_Graphdims_get", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	int32_t *p1;
@@ -2337,7 +2437,7 @@ fail:
 
 static uint32_t mwg_Grequest_complete(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Grequest_complete", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Grequest_complete", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_req_ref y0 = { a0, MPI_REQUEST_NULL };
 	if (mw_req_get(a0, &y0.h) || y0.h == MPI_REQUEST_NULL) { rc = MW_ERR_REQUEST; goto fail; }
@@ -2348,7 +2448,7 @@ fail:
 
 static uint32_t mwg_Grequest_start(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Grequest_start", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Grequest_start", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t *p4;
 	p4 = mw_ptr(inst, a4, 4);
@@ -2415,7 +2515,7 @@ static uint32_t mwg_Group_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Group_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Group_free", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Group_free", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_group_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -2460,7 +2560,7 @@ static uint32_t mwg_Group_intersection(rt_instance *inst, uint32_t a0, uint32_t 
 
 static uint32_t mwg_Group_range_excl(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Group_range_excl", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Group_range_excl", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	MPI_Group h0;
@@ -2480,7 +2580,7 @@ fail:
 
 static uint32_t mwg_Group_range_incl(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Group_range_incl", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Group_range_incl", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	MPI_Group h0;
@@ -2523,7 +2623,7 @@ static uint32_t mwg_Group_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 
 static uint32_t mwg_Group_translate_ranks(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Group_translate_ranks", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Group_translate_ranks", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	MPI_Group h0;
@@ -2560,7 +2660,7 @@ static uint32_t mwg_Group_union(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 
 static uint32_t mwg_Iallgather(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
-	const mw_call k = { inst, "MPI_Iallgather", a6, 0 };
+	const mw_call k = { inst, "MPI_Iallgather", a6, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2578,7 +2678,7 @@ fail:
 
 static uint32_t mwg_Iallgatherv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Iallgatherv", a7, 0 };
+	const mw_call k = { inst, "MPI_Iallgatherv", a7, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2596,7 +2696,7 @@ fail:
 
 uint32_t mwg_Iallreduce(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Iallreduce", a5, 0 };
+	const mw_call k = { inst, "MPI_Iallreduce", a5, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_op_ref o4 = { a4, MPI_OP_NULL };
@@ -2616,7 +2716,7 @@ fail:
 
 static uint32_t mwg_Ialltoall(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
-	const mw_call k = { inst, "MPI_Ialltoall", a6, 0 };
+	const mw_call k = { inst, "MPI_Ialltoall", a6, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2634,7 +2734,7 @@ fail:
 
 static uint32_t mwg_Ialltoallv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
 {
-	const mw_call k = { inst, "MPI_Ialltoallv", a8, 0 };
+	const mw_call k = { inst, "MPI_Ialltoallv", a8, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2652,7 +2752,7 @@ fail:
 
 static uint32_t mwg_Ialltoallw(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
 {
-	const mw_call k = { inst, "MPI_Ialltoallw", a8, 0 };
+	const mw_call k = { inst, "MPI_Ialltoallw", a8, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2670,7 +2770,7 @@ fail:
 
 static uint32_t mwg_Ibarrier(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Ibarrier", a0, 0 };
+	const mw_call k = { inst, "MPI_Ibarrier", a0, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2687,7 +2787,7 @@ fail:
 
 static uint32_t mwg_Ibcast(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Ibcast", a4, 0 };
+	const mw_call k = { inst, "MPI_Ibcast", a4, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2705,7 +2805,7 @@ fail:
 
 static uint32_t mwg_Ibsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Ibsend", a5, 0 };
+	const mw_call k = { inst, "MPI_Ibsend", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -2723,7 +2823,7 @@ fail:
 
 uint32_t mwg_Iexscan(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Iexscan", a5, 0 };
+	const mw_call k = { inst, "MPI_Iexscan", a5, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_op_ref o4 = { a4, MPI_OP_NULL };
@@ -2743,7 +2843,7 @@ fail:
 
 static uint32_t mwg_Igather(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Igather", a7, 0 };
+	const mw_call k = { inst, "MPI_Igather", a7, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2761,7 +2861,7 @@ fail:
 
 static uint32_t mwg_Igatherv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
 {
-	const mw_call k = { inst, "MPI_Igatherv", a8, 0 };
+	const mw_call k = { inst, "MPI_Igatherv", a8, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2779,7 +2879,7 @@ fail:
 
 static uint32_t mwg_Improbe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Improbe", a2, 0 };
+	const mw_call k = { inst, "MPI_Improbe", a2, 0, 0 };
 	int rc;
 	MPI_Comm h2;
 	int32_t *p3;
@@ -2798,7 +2898,7 @@ fail:
 
 static uint32_t mwg_Imrecv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Imrecv", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Imrecv", MW_NOCOMM, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -2819,7 +2919,7 @@ fail:
 
 static uint32_t mwg_Ineighbor_allgather(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
-	const mw_call k = { inst, "MPI_Ineighbor_allgather", a6, 0 };
+	const mw_call k = { inst, "MPI_Ineighbor_allgather", a6, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2838,7 +2938,7 @@ fail:
 
 static uint32_t mwg_Ineighbor_allgatherv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Ineighbor_allgatherv", a7, 0 };
+	const mw_call k = { inst, "MPI_Ineighbor_allgatherv", a7, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2857,7 +2957,7 @@ fail:
 
 static uint32_t mwg_Ineighbor_alltoall(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
-	const mw_call k = { inst, "MPI_Ineighbor_alltoall", a6, 0 };
+	const mw_call k = { inst, "MPI_Ineighbor_alltoall", a6, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2876,7 +2976,7 @@ fail:
 
 static uint32_t mwg_Ineighbor_alltoallv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
 {
-	const mw_call k = { inst, "MPI_Ineighbor_alltoallv", a8, 0 };
+	const mw_call k = { inst, "MPI_Ineighbor_alltoallv", a8, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2895,7 +2995,7 @@ fail:
 
 static uint32_t mwg_Ineighbor_alltoallw(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
 {
-	const mw_call k = { inst, "MPI_Ineighbor_alltoallw", a8, 0 };
+	const mw_call k = { inst, "MPI_Ineighbor_alltoallw", a8, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -2959,7 +3059,7 @@ static uint32_t mwg_Info_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Info_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Info_free", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Info_free", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_info_io q0;
 	if (!(q0.slot = mw_ptr(inst, a0, 4)) || (q0.mod = *q0.slot) < 2 || mw_info_get(q0.mod, &q0.h)) { rc = MW_ERR_INFO; goto fail; }
@@ -2970,7 +3070,7 @@ fail:
 
 static uint32_t mwg_Info_get(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Info_get", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Info_get", MW_NOCOMM, 0, 0 };
 	int rc;
 	MPI_Info h0;
 	const char *s1;
@@ -2999,7 +3099,7 @@ static uint32_t mwg_Info_get_nkeys(rt_instance *inst, uint32_t a0, uint32_t a1)
 
 static uint32_t mwg_Info_get_nthkey(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Info_get_nthkey", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Info_get_nthkey", MW_NOCOMM, 0, 0 };
 	int rc;
 	MPI_Info h0;
 	char *p2;
@@ -3040,7 +3140,7 @@ static uint32_t mwg_Info_set(rt_instance *inst, uint32_t a0, uint32_t a1, uint32
 
 static uint32_t mwg_Init(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Init", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Init", MW_NOCOMM, 0, 0 };
 	int rc;
 	return mwh_Init(&k, a0, a1);
 fail:
@@ -3049,7 +3149,7 @@ fail:
 
 static uint32_t mwg_Init_thread(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Init_thread", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Init_thread", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p3;
 	p3 = mw_ptr(inst, a3, 4);
@@ -3061,7 +3161,7 @@ fail:
 
 static uint32_t mwg_Initialized(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Initialized", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Initialized", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p0;
 	p0 = mw_ptr(inst, a0, 4);
@@ -3073,7 +3173,7 @@ fail:
 
 static uint32_t mwg_Intercomm_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Intercomm_create", a0, 0 };
+	const mw_call k = { inst, "MPI_Intercomm_create", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	MPI_Comm h2;
@@ -3089,7 +3189,7 @@ fail:
 
 static uint32_t mwg_Intercomm_merge(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Intercomm_merge", a0, 0 };
+	const mw_call k = { inst, "MPI_Intercomm_merge", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	uint32_t *p2;
@@ -3103,7 +3203,7 @@ fail:
 
 static uint32_t mwg_Iprobe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Iprobe", a2, 0 };
+	const mw_call k = { inst, "MPI_Iprobe", a2, 0, 0 };
 	int rc;
 	MPI_Comm h2;
 	int32_t *p3;
@@ -3119,7 +3219,7 @@ fail:
 
 static uint32_t mwg_Irecv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Irecv", a5, 0 };
+	const mw_call k = { inst, "MPI_Irecv", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -3137,7 +3237,7 @@ fail:
 
 uint32_t mwg_Ireduce(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
-	const mw_call k = { inst, "MPI_Ireduce", a6, 0 };
+	const mw_call k = { inst, "MPI_Ireduce", a6, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_op_ref o4 = { a4, MPI_OP_NULL };
@@ -3157,7 +3257,7 @@ fail:
 
 static uint32_t mwg_Ireduce_scatter(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Ireduce_scatter", a5, 0 };
+	const mw_call k = { inst, "MPI_Ireduce_scatter", a5, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_op_ref o4 = { a4, MPI_OP_NULL };
@@ -3177,7 +3277,7 @@ fail:
 
 uint32_t mwg_Ireduce_scatter_block(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Ireduce_scatter_block", a5, 0 };
+	const mw_call k = { inst, "MPI_Ireduce_scatter_block", a5, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_op_ref o4 = { a4, MPI_OP_NULL };
@@ -3197,7 +3297,7 @@ fail:
 
 static uint32_t mwg_Irsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Irsend", a5, 0 };
+	const mw_call k = { inst, "MPI_Irsend", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -3215,7 +3315,7 @@ fail:
 
 static uint32_t mwg_Is_thread_main(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Is_thread_main", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Is_thread_main", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p0;
 	p0 = mw_ptr(inst, a0, 4);
@@ -3227,7 +3327,7 @@ fail:
 
 uint32_t mwg_Iscan(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Iscan", a5, 0 };
+	const mw_call k = { inst, "MPI_Iscan", a5, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_op_ref o4 = { a4, MPI_OP_NULL };
@@ -3247,7 +3347,7 @@ fail:
 
 static uint32_t mwg_Iscatter(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Iscatter", a7, 0 };
+	const mw_call k = { inst, "MPI_Iscatter", a7, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -3265,7 +3365,7 @@ fail:
 
 static uint32_t mwg_Iscatterv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
 {
-	const mw_call k = { inst, "MPI_Iscatterv", a8, 0 };
+	const mw_call k = { inst, "MPI_Iscatterv", a8, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -3283,7 +3383,7 @@ fail:
 
 static uint32_t mwg_Isend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Isend", a5, 0 };
+	const mw_call k = { inst, "MPI_Isend", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -3301,7 +3401,7 @@ fail:
 
 static uint32_t mwg_Issend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Issend", a5, 0 };
+	const mw_call k = { inst, "MPI_Issend", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -3319,7 +3419,7 @@ fail:
 
 static uint32_t mwg_Keyval_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Keyval_create", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Keyval_create", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p2;
 	p2 = mw_ptr(inst, a2, 4);
@@ -3331,7 +3431,7 @@ fail:
 
 static uint32_t mwg_Keyval_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Keyval_free", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Keyval_free", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_keyval_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -3345,7 +3445,7 @@ fail:
 
 static uint32_t mwg_Lookup_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Lookup_name", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Lookup_name", MW_NOCOMM, 0, 0 };
 	int rc;
 	const char *s0;
 	MPI_Info h1;
@@ -3370,7 +3470,7 @@ static uint32_t mwg_Message_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Mprobe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Mprobe", a2, 0 };
+	const mw_call k = { inst, "MPI_Mprobe", a2, 0, 0 };
 	int rc;
 	MPI_Comm h2;
 	uint32_t *p3;
@@ -3386,7 +3486,7 @@ fail:
 
 static uint32_t mwg_Mrecv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Mrecv", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Mrecv", MW_NOCOMM, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -3406,7 +3506,7 @@ fail:
 
 static uint32_t mwg_Neighbor_allgather(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Neighbor_allgather", a6, 0 };
+	const mw_call k = { inst, "MPI_Neighbor_allgather", a6, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -3423,7 +3523,7 @@ fail:
 
 static uint32_t mwg_Neighbor_allgatherv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
-	const mw_call k = { inst, "MPI_Neighbor_allgatherv", a7, 0 };
+	const mw_call k = { inst, "MPI_Neighbor_allgatherv", a7, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap ms[MW_COLL_SNAPS];
@@ -3441,7 +3541,7 @@ fail:
 
 static uint32_t mwg_Neighbor_alltoall(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Neighbor_alltoall", a6, 0 };
+	const mw_call k = { inst, "MPI_Neighbor_alltoall", a6, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -3458,7 +3558,7 @@ fail:
 
 static uint32_t mwg_Neighbor_alltoallv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Neighbor_alltoallv", a8, 0 };
+	const mw_call k = { inst, "MPI_Neighbor_alltoallv", a8, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap ms[MW_COLL_SNAPS];
@@ -3476,7 +3576,7 @@ fail:
 
 static uint32_t mwg_Neighbor_alltoallw(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Neighbor_alltoallw", a8, 0 };
+	const mw_call k = { inst, "MPI_Neighbor_alltoallw", a8, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap ms[MW_COLL_SNAPS];
@@ -3499,21 +3599,21 @@ static uint32_t mwg_Op_c2f(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Op_commutative(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Op_commutative", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Op_commutative", MW_NOCOMM, 0, 0 };
 	int rc;
-	MPI_Op o0;
+	mw_op_ref o0 = { a0, MPI_OP_NULL };
 	int32_t *p1;
 	p1 = mw_ptr(inst, a1, 4);
 	if (!p1) { rc = MW_ERR_ARG; goto fail; }
-	if (mw_op_get(a0, &o0)) { rc = MW_ERR_OP; goto fail; }
-	return mwh_Op_commutative(&k, o0, p1);
+	if (mw_op_get(a0, &o0.h)) { rc = MW_ERR_OP; goto fail; }
+	return mwh_Op_commutative(&k, &o0, p1);
 fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
 static uint32_t mwg_Op_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Op_create", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Op_create", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t *p2;
 	p2 = mw_ptr(inst, a2, 4);
@@ -3530,7 +3630,7 @@ static uint32_t mwg_Op_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Op_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Op_free", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Op_free", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_op_io q0;
 	if (!(q0.slot = mw_ptr(inst, a0, 4))) { rc = MW_ERR_ARG; goto fail; }
@@ -3542,7 +3642,7 @@ fail:
 
 static uint32_t mwg_Open_port(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Open_port", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Open_port", MW_NOCOMM, 0, 0 };
 	int rc;
 	MPI_Info h0;
 	char *p1;
@@ -3555,7 +3655,7 @@ fail:
 
 static uint32_t mwg_Pack(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Pack", a6, 0 };
+	const mw_call k = { inst, "MPI_Pack", a6, 0, 0 };
 	int rc;
 	uint32_t r;
 	void *p0;
@@ -3578,7 +3678,7 @@ out:
 
 static uint32_t mwg_Pack_external(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Pack_external", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Pack_external", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	const char *s0;
@@ -3601,7 +3701,7 @@ out:
 
 static uint32_t mwg_Pack_external_size(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Pack_external_size", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Pack_external_size", MW_NOCOMM, 0, 0 };
 	int rc;
 	const char *s0;
 	mw_dtype *d2;
@@ -3618,7 +3718,7 @@ fail:
 
 static uint32_t mwg_Pack_size(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Pack_size", a2, 0 };
+	const mw_call k = { inst, "MPI_Pack_size", a2, 0, 0 };
 	int rc;
 	mw_dtype *d1;
 	MPI_Comm h2;
@@ -3635,7 +3735,7 @@ fail:
 
 static uint32_t mwg_Pcontrol(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Pcontrol", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Pcontrol", MW_NOCOMM, 0, 0 };
 	int rc;
 	return mwh_Pcontrol(&k, (int)a0, a1);
 fail:
@@ -3644,7 +3744,7 @@ fail:
 
 static uint32_t mwg_Probe(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Probe", a2, 0 };
+	const mw_call k = { inst, "MPI_Probe", a2, 0, 0 };
 	int rc;
 	MPI_Comm h2;
 	mw_status *p3 = NULL;
@@ -3657,7 +3757,7 @@ fail:
 
 static uint32_t mwg_Publish_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Publish_name", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Publish_name", MW_NOCOMM, 0, 0 };
 	int rc;
 	const char *s0;
 	MPI_Info h1;
@@ -3672,7 +3772,7 @@ fail:
 
 static uint32_t mwg_Put(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
-	const mw_call k = { inst, "MPI_Put", a7, 1 };
+	const mw_call k = { inst, "MPI_Put", a7, 1, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -3691,7 +3791,7 @@ fail:
 
 static uint32_t mwg_Query_thread(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Query_thread", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Query_thread", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p0;
 	p0 = mw_ptr(inst, a0, 4);
@@ -3703,13 +3803,13 @@ fail:
 
 static uint32_t mwg_Raccumulate(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
 {
-	const mw_call k = { inst, "MPI_Raccumulate", a8, 1 };
+	const mw_call k = { inst, "MPI_Raccumulate", a8, 1, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
 	MPI_Aint t4;
 	mw_dtype *d6;
-	mw_accop o7 = { a7, MPI_OP_NULL };
+	mw_op_ref o7 = { a7, MPI_OP_NULL };
 	struct rma_win *w8;
 	uint32_t *p9;
 	if (!(w8 = mw_win_of(a8))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -3727,7 +3827,7 @@ fail:
 
 static uint32_t mwg_Recv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Recv", a5, 0 };
+	const mw_call k = { inst, "MPI_Recv", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -3744,7 +3844,7 @@ fail:
 
 static uint32_t mwg_Recv_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Recv_init", a5, 0 };
+	const mw_call k = { inst, "MPI_Recv_init", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -3762,7 +3862,7 @@ fail:
 
 uint32_t mwg_Reduce(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Reduce", a6, 0 };
+	const mw_call k = { inst, "MPI_Reduce", a6, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_op_ref o4 = { a4, MPI_OP_NULL };
@@ -3780,7 +3880,7 @@ fail:
 
 uint32_t mwg_Reduce_local(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Reduce_local", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Reduce_local", MW_NOCOMM, 0, 0 };
 	int rc;
 	void *p0;
 	void *p1;
@@ -3797,7 +3897,7 @@ fail:
 
 uint32_t mwg_Reduce_scatter(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Reduce_scatter", a5, 0 };
+	const mw_call k = { inst, "MPI_Reduce_scatter", a5, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_op_ref o4 = { a4, MPI_OP_NULL };
@@ -3816,7 +3916,7 @@ fail:
 
 uint32_t mwg_Reduce_scatter_block(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Reduce_scatter_block", a5, 0 };
+	const mw_call k = { inst, "MPI_Reduce_scatter_block", a5, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_op_ref o4 = { a4, MPI_OP_NULL };
@@ -3844,7 +3944,7 @@ static uint32_t mwg_Request_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Request_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Request_free", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Request_free", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_req_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -3858,7 +3958,7 @@ fail:
 
 static uint32_t mwg_Request_get_status(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Request_get_status", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Request_get_status", MW_NOCOMM, 0, 0 };
 	int rc;
 	MPI_Request h0;
 	int32_t *p1;
@@ -3874,7 +3974,7 @@ fail:
 
 static uint32_t mwg_Rget(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Rget", a7, 1 };
+	const mw_call k = { inst, "MPI_Rget", a7, 1, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -3896,7 +3996,7 @@ fail:
 
 static uint32_t mwg_Rget_accumulate(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9, uint32_t a10, uint32_t a11, uint32_t a12)
 {
-	const mw_call k = { inst, "MPI_Rget_accumulate", a11, 1 };
+	const mw_call k = { inst, "MPI_Rget_accumulate", a11, 1, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -3904,7 +4004,7 @@ static uint32_t mwg_Rget_accumulate(rt_instance *inst, uint32_t a0, uint32_t a1,
 	mw_dtype *d5;
 	MPI_Aint t7;
 	mw_dtype *d9;
-	mw_accop o10 = { a10, MPI_OP_NULL };
+	mw_op_ref o10 = { a10, MPI_OP_NULL };
 	struct rma_win *w11;
 	uint32_t *p12;
 	if (!(w11 = mw_win_of(a11))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -3924,7 +4024,7 @@ fail:
 
 static uint32_t mwg_Rput(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Rput", a7, 1 };
+	const mw_call k = { inst, "MPI_Rput", a7, 1, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -3946,7 +4046,7 @@ fail:
 
 static uint32_t mwg_Rsend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Rsend", a5, 0 };
+	const mw_call k = { inst, "MPI_Rsend", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -3961,7 +4061,7 @@ fail:
 
 static uint32_t mwg_Rsend_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Rsend_init", a5, 0 };
+	const mw_call k = { inst, "MPI_Rsend_init", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -3979,7 +4079,7 @@ fail:
 
 uint32_t mwg_Scan(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Scan", a5, 0 };
+	const mw_call k = { inst, "MPI_Scan", a5, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_op_ref o4 = { a4, MPI_OP_NULL };
@@ -3997,7 +4097,7 @@ fail:
 
 static uint32_t mwg_Scatter(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
-	const mw_call k = { inst, "MPI_Scatter", a7, 0 };
+	const mw_call k = { inst, "MPI_Scatter", a7, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_coll m;
@@ -4013,7 +4113,7 @@ fail:
 
 static uint32_t mwg_Scatterv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Scatterv", a8, 0 };
+	const mw_call k = { inst, "MPI_Scatterv", a8, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap ms[MW_COLL_SNAPS];
@@ -4030,7 +4130,7 @@ fail:
 
 static uint32_t mwg_Send(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Send", a5, 0 };
+	const mw_call k = { inst, "MPI_Send", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -4045,7 +4145,7 @@ fail:
 
 static uint32_t mwg_Send_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Send_init", a5, 0 };
+	const mw_call k = { inst, "MPI_Send_init", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -4063,7 +4163,7 @@ fail:
 
 static uint32_t mwg_Sendrecv(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9, uint32_t a10, uint32_t a11)
 {
-	const mw_call k = { inst, "MPI_Sendrecv", a10, 0 };
+	const mw_call k = { inst, "MPI_Sendrecv", a10, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -4084,7 +4184,7 @@ fail:
 
 static uint32_t mwg_Sendrecv_replace(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
 {
-	const mw_call k = { inst, "MPI_Sendrecv_replace", a7, 0 };
+	const mw_call k = { inst, "MPI_Sendrecv_replace", a7, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -4101,7 +4201,7 @@ fail:
 
 static uint32_t mwg_Ssend(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Ssend", a5, 0 };
+	const mw_call k = { inst, "MPI_Ssend", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -4116,7 +4216,7 @@ fail:
 
 static uint32_t mwg_Ssend_init(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Ssend_init", a5, 0 };
+	const mw_call k = { inst, "MPI_Ssend_init", a5, 0, 0 };
 	int rc;
 	void *p0;
 	mw_dtype *d2;
@@ -4134,7 +4234,7 @@ fail:
 
 static uint32_t mwg_Start(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Start", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Start", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_req_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -4148,7 +4248,7 @@ fail:
 
 static uint32_t mwg_Startall(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Startall", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Startall", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_reqs q1 = { 0 };
@@ -4163,7 +4263,7 @@ fail:
 
 static uint32_t mwg_Status_c2f(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Status_c2f", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Status_c2f", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_status *p0;
 	mw_status *p1;
@@ -4176,7 +4276,7 @@ fail:
 
 static uint32_t mwg_Status_c2f08(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Status_c2f08", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Status_c2f08", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_status *p0;
 	mw_status *p1;
@@ -4189,7 +4289,7 @@ fail:
 
 static uint32_t mwg_Status_f082c(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Status_f082c", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Status_f082c", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_status *p0;
 	mw_status *p1;
@@ -4202,7 +4302,7 @@ fail:
 
 static uint32_t mwg_Status_f082f(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Status_f082f", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Status_f082f", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_status *p0;
 	mw_status *p1;
@@ -4215,7 +4315,7 @@ fail:
 
 static uint32_t mwg_Status_f2c(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Status_f2c", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Status_f2c", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_status *p0;
 	mw_status *p1;
@@ -4228,7 +4328,7 @@ fail:
 
 static uint32_t mwg_Status_f2f08(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Status_f2f08", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Status_f2f08", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_status *p0;
 	mw_status *p1;
@@ -4241,7 +4341,7 @@ fail:
 
 static uint32_t mwg_Status_set_cancelled(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Status_set_cancelled", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Status_set_cancelled", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_status *p0;
 	p0 = mw_ptr(inst, a0, 24);
@@ -4253,7 +4353,7 @@ fail:
 
 static uint32_t mwg_Status_set_elements(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Status_set_elements", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Status_set_elements", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_status *p0;
 	mw_dtype *d1;
@@ -4267,7 +4367,7 @@ fail:
 
 static uint32_t mwg_Status_set_elements_x(rt_instance *inst, uint32_t a0, uint32_t a1, uint64_t a2)
 {
-	const mw_call k = { inst, "MPI_Status_set_elements_x", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Status_set_elements_x", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_status *p0;
 	mw_dtype *d1;
@@ -4529,7 +4629,7 @@ static uint32_t mwl_T_pvar_write(rt_instance *inst, uint32_t a0, uint32_t a1, ui
 
 static uint32_t mwg_Test(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Test", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Test", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_req_io q0;
 	int32_t *p1;
@@ -4548,7 +4648,7 @@ fail:
 
 static uint32_t mwg_Test_cancelled(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Test_cancelled", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Test_cancelled", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_status *p0;
 	int32_t *p1;
@@ -4563,7 +4663,7 @@ fail:
 
 static uint32_t mwg_Testall(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Testall", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Testall", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_reqs q1 = { 0 };
@@ -4583,7 +4683,7 @@ fail:
 
 static uint32_t mwg_Testany(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Testany", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Testany", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_reqs q1 = { 0 };
@@ -4606,7 +4706,7 @@ fail:
 
 static uint32_t mwg_Testsome(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Testsome", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Testsome", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_reqs q1 = { 0 };
@@ -4629,7 +4729,7 @@ fail:
 
 static uint32_t mwg_Topo_test(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Topo_test", a0, 0 };
+	const mw_call k = { inst, "MPI_Topo_test", a0, 0, 0 };
 	int rc;
 	MPI_Comm h0;
 	int32_t *p1;
@@ -4648,7 +4748,7 @@ static uint32_t mwg_Type_c2f(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Type_commit(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Type_commit", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_commit", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_dtype_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -4675,7 +4775,7 @@ static uint32_t mwg_Type_contiguous(rt_instance *inst, uint32_t a0, uint32_t a1,
 
 static uint32_t mwg_Type_create_darray(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
 {
-	const mw_call k = { inst, "MPI_Type_create_darray", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_create_darray", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap s3 = { 0 };
@@ -4740,7 +4840,7 @@ static uint32_t mwg_Type_create_f90_real(rt_instance *inst, uint32_t a0, uint32_
 
 static uint32_t mwg_Type_create_hindexed(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Type_create_hindexed", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_create_hindexed", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap s1 = { 0 };
@@ -4764,7 +4864,7 @@ fail:
 
 static uint32_t mwg_Type_create_hindexed_block(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Type_create_hindexed_block", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_create_hindexed_block", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_aints w2 = { 0 };
@@ -4784,7 +4884,7 @@ fail:
 
 static uint32_t mwg_Type_create_hvector(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Type_create_hvector", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_create_hvector", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_dtype *d3;
 	uint32_t *p4;
@@ -4814,7 +4914,7 @@ static uint32_t mwg_Type_create_indexed_block(rt_instance *inst, uint32_t a0, ui
 
 static uint32_t mwg_Type_create_keyval(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Type_create_keyval", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_create_keyval", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p2;
 	p2 = mw_ptr(inst, a2, 4);
@@ -4826,7 +4926,7 @@ fail:
 
 static uint32_t mwg_Type_create_resized(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Type_create_resized", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_create_resized", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_dtype *d0;
 	uint32_t *p3;
@@ -4840,7 +4940,7 @@ fail:
 
 static uint32_t mwg_Type_create_struct(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Type_create_struct", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_create_struct", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap s1 = { 0 };
@@ -4867,7 +4967,7 @@ fail:
 
 static uint32_t mwg_Type_create_subarray(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Type_create_subarray", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_create_subarray", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_snap s1 = { 0 };
@@ -4895,7 +4995,7 @@ fail:
 
 static uint32_t mwg_Type_delete_attr(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Type_delete_attr", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_delete_attr", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_dtype *d0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -4926,7 +5026,7 @@ static uint32_t mwg_Type_f2c(rt_instance *inst, uint32_t a0)
 
 static uint32_t mwg_Type_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Type_free", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_free", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_dtype_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -4940,7 +5040,7 @@ fail:
 
 static uint32_t mwg_Type_free_keyval(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Type_free_keyval", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_free_keyval", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_keyval_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -4954,7 +5054,7 @@ fail:
 
 static uint32_t mwg_Type_get_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Type_get_attr", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_get_attr", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_dtype *d0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -4972,7 +5072,7 @@ fail:
 
 static uint32_t mwg_Type_get_contents(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Type_get_contents", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_get_contents", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_dtype_ref t0 = { a0, NULL };
 	int32_t *p4;
@@ -4992,7 +5092,7 @@ fail:
 
 static uint32_t mwg_Type_get_envelope(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Type_get_envelope", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_get_envelope", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_dtype_ref t0 = { a0, NULL };
 	int32_t *p1;
@@ -5015,7 +5115,7 @@ fail:
 
 static uint32_t mwg_Type_get_extent(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Type_get_extent", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_get_extent", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_dtype *d0;
 	int32_t *p1;
@@ -5045,7 +5145,7 @@ static uint32_t mwg_Type_get_extent_x(rt_instance *inst, uint32_t a0, uint32_t a
 
 static uint32_t mwg_Type_get_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Type_get_name", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_get_name", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_dtype_ref t0 = { a0, NULL };
 	char *p1;
@@ -5061,7 +5161,7 @@ fail:
 
 static uint32_t mwg_Type_get_true_extent(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Type_get_true_extent", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_get_true_extent", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_dtype *d0;
 	int32_t *p1;
@@ -5120,7 +5220,7 @@ static uint32_t mwg_Type_match_size(rt_instance *inst, uint32_t a0, uint32_t a1,
 
 static uint32_t mwg_Type_set_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Type_set_attr", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_set_attr", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_dtype *d0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -5133,7 +5233,7 @@ fail:
 
 static uint32_t mwg_Type_set_name(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Type_set_name", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Type_set_name", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_dtype_ref t0 = { a0, NULL };
 	const char *s1;
@@ -5181,7 +5281,7 @@ static uint32_t mwg_Type_vector(rt_instance *inst, uint32_t a0, uint32_t a1, uin
 
 static uint32_t mwg_Unpack(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Unpack", a6, 0 };
+	const mw_call k = { inst, "MPI_Unpack", a6, 0, 0 };
 	int rc;
 	uint32_t r;
 	void *p0;
@@ -5204,7 +5304,7 @@ out:
 
 static uint32_t mwg_Unpack_external(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
-	const mw_call k = { inst, "MPI_Unpack_external", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Unpack_external", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	const char *s0;
@@ -5227,7 +5327,7 @@ out:
 
 static uint32_t mwg_Unpublish_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Unpublish_name", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Unpublish_name", MW_NOCOMM, 0, 0 };
 	int rc;
 	const char *s0;
 	MPI_Info h1;
@@ -5242,7 +5342,7 @@ fail:
 
 static uint32_t mwg_Wait(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Wait", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Wait", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_req_io q0;
 	mw_status *p1 = NULL;
@@ -5258,7 +5358,7 @@ fail:
 
 static uint32_t mwg_Waitall(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Waitall", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Waitall", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_reqs q1 = { 0 };
@@ -5275,7 +5375,7 @@ fail:
 
 static uint32_t mwg_Waitany(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Waitany", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Waitany", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_reqs q1 = { 0 };
@@ -5295,7 +5395,7 @@ fail:
 
 static uint32_t mwg_Waitsome(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Waitsome", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Waitsome", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t r;
 	mw_reqs q1 = { 0 };
@@ -5318,7 +5418,7 @@ fail:
 
 static uint32_t mwg_Win_allocate(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Win_allocate", a3, 0 };
+	const mw_call k = { inst, "MPI_Win_allocate", a3, 0, 0 };
 	int rc;
 	MPI_Info h2;
 	MPI_Comm h3;
@@ -5338,7 +5438,7 @@ fail:
 
 static uint32_t mwg_Win_allocate_shared(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Win_allocate_shared", a3, 0 };
+	const mw_call k = { inst, "MPI_Win_allocate_shared", a3, 0, 0 };
 	int rc;
 	MPI_Info h2;
 	MPI_Comm h3;
@@ -5358,7 +5458,7 @@ fail:
 
 static uint32_t mwg_Win_attach(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Win_attach", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_attach", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	mw_loc l1 = { a1, NULL };
@@ -5372,7 +5472,7 @@ fail:
 
 static uint32_t mwg_Win_c2f(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Win_c2f", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Win_c2f", MW_NOCOMM, 0, 0 };
 	int rc;
 	return mwh_Win_c2f(&k, a0);
 fail:
@@ -5381,7 +5481,7 @@ fail:
 
 static uint32_t mwg_Win_call_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_call_errhandler", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_call_errhandler", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -5392,7 +5492,7 @@ fail:
 
 static uint32_t mwg_Win_complete(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Win_complete", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_complete", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -5403,7 +5503,7 @@ fail:
 
 static uint32_t mwg_Win_create(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5)
 {
-	const mw_call k = { inst, "MPI_Win_create", a4, 0 };
+	const mw_call k = { inst, "MPI_Win_create", a4, 0, 0 };
 	int rc;
 	mw_loc l0 = { a0, NULL };
 	MPI_Info h3;
@@ -5423,7 +5523,7 @@ fail:
 
 static uint32_t mwg_Win_create_dynamic(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Win_create_dynamic", a1, 0 };
+	const mw_call k = { inst, "MPI_Win_create_dynamic", a1, 0, 0 };
 	int rc;
 	MPI_Info h0;
 	MPI_Comm h1;
@@ -5439,7 +5539,7 @@ fail:
 
 static uint32_t mwg_Win_create_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_create_errhandler", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Win_create_errhandler", MW_NOCOMM, 0, 0 };
 	int rc;
 	uint32_t *p1;
 	p1 = mw_ptr(inst, a1, 4);
@@ -5451,7 +5551,7 @@ fail:
 
 static uint32_t mwg_Win_create_keyval(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Win_create_keyval", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Win_create_keyval", MW_NOCOMM, 0, 0 };
 	int rc;
 	int32_t *p2;
 	p2 = mw_ptr(inst, a2, 4);
@@ -5463,7 +5563,7 @@ fail:
 
 static uint32_t mwg_Win_delete_attr(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_delete_attr", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_delete_attr", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -5476,7 +5576,7 @@ fail:
 
 static uint32_t mwg_Win_detach(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_detach", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_detach", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	mw_loc l1 = { a1, NULL };
@@ -5489,7 +5589,7 @@ fail:
 
 static uint32_t mwg_Win_f2c(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Win_f2c", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Win_f2c", MW_NOCOMM, 0, 0 };
 	int rc;
 	return mwh_Win_f2c(&k, a0);
 fail:
@@ -5498,7 +5598,7 @@ fail:
 
 static uint32_t mwg_Win_fence(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_fence", a1, 1 };
+	const mw_call k = { inst, "MPI_Win_fence", a1, 1, 0 };
 	int rc;
 	struct rma_win *w1;
 	if (!(w1 = mw_win_of(a1))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -5509,7 +5609,7 @@ fail:
 
 static uint32_t mwg_Win_flush(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_flush", a1, 1 };
+	const mw_call k = { inst, "MPI_Win_flush", a1, 1, 0 };
 	int rc;
 	struct rma_win *w1;
 	if (!(w1 = mw_win_of(a1))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -5520,7 +5620,7 @@ fail:
 
 static uint32_t mwg_Win_flush_all(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Win_flush_all", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_flush_all", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -5531,7 +5631,7 @@ fail:
 
 static uint32_t mwg_Win_flush_local(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_flush_local", a1, 1 };
+	const mw_call k = { inst, "MPI_Win_flush_local", a1, 1, 0 };
 	int rc;
 	struct rma_win *w1;
 	if (!(w1 = mw_win_of(a1))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -5542,7 +5642,7 @@ fail:
 
 static uint32_t mwg_Win_flush_local_all(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Win_flush_local_all", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_flush_local_all", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -5553,7 +5653,7 @@ fail:
 
 static uint32_t mwg_Win_free(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Win_free", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Win_free", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_win_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -5567,7 +5667,7 @@ fail:
 
 static uint32_t mwg_Win_free_keyval(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Win_free_keyval", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Win_free_keyval", MW_NOCOMM, 0, 0 };
 	int rc;
 	mw_keyval_io q0;
 	q0.slot = mw_ptr(inst, a0, 4);
@@ -5581,7 +5681,7 @@ fail:
 
 static uint32_t mwg_Win_get_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Win_get_attr", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_get_attr", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	uint32_t *p2;
@@ -5597,7 +5697,7 @@ fail:
 
 static uint32_t mwg_Win_get_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_get_errhandler", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_get_errhandler", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	uint32_t *p1;
@@ -5611,7 +5711,7 @@ fail:
 
 static uint32_t mwg_Win_get_group(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_get_group", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_get_group", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	uint32_t *p1;
@@ -5625,7 +5725,7 @@ fail:
 
 static uint32_t mwg_Win_get_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_get_info", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_get_info", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	uint32_t *p1;
@@ -5639,7 +5739,7 @@ fail:
 
 static uint32_t mwg_Win_get_name(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Win_get_name", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_get_name", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	char *p1;
@@ -5655,7 +5755,7 @@ fail:
 
 static uint32_t mwg_Win_lock(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
-	const mw_call k = { inst, "MPI_Win_lock", a3, 1 };
+	const mw_call k = { inst, "MPI_Win_lock", a3, 1, 0 };
 	int rc;
 	struct rma_win *w3;
 	if (!(w3 = mw_win_of(a3))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -5666,7 +5766,7 @@ fail:
 
 static uint32_t mwg_Win_lock_all(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_lock_all", a1, 1 };
+	const mw_call k = { inst, "MPI_Win_lock_all", a1, 1, 0 };
 	int rc;
 	struct rma_win *w1;
 	if (!(w1 = mw_win_of(a1))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -5677,7 +5777,7 @@ fail:
 
 static uint32_t mwg_Win_post(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Win_post", a2, 1 };
+	const mw_call k = { inst, "MPI_Win_post", a2, 1, 0 };
 	int rc;
 	MPI_Group h0;
 	struct rma_win *w2;
@@ -5690,7 +5790,7 @@ fail:
 
 static uint32_t mwg_Win_set_attr(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Win_set_attr", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_set_attr", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	mw_keyval_ref y1 = { a1, 0 };
@@ -5703,7 +5803,7 @@ fail:
 
 static uint32_t mwg_Win_set_errhandler(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_set_errhandler", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_set_errhandler", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	MPI_Errhandler e1;
@@ -5716,7 +5816,7 @@ fail:
 
 static uint32_t mwg_Win_set_info(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_set_info", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_set_info", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	MPI_Info h1;
@@ -5729,7 +5829,7 @@ fail:
 
 static uint32_t mwg_Win_set_name(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_set_name", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_set_name", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	const char *s1;
@@ -5742,7 +5842,7 @@ fail:
 
 static uint32_t mwg_Win_shared_query(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
-	const mw_call k = { inst, "MPI_Win_shared_query", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_shared_query", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	int32_t *p2;
@@ -5762,7 +5862,7 @@ fail:
 
 static uint32_t mwg_Win_start(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
-	const mw_call k = { inst, "MPI_Win_start", a2, 1 };
+	const mw_call k = { inst, "MPI_Win_start", a2, 1, 0 };
 	int rc;
 	MPI_Group h0;
 	struct rma_win *w2;
@@ -5775,7 +5875,7 @@ fail:
 
 static uint32_t mwg_Win_sync(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Win_sync", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_sync", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -5786,7 +5886,7 @@ fail:
 
 static uint32_t mwg_Win_test(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_test", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_test", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	int32_t *p1;
@@ -5800,7 +5900,7 @@ fail:
 
 static uint32_t mwg_Win_unlock(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
-	const mw_call k = { inst, "MPI_Win_unlock", a1, 1 };
+	const mw_call k = { inst, "MPI_Win_unlock", a1, 1, 0 };
 	int rc;
 	struct rma_win *w1;
 	if (!(w1 = mw_win_of(a1))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -5811,7 +5911,7 @@ fail:
 
 static uint32_t mwg_Win_unlock_all(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Win_unlock_all", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_unlock_all", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -5822,7 +5922,7 @@ fail:
 
 static uint32_t mwg_Win_wait(rt_instance *inst, uint32_t a0)
 {
-	const mw_call k = { inst, "MPI_Win_wait", a0, 1 };
+	const mw_call k = { inst, "MPI_Win_wait", a0, 1, 0 };
 	int rc;
 	struct rma_win *w0;
 	if (!(w0 = mw_win_of(a0))) return mw_fail(inst, MW_ERR_WIN, MW_NOCOMM, k.proc);
@@ -5833,13 +5933,13 @@ fail:
 
 static double mwg_Wtick(rt_instance *inst)
 {
-	const mw_call k = { inst, "MPI_Wtick", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Wtick", MW_NOCOMM, 0, 0 };
 	return mwh_Wtick(&k);
 }
 
 static double mwg_Wtime(rt_instance *inst)
 {
-	const mw_call k = { inst, "MPI_Wtime", MW_NOCOMM, 0 };
+	const mw_call k = { inst, "MPI_Wtime", MW_NOCOMM, 0, 0 };
 	return mwh_Wtime(&k);
 }
 
@@ -7198,20 +7298,20 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Cartdim_get", "ii:i", (void *)mwg_Cartdim_get },
 	{ "env", "MPI_Close_port", "i:i", (void *)mwg_Close_port },
 	{ "env", "PMPI_Close_port", "i:i", (void *)mwg_Close_port },
-	{ "env", "MPI_Comm_accept", "iiiii:i", (void *)mwh_Comm_accept },
-	{ "env", "PMPI_Comm_accept", "iiiii:i", (void *)mwh_Comm_accept },
+	{ "env", "MPI_Comm_accept", "iiiii:i", (void *)mwg_Comm_accept },
+	{ "env", "PMPI_Comm_accept", "iiiii:i", (void *)mwg_Comm_accept },
 	{ "env", "MPI_Comm_c2f", "i:i", (void *)mwg_Comm_c2f },
 	{ "env", "PMPI_Comm_c2f", "i:i", (void *)mwg_Comm_c2f },
 	{ "env", "MPI_Comm_call_errhandler", "ii:i", (void *)mwg_Comm_call_errhandler },
 	{ "env", "PMPI_Comm_call_errhandler", "ii:i", (void *)mwg_Comm_call_errhandler },
 	{ "env", "MPI_Comm_compare", "iii:i", (void *)mwg_Comm_compare },
 	{ "env", "PMPI_Comm_compare", "iii:i", (void *)mwg_Comm_compare },
-	{ "env", "MPI_Comm_connect", "iiiii:i", (void *)mwh_Comm_connect },
-	{ "env", "PMPI_Comm_connect", "iiiii:i", (void *)mwh_Comm_connect },
+	{ "env", "MPI_Comm_connect", "iiiii:i", (void *)mwg_Comm_connect },
+	{ "env", "PMPI_Comm_connect", "iiiii:i", (void *)mwg_Comm_connect },
 	{ "env", "MPI_Comm_create", "iii:i", (void *)mwg_Comm_create },
 	{ "env", "PMPI_Comm_create", "iii:i", (void *)mwg_Comm_create },
-	{ "env", "MPI_Comm_create_errhandler", "ii:i", (void *)mwh_Comm_create_errhandler },
-	{ "env", "PMPI_Comm_create_errhandler", "ii:i", (void *)mwh_Comm_create_errhandler },
+	{ "env", "MPI_Comm_create_errhandler", "ii:i", (void *)mwg_Comm_create_errhandler },
+	{ "env", "PMPI_Comm_create_errhandler", "ii:i", (void *)mwg_Comm_create_errhandler },
 	{ "env", "MPI_Comm_create_group", "iiii:i", (void *)mwg_Comm_create_group },
 	{ "env", "PMPI_Comm_create_group", "iiii:i", (void *)mwg_Comm_create_group },
 	{ "env", "MPI_Comm_create_keyval", "iiii:i", (void *)mwg_Comm_create_keyval },
@@ -7296,18 +7396,18 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Exscan", "iiiiii:i", (void *)mwg_Exscan },
 	{ "env", "MPI_Fetch_and_op", "iiiiiii:i", (void *)mwg_Fetch_and_op },
 	{ "env", "PMPI_Fetch_and_op", "iiiiiii:i", (void *)mwg_Fetch_and_op },
-	{ "env", "MPI_File_c2f", "i:i", (void *)mwh_File_c2f },
-	{ "env", "PMPI_File_c2f", "i:i", (void *)mwh_File_c2f },
+	{ "env", "MPI_File_c2f", "i:i", (void *)mwg_File_c2f },
+	{ "env", "PMPI_File_c2f", "i:i", (void *)mwg_File_c2f },
 	{ "env", "MPI_File_call_errhandler", "ii:i", (void *)mwg_File_call_errhandler },
 	{ "env", "PMPI_File_call_errhandler", "ii:i", (void *)mwg_File_call_errhandler },
 	{ "env", "MPI_File_close", "i:i", (void *)mwg_File_close },
 	{ "env", "PMPI_File_close", "i:i", (void *)mwg_File_close },
-	{ "env", "MPI_File_create_errhandler", "ii:i", (void *)mwh_File_create_errhandler },
-	{ "env", "PMPI_File_create_errhandler", "ii:i", (void *)mwh_File_create_errhandler },
+	{ "env", "MPI_File_create_errhandler", "ii:i", (void *)mwg_File_create_errhandler },
+	{ "env", "PMPI_File_create_errhandler", "ii:i", (void *)mwg_File_create_errhandler },
 	{ "env", "MPI_File_delete", "ii:i", (void *)mwg_File_delete },
 	{ "env", "PMPI_File_delete", "ii:i", (void *)mwg_File_delete },
-	{ "env", "MPI_File_f2c", "i:i", (void *)mwh_File_f2c },
-	{ "env", "PMPI_File_f2c", "i:i", (void *)mwh_File_f2c },
+	{ "env", "MPI_File_f2c", "i:i", (void *)mwg_File_f2c },
+	{ "env", "PMPI_File_f2c", "i:i", (void *)mwg_File_f2c },
 	{ "env", "MPI_File_get_amode", "ii:i", (void *)mwg_File_get_amode },
 	{ "env", "PMPI_File_get_amode", "ii:i", (void *)mwg_File_get_amode },
 	{ "env", "MPI_File_get_atomicity", "ii:i", (void *)mwg_File_get_atomicity },
@@ -7350,8 +7450,8 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_File_iwrite_at_all", "iIiiii:i", (void *)mwg_File_iwrite_at_all },
 	{ "env", "MPI_File_iwrite_shared", "iiiii:i", (void *)mwg_File_iwrite_shared },
 	{ "env", "PMPI_File_iwrite_shared", "iiiii:i", (void *)mwg_File_iwrite_shared },
-	{ "env", "MPI_File_open", "iiiii:i", (void *)mwh_File_open },
-	{ "env", "PMPI_File_open", "iiiii:i", (void *)mwh_File_open },
+	{ "env", "MPI_File_open", "iiiii:i", (void *)mwg_File_open },
+	{ "env", "PMPI_File_open", "iiiii:i", (void *)mwg_File_open },
 	{ "env", "MPI_File_preallocate", "iI:i", (void *)mwg_File_preallocate },
 	{ "env", "PMPI_File_preallocate", "iI:i", (void *)mwg_File_preallocate },
 	{ "env", "MPI_File_read", "iiiii:i", (void *)mwg_File_read },

@@ -329,51 +329,42 @@ static int agree(MPI_Comm c, int local, int *root_val)
 }
 
 /* The rank in comm and whether it is root (an intracommunicator: MPI
- * says so for spawn, accept and connect). */
-static int coll_root(rt_instance *inst, u32 comm, u32 root, MPI_Comm *c, int *am_root)
+ * says so for spawn, accept and connect).  Class rcomm's check. */
+int mw_root_in(uint32_t comm, int root, mw_root *r)
 {
 	int inter = 0, rank = -1;
-	int rc = mw_comm_get(comm, c);
-	(void)inst;
+	int rc = mw_comm_get(comm, &r->h);
 	if (rc)
 		return rc;
-	if (*c == MPI_COMM_NULL || MPI_Comm_test_inter(*c, &inter) != MPI_SUCCESS || inter)
+	if (r->h == MPI_COMM_NULL || MPI_Comm_test_inter(r->h, &inter) != MPI_SUCCESS || inter)
 		return MW_ERR_COMM;
-	MPI_Comm_rank(*c, &rank);
-	*am_root = rank == mw_rank_in(root);
+	MPI_Comm_rank(r->h, &rank);
+	r->am_root = rank == root;
 	return 0;
 }
 
-static u32 accept_connect(rt_instance *inst, int connect, u32 port, u32 info,
-                          u32 root, u32 comm, u32 newp)
+/* The entry checked the port name and info at the root only and the
+ * new communicator's slot everywhere; k->lc is this rank's verdict. */
+static u32 accept_connect(const mw_call *k, int connect, const char *port, MPI_Info info,
+                          int root, const mw_root *comm, uint32_t *o)
 {
-	const char *P = connect ? "MPI_Comm_connect" : "MPI_Comm_accept";
-	MPI_Comm c, nc = MPI_COMM_NULL;
-	MPI_Info i = MPI_INFO_NULL;
-	const char *p = "";
-	int am_root = 0, rc, lc = 0;
-	if ((rc = coll_root(inst, comm, root, &c, &am_root)))
-		return mw_fail(inst, rc, comm, P);
-	uint32_t *o = mw_ptr(inst, newp, 4);
-	if (!o)
-		lc = MW_ERR_ARG;
-	else if (am_root && !(p = mw_port_in(inst, port)))
-		lc = MW_ERR_ARG;
-	else if (am_root && mw_info_get(info, &i))
-		lc = MW_ERR_INFO;
-	if ((rc = agree(c, lc, NULL)))
-		return mw_fail(inst, rc, comm, P);
-	rc = connect ? MPI_Comm_connect(p ? p : "", i, mw_rank_in(root), c, &nc)
-	             : MPI_Comm_accept(p ? p : "", i, mw_rank_in(root), c, &nc);
+	MPI_Comm nc = MPI_COMM_NULL;
+	int rc;
+	if ((rc = agree(comm->h, k->lc, NULL)))
+		return mw_call_fail(k, rc);
+	rc = connect ? MPI_Comm_connect(port, info, root, comm->h, &nc)
+	             : MPI_Comm_accept(port, info, root, comm->h, &nc);
 	if (rc == MPI_SUCCESS)
-		*o = nc == MPI_COMM_NULL ? MW_COMM_NULL : comm_adopt(nc, comm);
-	return mw_ret(inst, rc, comm, P);
+		*o = nc == MPI_COMM_NULL ? MW_COMM_NULL : comm_adopt(nc, k->obj);
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Comm_accept(rt_instance *inst, u32 port, u32 info, u32 root, u32 comm, u32 newp)
-{ return accept_connect(inst, 0, port, info, root, comm, newp); }
-u32 mwh_Comm_connect(rt_instance *inst, u32 port, u32 info, u32 root, u32 comm, u32 newp)
-{ return accept_connect(inst, 1, port, info, root, comm, newp); }
+u32 mwh_Comm_accept(const mw_call *k, const char *port_name, MPI_Info info, int root,
+                    const mw_root *comm, uint32_t *newcomm)
+{ return accept_connect(k, 0, port_name, info, root, comm, newcomm); }
+u32 mwh_Comm_connect(const mw_call *k, const char *port_name, MPI_Info info, int root,
+                     const mw_root *comm, uint32_t *newcomm)
+{ return accept_connect(k, 1, port_name, info, root, comm, newcomm); }
 
 /* comm: the slot checked and read, its handle looked up (the entry). */
 u32 mwh_Comm_disconnect(const mw_call *k, mw_comm_io *comm)
@@ -706,8 +697,11 @@ static u32 spawn(rt_instance *inst, int multi, u32 count, u32 cmds, u32 argvs,
 	MPI_Comm c, ic = MPI_COMM_NULL;
 	int am_root = 0, rc, lc = 0, n = 0;
 	spcmd *sc = NULL;
-	if ((rc = coll_root(inst, comm, root, &c, &am_root)))
+	mw_root rt;
+	if ((rc = mw_root_in(comm, mw_rank_in(root), &rt)))
 		return mw_fail(inst, rc, comm, P);
+	c = rt.h;
+	am_root = rt.am_root;
 	uint32_t *o = mw_ptr(inst, interp, 4);
 	if (!o)
 		lc = MW_ERR_ARG;

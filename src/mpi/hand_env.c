@@ -57,6 +57,7 @@ u32 mwh_Finalize(const mw_call *k)
 	if (!mw_is_active)   /* not initialized, or a second MPI_Finalize */
 		return mw_call_fail(k, MW_ERR_OTHER);
 	mw_orphans_wait();
+	mw_idups_complete();
 	int n = mw_io_pending();
 	if (n)
 		return mw_fail_arg(k->inst, MW_ERR_PENDING, k->obj, k->proc, "%d nonblocking "

@@ -63,11 +63,14 @@ const rt_func *mw_errh_fn(rt_instance *inst, uint32_t fn)
 	return f ? f : rt_table_func(inst, 0, fn, "ii:");
 }
 
-u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
+/* A new module error handler of function fn, into *o (the entry checked
+ * the slot): the communicators', windows' and files' (their functions
+ * have one wasm type, and the bridge runs them all the same way);
+ * failures go to k's object. */
+u32 mw_errh_create(const mw_call *k, uint32_t fn, uint32_t *o)
 {
-	uint32_t *o = mw_ptr(inst, ehp, 4);
-	if (!o || !mw_errh_fn(inst, fn))
-		return mw_fail(inst, MW_ERR_ARG, MW_NOCOMM, "MPI_Comm_create_errhandler");
+	if (!mw_errh_fn(k->inst, fn))
+		return mw_call_fail(k, MW_ERR_ARG);
 	/* The host never sees it: the bridge runs module handlers itself. */
 	uint32_t h = mw_errh_new(MPI_ERRORS_RETURN);
 	mw_lock();
@@ -81,7 +84,7 @@ u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
 			if (v)
 				eh_fn = v;
 			mw_unlock();
-			return mw_fail(inst, MW_ERR_NO_MEM, MW_NOCOMM, "MPI_Comm_create_errhandler");
+			return mw_call_fail(k, MW_ERR_NO_MEM);
 		}
 		eh_fn = v;
 		eh_ref = r;
@@ -92,6 +95,12 @@ u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
 	mw_unlock();
 	*o = h;
 	return 0;
+}
+
+/* The entry checked the out slot (MW_ERR_ARG first, as written by hand). */
+u32 mwh_Comm_create_errhandler(const mw_call *k, uint32_t fn, uint32_t *o)
+{
+	return mw_errh_create(k, fn, o);
 }
 
 int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls);

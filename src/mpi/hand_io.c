@@ -40,7 +40,6 @@ typedef uint64_t u64;
 
 /* A user error handler lives in the module (hand_err.c). */
 int mw_errh_call(rt_instance *inst, uint32_t eh, uint32_t comm, int cls);
-u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp);
 
 /* ---- file handles -------------------------------------------------------- */
 
@@ -445,18 +444,23 @@ static int ordered_offset(mwf *f, int64_t n, MPI_Offset *off)
 
 /* ---- open, close, delete ----------------------------------------------------- */
 
-u32 mwh_File_open(rt_instance *inst, u32 comm, u32 name, u32 amode, u32 info,
-                  u32 fhp)
+/* Class gpath: the only way a handler opens a module's file name. */
+int mw_gpath_open(const mw_gpath *g, int flags, unsigned mode, char *hp, size_t hpsize)
 {
-	static const char P[] = "MPI_File_open";
-	MPI_Comm c;
-	MPI_Info in = MPI_INFO_NULL;
+	return wasi_sandbox_open(g->guest, flags, (mode_t)mode, hp, hpsize);
+}
+
+/* The entry checked the name and the slot (MW_ERR_ARG), then the info, and
+ * left this rank's verdict in k->lc; the access mode is checked here, then
+ * the name beneath the grants, and the ranks agree before the host's open. */
+u32 mwh_File_open(const mw_call *k, MPI_Comm c, const mw_gpath *filename, int amode,
+                  MPI_Info in, uint32_t *out)
+{
+	rt_instance *inst = k->inst;
+	const char *P = k->proc;
 	int rc = 0, hmode = 0, oflags = 0, rank = 0, fd = -1, dirfd = -1;
 	char hp[64] = "", *last = NULL;
-	const char *path = NULL;
-	uint32_t *out = NULL;
-	if (mw_comm_get(comm, &c) || c == MPI_COMM_NULL)
-		return f_fail(inst, MW_ERR_COMM, MW_FILE_NULL, P);
+	const char *path = filename->guest;
 	if (!host_eh_set) {   /* the bridge runs the module's handlers */
 		MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
 		host_eh_set = 1;
@@ -464,13 +468,9 @@ u32 mwh_File_open(rt_instance *inst, u32 comm, u32 name, u32 amode, u32 info,
 	MPI_Comm_rank(c, &rank);
 	/* Local checks first, but the verdict is collective: every rank
 	 * learns that one failed, nobody waits in the library's open. */
-	int lc = 0, lc0 = 0, e = 0, saved_errno = 0;
-	if (!(out = mw_ptr(inst, fhp, 4)) || !(path = mw_str(inst, name)))
-		lc = MW_ERR_ARG;
-	else if (mw_info_get(info, &in))
-		lc = MW_ERR_INFO;
-	else
-		lc = amode_in(amode, &hmode, &oflags);
+	int lc = k->lc, lc0 = 0, e = 0, saved_errno = 0;
+	if (!lc)
+		lc = amode_in((u32)amode, &hmode, &oflags);
 	/* With MPI_MODE_CREATE rank 0 creates the file (EXCL: only if new),
 	 * then the others open what it made. */
 	int create = lc == 0 && (amode & MW_MODE_CREATE);
@@ -480,7 +480,7 @@ u32 mwh_File_open(rt_instance *inst, u32 comm, u32 name, u32 amode, u32 info,
 			int fl = oflags;
 			if (step == 0)
 				fl |= O_CREAT | ((amode & MW_MODE_EXCL) ? O_EXCL : 0);
-			fd = wasi_sandbox_open(path, fl, 0666, hp, sizeof hp);
+			fd = mw_gpath_open(filename, fl, 0666, hp, sizeof hp);
 			if (fd < 0) {
 				e = errno;
 				lc = errno_class(e);
@@ -1183,13 +1183,12 @@ END(write_ordered_end, SPLIT_WRITE)
 
 /* ---- error handlers ---------------------------------------------------------- */
 
-u32 mwh_File_create_errhandler(rt_instance *inst, u32 fn, u32 ehp)
+/* void fn(MPI_File *, int *, ...): the shape of a communicator's handler,
+ * and the bridge runs both the same way.  The entry checked the slot;
+ * failures go to MPI_FILE_NULL's handler (k->obj). */
+u32 mwh_File_create_errhandler(const mw_call *k, uint32_t fn, uint32_t *o)
 {
-	/* void fn(MPI_File *, int *, ...): the shape of a communicator's
-	 * handler, and the bridge runs both the same way. */
-	if (!mw_ptr(inst, ehp, 4) || !mw_errh_fn(inst, fn))
-		return f_fail(inst, MW_ERR_ARG, MW_FILE_NULL, "MPI_File_create_errhandler");
-	return mwh_Comm_create_errhandler(inst, fn, ehp);
+	return mw_errh_create(k, fn, o);
 }
 
 /* f is NULL for MPI_FILE_NULL, whose handler MPI_File_open's errors run. */
@@ -1222,12 +1221,14 @@ u32 mwh_File_call_errhandler(const mw_call *k, mwf *f, int code)
 
 /* ---- Fortran handles: module handles are Fortran integers already ---------- */
 
-u32 mwh_File_c2f(rt_instance *inst, u32 fh)
+u32 mwh_File_c2f(const mw_call *k, uint32_t file)
 {
-	return fh;
+	(void)k;
+	return file;
 }
 
-u32 mwh_File_f2c(rt_instance *inst, u32 fh)
+u32 mwh_File_f2c(const mw_call *k, uint32_t file)
 {
-	return fh;
+	(void)k;
+	return file;
 }

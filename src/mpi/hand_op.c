@@ -28,7 +28,8 @@ uint32_t mwh_Op_free(const mw_call *k, mw_op_io *op)
 	return mw_call_ret(k, rc);
 }
 
-uint32_t mwh_Op_commutative(const mw_call *k, MPI_Op op, int32_t *commute)
+/* op: any op, MPI_OP_NULL passed on (class op, flag null). */
+uint32_t mwh_Op_commutative(const mw_call *k, const mw_op_ref *op, int32_t *commute)
 {
-	return mw_call_ret(k, MPI_Op_commutative(op, commute));
+	return mw_call_ret(k, MPI_Op_commutative(op->h, commute));
 }

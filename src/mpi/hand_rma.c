@@ -1347,14 +1347,14 @@ out:
 enum { K_PUT, K_GET, K_ACC, K_GACC };
 
 /* Put, Get, Accumulate, Get_accumulate and their request forms, after the
- * entry checked every argument (only predefined ops accumulate: class
- * accop, MPI 3.1, 11.3.4; the module's long double types are checked by
- * ld_acc): origin (ob, oc, od), result (rp, rcn, rd) for K_GACC, the
+ * entry checked every argument (only predefined ops accumulate: class op
+ * with flag predef, MPI 3.1, 11.3.4; the module's long double types are
+ * checked by ld_acc): origin (ob, oc, od), result (rp, rcn, rd) for K_GACC, the
  * target at host displacement hd, the request slot r for the request
  * forms. */
 static u32 rma_op(const mw_call *k, int kind, rma_win *w, const void *ob, int oc,
                   mw_dtype *od, void *rp, int rcn, mw_dtype *rd, int rank, MPI_Aint hd,
-                  int tc, mw_dtype *td, const mw_accop *o, uint32_t *r)
+                  int tc, mw_dtype *td, const mw_op_ref *o, uint32_t *r)
 {
 	MPI_Op op = o ? o->h : MPI_OP_NULL;
 	MPI_Request hr = MPI_REQUEST_NULL;
@@ -1412,23 +1412,23 @@ u32 mwh_Rget(const mw_call *k, void *rp, int rcn, mw_dtype *rd, int rank, MPI_Ai
              int tc, mw_dtype *td, rma_win *w, uint32_t *r)
 { return rma_op(k, K_GET, w, NULL, 0, NULL, rp, rcn, rd, rank, hd, tc, td, NULL, r); }
 u32 mwh_Accumulate(const mw_call *k, const void *ob, int oc, mw_dtype *od, int rank,
-                   MPI_Aint hd, int tc, mw_dtype *td, const mw_accop *op, rma_win *w)
+                   MPI_Aint hd, int tc, mw_dtype *td, const mw_op_ref *op, rma_win *w)
 { return rma_op(k, K_ACC, w, ob, oc, od, NULL, 0, NULL, rank, hd, tc, td, op, NULL); }
 u32 mwh_Raccumulate(const mw_call *k, const void *ob, int oc, mw_dtype *od, int rank,
-                    MPI_Aint hd, int tc, mw_dtype *td, const mw_accop *op, rma_win *w,
+                    MPI_Aint hd, int tc, mw_dtype *td, const mw_op_ref *op, rma_win *w,
                     uint32_t *r)
 { return rma_op(k, K_ACC, w, ob, oc, od, NULL, 0, NULL, rank, hd, tc, td, op, r); }
 u32 mwh_Get_accumulate(const mw_call *k, const void *ob, int oc, mw_dtype *od, void *rp,
                        int rcn, mw_dtype *rd, int rank, MPI_Aint hd, int tc, mw_dtype *td,
-                       const mw_accop *op, rma_win *w)
+                       const mw_op_ref *op, rma_win *w)
 { return rma_op(k, K_GACC, w, ob, oc, od, rp, rcn, rd, rank, hd, tc, td, op, NULL); }
 u32 mwh_Rget_accumulate(const mw_call *k, const void *ob, int oc, mw_dtype *od, void *rp,
                         int rcn, mw_dtype *rd, int rank, MPI_Aint hd, int tc, mw_dtype *td,
-                        const mw_accop *op, rma_win *w, uint32_t *r)
+                        const mw_op_ref *op, rma_win *w, uint32_t *r)
 { return rma_op(k, K_GACC, w, ob, oc, od, rp, rcn, rd, rank, hd, tc, td, op, r); }
 
 u32 mwh_Fetch_and_op(const mw_call *k, const void *ob, void *rp, mw_dtype *d, int rank,
-                     MPI_Aint hd, const mw_accop *op, rma_win *w)
+                     MPI_Aint hd, const mw_op_ref *op, rma_win *w)
 {
 	if (mw_dtype_ld(d))
 		return mw_call_ret(k, ld_acc(w, k->proc, ob, 1, d->h, rp, 1, d->h, rank,
@@ -1506,16 +1506,11 @@ u32 mwh_Win_f2c(const mw_call *k, uint32_t win)
 
 /* ---- error handlers ------------------------------------------------------------ */
 
-/* hand_err.c: the bridge's user error handlers (kept in the module). */
-u32 mwh_Comm_create_errhandler(rt_instance *inst, u32 fn, u32 ehp);
-
 /* The entry checked the out pointer.  void fn(MPI_Win *, int *, ...): the
  * same wasm type as a communicator's handler, run by the same machinery. */
 u32 mwh_Win_create_errhandler(const mw_call *k, uint32_t fn, uint32_t *eh)
 {
-	if (!mw_errh_fn(k->inst, fn))
-		return mw_call_fail(k, MW_ERR_ARG);
-	return mwh_Comm_create_errhandler(k->inst, fn, mw_addr(k->inst, eh));
+	return mw_errh_create(k, fn, eh);
 }
 
 /* The entry looked the handler up (MPI_ERRHANDLER_NULL passes). */

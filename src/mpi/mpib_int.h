@@ -88,6 +88,9 @@ uint32_t mw_comm_reserve(void);
  * and the host communicator is freed when the last such idup completes
  * (Open MPI 4.1 crashes if it goes before); else 0.  hand_comm.c. */
 int mw_comm_free_later(uint32_t comm);
+/* Completes the MPI_Comm_idup requests still pending (MPI_Finalize, before
+ * the host's: Open MPI 4.1 crashed on them).  hand_comm.c. */
+void mw_idups_complete(void);
 /* What a request owns that the host reads until the operation ends and
  * that is not in linear memory (a nonblocking collective's converted
  * handle and MPI_Aint arrays, a host op made for a user op): attach gives
@@ -371,7 +374,27 @@ typedef struct mw_call {
 	uint32_t obj;
 	int win;   /* obj is a window (one-sided procedures): failures go to its
 	            * error handler; 2: a file (MPI-IO), the same */
+	int lc;    /* a collective whose ranks agree on the arguments (classes
+	            * vcomm, rcomm): the class of this rank's first failing
+	            * check, 0 if none; the handler shares it before the host
+	            * call, and a value whose check failed or did not run is
+	            * null */
 } mw_call;
+/* Class rcomm: the intracommunicator of a call with a root, and whether
+ * this process is the root.  mw_root_in: MW_ERR_COMM for MPI_COMM_NULL or
+ * an intercommunicator (hand_dyn.c). */
+typedef struct mw_root {
+	MPI_Comm h;
+	int am_root;
+} mw_root;
+int mw_root_in(uint32_t comm, int root, mw_root *r);
+/* Class gpath: a file name the handler may open beneath the WASI grants
+ * only, with mw_gpath_open (wasi_sandbox_open's contract: the host path
+ * to give the library in hp) (hand_io.c). */
+typedef struct mw_gpath {
+	const char *guest;
+} mw_gpath;
+int mw_gpath_open(const mw_gpath *g, int flags, unsigned mode, char *hp, size_t hpsize);
 /* A file (hand_io.c): its module handle looked up (NULL if it is not an
  * open file); a failure of a typed MPI-IO call (class, or host code) raised
  * on k->obj's error handler with hand_io.c's line; a file in/out
@@ -391,8 +414,7 @@ struct rma_win;
 struct rma_win *mw_win_of(uint32_t win);
 uint32_t mw_win_eh(uint32_t win);   /* (also below, with the large-count helpers) */
 /* The one-sided classes of hand_rma.c (src/mpi/gen/args.py): window
- * memory (loc: its module address, host pointer), an accumulate's op
- * (accop: module handle, host op), a window in/out (MPI_Win_free: slot,
+ * memory (loc: its module address, host pointer), a window in/out (MPI_Win_free: slot,
  * the handle it held, its record); whether a window is a shared-memory
  * one (swin); the host displacement of count elements of dt at the target's
  * module displacement disp, checked against what the target exposes
@@ -401,10 +423,12 @@ typedef struct mw_loc {
 	uint32_t mod;
 	void *p;
 } mw_loc;
-typedef struct mw_accop {
+/* An op (class op of the generated entries, every chapter's: reductions,
+ * accumulates, MPI_Op_commutative): its module handle and host handle. */
+typedef struct mw_op_ref {
 	uint32_t mod;
 	MPI_Op h;
-} mw_accop;
+} mw_op_ref;
 typedef struct mw_win_io {
 	uint32_t *slot;
 	uint32_t mod;
@@ -578,6 +602,10 @@ void mw_call_errh_eh(rt_instance *inst, int code, uint32_t eh, uint32_t obj,
  * (declared with the trailing ...) or (i32, i32) (without); NULL if
  * neither.  hand_err.c. */
 const rt_func *mw_errh_fn(rt_instance *inst, uint32_t fn);
+/* A module error handler of function fn (of mw_errh_fn's type, else
+ * MW_ERR_ARG) into *o, a slot the caller checked: MPI_Comm_, MPI_Win_ and
+ * MPI_File_create_errhandler's; failures go to k's object.  hand_err.c. */
+uint32_t mw_errh_create(const struct mw_call *k, uint32_t fn, uint32_t *o);
 
 /* Callbacks: a trap inside a module callback is kept here and raised
  * when the MPI call returns (mw_after). */

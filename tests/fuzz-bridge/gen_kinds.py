@@ -104,18 +104,23 @@ LETTER.update({'file': 'f', 'file_any': 'f', 'offset': 'd', 'offout': 'p', 'repo
 # The one-sided chapter's second part: the letters its hand-written
 # procedures had (a buffer or window memory 'b', the rest the kind's).
 LETTER.update({'swin': None, 'wsize': None, 'dunit': None, 'loc': 'b', 'elem': 'b',
-               'nobuf': 'b', 'atomdt': 'y', 'accop': 'o', 'tdisp': None})
+               'nobuf': 'b', 'atomdt': 'y', 'tdisp': None})
 KIND_LETTER_MORE = {'ranges', 'varargs', 'keyval', 'word', 'wout', 'fn'}
 # The rest chapter's classes: the letter of the kind, as before it.
-KIND_LETTER_REST = {'comm_abort', 'sink', 'sinklen', 'nonneg', 'info_io', 'tkeyval', 'opr',
+KIND_LETTER_REST = {'comm_abort', 'sink', 'sinklen', 'nonneg', 'info_io', 'tkeyval',
                     'opr_io', 'fstatus', 'reqref', 'port', 'iarr', 'cartarr', 'edges',
                     'dgedges', 'weights', 'nnout', 'owts', 'cartcomm', 'positive', 'narr'}
 # Classes whose letter is cls()'s (the kind's, array or in/out included).
 KIND_LETTER = {'arr', 'aints', 'pos', 'str'}
 # The collectives chapter's classes: the kind's letter too (the calls the
-# fuzzer draws for them did not change when they were typed).
+# fuzzer draws for them did not change when they were typed); op is also
+# the accumulates' and MPI_Op_commutative's (their letter was the kind's:
+# 'o').
 KIND_LETTER |= {'ccomm', 'cbuf', 'ccount', 'cdt', 'croot', 'carr', 'ctypes', 'caints',
                 'creq', 'op'}
+# The agreed collectives' classes (File_open, Comm_accept/connect): the
+# kind's letter, as when they were written by hand.
+KIND_LETTER |= {'vcomm', 'rcomm', 'gpath'}
 
 
 def typed_cls(e, ps):
@@ -127,6 +132,8 @@ def typed_cls(e, ps):
         elif a.cls in KIND_LETTER or a.cls in KIND_LETTER_MORE or a.cls in KIND_LETTER_REST or \
                 a.cls == 'addr' and p['kind'].startswith('ARGUMENT_'):   # MPI_Init's
             out += cls(p)
+        elif a.cls == 'rank' and p['name'] == 'root':   # an agreed call's root
+            out += elem(p)
         else:
             out += LETTER[a.cls] or elem(p)
     return out

@@ -162,6 +162,55 @@ int main(int argc, char **argv)
 		(void)inter;
 	}
 
+	/* MPI_Comm_accept and MPI_Comm_connect check the port name and info
+	 * at the root only, and every rank learns the verdict before the host
+	 * call: a bad argument at the root fails the call on every rank (none
+	 * waits for a peer), with the root's class; the arguments only the
+	 * root reads are not checked elsewhere. */
+	{
+		char *end = (char *)(uintptr_t)mem_end();
+		int rank = tm_rank(), size = tm_size();
+		MPI_Comm inter = MPI_COMM_NULL, ic = MPI_COMM_NULL;
+		int root = size - 1;   /* a root that is not rank 0 */
+		const char *port = rank == root ? end : "p";   /* past the memory */
+		MPI_Info junk = (MPI_Info)(uintptr_t)0x7ABC;
+		CHECK(cls_of(MPI_Comm_accept(port, MPI_INFO_NULL, root, MPI_COMM_WORLD,
+		                             &inter)) == MPI_ERR_ARG);
+		CHECK(cls_of(MPI_Comm_connect(port, MPI_INFO_NULL, root, MPI_COMM_WORLD,
+		                              &inter)) == MPI_ERR_ARG);
+		/* A bad info at the root: MPI_ERR_INFO everywhere (a bad port
+		 * elsewhere is not significant). */
+		port = rank == root ? "p" : end;
+		CHECK(cls_of(MPI_Comm_accept(port, rank == root ? junk : MPI_INFO_NULL, root,
+		                             MPI_COMM_WORLD, &inter)) == MPI_ERR_INFO);
+		CHECK(cls_of(MPI_Comm_connect(port, rank == root ? junk : MPI_INFO_NULL, root,
+		                              MPI_COMM_WORLD, &inter)) == MPI_ERR_INFO);
+		/* The new communicator's slot is checked first, then the port,
+		 * then the info: a bad slot with a bad info is MPI_ERR_ARG. */
+		CHECK(cls_of(MPI_Comm_accept("p", junk, 0, MPI_COMM_WORLD,
+		                             (MPI_Comm *)(end - 2))) == MPI_ERR_ARG);
+		/* One rank's bad slot fails the call on every rank. */
+		CHECK(cls_of(MPI_Comm_connect("p", MPI_INFO_NULL, 0, MPI_COMM_WORLD,
+		                              rank == 0 ? (MPI_Comm *)(end - 2) : &inter))
+		      == MPI_ERR_ARG);
+		/* An intercommunicator or MPI_COMM_NULL: MPI_ERR_COMM. */
+		CHECK(cls_of(MPI_Comm_accept("p", MPI_INFO_NULL, 0, MPI_COMM_NULL,
+		                             &inter)) == MPI_ERR_COMM);
+		if (size >= 2) {
+			MPI_Comm half;
+			MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+			if (MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 5, &ic)
+			    == MPI_SUCCESS) {
+				MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
+				CHECK(cls_of(MPI_Comm_connect("p", MPI_INFO_NULL, 0, ic, &inter))
+				      == MPI_ERR_COMM);
+				MPI_Comm_free(&ic);
+			}
+			MPI_Comm_free(&half);
+		}
+		CHECK(inter == MPI_COMM_NULL);
+	}
+
 	/* A module beneath the grant, by its guest path. */
 	{
 		char v[MPI_MAX_LIBRARY_VERSION_STRING];

@@ -138,7 +138,7 @@ user-defined ops of hand_op.c):
             predefined one) and the lookup, all MW_ERR_INFO [mw_info_io *]
   tkeyval   keyval in that must be a datatype's (MW_ERR_KEYVAL), with
             the key lookup                   [const mw_keyval_ref *]
-  opr       op handle in: looked up (MW_ERR_OP)           [MPI_Op]
+  (opr, MPI_Op_commutative's op, is now op with the flag null.)
   opr_io    op in/out (MPI_Op_free): the slot (MW_ERR_ARG), then a
             user op's handle, read once and looked up (MW_ERR_OP)
                                                           [mw_op_io *]
@@ -203,9 +203,7 @@ made and freed, accumulates, request forms, error handlers, attributes):
             refused: the handler gets NULL       [const void *]
   atomdt    datatype of MPI_Compare_and_swap: none of the module's long
             double types (MW_ERR_TYPE)                    [mw_dtype *]
-  accop     op of an accumulate: predefined only (module handle < 32,
-            not MPI_OP_NULL), else MW_ERR_OP; the handler gets the module
-            handle too (long double accumulates)  [const mw_accop *]
+  (accop, an accumulate's op, is now op with the flag predef.)
   tdisp     target displacement, checked with the target rank
             (target_rank), count (`len`, or 1 when `len` is the datatype)
             and datatype (the one after the count) against what the
@@ -236,9 +234,31 @@ Added with the collectives chapter (hand_coll.c, hand_nbc.c):
             copies                                        [MPI_Aint *]
   creq      the request out: the module slot, checked after the rule
             (the line names `request`)                    [uint32_t *]
-  op        a reduction's op: checked (MW_ERR_OP, MPI_OP_NULL too; in a
-            collective by its rule, between the datatype and the buffers)
-                                                   [const mw_op_ref *]
+  op        an op handle in, one class for every chapter (args.txt
+            `op+FLAG`): looked up (MW_ERR_OP); without a flag (a
+            reduction's op) MPI_OP_NULL is refused too (in a collective by
+            its rule, between the datatype and the buffers); flag null
+            (MPI_Op_commutative): MPI_OP_NULL passed on; flag predef (an
+            accumulate's): predefined ops only (module handle < 32, not
+            MPI_OP_NULL)          [const mw_op_ref * (module, host handle)]
+Added with the procedures whose ranks agree on a verdict (MPI_File_open,
+MPI_Comm_accept, MPI_Comm_connect):
+  vcomm     communicator of a collective whose ranks agree on the
+            arguments before the host call: as comm (refused at once);
+            every later check of the entry only sets the local verdict
+            k->lc (the first failing class, 0 if none), which the handler
+            shares with the other ranks before it calls the host (nobody
+            waits in a collective that one rank refused)   [MPI_Comm]
+  rcomm     the same with a root (the argument named root): an
+            intracommunicator (MPI_COMM_NULL or an intercommunicator:
+            MW_ERR_COMM at once); an argument apis.json marks root_only
+            is checked at the root only, elsewhere the handler gets the
+            class's stand-in (ROOT_DEFAULT in gen.py)  [const mw_root *
+                                                 (host handle, am_root)]
+  gpath     a file name the handler opens beneath the WASI grants only:
+            a string (MW_ERR_ARG); the handler gets no host path, only
+            mw_gpath_open (hand_io.c), which resolves it beneath the
+            grants                                     [const mw_gpath *]
 
 The checks run in phases, each in argument order: the communicator whose
 error handler a failure goes to (the first comm), the other handles (dtype,
@@ -275,7 +295,7 @@ CTYPE = {'comm': 'MPI_Comm', 'dtype': 'mw_dtype *', 'count': 'int',
 # Added with the rest chapter.
 CTYPE.update({'comm_abort': 'MPI_Comm', 'sink': 'const mw_sink *', 'sinklen': 'uint32_t',
               'nonneg': 'int', 'info_io': 'mw_info_io *', 'tkeyval': 'const mw_keyval_ref *',
-              'opr': 'MPI_Op', 'opr_io': 'mw_op_io *', 'fstatus': 'mw_status *',
+              'opr_io': 'mw_op_io *', 'fstatus': 'mw_status *',
               'reqref': 'const mw_req_ref *', 'port': 'const char *',
               'iarr': 'int *', 'cartarr': 'int *', 'edges': 'int *', 'dgedges': 'int *',
               'weights': 'int *', 'nnout': 'int32_t *', 'owts': 'int32_t *',
@@ -292,6 +312,12 @@ CTYPE.update({'file': 'struct mwf *', 'file_any': 'struct mwf *', 'offset': 'MPI
               'offout': 'int64_t *', 'repout': 'char *'})
 HIO['FILE'] = 'mw_file_io *'
 
+# The agreed collectives' classes.
+CTYPE.update({'vcomm': 'MPI_Comm', 'rcomm': 'const mw_root *', 'gpath': 'const mw_gpath *'})
+
+# The flags a class takes (args.txt `class+flag`).
+FLAGS = {'op': {'null', 'predef'}}
+
 # Phase of each class's check (see the module comment).
 PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
          'out': 3, 'out64': 3, 'outarr': 3, 'hout': 3, 'hio': 3,
@@ -302,17 +328,18 @@ PHASE = {'comm': 0, 'dtype': 1, 'buf': 2, 'bytes': 2, 'reqs': 2,
          'keyout': 3, 'win': 0}
 PHASE.update({'file': 0, 'file_any': 0, 'offout': 3, 'repout': 3})   # MPI-IO
 # Added with the rest chapter.
-PHASE.update({'comm_abort': 0, 'nonneg': 1, 'info_io': 3, 'tkeyval': 1, 'opr': 1,
+PHASE.update({'comm_abort': 0, 'nonneg': 1, 'info_io': 3, 'tkeyval': 1,
               'opr_io': 3, 'fstatus': 3, 'reqref': 4, 'port': 1, 'iarr': 2, 'cartarr': 2,
               'edges': 2, 'dgedges': 2, 'weights': 2, 'nnout': 2, 'owts': 3, 'cartcomm': 0,
               'positive': 1, 'narr': 2})
 # The one-sided chapter, second part.
 CTYPE.update({'swin': 'struct rma_win *', 'wsize': 'uint32_t', 'dunit': 'int',
               'loc': 'const mw_loc *', 'elem': 'void *', 'nobuf': 'const void *',
-              'atomdt': 'mw_dtype *', 'accop': 'const mw_accop *', 'tdisp': 'MPI_Aint'})
+              'atomdt': 'mw_dtype *', 'tdisp': 'MPI_Aint'})
 HIO['WINDOW'] = 'mw_win_io *'
 PHASE.update({'swin': 0, 'wsize': 2, 'dunit': 2, 'loc': 3, 'elem': 2, 'nobuf': 2,
-              'atomdt': 1, 'accop': 1, 'tdisp': 2})
+              'atomdt': 1, 'tdisp': 2})
+PHASE.update({'vcomm': 0, 'rcomm': 0, 'gpath': 1})
 PHASE.update({'ccomm': 0, 'cbuf': 0, 'carr': 0, 'ctypes': 0, 'caints': 0, 'creq': 3, 'op': 1})
 # Classes with no check of their own (converted only, or checked with
 # the argument they describe).
@@ -332,6 +359,8 @@ class Arg:
         self.dir, self.length = p['param_direction'], p['length']
         self.n, self.dt = n, dt
         self.phase = None   # args.txt `class@phase`: all its checks there
+        self.flags = set()   # args.txt `class+flag`: op's null, predef
+        self.root_only = bool(p.get('root_only'))   # with rcomm: at the root only
 
     def ctype(self):
         if self.cls in ('buf', 'cbuf'):
@@ -351,10 +380,13 @@ def overrides():
         if not w:
             continue
         cls, _, ph = w[2].partition('@')
+        cls, *flags = cls.split('+')
         if len(w) not in (3, 4) or cls not in CTYPE and cls not in ('buf', 'hio') or \
-                ph and (not ph.isdigit() or int(ph) > 4):
+                ph and (not ph.isdigit() or int(ph) > 4) or \
+                not set(flags) <= FLAGS.get(cls, set()):
             raise SystemExit('args.txt: bad line %r' % line)
-        over[w[0], w[1]] = (cls, w[3] if len(w) == 4 else None, int(ph) if ph else None)
+        over[w[0], w[1]] = (cls, w[3] if len(w) == 4 else None, int(ph) if ph else None,
+                            set(flags))
     return over
 
 
@@ -389,9 +421,9 @@ def classify(e):
         k, d, ln, ptr = p['kind'], p['param_direction'], p['length'], p['pointer']
         o = _OVER.get((e['name'], p['name']))
         if o:
-            cls, lname, ph = o
+            cls, lname, ph, flags = o
             out[i] = Arg(i, p, cls, idx[lname] if lname else None)
-            out[i].phase = ph
+            out[i].phase, out[i].flags = ph, flags
             continue
         if out[i] is not None:
             continue
@@ -454,7 +486,7 @@ def rma_links(out, ps):
     .n None; else the argument after the count).  Also the datatype of a
     buf given by args.txt (which names only its count)."""
     win = [x.i for x in out if x.cls in ('win', 'swin')]
-    op = [x.i for x in out if x.cls == 'accop']
+    op = [x.i for x in out if x.cls == 'op']
     rank = [x.i for x in out if x.name == 'target_rank']
     for x in out:
         if x.cls not in ('buf', 'elem', 'nobuf', 'tdisp') or x.dt is not None or x.n is None:

@@ -517,7 +517,10 @@ def gen_typed(e):
     cl = argclass.classify(e)
     sig = wsig(e).split(':')[0]
     a = ['a%d' % i for i in range(len(cl))]
-    comms = [x.i for x in cl if x.cls in ('comm', 'comm_any', 'ccomm', 'cartcomm')]
+    comms = [x.i for x in cl if x.cls in ('comm', 'comm_any', 'ccomm', 'cartcomm', 'vcomm',
+                                          'rcomm')]
+    agreed = any(x.cls in ('vcomm', 'rcomm') for x in cl)
+    roots = [x.i for x in cl if x.cls == 'rcomm']
     obj = a[comms[0]] if comms else 'MW_NOCOMM'
     wins = [x.i for x in cl if x.cls in ('win', 'swin')]   # a window: the error object
     if wins:
@@ -540,6 +543,11 @@ def gen_typed(e):
         n = '(int32_t)%s' % a[x.n] if x.n is not None else None
         c = x.cls
         if typed_coll(short, cl, x, v, a, decl, phase, call, cleanup):
+            continue
+        if roots and x.root_only:
+            typed_root_only(name, x, v, a, n, obj, cl, roots[0], phases, decl, call, cleanup, own)
+            continue
+        if typed_agreed(x, v, a, cl, decl, phase, call):
             continue
         if typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own) or \
                 typed_rest(name, x, v, a, cl, comms, decl, phase, call, cleanup):
@@ -610,10 +618,19 @@ def gen_typed(e):
         else:
             raise Unsupported
     phases[4] += [t.replace('%COMM%', 'k.obj') for t in EXTRA.get(name, [])]   # after all
+    if agreed:
+        # After the communicator, a failing check sets the local verdict
+        # only, and the later ones do not run (as written by hand).
+        for ph in range(1, 5):
+            phases[ph] = ['if (!k.lc) { %s }' % t.replace('goto fail;', 'k.lc = rc;')
+                          for t in phases[ph]]
     params = ['rt_instance *inst'] + ['%s %s' % ('uint64_t' if sig[i] == 'I' else 'uint32_t', v)
                                       for i, v in enumerate(a)]
-    body = ['\tconst mw_call k = { inst, "%s", %s, %d };' % (name, obj, kind),
+    body = ['\t%smw_call k = { inst, "%s", %s, %d, 0 };' % ('' if agreed else 'const ', name,
+                                                           obj, kind),
             '\tint rc;']
+    if agreed:   # a check skipped after a failure leaves its value null
+        decl = [re.sub(r'^((?:const )?\w+ \**\w+);$', r'\1 = 0;', d) for d in decl]
     if cleanup or own:
         body.append('\tuint32_t r;')
     body += ['\t' + d for d in decl]
@@ -648,9 +665,15 @@ def typed_coll(short, cl, x, v, a, decl, phase, call, cleanup):
     """Adds the check and conversion of argument x if its class is one of
     these; False if it is not."""
     i, c = x.i, x.cls
-    if c == 'op':
+    if c == 'op':   # every chapter's op (args.py: its flags)
         decl.append('mw_op_ref o%d = { %s, MPI_OP_NULL };' % (i, v))
-        phase[1].append('if ((rc = mw_op_arg(%s, &o%d.h))) goto fail;' % (v, i))
+        if 'predef' in x.flags:
+            phase[1].append('if (%s >= 32 || %s == MW_OP_NULL || mw_op_get(%s, &o%d.h)) '
+                            '{ rc = MW_ERR_OP; goto fail; }' % (v, v, v, i))
+        elif 'null' in x.flags:
+            phase[1].append('if (mw_op_get(%s, &o%d.h)) { rc = MW_ERR_OP; goto fail; }' % (v, i))
+        else:
+            phase[1].append('if ((rc = mw_op_arg(%s, &o%d.h))) goto fail;' % (v, i))
         call.append('&o%d' % i)
         return True
     if c == 'ccomm':
@@ -860,11 +883,6 @@ def typed_rma(x, v, n, a, decl, phase, call, fail_if):
         phase[1].append('if ((rc = mw_dtype_get(%s, &d%d))) goto fail;' % (v, i))
         phase[1].append(fail_if('mw_dtype_ld(d%d)' % i, 'MW_ERR_TYPE'))
         call.append('d%d' % i)
-    elif c == 'accop':
-        decl.append('mw_accop o%d = { %s, MPI_OP_NULL };' % (i, v))
-        phase[1].append(fail_if('%s >= 32 || %s == MW_OP_NULL || mw_op_get(%s, &o%d.h)'
-                                % (v, v, v, i), 'MW_ERR_OP'))
-        call.append('&o%d' % i)
     elif c == 'tdisp':
         decl.append('MPI_Aint t%d;' % i)
         phase[2].append('if ((rc = mw_win_target(w%d, mw_rank_in(%s), %s, %s, d%d, &t%d))) '
@@ -937,10 +955,6 @@ def typed_rest(name, x, v, a, cl, comms, decl, phase, call, cleanup):
         decl.append('mw_keyval_ref y%d = { %s, 0 };' % (i, v))
         phase[1].append(fail_if('mw_type_keyval_get(%s, &y%d.h)' % (v, i), 'MW_ERR_KEYVAL'))
         call.append('&y%d' % i)
-    elif c == 'opr':
-        decl.append('MPI_Op o%d;' % i)
-        phase[1].append(fail_if('mw_op_get(%s, &o%d)' % (v, i), 'MW_ERR_OP'))
-        call.append('o%d' % i)
     elif c == 'opr_io':
         decl.append('mw_op_io q%d;' % i)
         phase[3].append(fail_if('!(q%d.slot = mw_ptr(inst, %s, 4))' % (i, v), 'MW_ERR_ARG'))
@@ -1028,6 +1042,54 @@ def typed_rest(name, x, v, a, cl, comms, decl, phase, call, cleanup):
     return True
 
 
+# Classes of the collectives whose ranks agree on the arguments first
+# (args.py: vcomm, rcomm, gpath).  What a root-only argument is at the
+# other ranks (its checks run at the root only).
+ROOT_DEFAULT = {'port': '""', 'info': 'MPI_INFO_NULL'}
+
+
+def typed_agreed(x, v, a, cl, decl, phase, call):
+    """Adds the check and conversion of argument x if its class is one of
+    these; False if it is not."""
+    i, c = x.i, x.cls
+    if c == 'vcomm':
+        decl.append('MPI_Comm h%d;' % i)
+        phase[0].append('if ((rc = mw_comm_live(%s, &h%d))) goto fail;' % (v, i))
+        call.append('h%d' % i)
+    elif c == 'rcomm':
+        root = [y.i for y in cl if y.name == 'root'][0]
+        decl.append('mw_root rt%d = { MPI_COMM_NULL, 0 };' % i)
+        phase[0].append('if ((rc = mw_root_in(%s, mw_rank_in(%s), &rt%d))) goto fail;'
+                        % (v, a[root], i))
+        call.append('&rt%d' % i)
+    elif c == 'gpath':
+        decl.append('mw_gpath g%d = { NULL };' % i)
+        phase[1].append('if (!(g%d.guest = mw_str(inst, %s))) { rc = MW_ERR_ARG; goto fail; }'
+                        % (i, v))
+        call.append('&g%d' % i)
+    else:
+        return False
+    return True
+
+
+def typed_root_only(name, x, v, a, n, obj, cl, root, phases, decl, call, cleanup, own):
+    """Argument x of a collective with a root, significant at the root
+    only (apis.json's root_only): its class's checks at the root, its
+    ROOT_DEFAULT elsewhere."""
+    if x.cls not in ROOT_DEFAULT:
+        raise Unsupported
+    before = {ph: len(phases[ph]) for ph in phases}
+    phase = arg_phases(x, phases)
+    if not (typed_more(x, v, n, a, obj, decl, phase, call, cleanup, own) or
+            typed_rest(name, x, v, a, cl, [], decl, phase, call, cleanup)):
+        raise Unsupported
+    for ph in phases:
+        phases[ph][before[ph]:] = ['if (rt%d.am_root) { %s }' % (root, t)
+                                   for t in phases[ph][before[ph]:]]
+    ph = x.phase if x.phase is not None else argclass.PHASE[x.cls]
+    phases[ph].append('if (!rt%d.am_root) %s = %s;' % (root, call[-1], ROOT_DEFAULT[x.cls]))
+
+
 def typed_value(e):
     """The entry of a typed procedure returning a value (MPI_Wtime,
     MPI_Wtick: a double, no arguments), and its handler's prototype."""
@@ -1036,7 +1098,7 @@ def typed_value(e):
         raise Unsupported
     rt = RET[e['return_kind']]
     text = ('static %s mwg_%s(rt_instance *inst)\n{\n'
-            '\tconst mw_call k = { inst, "%s", MW_NOCOMM, 0 };\n'
+            '\tconst mw_call k = { inst, "%s", MW_NOCOMM, 0, 0 };\n'
             '\treturn mwh_%s(&k);\n}\n' % (rt, short, name, short))
     return text, '%s mwh_%s(const mw_call *k);' % (rt, short)
 
