@@ -100,6 +100,17 @@ static const char xlate_prelude[] =
 "  if (MW_UNLIKELY((uint64_t)d + n > md->pages * 65536u || (uint64_t)s + n > ms->pages * 65536u)) rt_trap(@MEM_OOB@, f);\n"
 "  __builtin_memmove(md->base + d, ms->base + s, n);\n"
 "}\n"
+/* A fast copy's range check (loop.c): end against the memory's size as
+ * this function last read it, *mz, read again only when end is past it.
+ * A memory never shrinks, so a stale size can only send a loop to its
+ * exact copy, never let one run past the end; and the size stays in a
+ * register across the loop's stores, which gcc must otherwise assume may
+ * write mm->pages (they store through uint8_t). */
+"static inline _Bool mw_fits(uint64_t *mz, const struct mw_memory *mm, int64_t end) {\n"
+"  if (MW_LIKELY(end <= (int64_t)*mz)) return 1;\n"
+"  *mz = mm->pages << 16;\n"
+"  return end <= (int64_t)*mz;\n"
+"}\n"
 /* tables */
 /* call_indirect: el/n are the table's elems and size (constants for a
  * table that cannot grow), key the expected type's key (rt.h, "Tables"):

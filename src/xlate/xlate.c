@@ -1339,9 +1339,9 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 		bool up = (g[k].k >= 0) == (s > 0);
 		const char *lo = up ? "fv" : "fh", *hi = up ? "fh" : "fv";
 		xb_printf(o, "\n        && %s + %lld * %s%u + %lld >= 0"
-		          " && %s + %lld * %s%u + %lld <= (int64_t)(mm%u->pages << 16)",
+		          " && mw_fits(&mz%u, mm%u, %s + %lld * %s%u + %lld)",
 		          base, (long long)g[k].k, lo, id, (long long)g[k].lo,
-		          base, (long long)g[k].k, hi, id, (long long)g[k].hi, g[k].mem);
+		          g[k].mem, g[k].mem, base, (long long)g[k].k, hi, id, (long long)g[k].hi);
 	}
 	free(g);
 	xb_puts(o, ") {\n");
@@ -2162,7 +2162,8 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning,
 		if (usedmem[k])
 			xb_printf(out, x.fastcheck ? "  uint8_t *const m%u = inst->mems[%u]->base;\n"
 			          "  struct mw_memory *const mm%u = inst->mems[%u];\n"
-			          : "  uint8_t *const m%u = inst->mems[%u]->base;\n", k, k, k, k);
+			          "  uint64_t mz%u = mm%u->pages << 16;\n"
+			          : "  uint8_t *const m%u = inst->mems[%u]->base;\n", k, k, k, k, k, k);
 	free(usedmem);
 	/* Global, table and type pointers are fixed at instantiation: load
 	 * each once, so a global access or call_indirect is one load less. */

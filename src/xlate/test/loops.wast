@@ -1274,3 +1274,34 @@
 (assert_return (invoke "cks" (i32.const 0x0) (i32.const 0x10000)) (i64.const 0xa6783e09ea252325))
 (assert_return (invoke "ld64" (i32.const 0x100)) (i64.const 0xffffffff80000000))
 (assert_return (invoke "ld64" (i32.const 0xfff0)) (i64.const 0xffffffff8000fef0))
+
+;; 7. A function whose fast copy's range check holds the memory size it
+;; read on entry (mw_fits): after a memory.grow in the same function the
+;; stale, smaller size must be read again, so that the loop over the new
+;; page runs (through either copy) and one that runs past the new end
+;; traps at the exact store, the earlier ones kept.
+;; Expected values: base = old size * 65536; the value stored at base+i is
+;; (i xor 0xffffffff) zero-extended: i = 0xf8 -> 0xffffff07, i = 0xfff8 ->
+;; 0xffff0007; the call with n = 0x10008 stores at 0x20000 + i for i =
+;; 0 .. 0x10000 step 8, and 0x30000 is the end of the 3 pages.
+(module
+  (memory 1 3)
+  (func (export "grow_fill") (param $n i32) (result i32)
+    (local $i i32) (local $base i32)
+    (local.set $base (i32.mul (memory.grow (i32.const 1)) (i32.const 65536)))
+    (loop $l
+      (i64.store (i32.add (local.get $base) (local.get $i)) (i64.extend_i32_u (i32.xor (local.get $i) (i32.const -1))))
+      (br_if $l (i32.lt_u (local.tee $i (i32.add (local.get $i) (i32.const 8))) (local.get $n))))
+    (memory.size))
+  (func (export "ld64") (param i32) (result i64) (i64.load (local.get 0)))
+  (func (export "size") (result i32) (memory.size))
+)
+
+(assert_return (invoke "grow_fill" (i32.const 0x100)) (i32.const 2))
+(assert_return (invoke "ld64" (i32.const 0x10000)) (i64.const 0xffffffff))
+(assert_return (invoke "ld64" (i32.const 0x100f8)) (i64.const 0xffffff07))
+(assert_return (invoke "ld64" (i32.const 0x10100)) (i64.const 0))
+(assert_trap (invoke "grow_fill" (i32.const 0x10008)) "out of bounds memory access")
+(assert_return (invoke "size") (i32.const 3))
+(assert_return (invoke "ld64" (i32.const 0x20000)) (i64.const 0xffffffff))
+(assert_return (invoke "ld64" (i32.const 0x2fff8)) (i64.const 0xffff0007))
