@@ -653,10 +653,9 @@ u32 mwb_Reduce_scatter_c(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt,
  *   elements, u the greatest common divisor of the counts, each count
  *   divided by u, with the bridge's op (wrap_fn: the module's op in pieces,
  *   as the other nonblocking forms).  The buffers are the same bytes, so
- *   they are checked element by element as above.  Counts whose quotients
- *   by u are still above limit() (e.g. 2^31 and 2^31+1 elements) are
- *   refused with MPI_ERR_COUNT, naming that: the bridge has no other
- *   single host operation for them. */
+ *   they are checked element by element as above;
+ * - where the quotients by u are still above limit() (e.g. 2^31 and
+ *   2^31+1 elements): allreduced, below. */
 
 static int64_t gcd64(int64_t a, int64_t b)
 {
@@ -674,6 +673,81 @@ static void counts_free(void *arg)
 	free(arg);
 }
 
+/* Counts without a large enough common divisor: the whole reduction as
+ * one host MPI_Iallreduce on one element of a contiguous type of all the
+ * elements (in place: in recvbuf; else into host memory), this process's
+ * block copied to recvbuf's start when the request completes (rs_done,
+ * run by the request's release).  A copy by bytes: refused for a type
+ * with holes (recvbuf's holes must stay as they are). */
+typedef struct rs_after {
+	char *to;
+	const char *from;
+	size_t bytes;
+	void *tmp;   /* the host buffer of the whole result, or NULL */
+} rs_after;
+
+static void rs_done(void *arg)
+{
+	rs_after *f = arg;
+	if (f->bytes && f->to != f->from)
+		memmove(f->to, f->from, f->bytes);
+	free(f->tmp);
+	free(f);
+}
+
+static void allreduced(mw_bigc *x, u32 sb, u32 rb, const int64_t *counts, int n, int me,
+                       u32 dt, u32 opv, u32 comm, u32 req)
+{
+	mw_dtype *d, *big;
+	mw_coll a;
+	int64_t total = 0, off = 0;
+	MPI_Request hr = MPI_REQUEST_NULL;
+	MPI_Op op = MPI_OP_NULL;
+	u32 bigh = 0, *r = NULL;
+	for (int i = 0; i < n; i++) {
+		total += counts[i];
+		off += i < me ? counts[i] : 0;
+	}
+	if (!mw_dtype_get(dt, &d) && !(d->size == d->extent && d->extent == d->textent))
+		return (void)mw_bigc_fail(x, MW_ERR_COUNT, "argument recvcounts: no common "
+		        "divisor of the counts leaves them within INT_MAX, and on a datatype "
+		        "with holes the bridge cannot reduce them whole and copy this "
+		        "process's block out (the copy would write recvbuf's holes)");
+	if (wrap_type(x, total, dt, opv, &bigh, &op))
+		return;
+	int rc = mw_coll_begin(&a, x->inst, comm, NULL, 0);
+	if (!rc)
+		rc = mw_coll_reduce_scatter64(&a, sb, rb, counts, dt, opv);
+	if (checked(x, &a, rc, req, &r, comm))
+		return;
+	rs_after *f = calloc(1, sizeof *f);
+	size_t bytes = (size_t)total * (size_t)a.sd->size;
+	if (f && !a.in_place && !(f->tmp = malloc(bytes + 1))) {
+		free(f);
+		f = NULL;
+	}
+	if (!f)
+		return (void)mw_bigc_fail(x, MW_ERR_NO_MEM, "no host memory for the whole "
+		                          "reduction (%lld elements)", (long long)total);
+	/* the host writes element k's data at buf + tlb + k * extent */
+	char *res = a.in_place ? (char *)a.rp : (char *)f->tmp - a.sd->tlb;
+	f->from = res + a.sd->tlb + off * a.sd->extent;
+	f->to = (char *)a.rp + a.sd->tlb;
+	f->bytes = (size_t)counts[me] * (size_t)a.sd->size;
+	mw_dtype_get(bigh, &big);   /* wrap_type made it */
+	rc = MPI_Iallreduce(a.in_place ? MPI_IN_PLACE : a.sp, res, 1, big->h, op, a.c, &hr);
+	if (rc == MPI_SUCCESS) {
+		*r = mw_req_put(hr);
+		mw_req_attach(*r, rs_done, f);
+		mw_req_comm(*r, comm);
+	} else {
+		free(f->tmp);
+		free(f);
+	}
+	mw_proc_as = NULL;
+	x->r = mw_ret(x->inst, rc, comm, x->proc);
+}
+
 static void iscattered(mw_bigc *x, u32 sb, u32 rb, const int64_t *counts, int n, u32 dt,
                        u32 opv, u32 comm, u32 req)
 {
@@ -689,11 +763,7 @@ static void iscattered(mw_bigc *x, u32 sb, u32 rb, const int64_t *counts, int n,
 		u = gcd64(u, counts[i]);   /* > 0: one count is above limit() */
 	for (int i = 0; i < n && !host; i++)
 		if (counts[i] / u > limit())
-			return (void)mw_bigc_fail(x, MW_ERR_COUNT, "argument recvcounts[%d] = %lld: "
-			        "the counts' greatest common divisor %lld leaves %lld, above INT_MAX "
-			        "(the bridge runs MPI_Ireduce_scatter_c as one MPI_Ireduce_scatter "
-			        "on a contiguous type of that many elements)", i,
-			        (long long)counts[i], (long long)u, (long long)(counts[i] / u));
+			return allreduced(x, sb, rb, counts, n, me, dt, opv, comm, req);
 	/* The counts the host reads until the operation is done: the request's. */
 	int *q = host ? NULL : malloc((size_t)n * sizeof *q);
 	int64_t *c64 = host ? malloc((size_t)n * sizeof *c64) : NULL;

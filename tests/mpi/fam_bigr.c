@@ -240,9 +240,9 @@ static void nonblocking(MPI_Op ufirst)
 /* Ireduce_scatter_c: rank j's block is 1200 (j + 1) elements, none for
  * rank 1 (wasm: one host MPI_Ireduce_scatter on a contiguous type of 1200
  * elements, their greatest common divisor, or MPICH's own _c); element i
- * of the whole is val(r, i).  Then counts 1001, 1002, ... with a user op:
- * no common divisor leaves them within an int, which the module is told
- * (MPI_ERR_COUNT) where natively they run. */
+ * of the whole is val(r, i).  Then counts 1001, 1002, ... with a user op,
+ * which no common divisor brings within an int; on a type with holes the
+ * module is told so (MPI_ERR_COUNT) where natively they run. */
 static void ireduce_scatter(MPI_Op ufirst)
 {
 	enum { T = 1200 * 10 };
@@ -284,11 +284,37 @@ static void ireduce_scatter(MPI_Op ufirst)
 		bad += ip[i] != val(0, off + i);
 	tm_out("ireduce_scatter_c MPI_SUM ints and long doubles, in place user op, %d "
 	       "elements, %d here: %d wrong", tot, mine, bad);
+	/* Counts 1001, 1002, ...: no common divisor above 1 (wasm: the whole
+	 * reduction in one host operation, this block copied out when it
+	 * completes), the user op, not in place and in place. */
+	tot = off = bad = 0;
+	for (int j = 0; j < size; j++) {
+		rcounts[j] = 1001 + j;
+		tot += (int)rcounts[j];
+		off += j < rank ? (int)rcounts[j] : 0;
+	}
+	mine = (int)rcounts[rank];
+	fill(in, tot, rank);
+	fill(ip, tot, rank);
+	for (int i = 0; i < tot; i++)
+		out[i] = -1;
+	OK(C_(MPI_Ireduce_scatter)(in, out, rcounts, MPI_INT, ufirst, MPI_COMM_WORLD, &rq[0]));
+	OK(C_(MPI_Ireduce_scatter)(MPI_IN_PLACE, ip, rcounts, MPI_INT, ufirst, MPI_COMM_WORLD,
+	                           &rq[1]));
+	OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+	for (int i = 0; i < tot; i++)
+		bad += out[i] != (i < mine ? val(0, off + i) : -1);
+	for (int i = 0; i < mine; i++)
+		bad += ip[i] != val(0, off + i);
+	tm_out("ireduce_scatter_c counts 1001.., user op, in place or not, %d here: %d wrong",
+	       mine, bad);
 	if (size > 1) {
+		/* The same counts on a type with holes (an int in 8 bytes). */
+		MPI_Datatype holey;
 		MPI_Request r2 = MPI_REQUEST_NULL;
-		for (int j = 0; j < size; j++)
-			rcounts[j] = 1001 + j;
-		int rc = C_(MPI_Ireduce_scatter)(in, out, rcounts, MPI_INT, ufirst,
+		MPI_Type_create_resized(MPI_INT, 0, 8, &holey);
+		MPI_Type_commit(&holey);
+		int rc = C_(MPI_Ireduce_scatter)(in, out, rcounts, holey, ufirst,
 		                                 MPI_COMM_WORLD, &r2);
 #ifdef __wasm__
 		int cls = MPI_SUCCESS;
@@ -298,7 +324,8 @@ static void ireduce_scatter(MPI_Op ufirst)
 		if (rc == MPI_SUCCESS)
 			OK(MPI_Wait(&r2, MPI_STATUS_IGNORE));
 #endif
-		tm_out("ireduce_scatter_c, counts 1001, 1002, ..., user op: ended");
+		MPI_Type_free(&holey);
+		tm_out("ireduce_scatter_c counts 1001.. on a type with holes: ended");
 	}
 }
 
