@@ -11,7 +11,10 @@
 # alternating, 3 passes; each figure is the best.  Prints the table with
 # the ratios to native.
 #   B=build MPI=openmpi|mpich
+#   BEFORE=/path/to/mpiwasm   the third column is that engine (e.g. one
+#             built before a change) instead of the old path
 set -u
+BEFORE=${BEFORE:-}
 PROG=${1:-rma}
 case $PROG in
 rma) OLD=MPIWASM_WIN_ALLOCATE_CREATE WHAT="an MPI_Win_allocate window" ;;
@@ -37,8 +40,8 @@ run() {   # run native|wasm|old
 	case $1 in
 	native) set -- "$OUT/$PROG" ;;
 	wasm) set -- "$B/mpiwasm -q $OUT/$PROG.wasm" ;;
-	old) set -- "$B/mpiwasm -q $OUT/$PROG.wasm"
-	     export "$OLD=1" ;;
+	old) if [ -n "$BEFORE" ]; then set -- "$BEFORE -q $OUT/$PROG.wasm"
+	     else set -- "$B/mpiwasm -q $OUT/$PROG.wasm"; export "$OLD=1"; fi ;;
 	esac
 	# shellcheck disable=SC2086
 	timeout 600 nice $LAUNCH 2 $FWD $1 2>/dev/null | grep -E '^[a-z_]+ [0-9]+ '
@@ -56,7 +59,8 @@ best "$OUT/$PROG.native.txt" > "$OUT/$PROG.n"
 best "$OUT/$PROG.wasm.txt" > "$OUT/$PROG.w"
 best "$OUT/$PROG.old.txt" > "$OUT/$PROG.o"
 echo "RMA on $WHAT, 2 ranks, $MPI ($(date -u +%Y-%m-%d), $(nproc) cores)"
-echo "| test | bytes | native us | wasm us | old wasm us | wasm/native | old/native |"
+old=old; [ -n "$BEFORE" ] && old=before
+echo "| test | bytes | native us | wasm us | $old wasm us | wasm/native | $old/native |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 awk 'FILENAME == ARGV[1] { n[$1] = $3; next } FILENAME == ARGV[2] { w[$1] = $3; next }
      { o[$1] = $3; b[$1] = $2; if (!($1 in seen)) { seen[$1] = 1; key[++c] = $1 } }

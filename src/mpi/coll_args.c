@@ -529,6 +529,32 @@ int mw_coll_reduce_scatter(mw_coll *a, u32 sb, u32 rb, u32 rcounts, u32 dt, u32 
 	return 0;
 }
 
+/* The same with MPI_Count recvcounts, already copied to host memory
+ * (counts, each at least 0, their total below 2^63; the large-count
+ * MPI_Ireduce_scatter_c, hand_bigr.c). */
+int mw_coll_reduce_scatter64(mw_coll *a, u32 sb, u32 rb, const int64_t *counts, u32 dt,
+                             u32 opv)
+{
+	int n = 0, me = mw_my_rank(a->c);
+	MPI_Comm_size(a->c, &n);
+	CK(dtype_arg(dt, 1, &a->sd), "datatype");
+	a->rd = a->sd;
+	CK(op_arg(opv), "op");
+	int64_t total = 0;
+	for (int i = 0; i < n; i++)
+		total += counts[i];
+	a->in_place = IN_PLACE(sb);
+	if (a->in_place) {
+		a->sp = MPI_IN_PLACE;
+		CK(blocks64(a, rb, total, 1, a->sd, &a->rp), "recvbuf");
+	} else {
+		CK(blocks64(a, sb, total, 1, a->sd, &a->sp), "sendbuf");
+		CK(blocks64(a, rb, counts[me], 1, a->sd, &a->rp), "recvbuf");
+		CK(mw_disjoint(a->sp, total, a->rp, counts[me], a->sd), "recvbuf");
+	}
+	return 0;
+}
+
 /* ---- neighborhood collectives ----------------------------------------------------
  * Blocks go to and come from the neighbours of c's topology: outdeg sent,
  * indeg received.  The block a process sends itself (a periodic

@@ -92,6 +92,8 @@ int mw_coll_reduce_scatter_block(mw_coll *a, uint32_t sb, uint32_t rb,
                                  uint32_t count, uint32_t dt, uint32_t opv);
 int mw_coll_reduce_scatter(mw_coll *a, uint32_t sb, uint32_t rb, uint32_t rcounts,
                            uint32_t dt, uint32_t opv);
+int mw_coll_reduce_scatter64(mw_coll *a, uint32_t sb, uint32_t rb, const int64_t *counts,
+                             uint32_t dt, uint32_t opv);
 
 /* Neighborhood collectives (blocks per neighbour of c's topology):
  * mw_coll_neighbors first (the degrees; the snapshots are padded to the

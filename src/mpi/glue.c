@@ -3255,7 +3255,7 @@ fail:
 	return mw_coll_fail(&m, rc, k.obj, k.proc);
 }
 
-static uint32_t mwg_Ireduce_scatter(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
+uint32_t mwg_Ireduce_scatter(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
 {
 	const mw_call k = { inst, "MPI_Ireduce_scatter", a5, 0, 0 };
 	int rc;
@@ -6646,17 +6646,6 @@ static uint32_t mwb_Irecv_c(rt_instance *inst, uint32_t a0, uint64_t a1, uint32_
 	uint32_t b1, b2;
 	if (mw_bigc_xfer(&x, "count", a1, a2, &b1, &b2)) goto out;
 	x.r = mwg_Irecv(inst, a0, b1, b2, a3, a4, a5, a6);
-out:
-	return mw_bigc_end(&x);
-}
-
-static uint32_t mwb_Ireduce_scatter_c(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6)
-{
-	mw_bigc x;
-	mw_bigc_begin(&x, inst, "MPI_Ireduce_scatter_c", MW_BIGC_COMM, a5);
-	uint32_t b2;
-	if (mw_bigc_arr(&x, "recvcounts", a2, mw_bigc_size(a5, 1), &b2)) goto out;
-	x.r = mwg_Ireduce_scatter(inst, a0, a1, b2, a3, a4, a5, a6);
 out:
 	return mw_bigc_end(&x);
 }

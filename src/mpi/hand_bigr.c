@@ -1,8 +1,9 @@
 /* hand_bigr.c - MPI-4's large-count reductions: MPI_Allreduce_c,
  * MPI_Reduce_c, MPI_Reduce_local_c, MPI_Scan_c, MPI_Exscan_c,
- * MPI_Reduce_scatter_block_c, MPI_Reduce_scatter_c (its own section,
- * below) and the nonblocking MPI_Iallreduce_c,
- * MPI_Ireduce_c, MPI_Iscan_c, MPI_Iexscan_c, MPI_Ireduce_scatter_block_c.
+ * MPI_Reduce_scatter_block_c, MPI_Reduce_scatter_c and
+ * MPI_Ireduce_scatter_c (their own sections, below) and the nonblocking
+ * MPI_Iallreduce_c, MPI_Ireduce_c, MPI_Iscan_c, MPI_Iexscan_c,
+ * MPI_Ireduce_scatter_block_c.
  *
  * A count up to INT_MAX goes through the int version, as the generated
  * glue does for the other procedures, so what a module sees does not
@@ -494,9 +495,8 @@ u32 mwb_Ireduce_scatter_block_c(rt_instance *inst, u32 sb, u32 rb, uint64_t coun
  * results are the whole reduction's, scattered.  Every rank makes the same
  * calls (recvcounts must be the same everywhere).  In place, each block is
  * reduced where it lies in recvbuf, and the rank's own is then moved to
- * recvbuf's start.  The nonblocking MPI_Ireduce_scatter_c (one request for
- * the whole operation) stays generated: a count above INT_MAX is refused
- * with MPI_ERR_COUNT, naming recvcounts[i]. */
+ * recvbuf's start.  The nonblocking MPI_Ireduce_scatter_c: its own
+ * section, below. */
 
 /* Moves n elements of d from element off of recvbuf rb to its start
  * (off > 0; the reduction checked both ranges), in ascending pieces (a
@@ -545,31 +545,41 @@ static int move_down(mw_bigc *x, u32 rb, int64_t off, int64_t n, u32 dt)
 	return 0;
 }
 
+/* What both forms refuse above INT_MAX: an intercommunicator, more than
+ * 4 GiB or 2^32 elements in all.  0, or 1 with the failure raised; *me
+ * this process's rank. */
+static int rs_refused(mw_bigc *x, const int64_t *counts, int n, u32 dt, u32 comm, int *me)
+{
+	MPI_Comm c;
+	mw_dtype *d;
+	int inter = 0;
+	int64_t total = 0;
+	mw_comm_live(comm, &c);   /* live: mw_bigc_size said its size */
+	MPI_Comm_rank(c, me);
+	MPI_Comm_test_inter(c, &inter);
+	if (inter)
+		return mw_bigc_fail(x, MW_ERR_COUNT, "argument recvcounts: a count above "
+		                    "INT_MAX on an intercommunicator (the bridge's large-count "
+		                    "reduce-scatter takes intracommunicators only)");
+	for (int i = 0; i < n && total <= ((int64_t)1 << 32); i++)
+		total += counts[i];   /* each below 2^63: cannot overflow before the check */
+	if (total > ((int64_t)1 << 32) || (!mw_dtype_get(dt, &d) && d->size > 0 &&
+	                                   d->size > ((int64_t)1 << 32) / total))
+		return mw_bigc_fail(x, MW_ERR_COUNT, "argument recvcounts: %lld elements in "
+		                    "all, a reduction of more than 4 GiB or 2^32 elements",
+		                    (long long)total);
+	return 0;
+}
+
 /* The blocks' reductions (counts: the host copy of recvcounts, n ranks). */
 static void scattered(mw_bigc *x, u32 sb, u32 rb, const int64_t *counts, int n, u32 dt,
                       u32 opv, u32 comm)
 {
-	MPI_Comm c;
 	mw_dtype *d;
-	int me = -1, inter = 0;
-	int64_t ext = 0, total = 0, mine = 0;
-	mw_comm_live(comm, &c);   /* live: mw_bigc_size said its size */
-	MPI_Comm_rank(c, &me);
-	MPI_Comm_test_inter(c, &inter);
-	if (inter) {
-		mw_bigc_fail(x, MW_ERR_COUNT, "argument recvcounts: a count above INT_MAX on "
-		             "an intercommunicator (the bridge reduces it block by block, "
-		             "intracommunicators only)");
+	int me = -1;
+	int64_t ext = 0, mine = 0;
+	if (rs_refused(x, counts, n, dt, comm, &me))
 		return;
-	}
-	for (int i = 0; i < n && total <= ((int64_t)1 << 32); i++)
-		total += counts[i];   /* each below 2^63: cannot overflow before the check */
-	if (total > ((int64_t)1 << 32) || (!mw_dtype_get(dt, &d) && d->size > 0 &&
-	                                   d->size > ((int64_t)1 << 32) / total)) {
-		mw_bigc_fail(x, MW_ERR_COUNT, "argument recvcounts: %lld elements in all, a "
-		             "reduction of more than 4 GiB or 2^32 elements", (long long)total);
-		return;
-	}
 	if (!mw_dtype_get(dt, &d))
 		ext = d->extent;   /* else the first chunk's int version says why */
 	int in_place = IN_PLACE(sb);
@@ -597,28 +607,220 @@ static void scattered(mw_bigc *x, u32 sb, u32 rb, const int64_t *counts, int n, 
 		move_down(x, rb, mine, counts[me], dt);
 }
 
+/* recvcounts (n of them at module address rcounts) copied to host
+ * memory (*counts, NULL if they could not be: the int version says why);
+ * -1 if one is negative, 1 if one is above limit(), else 0. */
+static int rs_counts(rt_instance *inst, u32 rcounts, int64_t n, int64_t **counts)
+{
+	int big = 0;
+	const unsigned char *p = n > 0 ? mw_arr(inst, rcounts, (uint64_t)n, 8) : NULL;
+	*counts = NULL;
+	if (p && (*counts = malloc((size_t)n * sizeof **counts))) {
+		memcpy(*counts, p, (size_t)n * 8);   /* once: what is checked is used */
+		for (int64_t i = 0; i < n && big >= 0; i++)
+			if ((*counts)[i] < 0)
+				big = -1;   /* the int version's refusal */
+			else if ((*counts)[i] > limit())
+				big = 1;
+	}
+	return big;
+}
+
 u32 mwb_Reduce_scatter_c(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt, u32 opv,
                          u32 comm)
 {
 	mw_bigc x;
 	mw_bigc_begin(&x, inst, "MPI_Reduce_scatter_c", MW_BIGC_COMM, comm);
-	int64_t n = mw_bigc_size(comm, 0), *counts = NULL;
-	int big = 0;
-	const unsigned char *p = n > 0 ? mw_arr(inst, rcounts, (uint64_t)n, 8) : NULL;
-	if (p && (counts = malloc((size_t)n * sizeof *counts))) {
-		memcpy(counts, p, (size_t)n * 8);   /* once: what is checked is used */
-		for (int64_t i = 0; i < n && big >= 0; i++)
-			if (counts[i] < 0)
-				big = -1;   /* the int version's refusal */
-			else if (counts[i] > limit())
-				big = 1;
-	}
+	int64_t n = mw_bigc_size(comm, 0), *counts;
 	u32 b2;
-	if (big <= 0) {
+	if (rs_counts(inst, rcounts, n, &counts) <= 0) {
 		if (!mw_bigc_arr(&x, "recvcounts", rcounts, n, &b2))
 			x.r = mwg_Reduce_scatter(inst, sb, rb, b2, dt, opv, comm);
 	} else {
 		scattered(&x, sb, rb, counts, (int)n, dt, opv, comm);
+	}
+	free(counts);
+	return mw_bigc_end(&x);
+}
+
+/* ---- MPI_Ireduce_scatter_c ------------------------------------------------
+ * All counts within limit(): the int version on an int copy of them.
+ * Above (one request must stand for the whole operation):
+ * - MPI-4 host (MPICH), a predefined op on a type it reduces (host_reduces):
+ *   its own MPI_Ireduce_scatter_c, after the int version's argument rules
+ *   with 64-bit counts;
+ * - otherwise one host MPI_Ireduce_scatter on a contiguous type of u
+ *   elements, u the greatest common divisor of the counts, each count
+ *   divided by u, with the bridge's op (wrap_fn: the module's op in pieces,
+ *   as the other nonblocking forms).  The buffers are the same bytes, so
+ *   they are checked element by element as above;
+ * - where the quotients by u are still above limit() (e.g. 2^31 and
+ *   2^31+1 elements): allreduced, below. */
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* What the request owns: the int counts the host reads until it is done. */
+static void counts_free(void *arg)
+{
+	free(arg);
+}
+
+/* Counts without a large enough common divisor: the whole reduction as
+ * one host MPI_Iallreduce on one element of a contiguous type of all the
+ * elements (in place: in recvbuf; else into host memory), this process's
+ * block copied to recvbuf's start when the request completes (rs_done,
+ * run by the request's release).  A copy by bytes: refused for a type
+ * with holes (recvbuf's holes must stay as they are). */
+typedef struct rs_after {
+	char *to;
+	const char *from;
+	size_t bytes;
+	void *tmp;   /* the host buffer of the whole result, or NULL */
+} rs_after;
+
+static void rs_done(void *arg)
+{
+	rs_after *f = arg;
+	if (f->bytes && f->to != f->from)
+		memmove(f->to, f->from, f->bytes);
+	free(f->tmp);
+	free(f);
+}
+
+static void allreduced(mw_bigc *x, u32 sb, u32 rb, const int64_t *counts, int n, int me,
+                       u32 dt, u32 opv, u32 comm, u32 req)
+{
+	mw_dtype *d, *big;
+	mw_coll a;
+	int64_t total = 0, off = 0;
+	MPI_Request hr = MPI_REQUEST_NULL;
+	MPI_Op op = MPI_OP_NULL;
+	u32 bigh = 0, *r = NULL;
+	for (int i = 0; i < n; i++) {
+		total += counts[i];
+		off += i < me ? counts[i] : 0;
+	}
+	if (!mw_dtype_get(dt, &d) && !(d->size == d->extent && d->extent == d->textent))
+		return (void)mw_bigc_fail(x, MW_ERR_COUNT, "argument recvcounts: no common "
+		        "divisor of the counts leaves them within INT_MAX, and on a datatype "
+		        "with holes the bridge cannot reduce them whole and copy this "
+		        "process's block out (the copy would write recvbuf's holes)");
+	if (wrap_type(x, total, dt, opv, &bigh, &op))
+		return;
+	int rc = mw_coll_begin(&a, x->inst, comm, NULL, 0);
+	if (!rc)
+		rc = mw_coll_reduce_scatter64(&a, sb, rb, counts, dt, opv);
+	if (checked(x, &a, rc, req, &r, comm))
+		return;
+	rs_after *f = calloc(1, sizeof *f);
+	size_t bytes = (size_t)total * (size_t)a.sd->size;
+	if (f && !a.in_place && !(f->tmp = malloc(bytes + 1))) {
+		free(f);
+		f = NULL;
+	}
+	if (!f)
+		return (void)mw_bigc_fail(x, MW_ERR_NO_MEM, "no host memory for the whole "
+		                          "reduction (%lld elements)", (long long)total);
+	/* the host writes element k's data at buf + tlb + k * extent */
+	char *res = a.in_place ? (char *)a.rp : (char *)f->tmp - a.sd->tlb;
+	f->from = res + a.sd->tlb + off * a.sd->extent;
+	f->to = (char *)a.rp + a.sd->tlb;
+	f->bytes = (size_t)counts[me] * (size_t)a.sd->size;
+	mw_dtype_get(bigh, &big);   /* wrap_type made it */
+	rc = MPI_Iallreduce(a.in_place ? MPI_IN_PLACE : a.sp, res, 1, big->h, op, a.c, &hr);
+	if (rc == MPI_SUCCESS) {
+		*r = mw_req_put(hr);
+		mw_req_attach(*r, rs_done, f);
+		mw_req_comm(*r, comm);
+	} else {
+		free(f->tmp);
+		free(f);
+	}
+	mw_proc_as = NULL;
+	x->r = mw_ret(x->inst, rc, comm, x->proc);
+}
+
+static void iscattered(mw_bigc *x, u32 sb, u32 rb, const int64_t *counts, int n, u32 dt,
+                       u32 opv, u32 comm, u32 req)
+{
+	mw_coll a;
+	int me = -1, rc;
+	MPI_Request hr = MPI_REQUEST_NULL;
+	u32 *r = NULL;
+	if (rs_refused(x, counts, n, dt, comm, &me))
+		return;
+	int host = MPI_VERSION >= 4 && host_reduces(dt, opv);
+	int64_t u = 0;
+	for (int i = 0; i < n; i++)
+		u = gcd64(u, counts[i]);   /* > 0: one count is above limit() */
+	for (int i = 0; i < n && !host; i++)
+		if (counts[i] / u > limit())
+			return allreduced(x, sb, rb, counts, n, me, dt, opv, comm, req);
+	/* The counts the host reads until the operation is done: the request's. */
+	int *q = host ? NULL : malloc((size_t)n * sizeof *q);
+	int64_t *c64 = host ? malloc((size_t)n * sizeof *c64) : NULL;
+	void *own = host ? (void *)c64 : (void *)q;
+	if (!own)
+		return (void)mw_bigc_fail(x, MW_ERR_NO_MEM, "no host memory for the counts");
+	if (c64)
+		memcpy(c64, counts, (size_t)n * sizeof *c64);
+	for (int i = 0; q && i < n; i++)
+		q[i] = (int)(counts[i] / u);
+	MPI_Op op = MPI_OP_NULL;
+	u32 bigh = 0;
+	if (!host && wrap_type(x, u, dt, opv, &bigh, &op)) {
+		free(own);
+		return;
+	}
+	rc = mw_coll_begin(&a, x->inst, comm, NULL, 0);
+	if (!rc)
+		rc = mw_coll_reduce_scatter64(&a, sb, rb, counts, dt, opv);
+	if (checked(x, &a, rc, req, &r, comm)) {
+		free(own);
+		return;
+	}
+	if (host) {
+#if MPI_VERSION >= 4
+		mw_op_get(opv, &op);   /* checked by the argument rules */
+		rc = MPI_Ireduce_scatter_c(a.sp, a.rp, (const MPI_Count *)c64, a.sd->h, op,
+		                           a.c, &hr);
+#endif
+	} else {
+		mw_dtype *big;
+		mw_dtype_get(bigh, &big);   /* wrap_type made it */
+		rc = MPI_Ireduce_scatter(a.sp, a.rp, q, big->h, op, a.c, &hr);
+	}
+	if (r && rc == MPI_SUCCESS) {
+		*r = mw_req_put(hr);
+		mw_req_attach(*r, counts_free, own);
+		mw_req_comm(*r, comm);
+	} else {
+		free(own);
+	}
+	mw_proc_as = NULL;
+	x->r = mw_ret(x->inst, rc, comm, x->proc);
+}
+
+u32 mwb_Ireduce_scatter_c(rt_instance *inst, u32 sb, u32 rb, u32 rcounts, u32 dt, u32 opv,
+                          u32 comm, u32 req)
+{
+	mw_bigc x;
+	mw_bigc_begin(&x, inst, "MPI_Ireduce_scatter_c", MW_BIGC_COMM, comm);
+	int64_t n = mw_bigc_size(comm, 1), *counts;
+	u32 b2;
+	if (rs_counts(inst, rcounts, n, &counts) <= 0) {
+		if (!mw_bigc_arr(&x, "recvcounts", rcounts, n, &b2))
+			x.r = mwg_Ireduce_scatter(inst, sb, rb, b2, dt, opv, comm, req);
+	} else {
+		iscattered(&x, sb, rb, counts, (int)n, dt, opv, comm, req);
 	}
 	free(counts);
 	return mw_bigc_end(&x);

@@ -62,6 +62,7 @@ u32 mwh_Finalize(const mw_call *k)
 	if (n)
 		return mw_fail_arg(k->inst, MW_ERR_PENDING, k->obj, k->proc, "%d nonblocking "
 		                   "file request%s not completed", n, n == 1 ? "" : "s");
+	mw_rma_fini();
 	mw_tables_fini();
 	int rc = MPI_Finalize();
 	if (rc == MPI_SUCCESS)

@@ -20,6 +20,7 @@ uint32_t mwb_Iallreduce_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint3
 uint32_t mwb_Iexscan_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Ireduce_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Ireduce_scatter_block_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t);
+uint32_t mwb_Ireduce_scatter_c(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Iscan_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Reduce_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwb_Reduce_local_c(rt_instance *inst, uint32_t, uint32_t, uint64_t, uint32_t, uint32_t);
@@ -398,6 +399,7 @@ uint32_t mwg_Exscan(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, u
 uint32_t mwg_Iallreduce(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwg_Iexscan(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwg_Ireduce(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
+uint32_t mwg_Ireduce_scatter(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwg_Ireduce_scatter_block(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwg_Iscan(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);
 uint32_t mwg_Reduce(rt_instance *inst, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t);

@@ -51,6 +51,7 @@
  * addresses in the caller's own memory (w->seg). */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,9 @@ typedef struct rma_peer {
 	int64_t size;          /* bytes the rank exposes (non-dynamic) */
 	int64_t disp_unit;
 	uint64_t base;         /* host address of its linear memory (dynamic) */
-	int64_t lk_ok;         /* whether it has the second host window */
+	int64_t glob;          /* whether it can use the bridge-wide ld_glob */
+	int64_t mbase;         /* module address of its window's data (its own
+	                        * memory; 0 if dynamic) */
 } rma_peer;
 
 typedef struct rma_win {
@@ -85,8 +88,14 @@ typedef struct rma_win {
 	u32 shm_blk, shm_at;   /* shared: malloc block, mapped module address */
 	uint64_t shm_len;      /* shared: bytes mapped at shm_at */
 	int64_t *pad;          /* shared: each segment's offset in its page */
-	MPI_Win lk;            /* long double accumulates: a second host window
-	                        * over the same memory (see ld_acc) */
+	int glob;              /* long double accumulates use ld_glob (every rank
+	                        * of the window is in MPI_COMM_WORLD); else: */
+	int *wrank;            /* glob: each rank's rank in MPI_COMM_WORLD */
+	int lock_all;          /* passive epochs the module has open on the host
+	                        * window: MPI_Win_lock_all, and MPI_Win_lock */
+	unsigned *locked;      /* per target rank */
+	MPI_Win lk;            /* not glob: a second host window over the same
+	                        * memory (see ld_acc) */
 	int lk_seg;            /* lk's displacements count from the segment, not
 	                        * from the host window's base (pad[rank] less) */
 	int64_t *lk_pad;       /* shared, host-allocated: lk's displacements count
@@ -183,46 +192,164 @@ typedef struct host_span {
 	int du;
 } host_span;
 
-/* After the host made window hw over comm c: the second host window over
- * the same memory, the record, the peers' layouts (collective over c),
- * and the module handle in *out. */
+/* ---- the bridge-wide windows of long double accumulates ----------------------
+ * Made once, in the first window creation on a communicator congruent to
+ * MPI_COMM_WORLD (so every process of the world takes part, collectively),
+ * and kept in a passive epoch (MPI_Win_lock_all) until MPI_Finalize:
+ * - lock: one 64-bit word per world rank, 0 or 1, the lock of the long
+ *   double accumulates targeting that rank (taken by an atomic swap);
+ * - data: every rank's whole linear memory (module address = displacement),
+ *   through which such an accumulate reaches its target in any
+ *   synchronization mode of the module's window (fence, PSCW, or none).
+ * A window whose ranks are all in MPI_COMM_WORLD uses them; creating it
+ * costs no host window more.  Others (a communicator across worlds after
+ * a spawn, a window made before any on a world-sized communicator, every
+ * window on MPICH: ld_glob_make) get a second host window over their
+ * memory, as before (w->lk). */
+static struct {
+	int tried, ok;
+	MPI_Win lock, data;
+	int64_t *words;
+} ld_glob = { 0, 0, MPI_WIN_NULL, MPI_WIN_NULL, NULL };
+
+static void ld_glob_make(rt_instance *inst, MPI_Comm c)
+{
+	int cmp = MPI_UNEQUAL;
+	if (ld_glob.tried || MPI_Comm_compare(c, MPI_COMM_WORLD, &cmp) != MPI_SUCCESS ||
+	    (cmp != MPI_IDENT && cmp != MPI_CONGRUENT))
+		return;
+	ld_glob.tried = 1;
+#ifdef MPICH_VERSION
+	/* Not on MPICH 4.0.2 (ch4:ucx), where both halves failed here: a window
+	 * made later over memory inside `data` loses its Puts (they complete,
+	 * the memory never changes), and two ranks each spinning on the other's
+	 * lock word hung in a PSCW epoch.  Every window keeps its own second
+	 * window there (w->lk). */
+	return;
+#endif
+	int ok = MPI_Win_allocate(8, 8, MPI_INFO_NULL, c, &ld_glob.words,
+	                          &ld_glob.lock) == MPI_SUCCESS;
+	if (ok)
+		*ld_glob.words = 0;
+	else
+		ld_glob.lock = MPI_WIN_NULL;
+	if (MPI_Win_create(rt_mem(inst, 0, 0), (MPI_Aint)1 << 32, 1, MPI_INFO_NULL, c,
+	                   &ld_glob.data) != MPI_SUCCESS) {
+		ld_glob.data = MPI_WIN_NULL;
+		ok = 0;
+	}
+	/* all or none; and every word is 0 before anyone takes one */
+	if (MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, c) != MPI_SUCCESS)
+		ok = 0;
+	if (ok) {
+		MPI_Win_set_errhandler(ld_glob.lock, MPI_ERRORS_RETURN);
+		MPI_Win_set_errhandler(ld_glob.data, MPI_ERRORS_RETURN);
+		ok = MPI_Win_lock_all(MPI_MODE_NOCHECK, ld_glob.lock) == MPI_SUCCESS &&
+		     MPI_Win_lock_all(MPI_MODE_NOCHECK, ld_glob.data) == MPI_SUCCESS;
+	}
+	if (!ok) {   /* (lock_all does not fail on a window it just made) */
+		if (ld_glob.lock != MPI_WIN_NULL)
+			MPI_Win_free(&ld_glob.lock);
+		if (ld_glob.data != MPI_WIN_NULL)
+			MPI_Win_free(&ld_glob.data);
+	}
+	ld_glob.ok = ok;
+}
+
+/* Before the host's MPI_Finalize (collective over the world, as that is). */
+void mw_rma_fini(void)
+{
+	if (!ld_glob.ok)
+		return;
+	MPI_Win_unlock_all(ld_glob.lock);
+	MPI_Win_unlock_all(ld_glob.data);
+	MPI_Win_free(&ld_glob.lock);
+	MPI_Win_free(&ld_glob.data);
+	ld_glob.ok = 0;
+	ld_glob.words = NULL;
+}
+
+/* Each rank of c's rank in MPI_COMM_WORLD (malloc'd, n of them): NULL if
+ * one is not in it.  Every rank of c gets the same answer: all of c in one
+ * world is the world of each. */
+static int *world_ranks(MPI_Comm c, int n)
+{
+	MPI_Group g = MPI_GROUP_NULL, wg = MPI_GROUP_NULL;
+	int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
+	int ok = in && out && MPI_Comm_group(c, &g) == MPI_SUCCESS &&
+	         MPI_Comm_group(MPI_COMM_WORLD, &wg) == MPI_SUCCESS;
+	for (int i = 0; ok && i < n; i++)
+		in[i] = i;
+	ok = ok && MPI_Group_translate_ranks(g, n, in, wg, out) == MPI_SUCCESS;
+	for (int i = 0; ok && i < n; i++)
+		ok = out[i] != MPI_UNDEFINED;
+	if (g != MPI_GROUP_NULL)
+		MPI_Group_free(&g);
+	if (wg != MPI_GROUP_NULL)
+		MPI_Group_free(&wg);
+	free(in);
+	if (!ok) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* After the host made window hw over comm c: the record, the peers'
+ * layouts (collective over c), where long double accumulates go (ld_glob,
+ * or a second host window over the same memory), and the module handle in
+ * *out. */
 static int win_new(rt_instance *inst, MPI_Win hw, MPI_Comm c, host_span hs, u32 base,
                    u32 size, int32_t disp_unit, int flavor, uint32_t *out)
 {
-	int n = 0, rc;
+	int n = 0, rc, glob = 1;
 	MPI_Win lk = MPI_WIN_NULL;
 	MPI_Comm_size(c, &n);
 	rma_win *w = calloc(1, sizeof *w);
 	rma_peer *p = calloc((size_t)n + 1, sizeof *p);
-	if (!w || !p) {
+	unsigned *locked = calloc((size_t)n + 1, sizeof *locked);
+	ld_glob_make(inst, c);
+	int *wr = ld_glob.ok ? world_ranks(c, n) : NULL;
+	if (!w || !p || !locked) {
 		free(w);
 		free(p);
+		free(locked);
+		free(wr);
 		return MPI_ERR_NO_MEM;
 	}
-	/* Without it (Open MPI 4.1 makes no MPI_Win_create window on a
-	 * 1-process communicator) the window works, but long double
-	 * accumulates on it fail, saying so. */
-	rc = hs.hp || flavor != MW_WIN_FLAVOR_DYNAMIC
-	   ? MPI_Win_create(hs.hp, hs.len, hs.du, MPI_INFO_NULL, c, &lk)
-	   : MPI_Win_create_dynamic(MPI_INFO_NULL, c, &lk);
-	if (rc != MPI_SUCCESS)
-		lk = MPI_WIN_NULL;
-	rma_peer me = { size, disp_unit, (uint64_t)(uintptr_t)rt_mem(inst, 0, 0),
-	                lk != MPI_WIN_NULL };
-	rc = MPI_Allgather(&me, 4, MPI_INT64_T, p, 4, MPI_INT64_T, c);
-	for (int i = 0; rc == MPI_SUCCESS && i < n; i++)
-		if (!p[i].lk_ok && lk != MPI_WIN_NULL)
+	rma_peer me = { size, disp_unit, (uint64_t)(uintptr_t)rt_mem(inst, 0, 0), wr != NULL,
+	                flavor == MW_WIN_FLAVOR_DYNAMIC ? 0 : base };
+	rc = MPI_Allgather(&me, 5, MPI_INT64_T, p, 5, MPI_INT64_T, c);
+	for (int i = 0; i < n; i++)
+		glob &= p[i].glob != 0;
+	if (rc == MPI_SUCCESS && !glob) {
+		/* Without it (Open MPI 4.1 makes no MPI_Win_create window on a
+		 * 1-process communicator) the window works, but long double
+		 * accumulates on it fail, saying so. */
+		int ok = (hs.hp || flavor != MW_WIN_FLAVOR_DYNAMIC
+		          ? MPI_Win_create(hs.hp, hs.len, hs.du, MPI_INFO_NULL, c, &lk)
+		          : MPI_Win_create_dynamic(MPI_INFO_NULL, c, &lk)) == MPI_SUCCESS;
+		if (!ok)
+			lk = MPI_WIN_NULL;
+		rc = MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, c);
+		if ((rc != MPI_SUCCESS || !ok) && lk != MPI_WIN_NULL)
 			MPI_Win_free(&lk);   /* all or none */
+	}
 	if (rc != MPI_SUCCESS) {
-		if (lk != MPI_WIN_NULL)
-			MPI_Win_free(&lk);
 		free(w);
 		free(p);
+		free(locked);
+		free(wr);
 		return rc;
 	}
 	MPI_Win_set_errhandler(hw, MPI_ERRORS_RETURN);
 	if (lk != MPI_WIN_NULL)
 		MPI_Win_set_errhandler(lk, MPI_ERRORS_RETURN);
+	w->glob = glob;
+	w->wrank = glob ? wr : NULL;
+	if (!glob)
+		free(wr);
+	w->locked = locked;
 	w->lk = lk;
 	w->h = hw;
 	w->base = base;
@@ -236,6 +363,8 @@ static int win_new(rt_instance *inst, MPI_Win hw, MPI_Comm c, host_span hs, u32 
 	if (h == MW_WIN_NULL) {
 		if (lk != MPI_WIN_NULL)
 			MPI_Win_free(&lk);
+		free(w->wrank);
+		free(locked);
 		free(w);
 		free(p);
 		return MPI_ERR_NO_MEM;
@@ -967,6 +1096,8 @@ u32 mwh_Win_free(const mw_call *k, mw_win_io *q)
 	free(w->pad);
 	free(w->lk_pad);
 	free(w->seg);
+	free(w->wrank);
+	free(w->locked);
 	free(w->peers);
 	free(w);
 	mw_lock();
@@ -1029,7 +1160,6 @@ u32 mwh_##NAME(const mw_call *k, rma_win *w)                                   \
 }
 WIN_ONLY(Win_complete)
 WIN_ONLY(Win_wait)
-WIN_ONLY(Win_unlock_all)
 WIN_ONLY(Win_flush_all)
 WIN_ONLY(Win_flush_local_all)
 WIN_ONLY(Win_sync)
@@ -1040,7 +1170,6 @@ u32 mwh_##NAME(const mw_call *k, int rank, rma_win *w)                         \
 {                                                                             \
 	return mw_call_ret(k, MPI_##NAME(rank, w->h));                         \
 }
-WIN_RANK(Win_unlock)
 WIN_RANK(Win_flush)
 WIN_RANK(Win_flush_local)
 
@@ -1063,7 +1192,18 @@ u32 mwh_Win_lock(const mw_call *k, int type, int rank, int as, rma_win *w)
 		return mw_call_fail(k, MW_ERR_LOCKTYPE);
 	if (assert_in((u32)as, &a))
 		return mw_call_fail(k, MW_ERR_ASSERT);
-	return mw_call_ret(k, MPI_Win_lock(t, rank, a, w->h));
+	int rc = MPI_Win_lock(t, rank, a, w->h);
+	if (rc == MPI_SUCCESS && rank >= 0 && rank < w->n)
+		__atomic_add_fetch(&w->locked[rank], 1, __ATOMIC_RELAXED);   /* the passive epochs long double accumulates use */
+	return mw_call_ret(k, rc);
+}
+
+u32 mwh_Win_unlock(const mw_call *k, int rank, rma_win *w)
+{
+	int rc = MPI_Win_unlock(rank, w->h);
+	if (rc == MPI_SUCCESS && rank >= 0 && rank < w->n && w->locked[rank])
+		__atomic_sub_fetch(&w->locked[rank], 1, __ATOMIC_RELAXED);
+	return mw_call_ret(k, rc);
 }
 
 u32 mwh_Win_lock_all(const mw_call *k, int as, rma_win *w)
@@ -1071,7 +1211,18 @@ u32 mwh_Win_lock_all(const mw_call *k, int as, rma_win *w)
 	int a;
 	if (assert_in((u32)as, &a))
 		return mw_call_fail(k, MW_ERR_ASSERT);
-	return mw_call_ret(k, MPI_Win_lock_all(a, w->h));
+	int rc = MPI_Win_lock_all(a, w->h);
+	if (rc == MPI_SUCCESS)
+		__atomic_add_fetch(&w->lock_all, 1, __ATOMIC_RELAXED);
+	return mw_call_ret(k, rc);
+}
+
+u32 mwh_Win_unlock_all(const mw_call *k, rma_win *w)
+{
+	int rc = MPI_Win_unlock_all(w->h);
+	if (rc == MPI_SUCCESS && w->lock_all)
+		__atomic_sub_fetch(&w->lock_all, 1, __ATOMIC_RELAXED);
+	return mw_call_ret(k, rc);
 }
 
 /* ---- communication ------------------------------------------------------------ */
@@ -1121,18 +1272,27 @@ int mw_win_target(const rma_win *w, int rank, uint32_t disp, int count, const mw
  * The host has no arithmetic on the module's long double types (IEEE
  * binary128; the host moves them as bytes), so every accumulate whose
  * target elements are one of them, REPLACE and NO_OP included, is done
- * here: under an exclusive passive-target lock on the target in the
- * window's second host window (w->lk, created with the window over the
- * same memory), the origin Gets the target elements, computes in
- * binary128 (the bridge's reduction ops, mpib.c), Puts them back and
- * unlocks.  All of them take that lock, so they are atomic with respect
- * to each other, which is what MPI promises accumulates of one basic
- * type on one location; they do not exclude Put/Get through the window,
- * nor do native accumulates (MPI calls those conflicting accesses).
+ * here: holding the target's lock, the origin Gets the target elements,
+ * computes in binary128 (the bridge's reduction ops, mpib.c), Puts them
+ * back and gives the lock back.  All of them take that lock, so they are
+ * atomic with respect to each other, which is what MPI promises
+ * accumulates of one basic type on one location; they do not exclude
+ * Put/Get through the window, nor do native accumulates (MPI calls those
+ * conflicting accesses).
  *
- * The second window has its own epochs, so this works in every
+ * The lock and the way to the data (ld_where):
+ * - a window of ranks of MPI_COMM_WORLD (w->glob): the target's word in
+ *   ld_glob.lock, taken by an atomic swap; the data through the module's
+ *   own host window when the module holds a passive epoch on the target
+ *   (MPI_Win_lock or MPI_Win_lock_all: the fast case, a few host
+ *   accesses), else through ld_glob.data, a bridge window over each
+ *   rank's whole linear memory that has its own epoch (fence, PSCW);
+ * - any other window: an exclusive passive-target lock on the target in
+ *   the window's second host window (w->lk, made with the window over
+ *   the same memory), data through it.
+ * ld_glob and w->lk have their own epochs, so this works in every
  * synchronization mode of the module's window: fence and PSCW (the host
- * library progresses the lock while the target waits in MPI_Win_fence or
+ * library progresses them while the target waits in MPI_Win_fence or
  * MPI_Win_wait), lock and lock_all.  Each operation completes at the
  * target before the call returns, earlier than MPI requires; the request
  * of MPI_Raccumulate/MPI_Rget_accumulate is already complete. */
@@ -1248,6 +1408,45 @@ static MPI_Aint lk_disp(const rma_win *w, int rank, MPI_Aint hd)
 	return w->lk_seg ? hd - (MPI_Aint)w->pad[rank] : hd;
 }
 
+/* Where ld_acc reaches the target's elements at host displacement hd of
+ * w->h: a host window, the target's rank in it, the displacement. */
+typedef struct ld_at {
+	MPI_Win win;
+	int rank;
+	MPI_Aint disp;
+} ld_at;
+
+static ld_at ld_where(const rma_win *w, int rank, MPI_Aint hd)
+{
+	if (!w->glob)
+		return (ld_at){ w->lk, rank, lk_disp(w, rank, hd) };
+	/* In a passive epoch of the module's: its host window, the fastest. */
+	if (__atomic_load_n(&w->lock_all, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&w->locked[rank], __ATOMIC_RELAXED))
+		return (ld_at){ w->h, rank, hd };
+	/* Else ld_glob.data, by the module address in the target's memory. */
+	const rma_peer *p = &w->peers[rank];
+	MPI_Aint mod = w->flavor == MW_WIN_FLAVOR_DYNAMIC ? hd - (MPI_Aint)p->base
+	             : w->pad ? (MPI_Aint)p->mbase + hd - (MPI_Aint)w->pad[rank]
+	             : (MPI_Aint)p->mbase + hd * (MPI_Aint)p->disp_unit;
+	return (ld_at){ ld_glob.data, w->wrank[rank], mod };
+}
+
+/* Takes (take 1) or gives back (0) world rank wr's lock word: an atomic
+ * swap, again until it was free.  A host return code. */
+static int ld_lock(int wr, int take)
+{
+	int64_t v = take, old = 0;
+	for (;;) {
+		int rc = MPI_Fetch_and_op(&v, &old, MPI_INT64_T, wr, 0, MPI_REPLACE, ld_glob.lock);
+		if (rc == MPI_SUCCESS)
+			rc = MPI_Win_flush(wr, ld_glob.lock);
+		if (rc != MPI_SUCCESS || !take || old == 0)
+			return rc;
+		sched_yield();   /* the holder may need this core (oversubscribed) */
+	}
+}
+
 /* A host request that is already complete (for the request forms). */
 static int done_query(void *x, MPI_Status *st)
 {
@@ -1283,7 +1482,7 @@ static int ld_acc(rma_win *w, const char *proc, const void *ob, int oc,
 	}
 	if (rank == MPI_PROC_NULL)
 		return MPI_SUCCESS;
-	if (w->lk == MPI_WIN_NULL) {
+	if (!w->glob && w->lk == MPI_WIN_NULL) {
 		fprintf(stderr, "mpiwasm: rank %d: %s: accumulate on a long double type not "
 		        "supported on this window: the host library made no second window over "
 		        "its memory to lock (MPI_Win_create failed)\n", mw_world_rank, proc);
@@ -1318,11 +1517,13 @@ static int ld_acc(rma_win *w, const char *proc, const void *ob, int oc,
 	}
 	if (rc)
 		goto out;
-	if ((rc = MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, w->lk)))
+	ld_at at = ld_where(w, rank, hd);
+	if ((rc = w->glob ? ld_lock(w->wrank[rank], 1)
+	                  : MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, w->lk)))
 		goto out;
-	rc = MPI_Get(cur, n, MPI_BYTE, rank, hd, tc, td, w->lk);
+	rc = MPI_Get(cur, n, MPI_BYTE, at.rank, at.disp, tc, td, at.win);
 	if (!rc)
-		rc = MPI_Win_flush(rank, w->lk);
+		rc = MPI_Win_flush(at.rank, at.win);
 	if (!rc && rp) {
 		pos = 0;
 		rc = MPI_Unpack(cur, n, &pos, rp, rcn, rd, MPI_COMM_SELF);
@@ -1333,9 +1534,11 @@ static int ld_acc(rma_win *w, const char *proc, const void *ob, int oc,
 		else
 			rc = MPI_Reduce_local(in, cur, ls ? n / ls : 0, leaf, op);
 		if (!rc)
-			rc = MPI_Put(cur, n, MPI_BYTE, rank, hd, tc, td, w->lk);
+			rc = MPI_Put(cur, n, MPI_BYTE, at.rank, at.disp, tc, td, at.win);
+		if (!rc && w->glob)   /* at the target before the lock is given back */
+			rc = MPI_Win_flush(at.rank, at.win);
 	}
-	int urc = MPI_Win_unlock(rank, w->lk);
+	int urc = w->glob ? ld_lock(w->wrank[rank], 0) : MPI_Win_unlock(rank, w->lk);
 	if (!rc)
 		rc = urc;
 out:
@@ -1365,7 +1568,7 @@ static u32 rma_op(const mw_call *k, int kind, rma_win *w, const void *ob, int oc
 		return mw_call_fail(k, MW_ERR_TYPE);   /* MPI: one basic type in an accumulate */
 	if (ld) {
 		rc = ld_acc(w, k->proc, ob, oc, od->h, rp, rcn, rd ? rd->h : MPI_BYTE, rank,
-		            lk_disp(w, rank, hd), tc, td->h, leaf, o->mod);
+		            hd, tc, td->h, leaf, o->mod);
 		if (rc == MPI_SUCCESS && q)
 			rc = req_done(q);
 		if (rc == MPI_SUCCESS && r)
@@ -1431,8 +1634,8 @@ u32 mwh_Fetch_and_op(const mw_call *k, const void *ob, void *rp, mw_dtype *d, in
                      MPI_Aint hd, const mw_op_ref *op, rma_win *w)
 {
 	if (mw_dtype_ld(d))
-		return mw_call_ret(k, ld_acc(w, k->proc, ob, 1, d->h, rp, 1, d->h, rank,
-		                             lk_disp(w, rank, hd), 1, d->h, d->h, op->mod));
+		return mw_call_ret(k, ld_acc(w, k->proc, ob, 1, d->h, rp, 1, d->h, rank, hd, 1,
+		                             d->h, d->h, op->mod));
 	return mw_call_ret(k, MPI_Fetch_and_op(ob, rp, d->h, rank, hd, op->h, w->h));
 }
 

@@ -412,6 +412,8 @@ typedef struct mw_file_io {
  * live window), and its module error handler. */
 struct rma_win;
 struct rma_win *mw_win_of(uint32_t win);
+/* Frees the bridge's own windows (hand_rma.c), before MPI_Finalize. */
+void mw_rma_fini(void);
 uint32_t mw_win_eh(uint32_t win);   /* (also below, with the large-count helpers) */
 /* The one-sided classes of hand_rma.c (src/mpi/gen/args.py): window
  * memory (loc: its module address, host pointer), a window in/out (MPI_Win_free: slot,

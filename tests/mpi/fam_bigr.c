@@ -2,7 +2,7 @@
  * MPI_Reduce_c, MPI_Reduce_local_c, MPI_Scan_c, MPI_Exscan_c,
  * MPI_Reduce_scatter_block_c, MPI_Reduce_scatter_c and the nonblocking
  * MPI_Iallreduce_c, MPI_Ireduce_c, MPI_Iscan_c, MPI_Iexscan_c,
- * MPI_Ireduce_scatter_block_c)
+ * MPI_Ireduce_scatter_block_c, MPI_Ireduce_scatter_c)
  * on the paths the bridge takes above INT_MAX: tests/mpi/run.sh runs the
  * module with MPIWASM_BIGC_LIMIT=1000, so that counts of 1001 and 2500
  * take them (chunks through the int versions; one element of a
@@ -237,6 +237,98 @@ static void nonblocking(MPI_Op ufirst)
 	       "MPI_Wait: %d wrong", bad);
 }
 
+/* Ireduce_scatter_c: rank j's block is 1200 (j + 1) elements, none for
+ * rank 1 (wasm: one host MPI_Ireduce_scatter on a contiguous type of 1200
+ * elements, their greatest common divisor, or MPICH's own _c); element i
+ * of the whole is val(r, i).  Then counts 1001, 1002, ... with a user op,
+ * which no common divisor brings within an int; on a type with holes the
+ * module is told so (MPI_ERR_COUNT) where natively they run. */
+static void ireduce_scatter(MPI_Op ufirst)
+{
+	enum { T = 1200 * 10 };
+	static int in[T], out[T], ip[T];
+	static long double lin[T], lout[T];
+	cnt_t rcounts[4];
+	int tot = 0, off = 0, bad = 0;
+	if (size > 4)
+		return;
+	for (int j = 0; j < size; j++) {
+		rcounts[j] = j == 1 ? 0 : 1200 * (j + 1);
+		tot += (int)rcounts[j];
+		off += j < rank ? (int)rcounts[j] : 0;
+	}
+	int mine = (int)rcounts[rank];
+	fill(in, tot, rank);
+	fill(ip, tot, rank);
+	for (int i = 0; i < tot; i++) {
+		lin[i] = (long double)val(rank, i) + 0.25L;
+		out[i] = -1;
+		lout[i] = -1;
+	}
+	MPI_Request rq[2];
+	OK(C_(MPI_Ireduce_scatter)(in, out, rcounts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[0]));
+	OK(C_(MPI_Ireduce_scatter)(lin, lout, rcounts, MPI_LONG_DOUBLE, MPI_SUM,
+	                           MPI_COMM_WORLD, &rq[1]));
+	OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+	for (int i = 0; i < tot; i++) {
+		long long want = i < mine ? sum(0, size - 1, off + i) : -1;
+		bad += out[i] != want;
+		bad += lout[i] != (i < mine ? (long double)want + 0.25L * size : -1.0L);
+	}
+	MPI_Request r1;
+	OK(C_(MPI_Ireduce_scatter)(MPI_IN_PLACE, ip, rcounts, MPI_INT, ufirst, MPI_COMM_WORLD,
+	                           &r1));
+	OK(MPI_Wait(&r1, MPI_STATUS_IGNORE));
+	CHECK(r1 == MPI_REQUEST_NULL);
+	for (int i = 0; i < mine; i++)
+		bad += ip[i] != val(0, off + i);
+	tm_out("ireduce_scatter_c MPI_SUM ints and long doubles, in place user op, %d "
+	       "elements, %d here: %d wrong", tot, mine, bad);
+	/* Counts 1001, 1002, ...: no common divisor above 1 (wasm: the whole
+	 * reduction in one host operation, this block copied out when it
+	 * completes), the user op, not in place and in place. */
+	tot = off = bad = 0;
+	for (int j = 0; j < size; j++) {
+		rcounts[j] = 1001 + j;
+		tot += (int)rcounts[j];
+		off += j < rank ? (int)rcounts[j] : 0;
+	}
+	mine = (int)rcounts[rank];
+	fill(in, tot, rank);
+	fill(ip, tot, rank);
+	for (int i = 0; i < tot; i++)
+		out[i] = -1;
+	OK(C_(MPI_Ireduce_scatter)(in, out, rcounts, MPI_INT, ufirst, MPI_COMM_WORLD, &rq[0]));
+	OK(C_(MPI_Ireduce_scatter)(MPI_IN_PLACE, ip, rcounts, MPI_INT, ufirst, MPI_COMM_WORLD,
+	                           &rq[1]));
+	OK(MPI_Waitall(2, rq, MPI_STATUSES_IGNORE));
+	for (int i = 0; i < tot; i++)
+		bad += out[i] != (i < mine ? val(0, off + i) : -1);
+	for (int i = 0; i < mine; i++)
+		bad += ip[i] != val(0, off + i);
+	tm_out("ireduce_scatter_c counts 1001.., user op, in place or not, %d here: %d wrong",
+	       mine, bad);
+	if (size > 1) {
+		/* The same counts on a type with holes (an int in 8 bytes). */
+		MPI_Datatype holey;
+		MPI_Request r2 = MPI_REQUEST_NULL;
+		MPI_Type_create_resized(MPI_INT, 0, 8, &holey);
+		MPI_Type_commit(&holey);
+		int rc = C_(MPI_Ireduce_scatter)(in, out, rcounts, holey, ufirst,
+		                                 MPI_COMM_WORLD, &r2);
+#ifdef __wasm__
+		int cls = MPI_SUCCESS;
+		MPI_Error_class(rc, &cls);
+		CHECK(cls == MPI_ERR_COUNT && r2 == MPI_REQUEST_NULL);
+#else
+		if (rc == MPI_SUCCESS)
+			OK(MPI_Wait(&r2, MPI_STATUS_IGNORE));
+#endif
+		MPI_Type_free(&holey);
+		tm_out("ireduce_scatter_c counts 1001.. on a type with holes: ended");
+	}
+}
+
 int main(int argc, char **argv)
 {
 	MPI_Op ufirst;
@@ -247,6 +339,7 @@ int main(int argc, char **argv)
 	OK(MPI_Op_create(first, 0, &ufirst));
 	blocking(ufirst);
 	nonblocking(ufirst);
+	ireduce_scatter(ufirst);
 	int rc, cls = -1;
 #ifdef __wasm__
 	/* A negative count is refused (MPICH 4.0's own MPI_Allreduce_c

@@ -2,7 +2,8 @@
  * MPI_C_LONG_DOUBLE_COMPLEX, MPI_LONG_DOUBLE_INT): every accumulating
  * procedure in every synchronization mode (fence, PSCW, lock, lock_all),
  * on windows of each creation flavor, and the atomicity MPI promises
- * accumulates of one type on one location (contended counters).  The
+ * accumulates of one type on one location (contended counters); a window
+ * whose ranks are the world's in reverse order, made first and last.  The
  * values are exact in both the x87 80-bit format (native) and binary128
  * (wasm32), so both builds print the same lines; they are printed through
  * double. */
@@ -253,6 +254,74 @@ static void dynamic_test(void)
 	OK(MPI_Win_free(&win));
 }
 
+/* A window whose ranks are MPI_COMM_WORLD's in reverse order (size > 1):
+ * accumulates in a fence epoch, a Fetch_and_op counter under lock_all and
+ * a PSCW Get_accumulate, in the window's rank numbers.  Run before any
+ * window on MPI_COMM_WORLD exists (wasm: the bridge then gives the window
+ * a second host window of its own) and after (wasm: its ranks are found
+ * among the world's, for the bridge-wide lock). */
+static void reversed_test(const char *what)
+{
+	enum { K = 5 };
+	MPI_Comm rev;
+	int me, n;
+	MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &rev);
+	MPI_Comm_rank(rev, &me);
+	MPI_Comm_size(rev, &n);
+	static long double b[N];
+	for (int i = 0; i < N; i++)
+		b[i] = 0.0L;
+	MPI_Win win;
+	OK(MPI_Win_create(b, sizeof b, sizeof(long double), MPI_INFO_NULL, rev, &win));
+	MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+	long double add = me + 0.5L, one = 1.0L, got[K], sum = 0.0L;
+	OK(MPI_Win_fence(0, win));
+	for (int t = 0; t < n; t++)
+		OK(MPI_Accumulate(&add, 1, MPI_LONG_DOUBLE, t, 0, 1, MPI_LONG_DOUBLE, MPI_SUM, win));
+	OK(MPI_Win_fence(0, win));
+	for (int r = 0; r < n; r++)
+		sum += r + 0.5L;
+	CHECK(b[0] == sum);
+	OK(MPI_Win_lock_all(0, win));
+	for (int i = 0; i < K; i++) {
+		OK(MPI_Fetch_and_op(&one, &got[i], MPI_LONG_DOUBLE, 0, 1, MPI_SUM, win));
+		OK(MPI_Win_flush(0, win));
+	}
+	OK(MPI_Win_unlock_all(win));
+	for (int i = 1; i < K; i++)
+		CHECK(got[i] > got[i - 1]);
+	MPI_Barrier(rev);
+	int right = (me + 1) % n, left = (me + n - 1) % n;
+	MPI_Group g, to, from;
+	MPI_Comm_group(rev, &g);
+	MPI_Group_incl(g, 1, &right, &to);
+	MPI_Group_incl(g, 1, &left, &from);
+	long double mine = 10.0L * me + 1.0L, old = -1.0L;
+	OK(MPI_Win_post(from, 0, win));
+	OK(MPI_Win_start(to, 0, win));
+	OK(MPI_Get_accumulate(&mine, 1, MPI_LONG_DOUBLE, &old, 1, MPI_LONG_DOUBLE, right, 2,
+	                      1, MPI_LONG_DOUBLE, MPI_SUM, win));
+	OK(MPI_Win_complete(win));
+	OK(MPI_Win_wait(win));
+	CHECK(old == 0.0L);
+	CHECK(b[2] == 10.0L * left + 1.0L);
+	MPI_Barrier(rev);
+	long double count = -1.0L;
+	if (me == 0) {
+		OK(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+		count = b[1];
+		OK(MPI_Win_unlock(0, win));
+		CHECK(count == (long double)(K * n));
+	}
+	tm_out("%s reversed ranks (window rank %d): fence sum %.1f, pscw %.1f, counter %.1f",
+	       what, me, (double)b[0], (double)b[2], (double)count);
+	OK(MPI_Win_free(&win));
+	MPI_Group_free(&to);
+	MPI_Group_free(&from);
+	MPI_Group_free(&g);
+	MPI_Comm_free(&rev);
+}
+
 static void run_all(MPI_Win win, long double *buf, const char *what)
 {
 	MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
@@ -271,6 +340,8 @@ int main(int argc, char **argv)
 	MPI_Win win;
 	long double *buf;
 
+	if (size > 1)
+		reversed_test("first");
 	/* Open MPI 4.1 makes no MPI_Win_create window on a 1-process
 	 * communicator (open-mpi/ompi#10726); MPICH does. */
 	int probe = 0, rc = MPI_Win_create(&probe, sizeof probe, 1, MPI_INFO_NULL,
@@ -299,5 +370,7 @@ int main(int argc, char **argv)
 
 	other_types_test();
 	dynamic_test();
+	if (size > 1)
+		reversed_test("last");
 	return tm_finish("fam_rma_ld") | MPI_Finalize();
 }

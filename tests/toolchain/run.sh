@@ -167,6 +167,24 @@ case $("$CC_W" -showme:link) in
 *) bad "posix: -showme:link: $("$CC_W" -showme:link)" ;;
 esac
 
+# printf/scanf of long double (wasi-libc's long-double printscan library,
+# linked by default): the same output as native.
+t=$OUT/ldprint
+mkdir -p "$t"
+if ! "$CC_W" -O2 -Wall -Wextra -Werror -o "$t/ldprint.wasm" "$P/ldprint.c" > "$t/cc.err" 2>&1 ||
+   ! cc -O2 -o "$t/ldprint" "$P/ldprint.c" > "$t/ncc.err" 2>&1; then
+	bad "ldprint: the program does not build"; excerpt "$t/cc.err"; excerpt "$t/ncc.err"
+else
+	run_w "$t/ldprint.wasm" > "$t/wasm.out" 2> "$t/wasm.err"
+	rc=$?
+	"$t/ldprint" > "$t/native.out" 2>&1
+	if [ "$rc" = 0 ] && [ -s "$t/native.out" ] && cmp -s "$t/native.out" "$t/wasm.out"; then
+		ok "ldprint: printf/scanf/strtold of long double as native"
+	else
+		bad "ldprint: status $rc, output differs from native"; excerpt "$t/wasm.out"; excerpt "$t/wasm.err"
+	fi
+fi
+
 # ---- 4. debug sections -----------------------------------------------------
 t=$OUT/debug
 mkdir -p "$t"

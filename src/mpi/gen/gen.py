@@ -1118,13 +1118,13 @@ def typed_value(e):
 BIGC_HAND = set('''Type_size Type_get_extent Type_get_true_extent Get_count
 Get_elements Type_contiguous Allreduce Reduce Scan Exscan Reduce_local
 Reduce_scatter_block Iallreduce Ireduce Iscan Iexscan
-Ireduce_scatter_block Reduce_scatter'''.split())
+Ireduce_scatter_block Reduce_scatter Ireduce_scatter'''.split())
 
 
 # Typed entries called by hand-written code, not only through the import
 # table: the int versions of the large-count reductions (hand_bigr.c).
 ENTRY_CALLED = set('''Allreduce Reduce Reduce_local Scan Exscan Reduce_scatter_block Reduce_scatter
-Iallreduce Ireduce Iscan Iexscan Ireduce_scatter_block'''.split())
+Iallreduce Ireduce Iscan Iexscan Ireduce_scatter_block Ireduce_scatter'''.split())
 
 
 def gen_large(e, target):
