@@ -76,7 +76,7 @@ static void usage(FILE *f)
 	      "  --no-loop-versioning   translate every loop as written (no fast copies of\n"
 	      "                         loops checked once for wrap-around and bounds)\n"
 	      "  --tier=auto|up|0|1     tiered start of a module not yet cached (auto: when\n"
-	      "                         its C is over 512 KB): run code compiled at -O0 at\n"
+	      "                         its C is over 4 MB): run code compiled at -O0 at\n"
 	      "                         once, switch to -O2 code compiled in the background;\n"
 	      "                         up: whatever the size; 0: -O0 code only; 1: never\n"
 	      "  --no-coll-tuning       ignore the collective rules of `mpiwasm tune`\n"

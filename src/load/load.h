@@ -19,7 +19,7 @@
 #include "../cache/cache.h"
 
 /* Tiered start.  On a miss, a module whose generated C is larger than
- * LOAD_TIER_MIN_C (where the translator starts cutting units) is compiled
+ * LOAD_TIER_MIN_C is compiled
  * twice: tier 0, the same C with redirectable entries (xlate_options.tier0)
  * at -O0, which the module starts on, and tier 1, the ordinary entry
  * (-O2), in a child process at a lower priority into the cache; a thread
@@ -35,7 +35,13 @@ enum load_tier {
 	LOAD_TIER_ZERO,           /* tier 0 only, never tier 1 (tests, measurements) */
 	LOAD_TIER_ONE,            /* no tiering: compile at -O2 and wait (as before) */
 };
-#define LOAD_TIER_MIN_C (512u * 1024)
+/* About 3 CPU s of -O2 per MB of C (FINDINGS.md section 9): below 4 MB
+ * the ordinary compile starts the module within about 6 s on 2 idle
+ * cores, and tier 0 (5-9 times slower code, and a tier-1 compile that a
+ * short run kills and the next starts again) would cost the job more
+ * than it saves; at 512 KB, an ordinary MPI test program (tests/mpi's
+ * coll.c) ran its whole job on tier 0 and compiled tier 1 once a run. */
+#define LOAD_TIER_MIN_C (4u * 1024 * 1024)
 /* The tier-1 compile's niceness (MPIWASM_TIER1_NICE overrides it): none.
  * In a job every core of a node usually runs a rank, and ranks waiting in
  * MPI poll: a niced compile then gets almost no CPU (at load 13-18,

@@ -452,8 +452,9 @@ t_cache_cmds() {
 # it (hello2.wasm: the same code) compile again and run.  Outputs compared
 # with the native build.
 t_units() {
-	# The module's C is over 512 KB: --tier=1, the compile whose units are
-	# kept (a tiered start would start it on tier 0).
+	# The module's C is over 512 KB (several units); --tier=1 keeps the
+	# test on the ordinary compile, whose units are kept, whatever the
+	# tiering threshold.
 	local c=$W/c-units d=$W/units n
 	mkdir -p "$d"
 	sh "$root/bench/kernels/gen-big.sh" 200 > "$d/a.c" || { bad units-setup "gen-big.sh failed"; return; }
