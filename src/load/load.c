@@ -95,6 +95,33 @@ static int open_object(int fd, load_module *out, char *why, size_t whylen)
 	return 0;
 }
 
+/* Compiles xo into c's entry (freeing xo) and loads the object: 0, or -1
+ * with err and out->failure set. */
+static int store_and_open(cache *c, xlate_output *xo, const char *filename, double *mark,
+                          load_module *out, char *err, size_t errlen)
+{
+	int fd;
+	char why[512];
+	int rc = cache_store(c, xo, &fd, err, errlen);
+	xlate_output_free(xo);
+	if (!rc)
+		cache_units(c, &out->units_reused, &out->units);
+	out->t.compile += lap(mark);
+	if (rc) {
+		out->failure = rc == -2 ? LOAD_FAIL_COMPILE : LOAD_FAIL_SYSTEM;
+		return -1;
+	}
+	rc = open_object(fd, out, why, sizeof why);
+	out->t.load += lap(mark);
+	if (rc) {
+		snprintf(err, errlen, "%s: cache: the freshly built object does not load: %s",
+		         filename, why);
+		out->failure = LOAD_FAIL_COMPILE;
+		return -1;
+	}
+	return 0;
+}
+
 /* A cached entry: decoded without bodies, its object loaded.  0; 1 when
  * the object does not load (why set, out->mod freed again: the cache
  * looks further); -1 on a module error (err set). */
@@ -330,24 +357,8 @@ static int load_tier0(cache *c, bool busy, const xlate_output *xo1, const uint8_
 			out->failure = werr.code == WASM_ERR_NOMEM ? LOAD_FAIL_SYSTEM : LOAD_FAIL_COMPILE;
 			goto fail;
 		}
-		int fd;
-		rc = cache_store(c0, &x0, &fd, err, errlen);
-		xlate_output_free(&x0);
-		if (!rc)
-			cache_units(c0, &out->units_reused, &out->units);
-		out->t.compile += lap(mark);
-		if (rc) {
-			out->failure = rc == -2 ? LOAD_FAIL_COMPILE : LOAD_FAIL_SYSTEM;
+		if (store_and_open(c0, &x0, filename, mark, out, err, errlen))
 			goto fail;
-		}
-		rc = open_object(fd, out, why, sizeof why);
-		out->t.load += lap(mark);
-		if (rc) {
-			snprintf(err, errlen, "%s: cache: the freshly built object does not load: %s",
-			         filename, why);
-			out->failure = LOAD_FAIL_COMPILE;
-			goto fail;
-		}
 	}
 loaded:
 	cache_end(c0);
@@ -469,25 +480,7 @@ static int load_miss(cache *c, bool busy, const uint8_t *bytes, size_t size,
 		}
 		rejected = why;
 	}
-	int fd;
-	rc = cache_store(c, &xo, &fd, err, errlen);
-	xlate_output_free(&xo);
-	if (!rc)
-		cache_units(c, &out->units_reused, &out->units);
-	out->t.compile += lap(mark);
-	if (rc) {
-		out->failure = rc == -2 ? LOAD_FAIL_COMPILE : LOAD_FAIL_SYSTEM;
-		return -1;
-	}
-	rc = open_object(fd, out, why, sizeof why);
-	out->t.load += lap(mark);
-	if (rc) {
-		snprintf(err, errlen, "%s: cache: the freshly built object does not load: %s",
-		         filename, why);
-		out->failure = LOAD_FAIL_COMPILE;
-		return -1;
-	}
-	return 0;
+	return store_and_open(c, &xo, filename, mark, out, err, errlen);
 }
 
 int load_wasm(const uint8_t *bytes, size_t size, const char *filename,
