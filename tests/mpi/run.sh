@@ -16,6 +16,11 @@
 #   ONLY     run only these programs of the native/wasm comparison
 #            (ONLY=" ": none, i.e. only driver, wasm-only and CMake tests)
 #   OUT      scratch directory (default: $B/tests/mpi/$MPI)
+#   PARTS    the parts to run (default: "driver compare wasm cmake"):
+#            the driver's checks, the native/wasm comparison, the
+#            wasm-only tests (bounds, hostile arguments, dying jobs), the
+#            CMake project
+#   KEEP     where builds are kept between runs (below; empty: none)
 set -u
 # One compound command, parsed whole before it runs: editing this file
 # during a run cannot derail the run.
@@ -35,6 +40,9 @@ for f in "$here"/fam_*.c; do
 done
 PROGS_CXX="cxx"
 ONLY=${ONLY:-$PROGS_C $PROGS_CXX}
+PARTS=${PARTS:-driver compare wasm cmake}
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+part compare || ONLY=
 RUN_TIMEOUT=${RUN_TIMEOUT:-120}
 DIE_TIMEOUT=${DIE_TIMEOUT:-60}
 
@@ -79,9 +87,11 @@ if [ ! -x "$MPIWASM" ]; then
 	echo "note: engine $MPIWASM is missing: every run under mpiwasm fails"
 fi
 
-# ---- the driver -----------------------------------------------------------
 CC_W=$B/mpiwasm-cc
 CXX_W=$B/mpiwasm-c++
+
+# ---- the driver -----------------------------------------------------------
+if part driver; then
 t=$OUT/driver
 mkdir -p "$t"
 printf '#include <mpi.h>\nint MPI_Sendd(void);\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Sendd(); return MPI_Finalize(); }\n' > "$t/typo.c"
@@ -156,6 +166,8 @@ else
 	bad "driver: a program using stdio files and _Exit() does not link"; excerpt "$t/files.err"
 fi
 
+fi
+
 # The module contract of ABI.md: imports only from env (MPI procedures and
 # the listed extras) and WASI; exports memory, _start, malloc, free, none of
 # them wrapped by wasm-ld.
@@ -178,6 +190,48 @@ check_module() {
 	else bad "module $(basename "$f"):$badimp"; fi
 }
 
+# ---- builds kept between runs ---------------------------------------------
+# The three variants build the same programs: ob1 with the same compilers
+# as the default run, MPICH's wasm side with a toolchain that differs from
+# Open MPI's only in its engine (the modules come out byte for byte the
+# same).  A build is kept in $KEEP under a key of everything it depends
+# on: the compile command (with @O@, @B@ and @T@ for the scratch, build
+# and test directories), the source and the
+# headers beside it, and a fingerprint of the compiler (the wrapper
+# scripts, the toolchain's headers and libraries, the packages' versions).
+# A run whose key is kept copies the output instead of building it.  The
+# engine's compile of a module (mpiwasm compile) is not kept here: its own
+# cache does that, keyed by the engine's version.  KEEP= builds everything.
+KEEP=${KEEP-$B/tests/mpi/keep}
+pkgs() { dpkg-query -W clang-19 lld-19 wasi-libc libc++-19-dev-wasm32 libclang-rt-19-dev-wasm32 \
+	libopenmpi-dev libmpich-dev gcc-12 2>/dev/null; }
+if [ -n "$KEEP" ]; then
+	mkdir -p "$KEEP" || exit 1
+	fp_wasm=$( { sed "s#$B#@B@#g" "$CC_W" "$CXX_W"
+		(cd "$B/share/mpiwasm" && find . -type f ! -name engine-mpi.txt | LC_ALL=C sort | xargs sha256sum)
+		pkgs; } 2>&1 | sha256sum | cut -c1-64)
+	fp_native=$( { command -v "$NCC" "$NCXX"; "$NCC" -show 2>/dev/null || "$NCC" --showme; pkgs; } 2>&1 |
+		sha256sum | cut -c1-64)
+	fp_hdr=$(cat "$here"/*.h | sha256sum | cut -c1-64)
+fi
+# kept_build OUT SIDE CMD...: runs CMD (which writes OUT; the last word
+# of CMD is the source) unless a build with the same key is kept, SIDE
+# wasm or native naming the fingerprint.
+kept_build() {
+	out=$1 side=$2; shift 2
+	if [ -z "$KEEP" ]; then "$@"; return; fi
+	for src; do :; done
+	eval "fp=\$fp_$side"
+	key=$( { printf '%s\n' "$fp" "$fp_hdr" "$(printf '%s ' "$@" | sed "s#$OUT#@O@#g; s#$B#@B@#g; s#$here#@T@#g")"
+		cat "$src"; } | sha256sum | cut -c1-64)
+	if [ -s "$KEEP/$key" ] && cp "$KEEP/$key" "$out.tmp$$" && mv "$out.tmp$$" "$out"; then
+		return 0
+	fi
+	"$@" || return
+	cp "$out" "$KEEP/$key.tmp$$" && mv "$KEEP/$key.tmp$$" "$KEEP/$key"
+	return 0
+}
+
 # ---- native vs wasm -------------------------------------------------------
 # Every program is built (natively, to wasm, and compiled by the engine)
 # before any runs, two at a time: the builds of one program use one core.
@@ -191,9 +245,9 @@ build_one() {
 	nb=0 wb=0 cb=0
 	rm -f "$OUT/$p.native" "$OUT/$p.wasm"
 	# shellcheck disable=SC2086
-	$ncc -O2 -o "$OUT/$p.native" "$srcf" > "$OUT/$p.native.build" 2>&1 && nb=1
+	kept_build "$OUT/$p.native" native $ncc -O2 -o "$OUT/$p.native" "$srcf" > "$OUT/$p.native.build" 2>&1 && nb=1
 	# shellcheck disable=SC2086
-	$wcc -O2 -Wall -Wextra -o "$OUT/$p.wasm" "$srcf" > "$OUT/$p.wasm.build" 2>&1 && wb=1
+	kept_build "$OUT/$p.wasm" wasm $wcc -O2 -Wall -Wextra -o "$OUT/$p.wasm" "$srcf" > "$OUT/$p.wasm.build" 2>&1 && wb=1
 	if [ "$wb" = 1 ] && [ "$engine" = 1 ]; then
 		timeout 600 "$MPIWASM" compile "$OUT/$p.wasm" > "$OUT/$p.compile" 2>&1 && cb=1
 	fi
@@ -204,7 +258,7 @@ build_one() {
 pre_wasm() {
 	rc=0
 	# shellcheck disable=SC2086
-	$3 -O2 -Wall -Wextra -o "$OUT/$1.wasm" "$2" > "$OUT/$1.wasm.build" 2>&1 || rc=$?
+	kept_build "$OUT/$1.wasm" wasm $3 -O2 -Wall -Wextra -o "$OUT/$1.wasm" "$2" > "$OUT/$1.wasm.build" 2>&1 || rc=$?
 	if [ "$rc" = 0 ] && [ "$engine" = 1 ]; then
 		timeout 600 "$MPIWASM" compile "$OUT/$1.wasm" > /dev/null 2>&1 || true
 	fi
@@ -215,6 +269,7 @@ pre_wasm() {
 rm -f "$OUT"/*.pre
 PRE1="bounds argsnap dyn_sandbox bounds_fatal rma_fatal nbc_fatal host_view"
 PRE2="pack_pos io_sandbox dyn_race abort bad_malloc t_bounds coll_forms nbc_free"
+part wasm || PRE1="" PRE2=""
 set -- $ONLY
 half1="" half2=""
 while [ $# -gt 0 ]; do
@@ -223,10 +278,10 @@ while [ $# -gt 0 ]; do
 done
 ( for p in $half1; do build_one "$p"; done
   for m in $PRE1; do pre_wasm "$m" "$here/$m.c" "$CC_W"; done
-  pre_wasm throw_eh "$here/throw.cc" "$CXX_W" ) &
+  part wasm && pre_wasm throw_eh "$here/throw.cc" "$CXX_W" ) &
 ( for p in $half2; do build_one "$p"; done
   for m in $PRE2; do pre_wasm "$m" "$here/$m.c" "$CC_W"; done
-  pre_wasm throw "$here/throw.cc" "$CXX_W -fno-exceptions" ) &
+  part wasm && pre_wasm throw "$here/throw.cc" "$CXX_W -fno-exceptions" ) &
 wait
 for p in $ONLY; do
 	nb=$(cat "$OUT/$p.nb" 2>/dev/null) wb=$(cat "$OUT/$p.wb" 2>/dev/null)
@@ -304,6 +359,7 @@ for p in $ONLY; do
 done
 
 # ---- wasm only: bounds and handles ----------------------------------------
+if part wasm; then
 # wasm_build NAME SOURCE COMPILER: the module NAME.wasm, compiled by the
 # engine too; reports a failed build.  A module pre_wasm built ahead with
 # the same source and compiler is taken as it is.
@@ -691,7 +747,10 @@ if wasm_build throw_eh "$here/throw.cc" "$CXX_W"; then
 		"$OUT/throw_eh.wasm" 2
 fi
 
+fi
+
 # ---- a CMake project with find_package(MPI) -------------------------------
+if part cmake; then
 cm=$OUT/cmake
 rm -rf "$cm"
 mkdir -p "$cm"
@@ -713,6 +772,7 @@ if (cd "$cm" && timeout 300 cmake -DCMAKE_TOOLCHAIN_FILE="$B/share/mpiwasm/mpiwa
 	else bad "cmake: ring.wasm not run: no engine"; fi
 else
 	bad "cmake: configure/build"; tail -n 15 "$cm.log" | sed 's/^/     | /'
+fi
 fi
 
 echo "mpi-$VARIANT: $pass passed, $fail failed"
