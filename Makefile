@@ -116,7 +116,9 @@ CHECK_FIRST := check-mpi-h check-gen check-unit check-xlate check-fuzz check-col
 # (MPICH_BUILD takes a lock, the later ones find it built).
 # check-miniapp (about 15 s) runs small jobs on 1, 2 and 4 ranks and
 # compares their checksums, no timing judged.  Lanes 684 and 683 s
-# on a clean clone on 2 idle cores (2026-12-02).
+# on a clean clone on 2 idle cores (2026-12-02), before the first lane
+# took the second lane's last suites once its own were done
+# (run-checks.sh) and check-mpi-ob1 ran only its comparison.
 CHECK_BESIDE := check-unit check-xlate check-fuzz check-fuzz-bridge check-wasi \
   check-examples check-spec check-eh check-toolchain check-asan \
   check-bench-kernels check-miniapp check-omp check-threads check-coll check-mpib-jobs

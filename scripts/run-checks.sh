@@ -16,7 +16,11 @@
 # build in seconds, and the collective-timing check in them runs alone).
 # Only suites that start no timing-sensitive job and build nothing the
 # first lane builds belong there (see CHECK_BESIDE in the Makefile).  Their
-# output is printed when both lanes are done.
+# output is printed when both lanes are done.  The first lane, once its own
+# suites are done, takes the second lane's from the end of its list, so
+# that neither core waits for the other: each suite is claimed once (a
+# directory made in build/check; mkdir is atomic), by whichever lane
+# reaches it first.
 set -u
 MAKE=${MAKE:-make}
 expect=tests/expected-counts.txt
@@ -101,7 +105,10 @@ show() {
 
 start=$(date +%s)
 lane2=""
-for s in $beside; do rm -f "$logs/$s.res"; done
+for s in $beside; do rm -f "$logs/$s.res"; rm -rf "$logs/$s.claim"; done
+claim() { mkdir "$logs/$1.claim" 2>/dev/null; }
+rev=""
+for s in $beside; do rev="$s $rev"; done
 for s in "$@"; do
 	if [ "$s" = "$fork_at" ] && [ -n "$beside" ]; then
 		echo "== started beside the suites below: $beside"
@@ -109,7 +116,7 @@ for s in "$@"; do
 			OMPI_MCA_orte_tmpdir_base=$OMPI_MCA_orte_tmpdir_base/lane2
 			mkdir -p "$OMPI_MCA_orte_tmpdir_base"
 			export OMPI_MCA_orte_tmpdir_base
-			for b in $beside; do run_suite "$b"; done
+			for b in $beside; do claim "$b" && run_suite "$b"; done
 		) &
 		lane2=$!
 	fi
@@ -119,8 +126,9 @@ done
 if [ -n "$beside" ]; then
 	if [ -z "$lane2" ]; then
 		# no --fork-at among the suites: the second lane runs last, alone
-		for b in $beside; do run_suite "$b"; done
+		for b in $beside; do claim "$b" && run_suite "$b"; done
 	else
+		for b in $rev; do claim "$b" && : > "$logs/$b.claim/first" && run_suite "$b"; done
 		wait "$lane2"
 	fi
 	for b in $beside; do
@@ -136,7 +144,8 @@ for s in "$@" $beside; do
 	c=$(cat "$logs/$s.cpu" 2>/dev/null || echo 0)
 	tc=$((tc + c))
 	lane=""
-	case " $beside " in *" $s "*) lane=" (beside)" ;; esac
+	case " $beside " in *" $s "*) lane=" (beside)"
+		[ -e "$logs/$s.claim/first" ] && lane=" (beside, taken by the first lane)" ;; esac
 	case $v in
 	skip)
 		ts=$((ts + 1))
