@@ -10,11 +10,13 @@
  * Each size: a warm-up, then REPS timed loops; the best loop counts (the
  * machine is shared, the minimum is the least disturbed).  Output lines:
  *   <test> <bytes> <microseconds per operation>
- * (calls: <test> <case> <microseconds per call>, case 1..6 below). */
+ * (calls: <test> <case> <microseconds per call>, case 1..8 below, timed by
+ * the calling thread's CPU time: the machine is shared). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define REPS 5
 
@@ -90,16 +92,24 @@ static void coll(int rank, int size)
 	free(b);
 }
 
+/* The calling thread's CPU time in seconds. */
+static double cpu_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 /* One call of each case, n times; the best of REPS * 4 loops. */
 static double per_call(int c, int n)
 {
 	static int a[4] = { 1, 2, 3, 4 }, b[4], cnt[1] = { 1 }, dsp[1] = { 0 };
 	MPI_Request rq[4] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL, MPI_REQUEST_NULL,
 	                      MPI_REQUEST_NULL };
-	int rank;
+	int rank, num;
 	double best = 1e30;
 	for (int rep = 0; rep < REPS * 4; rep++) {
-		double t0 = MPI_Wtime();
+		double t0 = cpu_now();
 		for (int i = 0; i < n; i++)
 			switch (c) {
 			case 1: MPI_Comm_rank(MPI_COMM_WORLD, &rank); break;
@@ -110,8 +120,11 @@ static double per_call(int c, int n)
 			case 5: MPI_Alltoallv(a, cnt, dsp, MPI_INT, b, cnt, dsp, MPI_INT,
 			                      MPI_COMM_SELF); break;
 			case 6: MPI_Waitall(4, rq, MPI_STATUSES_IGNORE); break;
+			case 7: MPI_T_cvar_get_num(&num); break;
+			case 8: MPI_T_cvar_get_info(0, NULL, NULL, &num, NULL, NULL, NULL, NULL,
+			                            NULL, NULL); break;
 			}
-		double t = (MPI_Wtime() - t0) / n;
+		double t = (cpu_now() - t0) / n;
 		if (t < best)
 			best = t;
 	}
@@ -121,18 +134,24 @@ static double per_call(int c, int n)
 /* calls: Comm_rank (no buffer), Send and Recv to MPI_PROC_NULL (a buffer
  * triple, a status), Allreduce and Alltoallv on MPI_COMM_SELF (the
  * collective rule; Alltoallv's four arrays snapshotted), Waitall of four
- * MPI_REQUEST_NULL (the request array snapshotted). */
+ * MPI_REQUEST_NULL (the request array snapshotted), MPI_T_cvar_get_num (an
+ * out pointer, under the bridge's lock) and MPI_T_cvar_get_info of
+ * variable 0 (its index checked against the host's count, one out). */
 static void calls(int rank)
 {
 	static const char *name[] = { "", "comm_rank", "send_procnull", "recv_procnull",
-	                              "allreduce_self", "alltoallv_self", "waitall_null4" };
+	                              "allreduce_self", "alltoallv_self", "waitall_null4",
+	                              "t_cvar_get_num", "t_cvar_get_info0" };
+	int provided;
 	if (rank != 0)
 		return;
-	for (int c = 1; c <= 6; c++) {
+	MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+	for (int c = 1; c <= 8; c++) {
 		int n = c >= 4 && c <= 5 ? 20000 : 100000;
 		per_call(c, n / 10);   /* warm-up */
 		printf("calls %d %.4f %s\n", c, per_call(c, n), name[c]);
 	}
+	MPI_T_finalize();
 }
 
 int main(int argc, char **argv)

@@ -939,6 +939,50 @@ static uint32_t mwg_Comm_size(rt_instance *inst, uint32_t a0, uint32_t a1)
 	return mw_ret(inst, rc, a0, "MPI_Comm_size");
 }
 
+static uint32_t mwg_Comm_spawn(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	mw_call k = { inst, "MPI_Comm_spawn", a5, 0, 0 };
+	int rc;
+	uint32_t r;
+	mw_spawn sp0 = { 0, -1, NULL };
+	mw_root rt5 = { MPI_COMM_NULL, 0 };
+	uint32_t *p6 = 0;
+	mw_errcodes e7 = { NULL, 0, 0 };
+	if ((rc = mw_root_in(a5, mw_rank_in(a4), &rt5))) goto fail;
+	if (!k.lc) { p6 = mw_ptr(inst, a6, 4); }
+	if (!k.lc) { if (!p6) { rc = MW_ERR_ARG; k.lc = rc; } }
+	if (!k.lc) { if (rt5.am_root) { if ((rc = mw_spawn_in(inst, k.proc, &sp0, 0, 1, a0, a1, a2, a3))) k.lc = rc; } }
+	if (!k.lc) { if ((rc = mw_errcodes_in(inst, &e7, a7, rt5.am_root, &sp0, (int32_t)a2))) k.lc = rc; }
+	r = mwh_Comm_spawn(&k, &sp0, a1, a2, a3, mw_rank_in(a4), &rt5, p6, &e7);
+	mw_spawn_free(&sp0);
+	return r;
+fail:
+	mw_spawn_free(&sp0);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
+static uint32_t mwg_Comm_spawn_multiple(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8)
+{
+	mw_call k = { inst, "MPI_Comm_spawn_multiple", a6, 0, 0 };
+	int rc;
+	uint32_t r;
+	mw_spawn sp1 = { 0, -1, NULL };
+	mw_root rt6 = { MPI_COMM_NULL, 0 };
+	uint32_t *p7 = 0;
+	mw_errcodes e8 = { NULL, 0, 0 };
+	if ((rc = mw_root_in(a6, mw_rank_in(a5), &rt6))) goto fail;
+	if (!k.lc) { p7 = mw_ptr(inst, a7, 4); }
+	if (!k.lc) { if (!p7) { rc = MW_ERR_ARG; k.lc = rc; } }
+	if (!k.lc) { if (rt6.am_root) { if ((rc = mw_spawn_in(inst, k.proc, &sp1, 1, a0, a1, a2, a3, a4))) k.lc = rc; } }
+	if (!k.lc) { if ((rc = mw_errcodes_in(inst, &e8, a8, rt6.am_root, &sp1, 0))) k.lc = rc; }
+	r = mwh_Comm_spawn_multiple(&k, a0, &sp1, a2, a3, a4, mw_rank_in(a5), &rt6, p7, &e8);
+	mw_spawn_free(&sp1);
+	return r;
+fail:
+	mw_spawn_free(&sp1);
+	return mw_fail(inst, rc, k.obj, k.proc);
+}
+
 static uint32_t mwg_Comm_split(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	const mw_call k = { inst, "MPI_Comm_split", a0, 0, 0 };
@@ -4379,250 +4423,730 @@ fail:
 	return mw_fail(inst, rc, k.obj, k.proc);
 }
 
+static uint32_t mwg_T_category_changed(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_T_category_changed", MW_NOCOMM, 0, 0 };
+	int rc;
+	int32_t *p0;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_T_category_changed(&k, p0);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
+}
+
 static uint32_t mwl_T_category_changed(rt_instance *inst, uint32_t a0)
 {
 	mw_lock();
-	uint32_t r = mwh_T_category_changed(inst, a0);
+	uint32_t r = mwg_T_category_changed(inst, a0);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_category_get_categories(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_T_category_get_categories", MW_NOCOMM, 0, 0 };
+	int rc;
+	int32_t *p2 = NULL;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if ((int32_t)a1 < 0) return MW_T_ERR_INVALID;
+	if (a1 && !(p2 = mw_arr(inst, a2, (uint64_t)a1, 4))) { rc = MW_ERR_BUFFER; goto fail; }
+	if ((rc = mw_t_index_ok(2, (int32_t)a0))) return (uint32_t)rc;
+	return mwh_T_category_get_categories(&k, (int)a0, (int)a1, p2);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_category_get_categories(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	mw_lock();
-	uint32_t r = mwh_T_category_get_categories(inst, a0, a1, a2);
+	uint32_t r = mwg_T_category_get_categories(inst, a0, a1, a2);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_category_get_cvars(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_T_category_get_cvars", MW_NOCOMM, 0, 0 };
+	int rc;
+	int32_t *p2 = NULL;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if ((int32_t)a1 < 0) return MW_T_ERR_INVALID;
+	if (a1 && !(p2 = mw_arr(inst, a2, (uint64_t)a1, 4))) { rc = MW_ERR_BUFFER; goto fail; }
+	if ((rc = mw_t_index_ok(2, (int32_t)a0))) return (uint32_t)rc;
+	return mwh_T_category_get_cvars(&k, (int)a0, (int)a1, p2);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_category_get_cvars(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	mw_lock();
-	uint32_t r = mwh_T_category_get_cvars(inst, a0, a1, a2);
+	uint32_t r = mwg_T_category_get_cvars(inst, a0, a1, a2);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_category_get_index(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_T_category_get_index", MW_NOCOMM, 0, 0 };
+	int rc;
+	const char *s0;
+	int32_t *p1;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if (!(s0 = mw_str(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_T_category_get_index(&k, s0, p1);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_category_get_index(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	mw_lock();
-	uint32_t r = mwh_T_category_get_index(inst, a0, a1);
+	uint32_t r = mwg_T_category_get_index(inst, a0, a1);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_category_get_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
+{
+	const mw_call k = { inst, "MPI_T_category_get_info", MW_NOCOMM, 0, 0 };
+	int rc;
+	mw_tstr t1;
+	mw_tstr t3;
+	int32_t *p5 = NULL;
+	int32_t *p6 = NULL;
+	int32_t *p7 = NULL;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if ((rc = mw_t_str_out(inst, a1, a2, &t1))) goto fail;
+	if ((rc = mw_t_str_out(inst, a3, a4, &t3))) goto fail;
+	if (a5 && !(p5 = mw_ptr(inst, a5, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if (a6 && !(p6 = mw_ptr(inst, a6, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if (a7 && !(p7 = mw_ptr(inst, a7, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_t_index_ok(2, (int32_t)a0))) return (uint32_t)rc;
+	return mwh_T_category_get_info(&k, (int)a0, &t1, a2, &t3, a4, p5, p6, p7);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_category_get_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7)
 {
 	mw_lock();
-	uint32_t r = mwh_T_category_get_info(inst, a0, a1, a2, a3, a4, a5, a6, a7);
+	uint32_t r = mwg_T_category_get_info(inst, a0, a1, a2, a3, a4, a5, a6, a7);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_category_get_num(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_T_category_get_num", MW_NOCOMM, 0, 0 };
+	int rc;
+	int32_t *p0;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_T_category_get_num(&k, p0);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_category_get_num(rt_instance *inst, uint32_t a0)
 {
 	mw_lock();
-	uint32_t r = mwh_T_category_get_num(inst, a0);
+	uint32_t r = mwg_T_category_get_num(inst, a0);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_category_get_pvars(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_T_category_get_pvars", MW_NOCOMM, 0, 0 };
+	int rc;
+	int32_t *p2 = NULL;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if ((int32_t)a1 < 0) return MW_T_ERR_INVALID;
+	if (a1 && !(p2 = mw_arr(inst, a2, (uint64_t)a1, 4))) { rc = MW_ERR_BUFFER; goto fail; }
+	if ((rc = mw_t_index_ok(2, (int32_t)a0))) return (uint32_t)rc;
+	return mwh_T_category_get_pvars(&k, (int)a0, (int)a1, p2);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_category_get_pvars(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	mw_lock();
-	uint32_t r = mwh_T_category_get_pvars(inst, a0, a1, a2);
+	uint32_t r = mwg_T_category_get_pvars(inst, a0, a1, a2);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_cvar_get_index(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_T_cvar_get_index", MW_NOCOMM, 0, 0 };
+	int rc;
+	const char *s0;
+	int32_t *p1;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if (!(s0 = mw_str(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_T_cvar_get_index(&k, s0, p1);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_cvar_get_index(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	mw_lock();
-	uint32_t r = mwh_T_cvar_get_index(inst, a0, a1);
+	uint32_t r = mwg_T_cvar_get_index(inst, a0, a1);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_cvar_get_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
+{
+	const mw_call k = { inst, "MPI_T_cvar_get_info", MW_NOCOMM, 0, 0 };
+	int rc;
+	mw_tstr t1;
+	int32_t *p3 = NULL;
+	int32_t *p4 = NULL;
+	int32_t *p5 = NULL;
+	mw_tstr t6;
+	int32_t *p8 = NULL;
+	int32_t *p9 = NULL;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if ((rc = mw_t_str_out(inst, a1, a2, &t1))) goto fail;
+	if ((rc = mw_t_str_out(inst, a6, a7, &t6))) goto fail;
+	if (a3 && !(p3 = mw_ptr(inst, a3, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if (a4 && !(p4 = mw_ptr(inst, a4, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if (a5 && !(p5 = mw_ptr(inst, a5, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if (a8 && !(p8 = mw_ptr(inst, a8, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if (a9 && !(p9 = mw_ptr(inst, a9, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_t_index_ok(0, (int32_t)a0))) return (uint32_t)rc;
+	return mwh_T_cvar_get_info(&k, (int)a0, &t1, a2, p3, p4, p5, &t6, a7, p8, p9);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_cvar_get_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9)
 {
 	mw_lock();
-	uint32_t r = mwh_T_cvar_get_info(inst, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
+	uint32_t r = mwg_T_cvar_get_info(inst, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_cvar_get_num(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_T_cvar_get_num", MW_NOCOMM, 0, 0 };
+	int rc;
+	int32_t *p0;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_T_cvar_get_num(&k, p0);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_cvar_get_num(rt_instance *inst, uint32_t a0)
 {
 	mw_lock();
-	uint32_t r = mwh_T_cvar_get_num(inst, a0);
+	uint32_t r = mwg_T_cvar_get_num(inst, a0);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_cvar_handle_alloc(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_T_cvar_handle_alloc", MW_NOCOMM, 0, 0 };
+	int rc;
+	int32_t *p2;
+	int32_t *p3;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_t_index_ok(0, (int32_t)a0))) return (uint32_t)rc;
+	return mwh_T_cvar_handle_alloc(&k, (int)a0, a1, p2, p3);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_cvar_handle_alloc(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	mw_lock();
-	uint32_t r = mwh_T_cvar_handle_alloc(inst, a0, a1, a2, a3);
+	uint32_t r = mwg_T_cvar_handle_alloc(inst, a0, a1, a2, a3);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_cvar_handle_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_T_cvar_handle_free", MW_NOCOMM, 0, 0 };
+	int rc;
+	mw_tvar_io q0;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if (!(q0.slot = mw_ptr(inst, a0, 4))) { rc = MW_ERR_ARG; goto fail; }
+	q0.mod = (uint32_t)*q0.slot;
+	if (!(q0.v = mw_t_cvar(q0.mod))) { rc = MW_T_ERR_INVALID_HANDLE; goto fail; }
+	return mwh_T_cvar_handle_free(&k, &q0);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_cvar_handle_free(rt_instance *inst, uint32_t a0)
 {
 	mw_lock();
-	uint32_t r = mwh_T_cvar_handle_free(inst, a0);
+	uint32_t r = mwg_T_cvar_handle_free(inst, a0);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_cvar_read(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_T_cvar_read", MW_NOCOMM, 0, 0 };
+	int rc;
+	struct t_var *v0;
+	mw_tval b1;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if (!(v0 = mw_t_cvar(a0))) { rc = MW_T_ERR_INVALID_HANDLE; goto fail; }
+	if ((rc = mw_t_val_out(inst, v0, a1, &b1))) goto fail;
+	return mwh_T_cvar_read(&k, v0, &b1);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_cvar_read(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	mw_lock();
-	uint32_t r = mwh_T_cvar_read(inst, a0, a1);
+	uint32_t r = mwg_T_cvar_read(inst, a0, a1);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_cvar_write(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_T_cvar_write", MW_NOCOMM, 0, 0 };
+	int rc;
+	struct t_var *v0;
+	const void *b1;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if (!(v0 = mw_t_cvar(a0))) { rc = MW_T_ERR_INVALID_HANDLE; goto fail; }
+	if ((rc = mw_t_val_in(inst, v0, a1, &b1))) goto fail;
+	return mwh_T_cvar_write(&k, v0, b1);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_cvar_write(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	mw_lock();
-	uint32_t r = mwh_T_cvar_write(inst, a0, a1);
+	uint32_t r = mwg_T_cvar_write(inst, a0, a1);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_enum_get_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	const mw_call k = { inst, "MPI_T_enum_get_info", MW_NOCOMM, 0, 0 };
+	int rc;
+	MPI_T_enum h0;
+	int32_t *p1 = NULL;
+	mw_tstr t2;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if (a1 && !(p1 = mw_ptr(inst, a1, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_t_str_out(inst, a2, a3, &t2))) goto fail;
+	if ((rc = mw_t_enum_get(a0, &h0))) goto fail;
+	return mwh_T_enum_get_info(&k, h0, p1, &t2, a3);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_enum_get_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3)
 {
 	mw_lock();
-	uint32_t r = mwh_T_enum_get_info(inst, a0, a1, a2, a3);
+	uint32_t r = mwg_T_enum_get_info(inst, a0, a1, a2, a3);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_enum_get_item(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_T_enum_get_item", MW_NOCOMM, 0, 0 };
+	int rc;
+	MPI_T_enum h0;
+	int32_t *p2 = NULL;
+	mw_tstr t3;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if (a2 && !(p2 = mw_ptr(inst, a2, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_t_str_out(inst, a3, a4, &t3))) goto fail;
+	if ((rc = mw_t_enum_get(a0, &h0))) goto fail;
+	return mwh_T_enum_get_item(&k, h0, (int)a1, p2, &t3, a4);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_enum_get_item(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	mw_lock();
-	uint32_t r = mwh_T_enum_get_item(inst, a0, a1, a2, a3, a4);
+	uint32_t r = mwg_T_enum_get_item(inst, a0, a1, a2, a3, a4);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_finalize(rt_instance *inst)
+{
+	const mw_call k = { inst, "MPI_T_finalize", MW_NOCOMM, 0, 0 };
+	int rc;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	return mwh_T_finalize(&k);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_finalize(rt_instance *inst)
 {
 	mw_lock();
-	uint32_t r = mwh_T_finalize(inst);
+	uint32_t r = mwg_T_finalize(inst);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_init_thread(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_T_init_thread", MW_NOCOMM, 0, 0 };
+	int rc;
+	int32_t *p1;
+	p1 = mw_ptr(inst, a1, 4);
+	if (!p1) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_T_init_thread(&k, (int)a0, p1);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_init_thread(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	mw_lock();
-	uint32_t r = mwh_T_init_thread(inst, a0, a1);
+	uint32_t r = mwg_T_init_thread(inst, a0, a1);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_pvar_get_index(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_T_pvar_get_index", MW_NOCOMM, 0, 0 };
+	int rc;
+	const char *s0;
+	int32_t *p2;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if (!(s0 = mw_str(inst, a0))) { rc = MW_ERR_ARG; goto fail; }
+	p2 = mw_ptr(inst, a2, 4);
+	if (!p2) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_T_pvar_get_index(&k, s0, (int)a1, p2);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_pvar_get_index(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	mw_lock();
-	uint32_t r = mwh_T_pvar_get_index(inst, a0, a1, a2);
+	uint32_t r = mwg_T_pvar_get_index(inst, a0, a1, a2);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_pvar_get_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9, uint32_t a10, uint32_t a11, uint32_t a12)
+{
+	const mw_call k = { inst, "MPI_T_pvar_get_info", MW_NOCOMM, 0, 0 };
+	int rc;
+	mw_tstr t1;
+	int32_t *p3 = NULL;
+	int32_t *p4 = NULL;
+	int32_t *p5 = NULL;
+	int32_t *p6 = NULL;
+	mw_tstr t7;
+	int32_t *p9 = NULL;
+	int32_t *p10 = NULL;
+	int32_t *p11 = NULL;
+	int32_t *p12 = NULL;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if ((rc = mw_t_str_out(inst, a1, a2, &t1))) goto fail;
+	if ((rc = mw_t_str_out(inst, a7, a8, &t7))) goto fail;
+	if (a3 && !(p3 = mw_ptr(inst, a3, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if (a4 && !(p4 = mw_ptr(inst, a4, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if (a5 && !(p5 = mw_ptr(inst, a5, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if (a6 && !(p6 = mw_ptr(inst, a6, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if (a9 && !(p9 = mw_ptr(inst, a9, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if (a10 && !(p10 = mw_ptr(inst, a10, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if (a11 && !(p11 = mw_ptr(inst, a11, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if (a12 && !(p12 = mw_ptr(inst, a12, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_t_index_ok(1, (int32_t)a0))) return (uint32_t)rc;
+	return mwh_T_pvar_get_info(&k, (int)a0, &t1, a2, p3, p4, p5, p6, &t7, a8, p9, p10, p11, p12);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_pvar_get_info(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6, uint32_t a7, uint32_t a8, uint32_t a9, uint32_t a10, uint32_t a11, uint32_t a12)
 {
 	mw_lock();
-	uint32_t r = mwh_T_pvar_get_info(inst, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
+	uint32_t r = mwg_T_pvar_get_info(inst, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_pvar_get_num(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_T_pvar_get_num", MW_NOCOMM, 0, 0 };
+	int rc;
+	int32_t *p0;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_T_pvar_get_num(&k, p0);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_pvar_get_num(rt_instance *inst, uint32_t a0)
 {
 	mw_lock();
-	uint32_t r = mwh_T_pvar_get_num(inst, a0);
+	uint32_t r = mwg_T_pvar_get_num(inst, a0);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_pvar_handle_alloc(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
+{
+	const mw_call k = { inst, "MPI_T_pvar_handle_alloc", MW_NOCOMM, 0, 0 };
+	int rc;
+	mw_tsess q0 = { NULL, 0, NULL };
+	int32_t *p3;
+	int32_t *p4;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	p3 = mw_ptr(inst, a3, 4);
+	if (!p3) { rc = MW_ERR_ARG; goto fail; }
+	p4 = mw_ptr(inst, a4, 4);
+	if (!p4) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_t_sess_get(a0, &q0))) goto fail;
+	if ((rc = mw_t_index_ok(1, (int32_t)a1))) return (uint32_t)rc;
+	return mwh_T_pvar_handle_alloc(&k, &q0, (int)a1, a2, p3, p4);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_pvar_handle_alloc(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4)
 {
 	mw_lock();
-	uint32_t r = mwh_T_pvar_handle_alloc(inst, a0, a1, a2, a3, a4);
+	uint32_t r = mwg_T_pvar_handle_alloc(inst, a0, a1, a2, a3, a4);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_pvar_handle_free(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_T_pvar_handle_free", MW_NOCOMM, 0, 0 };
+	int rc;
+	mw_tsess q0 = { NULL, 0, NULL };
+	mw_tvar_io q1;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if (!(q1.slot = mw_ptr(inst, a1, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_t_sess_get(a0, &q0))) goto fail;
+	q1.mod = (uint32_t)*q1.slot;
+	if ((rc = mw_t_pvar(q1.mod, a0, 0, &q1.v))) goto fail;
+	return mwh_T_pvar_handle_free(&k, &q0, &q1);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_pvar_handle_free(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	mw_lock();
-	uint32_t r = mwh_T_pvar_handle_free(inst, a0, a1);
+	uint32_t r = mwg_T_pvar_handle_free(inst, a0, a1);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_pvar_read(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_T_pvar_read", MW_NOCOMM, 0, 0 };
+	int rc;
+	mw_tsess q0 = { NULL, 0, NULL };
+	struct t_var *v1;
+	mw_tval b2;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if ((rc = mw_t_sess_get(a0, &q0))) goto fail;
+	if ((rc = mw_t_pvar(a1, a0, 0, &v1))) goto fail;
+	if ((rc = mw_t_val_out(inst, v1, a2, &b2))) goto fail;
+	return mwh_T_pvar_read(&k, &q0, v1, &b2);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_pvar_read(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	mw_lock();
-	uint32_t r = mwh_T_pvar_read(inst, a0, a1, a2);
+	uint32_t r = mwg_T_pvar_read(inst, a0, a1, a2);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_pvar_readreset(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_T_pvar_readreset", MW_NOCOMM, 0, 0 };
+	int rc;
+	mw_tsess q0 = { NULL, 0, NULL };
+	struct t_var *v1;
+	mw_tval b2;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if ((rc = mw_t_sess_get(a0, &q0))) goto fail;
+	if ((rc = mw_t_pvar(a1, a0, 0, &v1))) goto fail;
+	if ((rc = mw_t_val_out(inst, v1, a2, &b2))) goto fail;
+	return mwh_T_pvar_readreset(&k, &q0, v1, &b2);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_pvar_readreset(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	mw_lock();
-	uint32_t r = mwh_T_pvar_readreset(inst, a0, a1, a2);
+	uint32_t r = mwg_T_pvar_readreset(inst, a0, a1, a2);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_pvar_reset(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_T_pvar_reset", MW_NOCOMM, 0, 0 };
+	int rc;
+	mw_tsess q0 = { NULL, 0, NULL };
+	struct t_var *v1;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if ((rc = mw_t_sess_get(a0, &q0))) goto fail;
+	if ((rc = mw_t_pvar(a1, a0, 1, &v1))) goto fail;
+	return mwh_T_pvar_reset(&k, &q0, v1);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_pvar_reset(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	mw_lock();
-	uint32_t r = mwh_T_pvar_reset(inst, a0, a1);
+	uint32_t r = mwg_T_pvar_reset(inst, a0, a1);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_pvar_session_create(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_T_pvar_session_create", MW_NOCOMM, 0, 0 };
+	int rc;
+	int32_t *p0;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	p0 = mw_ptr(inst, a0, 4);
+	if (!p0) { rc = MW_ERR_ARG; goto fail; }
+	return mwh_T_pvar_session_create(&k, p0);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_pvar_session_create(rt_instance *inst, uint32_t a0)
 {
 	mw_lock();
-	uint32_t r = mwh_T_pvar_session_create(inst, a0);
+	uint32_t r = mwg_T_pvar_session_create(inst, a0);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_pvar_session_free(rt_instance *inst, uint32_t a0)
+{
+	const mw_call k = { inst, "MPI_T_pvar_session_free", MW_NOCOMM, 0, 0 };
+	int rc;
+	mw_tsess q0 = { NULL, 0, NULL };
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if (!(q0.slot = mw_ptr(inst, a0, 4))) { rc = MW_ERR_ARG; goto fail; }
+	if ((rc = mw_t_sess_get((uint32_t)*q0.slot, &q0))) goto fail;
+	return mwh_T_pvar_session_free(&k, &q0);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_pvar_session_free(rt_instance *inst, uint32_t a0)
 {
 	mw_lock();
-	uint32_t r = mwh_T_pvar_session_free(inst, a0);
+	uint32_t r = mwg_T_pvar_session_free(inst, a0);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_pvar_start(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_T_pvar_start", MW_NOCOMM, 0, 0 };
+	int rc;
+	mw_tsess q0 = { NULL, 0, NULL };
+	struct t_var *v1;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if ((rc = mw_t_sess_get(a0, &q0))) goto fail;
+	if ((rc = mw_t_pvar(a1, a0, 1, &v1))) goto fail;
+	return mwh_T_pvar_start(&k, &q0, v1);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_pvar_start(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	mw_lock();
-	uint32_t r = mwh_T_pvar_start(inst, a0, a1);
+	uint32_t r = mwg_T_pvar_start(inst, a0, a1);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_pvar_stop(rt_instance *inst, uint32_t a0, uint32_t a1)
+{
+	const mw_call k = { inst, "MPI_T_pvar_stop", MW_NOCOMM, 0, 0 };
+	int rc;
+	mw_tsess q0 = { NULL, 0, NULL };
+	struct t_var *v1;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if ((rc = mw_t_sess_get(a0, &q0))) goto fail;
+	if ((rc = mw_t_pvar(a1, a0, 1, &v1))) goto fail;
+	return mwh_T_pvar_stop(&k, &q0, v1);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_pvar_stop(rt_instance *inst, uint32_t a0, uint32_t a1)
 {
 	mw_lock();
-	uint32_t r = mwh_T_pvar_stop(inst, a0, a1);
+	uint32_t r = mwg_T_pvar_stop(inst, a0, a1);
 	mw_unlock();
 	return r;
+}
+
+static uint32_t mwg_T_pvar_write(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
+{
+	const mw_call k = { inst, "MPI_T_pvar_write", MW_NOCOMM, 0, 0 };
+	int rc;
+	mw_tsess q0 = { NULL, 0, NULL };
+	struct t_var *v1;
+	const void *b2;
+	if (!mw_t_live()) return MW_T_ERR_NOT_INITIALIZED;
+	if ((rc = mw_t_sess_get(a0, &q0))) goto fail;
+	if ((rc = mw_t_pvar(a1, a0, 0, &v1))) goto fail;
+	if ((rc = mw_t_val_in(inst, v1, a2, &b2))) goto fail;
+	return mwh_T_pvar_write(&k, &q0, v1, b2);
+fail:
+	return mw_t_fail(inst, rc, k.proc);
 }
 
 static uint32_t mwl_T_pvar_write(rt_instance *inst, uint32_t a0, uint32_t a1, uint32_t a2)
 {
 	mw_lock();
-	uint32_t r = mwh_T_pvar_write(inst, a0, a1, a2);
+	uint32_t r = mwg_T_pvar_write(inst, a0, a1, a2);
 	mw_unlock();
 	return r;
 }
@@ -7349,10 +7873,10 @@ const rt_hostfn mw_glue[] = {
 	{ "env", "PMPI_Comm_set_name", "ii:i", (void *)mwg_Comm_set_name },
 	{ "env", "MPI_Comm_size", "ii:i", (void *)mwg_Comm_size },
 	{ "env", "PMPI_Comm_size", "ii:i", (void *)mwg_Comm_size },
-	{ "env", "MPI_Comm_spawn", "iiiiiiii:i", (void *)mwh_Comm_spawn },
-	{ "env", "PMPI_Comm_spawn", "iiiiiiii:i", (void *)mwh_Comm_spawn },
-	{ "env", "MPI_Comm_spawn_multiple", "iiiiiiiii:i", (void *)mwh_Comm_spawn_multiple },
-	{ "env", "PMPI_Comm_spawn_multiple", "iiiiiiiii:i", (void *)mwh_Comm_spawn_multiple },
+	{ "env", "MPI_Comm_spawn", "iiiiiiii:i", (void *)mwg_Comm_spawn },
+	{ "env", "PMPI_Comm_spawn", "iiiiiiii:i", (void *)mwg_Comm_spawn },
+	{ "env", "MPI_Comm_spawn_multiple", "iiiiiiiii:i", (void *)mwg_Comm_spawn_multiple },
+	{ "env", "PMPI_Comm_spawn_multiple", "iiiiiiiii:i", (void *)mwg_Comm_spawn_multiple },
 	{ "env", "MPI_Comm_split", "iiii:i", (void *)mwg_Comm_split },
 	{ "env", "PMPI_Comm_split", "iiii:i", (void *)mwg_Comm_split },
 	{ "env", "MPI_Comm_split_type", "iiiii:i", (void *)mwg_Comm_split_type },

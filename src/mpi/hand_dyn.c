@@ -688,102 +688,127 @@ static const char *self_exe(void)
 	return exe;
 }
 
-/* MPI_Comm_spawn (multi = 0: count 1, the arguments themselves) and
- * MPI_Comm_spawn_multiple (arrays of count). */
-static u32 spawn(rt_instance *inst, int multi, u32 count, u32 cmds, u32 argvs,
-                 u32 maxprocs, u32 infos, u32 root, u32 comm, u32 interp, u32 errs)
+/* Class spcmd: at the root, every command checked and prepared (multi:
+ * the arrays of count; else count 1, the arguments themselves).  0, or
+ * the module class of the first refusal (sp then holds no command). */
+int mw_spawn_in(rt_instance *inst, const char *P, mw_spawn *sp, int multi, u32 count,
+                u32 cmds, u32 argvs, u32 maxprocs, u32 infos)
 {
-	const char *P = multi ? "MPI_Comm_spawn_multiple" : "MPI_Comm_spawn";
-	MPI_Comm c, ic = MPI_COMM_NULL;
-	int am_root = 0, rc, lc = 0, n = 0;
-	spcmd *sc = NULL;
-	mw_root rt;
-	if ((rc = mw_root_in(comm, mw_rank_in(root), &rt)))
-		return mw_fail(inst, rc, comm, P);
-	c = rt.h;
-	am_root = rt.am_root;
-	uint32_t *o = mw_ptr(inst, interp, 4);
-	if (!o)
-		lc = MW_ERR_ARG;
-	/* Root: every command checked and prepared. */
-	int total = -1;
-	if (am_root && !lc) {
-		n = multi ? (int)count : 1;
-		const uint32_t *cm = NULL, *av = NULL, *in = NULL;
-		const int32_t *mp = NULL;
-		if (multi && (n <= 0 || n > 4096 ||
-		    !(cm = mw_arr(inst, cmds, (uint64_t)n, 4)) ||
-		    !(mp = mw_arr(inst, maxprocs, (uint64_t)n, 4)) ||
-		    !(in = mw_arr(inst, infos, (uint64_t)n, 4)) ||
-		    (argvs && !(av = mw_arr(inst, argvs, (uint64_t)n, 4)))))
-			lc = MW_ERR_ARG;
-		else if (!(sc = calloc((size_t)n, sizeof *sc)))
-			lc = MW_ERR_NO_MEM;
-		/* spcmd_free runs on every command, also those after a bad one
-		 * that were never made (MPI_INFO_NULL is not 0 in Open MPI). */
-		for (int i = 0; sc && i < n; i++)
-			sc[i].info = MPI_INFO_NULL;
-		total = 0;
-		for (int i = 0; i < n && !lc; i++) {
-			if (multi)
-				lc = spcmd_make(inst, P, cm[i], av ? av[i] : 0, mp[i], in[i], &sc[i]);
-			else
-				lc = spcmd_make(inst, P, cmds, argvs, (int32_t)maxprocs, infos, &sc[i]);
-			if (!lc && (total += sc[i].maxprocs) > 65536)
-				lc = MW_ERR_ARG;
-		}
-		if (lc)
-			total = -1;
-	}
-	/* errcodes: at the root one per child; elsewhere the module's own
-	 * maxprocs (MPI_Comm_spawn) or none. */
-	int local_n = 0;
-	if (errs && !lc) {
-		local_n = am_root ? total : (!multi && (int32_t)maxprocs > 0 ? (int)maxprocs : 0);
-		if (local_n > 65536)   /* no spawn is that large (checked at the root) */
-			local_n = 65536;
-		if (local_n > 0 && !mw_arr(inst, errs, (uint64_t)local_n, 4))
+	int n = multi ? (int)count : 1, lc = 0;
+	const uint32_t *cm = NULL, *av = NULL, *in = NULL;
+	const int32_t *mp = NULL;
+	sp->n = 0;
+	sp->total = -1;
+	sp->sc = NULL;
+	if (multi && (n <= 0 || n > 4096 ||
+	    !(cm = mw_arr(inst, cmds, (uint64_t)n, 4)) ||
+	    !(mp = mw_arr(inst, maxprocs, (uint64_t)n, 4)) ||
+	    !(in = mw_arr(inst, infos, (uint64_t)n, 4)) ||
+	    (argvs && !(av = mw_arr(inst, argvs, (uint64_t)n, 4)))))
+		return MW_ERR_ARG;
+	if (!(sp->sc = calloc((size_t)n, sizeof *sp->sc)))
+		return MW_ERR_NO_MEM;
+	sp->n = n;
+	/* mw_spawn_free runs on every command, also those after a bad one
+	 * that were never made (MPI_INFO_NULL is not 0 in Open MPI). */
+	for (int i = 0; i < n; i++)
+		sp->sc[i].info = MPI_INFO_NULL;
+	int total = 0;
+	for (int i = 0; i < n && !lc; i++) {
+		if (multi)
+			lc = spcmd_make(inst, P, cm[i], av ? av[i] : 0, mp[i], in[i], &sp->sc[i]);
+		else
+			lc = spcmd_make(inst, P, cmds, argvs, (int32_t)maxprocs, infos, &sp->sc[i]);
+		if (!lc && (total += sp->sc[i].maxprocs) > 65536)
 			lc = MW_ERR_ARG;
 	}
+	if (lc) {
+		mw_spawn_free(sp);
+		return lc;
+	}
+	sp->total = total;
+	return 0;
+}
+
+void mw_spawn_free(mw_spawn *sp)
+{
+	for (int i = 0; sp->sc && i < sp->n; i++)
+		spcmd_free(&sp->sc[i]);
+	free(sp->sc);
+	sp->sc = NULL;
+	sp->n = 0;
+	sp->total = -1;
+}
+
+/* Class errcodes: one per child at the root, the module's own maxprocs
+ * (MPI_Comm_spawn) or none elsewhere. */
+int mw_errcodes_in(rt_instance *inst, mw_errcodes *e, u32 addr, int am_root, const mw_spawn *sp,
+                   int32_t mine)
+{
+	e->p = NULL;
+	e->n = 0;
+	e->addr = addr;
+	if (!addr)
+		return 0;   /* MPI_ERRCODES_IGNORE */
+	int n = am_root ? sp->total : (mine > 0 ? mine : 0);
+	if (n > 65536)   /* no spawn is that large (checked at the root) */
+		n = 65536;
+	if (n > 0 && !(e->p = mw_arr(inst, addr, (uint64_t)n, 4)))
+		return MW_ERR_ARG;
+	e->n = n > 0 ? n : 0;
+	return 0;
+}
+
+/* MPI_Comm_spawn (multi = 0; maxprocs: the module's own, significant at
+ * the root only) and MPI_Comm_spawn_multiple.  The entry checked the
+ * communicator (refused at once), the intercommunicator's slot, then at
+ * the root the commands (sp), then the error codes; k->lc is this rank's
+ * verdict, shared with the other ranks before the host call. */
+static u32 spawn(const mw_call *k, int multi, const mw_spawn *sp, u32 maxprocs, int root,
+                 const mw_root *comm, uint32_t *o, const mw_errcodes *errs)
+{
+	const char *P = k->proc;
+	MPI_Comm c = comm->h, ic = MPI_COMM_NULL;
+	int am_root = comm->am_root, rc, lc = k->lc, n = sp->n;
 	const char *exe = self_exe();
 	if (am_root && !lc && !exe) {
 		say(P, "/proc/self/exe", "cannot read this mpiwasm's path");
 		lc = MW_ERR_SPAWN;
 	}
-	int rtotal = total;
+	int rtotal = am_root && !lc ? sp->total : -1, local_n = lc ? 0 : errs->n;
 	if ((rc = agree(c, lc, &rtotal)))
-		goto out_fail;
+		return mw_call_fail(k, rc);
 	/* Room for whatever count the library writes here. */
 	int hn = rtotal > local_n ? rtotal : local_n;
-	int *hcodes = errs && hn > 0 ? malloc((size_t)hn * sizeof *hcodes) : NULL;
+	int *hcodes = errs->addr && hn > 0 ? malloc((size_t)hn * sizeof *hcodes) : NULL;
 	for (int i = 0; hcodes && i < hn; i++)
 		hcodes[i] = INT_MIN;
 	int *codes_arg = hcodes ? hcodes : MPI_ERRCODES_IGNORE;
-	int hroot = mw_rank_in(root);
+	spcmd *sc = sp->sc;
 	if (!multi) {
 		rc = MPI_Comm_spawn(am_root ? exe : "", am_root ? sc[0].argv + 0 : MPI_ARGV_NULL,
 		                    am_root ? sc[0].maxprocs : ((int32_t)maxprocs > 0 ? (int)maxprocs : 1),
-		                    am_root ? sc[0].info : MPI_INFO_NULL, hroot, c, &ic, codes_arg);
+		                    am_root ? sc[0].info : MPI_INFO_NULL, root, c, &ic, codes_arg);
 	} else {
 		char **hcmd = NULL, ***hargv = NULL;
 		int *hmax = NULL;
 		MPI_Info *hinfo = NULL;
-		int k = am_root ? n : 1;
-		hcmd = calloc((size_t)k, sizeof *hcmd);
-		hargv = calloc((size_t)k, sizeof *hargv);
-		hmax = calloc((size_t)k, sizeof *hmax);
-		hinfo = calloc((size_t)k, sizeof *hinfo);
+		int kn = am_root ? n : 1;
+		hcmd = calloc((size_t)kn, sizeof *hcmd);
+		hargv = calloc((size_t)kn, sizeof *hargv);
+		hmax = calloc((size_t)kn, sizeof *hmax);
+		hinfo = calloc((size_t)kn, sizeof *hinfo);
 		if (!hcmd || !hargv || !hmax || !hinfo) {
 			rc = MPI_ERR_NO_MEM;
 		} else {
-			for (int i = 0; i < k; i++) {
+			for (int i = 0; i < kn; i++) {
 				hcmd[i] = (char *)(am_root ? exe : "");
 				hargv[i] = am_root ? sc[i].argv : MPI_ARGV_NULL;
 				hmax[i] = am_root ? sc[i].maxprocs : 1;
 				hinfo[i] = am_root ? sc[i].info : MPI_INFO_NULL;
 			}
 			rc = MPI_Comm_spawn_multiple(am_root ? n : 1, hcmd, hargv, hmax, hinfo,
-			                             hroot, c, &ic, codes_arg);
+			                             root, c, &ic, codes_arg);
 		}
 		free(hcmd);
 		free(hargv);
@@ -791,34 +816,31 @@ static u32 spawn(rt_instance *inst, int multi, u32 count, u32 cmds, u32 argvs,
 		free(hinfo);
 	}
 	if (hcodes) {
-		int32_t *m = mw_arr(inst, errs, (uint64_t)local_n, 4);
-		for (int i = 0; m && i < local_n && i < hn; i++)
+		for (int i = 0; errs->p && i < local_n && i < hn; i++)
 			if (hcodes[i] != INT_MIN)
-				m[i] = hcodes[i] == MPI_SUCCESS ? MW_SUCCESS : mw_code_out(hcodes[i]);
+				errs->p[i] = hcodes[i] == MPI_SUCCESS ? MW_SUCCESS : mw_code_out(hcodes[i]);
 		free(hcodes);
 	}
 	if (rc == MPI_SUCCESS)
-		*o = ic == MPI_COMM_NULL ? MW_COMM_NULL : comm_adopt(ic, comm);
-	for (int i = 0; sc && i < n; i++)
-		spcmd_free(&sc[i]);
-	free(sc);
-	return mw_ret(inst, rc, comm, P);
-out_fail:
-	for (int i = 0; sc && i < n; i++)
-		spcmd_free(&sc[i]);
-	free(sc);
-	return mw_fail(inst, rc, comm, P);
+		*o = ic == MPI_COMM_NULL ? MW_COMM_NULL : comm_adopt(ic, k->obj);
+	return mw_call_ret(k, rc);
 }
 
-u32 mwh_Comm_spawn(rt_instance *inst, u32 cmd, u32 argv, u32 maxprocs, u32 info,
-                   u32 root, u32 comm, u32 interp, u32 errs)
+/* argv, info: the module's words, read at the root by the entry (class
+ * spcmd); maxprocs too, and kept for the host call elsewhere. */
+u32 mwh_Comm_spawn(const mw_call *k, const mw_spawn *command, uint32_t argv, uint32_t maxprocs,
+                   uint32_t info, int root, const mw_root *comm, uint32_t *intercomm,
+                   const mw_errcodes *array_of_errcodes)
 {
-	return spawn(inst, 0, 1, cmd, argv, maxprocs, info, root, comm, interp, errs);
+	(void)argv, (void)info;
+	return spawn(k, 0, command, maxprocs, root, comm, intercomm, array_of_errcodes);
 }
 
-u32 mwh_Comm_spawn_multiple(rt_instance *inst, u32 count, u32 cmds, u32 argvs,
-                            u32 maxprocs, u32 infos, u32 root, u32 comm, u32 interp,
-                            u32 errs)
+u32 mwh_Comm_spawn_multiple(const mw_call *k, uint32_t count, const mw_spawn *array_of_commands,
+                            uint32_t array_of_argv, uint32_t array_of_maxprocs,
+                            uint32_t array_of_info, int root, const mw_root *comm,
+                            uint32_t *intercomm, const mw_errcodes *array_of_errcodes)
 {
-	return spawn(inst, 1, count, cmds, argvs, maxprocs, infos, root, comm, interp, errs);
+	(void)count, (void)array_of_argv, (void)array_of_maxprocs, (void)array_of_info;
+	return spawn(k, 1, array_of_commands, 0, root, comm, intercomm, array_of_errcodes);
 }

@@ -287,7 +287,7 @@ typedef struct t_var {
 	} obj;
 } t_var;
 
-typedef struct { MPI_T_pvar_session h; } t_sess;
+typedef struct t_sess { MPI_T_pvar_session h; } t_sess;
 typedef struct { MPI_T_enum h; } t_enum;
 
 static t_table cvars, pvars, sessions, enums;
@@ -312,35 +312,28 @@ static u32 enum_out(MPI_T_enum e)
 	return h;
 }
 
-/* ---- arguments ------------------------------------------------------------------ */
+/* ---- arguments ------------------------------------------------------------------
+ * The checks of the generated entries (glue.c; the classes of args.py),
+ * in the order the handlers below had them when written by hand. */
 
-#define T_INIT() do { if (!t_inits) return MW_T_ERR_NOT_INITIALIZED; } while (0)
-#define TRY(x) do { if ((rc = (x))) goto fail; } while (0)
-
-/* An optional output: address 0 (the program's NULL, which MPI_T ignores)
- * is a host NULL, else n bytes of linear memory. */
-static int opt(rt_instance *inst, u32 a, uint64_t n, void *out)
+uint32_t mw_t_fail(rt_instance *inst, int cls, const char *proc)
 {
-	void *p = NULL;
-	if (a && !(p = mw_ptr(inst, a, n)))
-		return MW_ERR_ARG;
-	memcpy(out, &p, sizeof p);
-	return 0;
+	return t_fail(inst, cls, proc);
 }
 
-/* A string output and its length (MPI-3.1 14.3.3): *len is the size of
- * name on input (0: name untouched), the characters with the NUL on
- * output.  Without len, name is not returned. */
-/* A string the host library writes, with its in/out length: the length is
- * read once into host memory, checked, given to the library and written
- * back after the call.  In place, the library read it after writing the
- * string, which may lie over it (a name over its own length: Open MPI took
- * the name's characters for the length and wrote a byte that far away,
- * outside linear memory; found by fuzz-bridge). */
-typedef struct t_str { char *buf; int32_t *mlen; int len; } t_str;
-#define SLEN(s) ((s).mlen ? &(s).len : NULL)
+int mw_t_live(void)
+{
+	return t_inits > 0;
+}
 
-static int str_out(rt_instance *inst, u32 name, u32 len, t_str *s)
+/* tstr: *len is the size of name on input (0: name untouched), the
+ * characters with the NUL on output (MPI-3.1 14.3.3); without len, name is
+ * not returned.  The length is read once into host memory, checked, given
+ * to the library and written back after the call.  In place, the library
+ * read it after writing the string, which may lie over it (a name over its
+ * own length: Open MPI took the name's characters for the length and wrote
+ * a byte that far away, outside linear memory; found by fuzz-bridge). */
+int mw_t_str_out(rt_instance *inst, u32 name, u32 len, mw_tstr *s)
 {
 	s->buf = NULL;
 	s->mlen = NULL;
@@ -359,19 +352,56 @@ static int str_out(rt_instance *inst, u32 name, u32 len, t_str *s)
 	return 0;
 }
 
-static void str_back(const t_str *s)
+void mw_t_str_back(const mw_tstr *s)
 {
 	if (s->mlen)
 		*s->mlen = s->len;
 }
+#define SLEN(s) ((s)->mlen ? &(s)->len : NULL)
 
-/* index within [0, the host's current number of variables). */
-static int index_ok(int (*num)(int *), int32_t index)
+/* tindex: within [0, the host's current number of variables); a host
+ * failure to count them is returned as its code. */
+int mw_t_index_ok(int which, int32_t index)
 {
-	int n = 0, rc = num(&n);
+	int n = 0, rc = which == 0 ? MPI_T_cvar_get_num(&n) : which == 1 ? MPI_T_pvar_get_num(&n)
+	                                                                   : MPI_T_category_get_num(&n);
 	if (rc != MPI_SUCCESS)
 		return (int)t_ret(rc);
 	return index >= 0 && index < n ? 0 : MW_T_ERR_INVALID_INDEX;
+}
+
+int mw_t_enum_get(u32 m, MPI_T_enum *h)
+{
+	t_enum *e = t_get(&enums, m);
+	if (!e)
+		return MW_T_ERR_INVALID_HANDLE;
+	*h = e->h;
+	return 0;
+}
+
+struct t_var *mw_t_cvar(u32 m)
+{
+	return t_get(&cvars, m);
+}
+
+int mw_t_sess_get(u32 m, mw_tsess *r)
+{
+	r->mod = m;
+	if (!(r->s = t_get(&sessions, m)))
+		return MW_T_ERR_INVALID_SESSION;
+	return 0;
+}
+
+/* tpvh: a handle of session sess (its lookup came first), or with all_ok
+ * MPI_T_PVAR_ALL_HANDLES (*v NULL). */
+int mw_t_pvar(u32 m, u32 sess, int all_ok, struct t_var **v)
+{
+	*v = NULL;
+	if (all_ok && (int32_t)m == MW_T_PVAR_ALL_HANDLES)
+		return 0;
+	if (!(*v = t_get(&pvars, m)) || (*v)->sess != sess)
+		return MW_T_ERR_INVALID_HANDLE;
+	return 0;
 }
 
 /* The object a variable of (host) binding `bind` is bound to: the module
@@ -423,9 +453,7 @@ static int bind_obj(rt_instance *inst, int bind, u32 obj, t_var *v, void **out)
  * through a host buffer with room to spare (Open MPI copies a whole
  * string whatever the count), only what fits the count reaching the
  * module, always terminated. */
-typedef struct { void *host; char *stage; char *mod; int n; } t_val;
-
-static int val_out(rt_instance *inst, const t_var *v, u32 buf, t_val *b)
+int mw_t_val_out(rt_instance *inst, const t_var *v, u32 buf, mw_tval *b)
 {
 	uint64_t n = (uint64_t)v->count * (uint64_t)v->ty->size;
 	memset(b, 0, sizeof *b);
@@ -465,7 +493,7 @@ static int cvar_open(const char *name, MPI_Datatype dt)
 	       !strcmp(name + n - 10, "_ALGORITHM");
 }
 
-static void val_done(t_val *b, int ok)
+void mw_t_val_done(mw_tval *b, int ok)
 {
 	if (b->stage && ok) {
 		/* A string value is withheld (see the top of the file). */
@@ -480,7 +508,7 @@ static void val_done(t_val *b, int ok)
 }
 
 /* A value the host reads: count x size bytes, a string up to its NUL. */
-static int val_in(rt_instance *inst, const t_var *v, u32 buf, const void **out)
+int mw_t_val_in(rt_instance *inst, const t_var *v, u32 buf, const void **out)
 {
 	if (v->ty->m == MW_CHAR)
 		*out = mw_str(inst, buf);
@@ -490,27 +518,29 @@ static int val_in(rt_instance *inst, const t_var *v, u32 buf, const void **out)
 }
 
 /* ---- setup ------------------------------------------------------------------------- */
+/* Every entry but MPI_T_init_thread's checked first that MPI_T is
+ * initialized (MPI_T_ERR_NOT_INITIALIZED), then the arguments; the
+ * handlers get the checked values (args.py's MPI_T classes) and run under
+ * the bridge's lock (family-t.txt). */
 
-u32 mwh_T_init_thread(rt_instance *inst, u32 req, u32 prov)
+u32 mwh_T_init_thread(const mw_call *k, int required, int32_t *provided)
 {
-	int *p = mw_ptr(inst, prov, 4), hreq, hprov = 0, m;
-	if (!p)
-		return t_fail(inst, MW_ERR_ARG, "MPI_T_init_thread");
-	if (!t_map(t_threads, N(t_threads), 0, (int)req, &hreq))
+	int hreq, hprov = 0, m;
+	(void)k;
+	if (!t_map(t_threads, N(t_threads), 0, required, &hreq))
 		return MW_T_ERR_INVALID;
 	int rc = MPI_T_init_thread(hreq, &hprov);
 	if (rc != MPI_SUCCESS)
 		return t_ret(rc);
 	t_inits++;
 	/* The module runs one thread whatever the host offers. */
-	*p = t_map(t_threads, N(t_threads), 1, hprov, &m) ? m : MW_THREAD_SINGLE;
+	*provided = t_map(t_threads, N(t_threads), 1, hprov, &m) ? m : MW_THREAD_SINGLE;
 	return MW_SUCCESS;
 }
 
-u32 mwh_T_finalize(rt_instance *inst)
+u32 mwh_T_finalize(const mw_call *k)
 {
-	(void)inst;
-	T_INIT();
+	(void)k;
 	int rc = MPI_T_finalize();
 	if (rc != MPI_SUCCESS)
 		return t_ret(rc);
@@ -526,131 +556,85 @@ u32 mwh_T_finalize(rt_instance *inst)
 
 /* ---- enumerations -------------------------------------------------------------------- */
 
-u32 mwh_T_enum_get_info(rt_instance *inst, u32 et, u32 num, u32 name, u32 name_len)
+u32 mwh_T_enum_get_info(const mw_call *k, MPI_T_enum enumtype, int32_t *num, mw_tstr *name,
+                        uint32_t name_len)
 {
-	static const char proc[] = "MPI_T_enum_get_info";
-	int *pn, rc;
-	t_str sn;
-	T_INIT();
-	TRY(opt(inst, num, 4, &pn));
-	TRY(str_out(inst, name, name_len, &sn));
-	t_enum *e = t_get(&enums, et);
-	if (!e)
-		return MW_T_ERR_INVALID_HANDLE;
-	rc = MPI_T_enum_get_info(e->h, pn, sn.buf, SLEN(sn));
+	(void)k, (void)name_len;
+	int rc = MPI_T_enum_get_info(enumtype, num, name->buf, SLEN(name));
 	if (rc == MPI_SUCCESS)
-		str_back(&sn);
+		mw_t_str_back(name);
 	return t_ret(rc);
-fail:
-	return t_fail(inst, rc, proc);
 }
 
-u32 mwh_T_enum_get_item(rt_instance *inst, u32 et, u32 index, u32 value, u32 name,
-                        u32 name_len)
+u32 mwh_T_enum_get_item(const mw_call *k, MPI_T_enum enumtype, int index, int32_t *value,
+                        mw_tstr *name, uint32_t name_len)
 {
-	static const char proc[] = "MPI_T_enum_get_item";
-	int *pv, rc, n = 0;
-	t_str sn;
-	T_INIT();
-	TRY(opt(inst, value, 4, &pv));
-	TRY(str_out(inst, name, name_len, &sn));
-	t_enum *e = t_get(&enums, et);
-	if (!e)
-		return MW_T_ERR_INVALID_HANDLE;
-	if ((rc = MPI_T_enum_get_info(e->h, &n, NULL, NULL)) != MPI_SUCCESS)
+	int rc, n = 0;
+	(void)k, (void)name_len;
+	if ((rc = MPI_T_enum_get_info(enumtype, &n, NULL, NULL)) != MPI_SUCCESS)
 		return t_ret(rc);
-	if ((int32_t)index < 0 || (int32_t)index >= n)
+	if (index < 0 || index >= n)
 		return MW_T_ERR_INVALID_ITEM;
-	rc = MPI_T_enum_get_item(e->h, (int)index, pv, sn.buf, SLEN(sn));
+	rc = MPI_T_enum_get_item(enumtype, index, value, name->buf, SLEN(name));
 	if (rc == MPI_SUCCESS)
-		str_back(&sn);
+		mw_t_str_back(name);
 	return t_ret(rc);
-fail:
-	return t_fail(inst, rc, proc);
 }
 
 /* ---- control variables ------------------------------------------------------------------ */
 
-u32 mwh_T_cvar_get_num(rt_instance *inst, u32 num)
+u32 mwh_T_cvar_get_num(const mw_call *k, int32_t *num_cvar)
 {
-	int *p = mw_ptr(inst, num, 4);
-	T_INIT();
-	if (!p)
-		return t_fail(inst, MW_ERR_ARG, "MPI_T_cvar_get_num");
-	return t_ret(MPI_T_cvar_get_num(p));
+	(void)k;
+	return t_ret(MPI_T_cvar_get_num(num_cvar));
 }
 
-u32 mwh_T_cvar_get_info(rt_instance *inst, u32 index, u32 name, u32 name_len,
-                        u32 verbosity, u32 datatype, u32 enumtype, u32 desc,
-                        u32 desc_len, u32 bind, u32 scope)
+u32 mwh_T_cvar_get_info(const mw_call *k, int cvar_index, mw_tstr *name, uint32_t name_len,
+                        int32_t *verbosity, int32_t *datatype, int32_t *enumtype,
+                        mw_tstr *desc, uint32_t desc_len, int32_t *bind, int32_t *scope)
 {
-	static const char proc[] = "MPI_T_cvar_get_info";
-	int32_t *pverb, *pdt, *pet, *pbind, *pscope;
 	int rc, hverb = 0, hbind = 0, hscope = 0;
-	t_str sn, sd;
 	MPI_Datatype hdt = MPI_DATATYPE_NULL;
 	MPI_T_enum het = MPI_T_ENUM_NULL;
-	T_INIT();
-	TRY(str_out(inst, name, name_len, &sn));
-	TRY(str_out(inst, desc, desc_len, &sd));
-	TRY(opt(inst, verbosity, 4, &pverb));
-	TRY(opt(inst, datatype, 4, &pdt));
-	TRY(opt(inst, enumtype, 4, &pet));
-	TRY(opt(inst, bind, 4, &pbind));
-	TRY(opt(inst, scope, 4, &pscope));
-	if ((rc = index_ok(MPI_T_cvar_get_num, (int32_t)index)))
-		return (u32)rc;
-	rc = MPI_T_cvar_get_info((int)index, sn.buf, SLEN(sn), &hverb, &hdt, &het, sd.buf,
-	                         SLEN(sd), &hbind, &hscope);
+	(void)name_len, (void)desc_len;
+	rc = MPI_T_cvar_get_info(cvar_index, name->buf, SLEN(name), &hverb, &hdt, &het, desc->buf,
+	                         SLEN(desc), &hbind, &hscope);
 	if (rc != MPI_SUCCESS)
 		return t_ret(rc);
-	str_back(&sn);
-	str_back(&sd);
+	mw_t_str_back(name);
+	mw_t_str_back(desc);
 	int32_t mverb, mdt, mbind, mscope;
 	u32 met = enum_out(het);
 	if (!t_map(t_verbs, N(t_verbs), 1, hverb, &mverb) ||
 	    !t_map(t_binds, N(t_binds), 1, hbind, &mbind) ||
 	    !t_map(t_scopes, N(t_scopes), 1, hscope, &mscope) ||
-	    !t_type_out(hdt, proc, (int)index, &mdt))
+	    !t_type_out(hdt, k->proc, cvar_index, &mdt))
 		return MW_T_ERR_INVALID;
 	if (het != MPI_T_ENUM_NULL && !met)
 		return MW_T_ERR_MEMORY;
-	if (pverb) *pverb = mverb;
-	if (pdt) *pdt = mdt;
-	if (pet) *pet = (int32_t)met;
-	if (pbind) *pbind = mbind;
-	if (pscope) *pscope = mscope;
+	if (verbosity) *verbosity = mverb;
+	if (datatype) *datatype = mdt;
+	if (enumtype) *enumtype = (int32_t)met;
+	if (bind) *bind = mbind;
+	if (scope) *scope = mscope;
 	return MW_SUCCESS;
-fail:
-	return t_fail(inst, rc, proc);
 }
 
-u32 mwh_T_cvar_get_index(rt_instance *inst, u32 name, u32 index)
+u32 mwh_T_cvar_get_index(const mw_call *k, const char *name, int32_t *cvar_index)
 {
-	const char *s = mw_str(inst, name);
-	int *p = mw_ptr(inst, index, 4);
-	T_INIT();
-	if (!s || !p)
-		return t_fail(inst, MW_ERR_ARG, "MPI_T_cvar_get_index");
-	return t_ret(MPI_T_cvar_get_index(s, p));
+	(void)k;
+	return t_ret(MPI_T_cvar_get_index(name, cvar_index));
 }
 
-u32 mwh_T_cvar_handle_alloc(rt_instance *inst, u32 index, u32 obj, u32 handle,
-                            u32 count)
+u32 mwh_T_cvar_handle_alloc(const mw_call *k, int cvar_index, uint32_t obj_handle,
+                            int32_t *handle, int32_t *count)
 {
-	static const char proc[] = "MPI_T_cvar_handle_alloc";
-	int32_t *ph = mw_ptr(inst, handle, 4), *pc = mw_ptr(inst, count, 4);
 	int rc, hbind = 0;
 	MPI_Datatype hdt = MPI_DATATYPE_NULL;
 	void *hobj;
-	T_INIT();
-	if (!ph || !pc)
-		return t_fail(inst, MW_ERR_ARG, proc);
-	if ((rc = index_ok(MPI_T_cvar_get_num, (int32_t)index)))
-		return (u32)rc;
 	char name[256];
 	int nlen = (int)sizeof name;
-	rc = MPI_T_cvar_get_info((int)index, name, &nlen, NULL, &hdt, NULL, NULL, NULL,
+	rc = MPI_T_cvar_get_info(cvar_index, name, &nlen, NULL, &hdt, NULL, NULL, NULL,
 	                         &hbind, NULL);
 	if (rc != MPI_SUCCESS)
 		return t_ret(rc);
@@ -658,19 +642,19 @@ u32 mwh_T_cvar_handle_alloc(rt_instance *inst, u32 index, u32 obj, u32 handle,
 	if (!v)
 		return MW_T_ERR_MEMORY;
 	int32_t mdt;
-	if (!t_type_out(hdt, proc, (int)index, &mdt)) {
+	if (!t_type_out(hdt, k->proc, cvar_index, &mdt)) {
 		free(v);
 		return MW_T_ERR_INVALID;
 	}
 	v->ty = t_type_of(hdt);
-	v->index = (int)index;
+	v->index = cvar_index;
 	/* A name longer than the buffer is truncated: not on the list. */
 	v->open = nlen < (int)sizeof name && cvar_open(name, hdt);
-	if ((rc = bind_obj(inst, hbind, obj, v, &hobj))) {
+	if ((rc = bind_obj(k->inst, hbind, obj_handle, v, &hobj))) {
 		free(v);
-		return t_fail(inst, rc, proc);
+		return t_fail(k->inst, rc, k->proc);
 	}
-	rc = MPI_T_cvar_handle_alloc((int)index, hobj, &v->c, &v->count);
+	rc = MPI_T_cvar_handle_alloc(cvar_index, hobj, &v->c, &v->count);
 	if (rc != MPI_SUCCESS) {
 		free(v);
 		return t_ret(rc);
@@ -681,54 +665,36 @@ u32 mwh_T_cvar_handle_alloc(rt_instance *inst, u32 index, u32 obj, u32 handle,
 		free(v);
 		return MW_T_ERR_OUT_OF_HANDLES;
 	}
-	*ph = (int32_t)h;
-	*pc = v->count;
+	*handle = (int32_t)h;
+	*count = v->count;
 	return MW_SUCCESS;
 }
 
-u32 mwh_T_cvar_handle_free(rt_instance *inst, u32 handle)
+u32 mwh_T_cvar_handle_free(const mw_call *k, mw_tvar_io *handle)
 {
-	int32_t *ph = mw_ptr(inst, handle, 4);
-	T_INIT();
-	if (!ph)
-		return t_fail(inst, MW_ERR_ARG, "MPI_T_cvar_handle_free");
-	t_var *v = t_get(&cvars, (u32)*ph);
-	if (!v)
-		return MW_T_ERR_INVALID_HANDLE;
+	(void)k;
+	t_var *v = handle->v;
 	int rc = MPI_T_cvar_handle_free(&v->c);
 	if (rc != MPI_SUCCESS)
 		return t_ret(rc);
-	cvars.v[*ph] = NULL;
+	cvars.v[handle->mod] = NULL;
 	free(v);
-	*ph = MW_T_CVAR_HANDLE_NULL;
+	*handle->slot = MW_T_CVAR_HANDLE_NULL;
 	return MW_SUCCESS;
 }
 
-u32 mwh_T_cvar_read(rt_instance *inst, u32 handle, u32 buf)
+u32 mwh_T_cvar_read(const mw_call *k, struct t_var *handle, mw_tval *buf)
 {
-	T_INIT();
-	t_var *v = t_get(&cvars, handle);
-	if (!v)
-		return MW_T_ERR_INVALID_HANDLE;
-	t_val b;
-	int rc = val_out(inst, v, buf, &b);
-	if (rc)
-		return t_fail(inst, rc, "MPI_T_cvar_read");
-	rc = MPI_T_cvar_read(v->c, b.host);
-	val_done(&b, rc == MPI_SUCCESS);
+	(void)k;
+	int rc = MPI_T_cvar_read(handle->c, buf->host);
+	mw_t_val_done(buf, rc == MPI_SUCCESS);
 	return t_ret(rc);
 }
 
-u32 mwh_T_cvar_write(rt_instance *inst, u32 handle, u32 buf)
+u32 mwh_T_cvar_write(const mw_call *k, struct t_var *handle, const void *buf)
 {
-	const void *p;
-	T_INIT();
-	t_var *v = t_get(&cvars, handle);
-	if (!v)
-		return MW_T_ERR_INVALID_HANDLE;
-	int rc = val_in(inst, v, buf, &p);
-	if (rc)
-		return t_fail(inst, rc, "MPI_T_cvar_write");
+	(void)k;
+	t_var *v = handle;
 	if (!v->open && !t_unrestricted) {
 		char name[256];
 		int nlen = (int)sizeof name;
@@ -741,7 +707,7 @@ u32 mwh_T_cvar_write(rt_instance *inst, u32 handle, u32 buf)
 		        "option --mpi-t-unrestricted lifts this)\n", mw_world_rank, name);
 		return MW_T_ERR_CVAR_SET_NEVER;
 	}
-	rc = MPI_T_cvar_write(v->c, p);
+	int rc = MPI_T_cvar_write(v->c, buf);
 	if (rc == MPI_SUCCESS)
 		mw_coll_cvar_written(v->index);   /* it wins over the collective rules */
 	return t_ret(rc);
@@ -749,83 +715,57 @@ u32 mwh_T_cvar_write(rt_instance *inst, u32 handle, u32 buf)
 
 /* ---- performance variables ------------------------------------------------------------------ */
 
-u32 mwh_T_pvar_get_num(rt_instance *inst, u32 num)
+u32 mwh_T_pvar_get_num(const mw_call *k, int32_t *num_pvar)
 {
-	int *p = mw_ptr(inst, num, 4);
-	T_INIT();
-	if (!p)
-		return t_fail(inst, MW_ERR_ARG, "MPI_T_pvar_get_num");
-	return t_ret(MPI_T_pvar_get_num(p));
+	(void)k;
+	return t_ret(MPI_T_pvar_get_num(num_pvar));
 }
 
-u32 mwh_T_pvar_get_info(rt_instance *inst, u32 index, u32 name, u32 name_len,
-                        u32 verbosity, u32 var_class, u32 datatype, u32 enumtype,
-                        u32 desc, u32 desc_len, u32 bind, u32 readonly,
-                        u32 continuous, u32 atomic)
+u32 mwh_T_pvar_get_info(const mw_call *k, int pvar_index, mw_tstr *name, uint32_t name_len,
+                        int32_t *verbosity, int32_t *var_class, int32_t *datatype,
+                        int32_t *enumtype, mw_tstr *desc, uint32_t desc_len, int32_t *bind,
+                        int32_t *readonly, int32_t *continuous, int32_t *atomic)
 {
-	static const char proc[] = "MPI_T_pvar_get_info";
-	int32_t *pverb, *pcls, *pdt, *pet, *pbind;
-	int *pro, *pco, *pat, rc, hverb = 0, hcls = 0, hbind = 0;
-	t_str sn, sd;
+	int rc, hverb = 0, hcls = 0, hbind = 0;
 	MPI_Datatype hdt = MPI_DATATYPE_NULL;
 	MPI_T_enum het = MPI_T_ENUM_NULL;
-	T_INIT();
-	TRY(str_out(inst, name, name_len, &sn));
-	TRY(str_out(inst, desc, desc_len, &sd));
-	TRY(opt(inst, verbosity, 4, &pverb));
-	TRY(opt(inst, var_class, 4, &pcls));
-	TRY(opt(inst, datatype, 4, &pdt));
-	TRY(opt(inst, enumtype, 4, &pet));
-	TRY(opt(inst, bind, 4, &pbind));
-	TRY(opt(inst, readonly, 4, &pro));
-	TRY(opt(inst, continuous, 4, &pco));
-	TRY(opt(inst, atomic, 4, &pat));
-	if ((rc = index_ok(MPI_T_pvar_get_num, (int32_t)index)))
-		return (u32)rc;
-	rc = MPI_T_pvar_get_info((int)index, sn.buf, SLEN(sn), &hverb, &hcls, &hdt, &het,
-	                         sd.buf, SLEN(sd), &hbind, pro, pco, pat);
+	(void)name_len, (void)desc_len;
+	rc = MPI_T_pvar_get_info(pvar_index, name->buf, SLEN(name), &hverb, &hcls, &hdt, &het,
+	                         desc->buf, SLEN(desc), &hbind, readonly, continuous, atomic);
 	if (rc != MPI_SUCCESS)
 		return t_ret(rc);
-	str_back(&sn);
-	str_back(&sd);
+	mw_t_str_back(name);
+	mw_t_str_back(desc);
 	int32_t mverb, mcls, mdt, mbind;
 	u32 met = enum_out(het);
 	if (!t_map(t_verbs, N(t_verbs), 1, hverb, &mverb) ||
 	    !t_map(t_classes, N(t_classes), 1, hcls, &mcls) ||
 	    !t_map(t_binds, N(t_binds), 1, hbind, &mbind) ||
-	    !t_type_out(hdt, proc, (int)index, &mdt))
+	    !t_type_out(hdt, k->proc, pvar_index, &mdt))
 		return MW_T_ERR_INVALID;
 	if (het != MPI_T_ENUM_NULL && !met)
 		return MW_T_ERR_MEMORY;
-	if (pverb) *pverb = mverb;
-	if (pcls) *pcls = mcls;
-	if (pdt) *pdt = mdt;
-	if (pet) *pet = (int32_t)met;
-	if (pbind) *pbind = mbind;
+	if (verbosity) *verbosity = mverb;
+	if (var_class) *var_class = mcls;
+	if (datatype) *datatype = mdt;
+	if (enumtype) *enumtype = (int32_t)met;
+	if (bind) *bind = mbind;
 	return MW_SUCCESS;
-fail:
-	return t_fail(inst, rc, proc);
 }
 
-u32 mwh_T_pvar_get_index(rt_instance *inst, u32 name, u32 var_class, u32 index)
+u32 mwh_T_pvar_get_index(const mw_call *k, const char *name, int var_class, int32_t *pvar_index)
 {
-	const char *s = mw_str(inst, name);
-	int *p = mw_ptr(inst, index, 4), hcls;
-	T_INIT();
-	if (!s || !p)
-		return t_fail(inst, MW_ERR_ARG, "MPI_T_pvar_get_index");
+	int hcls;
+	(void)k;
 	/* No variable has a class that does not exist. */
-	if (!t_map(t_classes, N(t_classes), 0, (int)var_class, &hcls))
+	if (!t_map(t_classes, N(t_classes), 0, var_class, &hcls))
 		return MW_T_ERR_INVALID_NAME;
-	return t_ret(MPI_T_pvar_get_index(s, hcls, p));
+	return t_ret(MPI_T_pvar_get_index(name, hcls, pvar_index));
 }
 
-u32 mwh_T_pvar_session_create(rt_instance *inst, u32 session)
+u32 mwh_T_pvar_session_create(const mw_call *k, int32_t *pe_session)
 {
-	int32_t *ps = mw_ptr(inst, session, 4);
-	T_INIT();
-	if (!ps)
-		return t_fail(inst, MW_ERR_ARG, "MPI_T_pvar_session_create");
+	(void)k;
 	t_sess *s = malloc(sizeof *s);
 	if (!s)
 		return MW_T_ERR_MEMORY;
@@ -840,53 +780,38 @@ u32 mwh_T_pvar_session_create(rt_instance *inst, u32 session)
 		free(s);
 		return MW_T_ERR_OUT_OF_SESSIONS;
 	}
-	*ps = (int32_t)h;
+	*pe_session = (int32_t)h;
 	return MW_SUCCESS;
 }
 
-u32 mwh_T_pvar_session_free(rt_instance *inst, u32 session)
+u32 mwh_T_pvar_session_free(const mw_call *k, mw_tsess *pe_session)
 {
-	int32_t *ps = mw_ptr(inst, session, 4);
-	T_INIT();
-	if (!ps)
-		return t_fail(inst, MW_ERR_ARG, "MPI_T_pvar_session_free");
-	t_sess *s = t_get(&sessions, (u32)*ps);
-	if (!s)
-		return MW_T_ERR_INVALID_SESSION;
+	(void)k;
+	t_sess *s = pe_session->s;
 	int rc = MPI_T_pvar_session_free(&s->h);
 	if (rc != MPI_SUCCESS)
 		return t_ret(rc);
 	/* The host freed the session's handles with it. */
 	for (u32 i = 1; i < pvars.n; i++) {
 		t_var *v = pvars.v[i];
-		if (v && v->sess == (u32)*ps) {
+		if (v && v->sess == pe_session->mod) {
 			free(v);
 			pvars.v[i] = NULL;
 		}
 	}
-	sessions.v[*ps] = NULL;
+	sessions.v[pe_session->mod] = NULL;
 	free(s);
-	*ps = MW_T_PVAR_SESSION_NULL;
+	*pe_session->slot = MW_T_PVAR_SESSION_NULL;
 	return MW_SUCCESS;
 }
 
-u32 mwh_T_pvar_handle_alloc(rt_instance *inst, u32 session, u32 index, u32 obj,
-                            u32 handle, u32 count)
+u32 mwh_T_pvar_handle_alloc(const mw_call *k, const mw_tsess *pe_session, int pvar_index,
+                            uint32_t obj_handle, int32_t *handle, int32_t *count)
 {
-	static const char proc[] = "MPI_T_pvar_handle_alloc";
-	int32_t *ph = mw_ptr(inst, handle, 4), *pc = mw_ptr(inst, count, 4);
 	int rc, hbind = 0, hcls = 0;
 	MPI_Datatype hdt = MPI_DATATYPE_NULL;
 	void *hobj;
-	T_INIT();
-	if (!ph || !pc)
-		return t_fail(inst, MW_ERR_ARG, proc);
-	t_sess *s = t_get(&sessions, session);
-	if (!s)
-		return MW_T_ERR_INVALID_SESSION;
-	if ((rc = index_ok(MPI_T_pvar_get_num, (int32_t)index)))
-		return (u32)rc;
-	rc = MPI_T_pvar_get_info((int)index, NULL, NULL, NULL, &hcls, &hdt, NULL, NULL,
+	rc = MPI_T_pvar_get_info(pvar_index, NULL, NULL, NULL, &hcls, &hdt, NULL, NULL,
 	                         NULL, &hbind, NULL, NULL, NULL);
 	if (rc != MPI_SUCCESS)
 		return t_ret(rc);
@@ -894,225 +819,139 @@ u32 mwh_T_pvar_handle_alloc(rt_instance *inst, u32 session, u32 index, u32 obj,
 	if (!v)
 		return MW_T_ERR_MEMORY;
 	int32_t mdt;
-	if (!t_type_out(hdt, proc, (int)index, &mdt)) {
+	if (!t_type_out(hdt, k->proc, pvar_index, &mdt)) {
 		free(v);
 		return MW_T_ERR_INVALID;
 	}
 	v->ty = t_type_of(hdt);
-	v->index = (int)index;
-	v->sess = session;
-	if ((rc = bind_obj(inst, hbind, obj, v, &hobj))) {
+	v->index = pvar_index;
+	v->sess = pe_session->mod;
+	if ((rc = bind_obj(k->inst, hbind, obj_handle, v, &hobj))) {
 		free(v);
-		return t_fail(inst, rc, proc);
+		return t_fail(k->inst, rc, k->proc);
 	}
-	rc = MPI_T_pvar_handle_alloc(s->h, (int)index, hobj, &v->p, &v->count);
+	rc = MPI_T_pvar_handle_alloc(pe_session->s->h, pvar_index, hobj, &v->p, &v->count);
 	if (rc != MPI_SUCCESS) {
 		free(v);
 		return t_ret(rc);
 	}
 	u32 h = t_add(&pvars, v);
 	if (!h) {
-		MPI_T_pvar_handle_free(s->h, &v->p);
+		MPI_T_pvar_handle_free(pe_session->s->h, &v->p);
 		free(v);
 		return MW_T_ERR_OUT_OF_HANDLES;
 	}
-	*ph = (int32_t)h;
-	*pc = v->count;
+	*handle = (int32_t)h;
+	*count = v->count;
 	return MW_SUCCESS;
 }
 
-/* Session and handle of a pvar call: 0, or the MPI_T error. */
-static int pvar_of(u32 session, u32 handle, int all_ok, t_sess **s, t_var **v)
+u32 mwh_T_pvar_handle_free(const mw_call *k, const mw_tsess *pe_session, mw_tvar_io *handle)
 {
-	*v = NULL;
-	if (!(*s = t_get(&sessions, session)))
-		return MW_T_ERR_INVALID_SESSION;
-	if (all_ok && (int32_t)handle == MW_T_PVAR_ALL_HANDLES)
-		return 0;
-	if (!(*v = t_get(&pvars, handle)) || (*v)->sess != session)
-		return MW_T_ERR_INVALID_HANDLE;
-	return 0;
-}
-
-u32 mwh_T_pvar_handle_free(rt_instance *inst, u32 session, u32 handle)
-{
-	int32_t *ph = mw_ptr(inst, handle, 4);
-	t_sess *s;
-	t_var *v;
-	T_INIT();
-	if (!ph)
-		return t_fail(inst, MW_ERR_ARG, "MPI_T_pvar_handle_free");
-	int rc = pvar_of(session, (u32)*ph, 0, &s, &v);
-	if (rc)
-		return (u32)rc;
-	if ((rc = MPI_T_pvar_handle_free(s->h, &v->p)) != MPI_SUCCESS)
+	(void)k;
+	t_var *v = handle->v;
+	int rc = MPI_T_pvar_handle_free(pe_session->s->h, &v->p);
+	if (rc != MPI_SUCCESS)
 		return t_ret(rc);
-	pvars.v[*ph] = NULL;
+	pvars.v[handle->mod] = NULL;
 	free(v);
-	*ph = MW_T_PVAR_HANDLE_NULL;
+	*handle->slot = MW_T_PVAR_HANDLE_NULL;
 	return MW_SUCCESS;
 }
 
-/* start, stop, reset: one handle or MPI_T_PVAR_ALL_HANDLES. */
-static u32 pvar_ctl(u32 session, u32 handle,
-                    int (*fn)(MPI_T_pvar_session, MPI_T_pvar_handle))
+/* start, stop, reset: one handle or MPI_T_PVAR_ALL_HANDLES (NULL). */
+u32 mwh_T_pvar_start(const mw_call *k, const mw_tsess *pe_session, struct t_var *handle)
 {
-	t_sess *s;
-	t_var *v;
-	T_INIT();
-	int rc = pvar_of(session, handle, 1, &s, &v);
-	if (rc)
-		return (u32)rc;
-	return t_ret(fn(s->h, v ? v->p : MPI_T_PVAR_ALL_HANDLES));
+	(void)k;
+	return t_ret(MPI_T_pvar_start(pe_session->s->h, handle ? handle->p : MPI_T_PVAR_ALL_HANDLES));
 }
 
-u32 mwh_T_pvar_start(rt_instance *inst, u32 session, u32 handle)
+u32 mwh_T_pvar_stop(const mw_call *k, const mw_tsess *pe_session, struct t_var *handle)
 {
-	(void)inst;
-	return pvar_ctl(session, handle, MPI_T_pvar_start);
+	(void)k;
+	return t_ret(MPI_T_pvar_stop(pe_session->s->h, handle ? handle->p : MPI_T_PVAR_ALL_HANDLES));
 }
 
-u32 mwh_T_pvar_stop(rt_instance *inst, u32 session, u32 handle)
+u32 mwh_T_pvar_reset(const mw_call *k, const mw_tsess *pe_session, struct t_var *handle)
 {
-	(void)inst;
-	return pvar_ctl(session, handle, MPI_T_pvar_stop);
+	(void)k;
+	return t_ret(MPI_T_pvar_reset(pe_session->s->h, handle ? handle->p : MPI_T_PVAR_ALL_HANDLES));
 }
 
-u32 mwh_T_pvar_reset(rt_instance *inst, u32 session, u32 handle)
+u32 mwh_T_pvar_read(const mw_call *k, const mw_tsess *pe_session, struct t_var *handle,
+                    mw_tval *buf)
 {
-	(void)inst;
-	return pvar_ctl(session, handle, MPI_T_pvar_reset);
-}
-
-/* read and readreset: the value into buf. */
-static u32 pvar_get(rt_instance *inst, u32 session, u32 handle, u32 buf,
-                    int (*fn)(MPI_T_pvar_session, MPI_T_pvar_handle, void *),
-                    const char *proc)
-{
-	t_sess *s;
-	t_var *v;
-	t_val b;
-	T_INIT();
-	int rc = pvar_of(session, handle, 0, &s, &v);
-	if (rc)
-		return (u32)rc;
-	if ((rc = val_out(inst, v, buf, &b)))
-		return t_fail(inst, rc, proc);
-	rc = fn(s->h, v->p, b.host);
-	val_done(&b, rc == MPI_SUCCESS);
+	(void)k;
+	int rc = MPI_T_pvar_read(pe_session->s->h, handle->p, buf->host);
+	mw_t_val_done(buf, rc == MPI_SUCCESS);
 	return t_ret(rc);
 }
 
-u32 mwh_T_pvar_read(rt_instance *inst, u32 session, u32 handle, u32 buf)
+u32 mwh_T_pvar_readreset(const mw_call *k, const mw_tsess *pe_session, struct t_var *handle,
+                         mw_tval *buf)
 {
-	return pvar_get(inst, session, handle, buf, MPI_T_pvar_read, "MPI_T_pvar_read");
+	(void)k;
+	int rc = MPI_T_pvar_readreset(pe_session->s->h, handle->p, buf->host);
+	mw_t_val_done(buf, rc == MPI_SUCCESS);
+	return t_ret(rc);
 }
 
-u32 mwh_T_pvar_readreset(rt_instance *inst, u32 session, u32 handle, u32 buf)
+u32 mwh_T_pvar_write(const mw_call *k, const mw_tsess *pe_session, struct t_var *handle,
+                     const void *buf)
 {
-	return pvar_get(inst, session, handle, buf, MPI_T_pvar_readreset,
-	                "MPI_T_pvar_readreset");
-}
-
-u32 mwh_T_pvar_write(rt_instance *inst, u32 session, u32 handle, u32 buf)
-{
-	t_sess *s;
-	t_var *v;
-	const void *p;
-	T_INIT();
-	int rc = pvar_of(session, handle, 0, &s, &v);
-	if (rc)
-		return (u32)rc;
-	if ((rc = val_in(inst, v, buf, &p)))
-		return t_fail(inst, rc, "MPI_T_pvar_write");
-	return t_ret(MPI_T_pvar_write(s->h, v->p, p));
+	(void)k;
+	return t_ret(MPI_T_pvar_write(pe_session->s->h, handle->p, buf));
 }
 
 /* ---- categories ------------------------------------------------------------------------ */
 
-u32 mwh_T_category_get_num(rt_instance *inst, u32 num)
+u32 mwh_T_category_get_num(const mw_call *k, int32_t *num_cat)
 {
-	int *p = mw_ptr(inst, num, 4);
-	T_INIT();
-	if (!p)
-		return t_fail(inst, MW_ERR_ARG, "MPI_T_category_get_num");
-	return t_ret(MPI_T_category_get_num(p));
+	(void)k;
+	return t_ret(MPI_T_category_get_num(num_cat));
 }
 
-u32 mwh_T_category_get_info(rt_instance *inst, u32 index, u32 name, u32 name_len,
-                            u32 desc, u32 desc_len, u32 num_cvars, u32 num_pvars,
-                            u32 num_cats)
+u32 mwh_T_category_get_info(const mw_call *k, int cat_index, mw_tstr *name, uint32_t name_len,
+                            mw_tstr *desc, uint32_t desc_len, int32_t *num_cvars,
+                            int32_t *num_pvars, int32_t *num_categories)
 {
-	static const char proc[] = "MPI_T_category_get_info";
-	int *pc, *pp, *pk, rc;
-	t_str sn, sd;
-	T_INIT();
-	TRY(str_out(inst, name, name_len, &sn));
-	TRY(str_out(inst, desc, desc_len, &sd));
-	TRY(opt(inst, num_cvars, 4, &pc));
-	TRY(opt(inst, num_pvars, 4, &pp));
-	TRY(opt(inst, num_cats, 4, &pk));
-	if ((rc = index_ok(MPI_T_category_get_num, (int32_t)index)))
-		return (u32)rc;
-	rc = MPI_T_category_get_info((int)index, sn.buf, SLEN(sn), sd.buf, SLEN(sd), pc, pp, pk);
+	(void)k, (void)name_len, (void)desc_len;
+	int rc = MPI_T_category_get_info(cat_index, name->buf, SLEN(name), desc->buf, SLEN(desc),
+	                                 num_cvars, num_pvars, num_categories);
 	if (rc == MPI_SUCCESS) {
-		str_back(&sn);
-		str_back(&sd);
+		mw_t_str_back(name);
+		mw_t_str_back(desc);
 	}
 	return t_ret(rc);
-fail:
-	return t_fail(inst, rc, proc);
 }
 
-u32 mwh_T_category_get_index(rt_instance *inst, u32 name, u32 index)
+u32 mwh_T_category_get_index(const mw_call *k, const char *name, int32_t *cat_index)
 {
-	const char *s = mw_str(inst, name);
-	int *p = mw_ptr(inst, index, 4);
-	T_INIT();
-	if (!s || !p)
-		return t_fail(inst, MW_ERR_ARG, "MPI_T_category_get_index");
-	return t_ret(MPI_T_category_get_index(s, p));
+	(void)k;
+	return t_ret(MPI_T_category_get_index(name, cat_index));
 }
 
 /* get_cvars, get_pvars, get_categories: up to len indices. */
-static u32 cat_list(rt_instance *inst, u32 index, u32 len, u32 indices,
-                    int (*fn)(int, int, int[]), const char *proc)
+u32 mwh_T_category_get_cvars(const mw_call *k, int cat_index, int len, int32_t *indices)
 {
-	int *p = NULL;
-	T_INIT();
-	if ((int32_t)len < 0)
-		return MW_T_ERR_INVALID;
-	if (len && !(p = mw_arr(inst, indices, len, 4)))
-		return t_fail(inst, MW_ERR_BUFFER, proc);
-	int rc = index_ok(MPI_T_category_get_num, (int32_t)index);
-	if (rc)
-		return (u32)rc;
-	return t_ret(fn((int)index, (int)len, p));
+	(void)k;
+	return t_ret(MPI_T_category_get_cvars(cat_index, len, indices));
 }
 
-u32 mwh_T_category_get_cvars(rt_instance *inst, u32 index, u32 len, u32 indices)
+u32 mwh_T_category_get_pvars(const mw_call *k, int cat_index, int len, int32_t *indices)
 {
-	return cat_list(inst, index, len, indices, MPI_T_category_get_cvars,
-	                "MPI_T_category_get_cvars");
+	(void)k;
+	return t_ret(MPI_T_category_get_pvars(cat_index, len, indices));
 }
 
-u32 mwh_T_category_get_pvars(rt_instance *inst, u32 index, u32 len, u32 indices)
+u32 mwh_T_category_get_categories(const mw_call *k, int cat_index, int len, int32_t *indices)
 {
-	return cat_list(inst, index, len, indices, MPI_T_category_get_pvars,
-	                "MPI_T_category_get_pvars");
+	(void)k;
+	return t_ret(MPI_T_category_get_categories(cat_index, len, indices));
 }
 
-u32 mwh_T_category_get_categories(rt_instance *inst, u32 index, u32 len, u32 indices)
+u32 mwh_T_category_changed(const mw_call *k, int32_t *update_number)
 {
-	return cat_list(inst, index, len, indices, MPI_T_category_get_categories,
-	                "MPI_T_category_get_categories");
-}
-
-u32 mwh_T_category_changed(rt_instance *inst, u32 update)
-{
-	int *p = mw_ptr(inst, update, 4);
-	T_INIT();
-	if (!p)
-		return t_fail(inst, MW_ERR_ARG, "MPI_T_category_changed");
-	return t_ret(MPI_T_category_changed(p));
+	(void)k;
+	return t_ret(MPI_T_category_changed(update_number));
 }

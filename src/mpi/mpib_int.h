@@ -388,6 +388,78 @@ typedef struct mw_root {
 	int am_root;
 } mw_root;
 int mw_root_in(uint32_t comm, int root, mw_root *r);
+/* Class spcmd: the commands of a spawn (MPI_Comm_spawn's command, argv,
+ * maxprocs, info; MPI_Comm_spawn_multiple's arrays of them), checked and
+ * prepared at the root only by mw_spawn_in: each command opened beneath
+ * the grants and copied privately (the children run that copy, never the
+ * name again), its argv read, its info filtered.  At the other ranks and
+ * after a failure: n 0.  mw_spawn_free removes the copies (hand_dyn.c). */
+typedef struct mw_spawn {
+	int n;              /* commands prepared */
+	int total;          /* the sum of their maxprocs; -1 if none */
+	struct spcmd *sc;   /* n of them */
+} mw_spawn;
+int mw_spawn_in(rt_instance *inst, const char *proc, mw_spawn *sp, int multi, uint32_t count,
+                uint32_t cmds, uint32_t argvs, uint32_t maxprocs, uint32_t infos);
+void mw_spawn_free(mw_spawn *sp);
+/* Class errcodes: a spawn's array_of_errcodes out, p NULL for
+ * MPI_ERRCODES_IGNORE, else n elements inside linear memory: at the root
+ * one per child (sp's total), elsewhere the module's own count (mine: its
+ * maxprocs for MPI_Comm_spawn, if positive; none for spawn_multiple).
+ * mw_errcodes_in: MW_ERR_ARG if off memory (hand_dyn.c). */
+typedef struct mw_errcodes {
+	int32_t *p;
+	int n;
+	uint32_t addr;
+} mw_errcodes;
+int mw_errcodes_in(rt_instance *inst, mw_errcodes *e, uint32_t addr, int am_root,
+                   const mw_spawn *sp, int32_t mine);
+/* The MPI tool information interface's classes (args.py; hand_t.c).  A
+ * failure of an MPI_T entry is returned as its code (MPI_T invokes no
+ * error handler), except one that reaches outside linear memory: the
+ * bridge's usual way (mw_t_fail). */
+struct t_var;
+struct t_sess;
+uint32_t mw_t_fail(rt_instance *inst, int cls, const char *proc);
+int mw_t_live(void);                     /* MPI_T_init_thread not yet finalized */
+int mw_t_index_ok(int which, int32_t index);   /* tindex: 0 cvar, 1 pvar, 2 category */
+int mw_t_enum_get(uint32_t m, MPI_T_enum *h);  /* tenum */
+struct t_var *mw_t_cvar(uint32_t m);           /* tcvh */
+int mw_t_pvar(uint32_t m, uint32_t sess, int all_ok, struct t_var **v);   /* tpvh */
+/* tname: a string the host writes, with its in/out length read once (len
+ * the host's copy, written back by mw_t_str_back). */
+typedef struct mw_tstr {
+	char *buf;
+	int32_t *mlen;
+	int len;
+} mw_tstr;
+int mw_t_str_out(rt_instance *inst, uint32_t name, uint32_t len, mw_tstr *s);
+void mw_t_str_back(const mw_tstr *s);
+/* tsess (in) and tsess_io (in/out: the slot, read once): a performance
+ * variable session, module handle and record. */
+typedef struct mw_tsess {
+	int32_t *slot;
+	uint32_t mod;
+	struct t_sess *s;
+} mw_tsess;
+int mw_t_sess_get(uint32_t m, mw_tsess *r);
+/* tcvh_io, tpvh_io: a variable handle in/out (the slot, read once). */
+typedef struct mw_tvar_io {
+	int32_t *slot;
+	uint32_t mod;
+	struct t_var *v;
+} mw_tvar_io;
+/* tval out: a variable's value, count x size bytes (strings through a
+ * host stage: mw_t_val_done after the call, whatever happened). */
+typedef struct mw_tval {
+	void *host;
+	char *stage;
+	char *mod;
+	int n;
+} mw_tval;
+int mw_t_val_out(rt_instance *inst, const struct t_var *v, uint32_t buf, mw_tval *b);
+void mw_t_val_done(mw_tval *b, int ok);
+int mw_t_val_in(rt_instance *inst, const struct t_var *v, uint32_t buf, const void **out);
 /* Class gpath: a file name the handler may open beneath the WASI grants
  * only, with mw_gpath_open (wasi_sandbox_open's contract: the host path
  * to give the library in hp) (hand_io.c). */

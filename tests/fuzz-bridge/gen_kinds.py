@@ -83,7 +83,7 @@ for _fn in sorted(os.listdir(GEN)):
     if _fn.startswith('family-') and _fn.endswith('.txt'):
         for _line in open(os.path.join(GEN, _fn)):
             _w = _line.split('#')[0].split()
-            if _w and _w[0] == 'typed:':
+            if _w and _w[0] in ('typed:', 'typed-locked:'):
                 TYPED.update('MPI_' + n for n in _w[1:])
 # Class -> letter; None: the letter of the apis.json kind (elem).
 LETTER = {'comm': 'c', 'dtype': 'y', 'buf': 'b', 'count': 'n', 'bytes': 'b',
@@ -121,6 +121,11 @@ KIND_LETTER |= {'ccomm', 'cbuf', 'ccount', 'cdt', 'croot', 'carr', 'ctypes', 'ca
 # The agreed collectives' classes (File_open, Comm_accept/connect): the
 # kind's letter, as when they were written by hand.
 KIND_LETTER |= {'vcomm', 'rcomm', 'gpath'}
+# The spawns' classes: the kind's letter, as when they were written by hand.
+KIND_LETTER |= {'spcmd', 'spawnarg', 'errcodes'}
+# MPI_T's classes: the kind's letter, as when they were written by hand.
+KIND_LETTER |= {'tindex', 'tout', 'tname', 'tnamelen', 'tenum', 'tcvh', 'tcvh_io', 'tsess',
+                'tsess_io', 'tpvh', 'tpvh_io', 'tval', 'tobj', 'tlen', 'tarr'}
 
 
 def typed_cls(e, ps):

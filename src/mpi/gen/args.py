@@ -259,6 +259,65 @@ MPI_Comm_accept, MPI_Comm_connect):
             a string (MW_ERR_ARG); the handler gets no host path, only
             mw_gpath_open (hand_io.c), which resolves it beneath the
             grants                                     [const mw_gpath *]
+Added with the spawns (MPI_Comm_spawn, MPI_Comm_spawn_multiple), whose
+ranks agree on a verdict too (their communicator is rcomm):
+  spcmd     the command (MPI_Comm_spawn) or array_of_commands: with the
+            spawnarg arguments, checked and prepared at the root only by
+            mw_spawn_in (hand_dyn.c): every command opened beneath the
+            grants and copied privately (the children run that copy: never
+            the name again), its maxprocs positive, its argv read, its
+            info's keys the allowed ones; the sum of maxprocs at most 65536.
+            Elsewhere an empty set           [const mw_spawn * (n, total)]
+  spawnarg  argv, maxprocs, info (and count, the arrays of them): read by
+            spcmd's check at the root; the handler gets the module word
+                                                          [uint32_t]
+  errcodes  array_of_errcodes out, 0 is MPI_ERRCODES_IGNORE: at the root
+            one element per child (spcmd's total), elsewhere the `len`
+            argument's (MPI_Comm_spawn's maxprocs, if positive), none
+            without one (mw_errcodes_in: MW_ERR_ARG)
+                                             [const mw_errcodes * (p, n)]
+
+Added with the MPI tool information interface (MPI_T_*, hand_t.c; the
+entries run under the bridge's lock, family-t.txt's `typed-locked:`).
+Every entry but MPI_T_init_thread's first returns MPI_T_ERR_NOT_INITIALIZED
+unless MPI_T is; a failure is returned as its code, except one of a
+pointer outside linear memory (MW_ERR_ARG, MW_ERR_BUFFER), which goes the
+bridge's way (mw_t_fail: MPI_COMM_WORLD's handler):
+  tindex    a variable's or category's index, in: in [0, the host's
+            current count) (MW_T_ERR_INVALID_INDEX, or the host's code if it
+            cannot count them), returned at once      [int]
+  tout      an int out that may be 0 (ignored: NULL to the handler), else
+            4 bytes (MW_ERR_ARG)                   [int32_t * or NULL]
+  tname     a name or description out with its in/out length (the next
+            argument, tnamelen): the length's slot (MW_ERR_ARG) read once,
+            negative is MW_T_ERR_INVALID, then that many bytes (MW_ERR_BUFFER)
+            (mw_t_str_out); mw_t_str_back writes the length back [mw_tstr *]
+  tnamelen  that length: the module's address           [uint32_t]
+  tenum     an enumeration handle in (MW_T_ERR_INVALID_HANDLE): the host's
+                                                          [MPI_T_enum]
+  tcvh      a control variable handle in (MW_T_ERR_INVALID_HANDLE)
+                                                  [struct t_var *]
+  tcvh_io   the same in/out (MPI_T_cvar_handle_free): the slot (MW_ERR_ARG),
+            read once, looked up                  [mw_tvar_io *]
+  tsess     a performance variable session in (MW_T_ERR_INVALID_SESSION)
+                                                  [const mw_tsess *]
+  tsess_io  the same in/out (MPI_T_pvar_session_free): slot, read once
+                                                  [mw_tsess *]
+  tpvh      a performance variable handle in, of the session argument
+            (MW_T_ERR_INVALID_HANDLE); start, stop and reset take
+            MPI_T_PVAR_ALL_HANDLES (NULL to the handler)
+                                          [struct t_var * (or NULL)]
+  tpvh_io   the same in/out (MPI_T_pvar_handle_free)  [mw_tvar_io *]
+  tval      a variable's value, count x size bytes of its type
+            (MW_ERR_BUFFER; a string in: up to its NUL); out through
+            mw_t_val_out (a string staged on the host: mw_t_val_done)
+                              [mw_tval * out / const void * in]
+  tobj      the module address of the handle a variable is bound to, read
+            by the handler by the variable's binding    [uint32_t]
+  tlen      an array's length in: negative is MW_T_ERR_INVALID [int]
+  tarr      an int array out of the tlen argument's elements (MW_ERR_BUFFER;
+            NULL for none)                                [int32_t *]
+  (and out, str, int as above: MPI_T_cvar_get_num's out is MW_ERR_ARG)
 
 The checks run in phases, each in argument order: the communicator whose
 error handler a failure goes to (the first comm), the other handles (dtype,
@@ -314,6 +373,8 @@ HIO['FILE'] = 'mw_file_io *'
 
 # The agreed collectives' classes.
 CTYPE.update({'vcomm': 'MPI_Comm', 'rcomm': 'const mw_root *', 'gpath': 'const mw_gpath *'})
+CTYPE.update({'spcmd': 'const mw_spawn *', 'spawnarg': 'uint32_t',
+              'errcodes': 'const mw_errcodes *'})
 
 # The flags a class takes (args.txt `class+flag`).
 FLAGS = {'op': {'null', 'predef'}}
@@ -340,6 +401,17 @@ HIO['WINDOW'] = 'mw_win_io *'
 PHASE.update({'swin': 0, 'wsize': 2, 'dunit': 2, 'loc': 3, 'elem': 2, 'nobuf': 2,
               'atomdt': 1, 'tdisp': 2})
 PHASE.update({'vcomm': 0, 'rcomm': 0, 'gpath': 1})
+PHASE.update({'spcmd': 2, 'errcodes': 3})
+# The MPI tool information interface's classes.
+CTYPE.update({'tindex': 'int', 'tout': 'int32_t *', 'tname': 'mw_tstr *', 'tnamelen': 'uint32_t',
+              'tenum': 'MPI_T_enum', 'tcvh': 'struct t_var *', 'tcvh_io': 'mw_tvar_io *',
+              'tsess': 'const mw_tsess *', 'tsess_io': 'mw_tsess *', 'tpvh': 'struct t_var *',
+              'tpvh_io': 'mw_tvar_io *', 'tval': 'mw_tval *', 'tobj': 'uint32_t', 'tlen': 'int',
+              'tarr': 'int32_t *'})
+PHASE.update({'tindex': 4, 'tout': 3, 'tname': 2, 'tenum': 4, 'tcvh': 4, 'tcvh_io': 3,
+              'tsess': 4, 'tsess_io': 3, 'tpvh': 4, 'tpvh_io': 3, 'tval': 4, 'tlen': 2,
+              'tarr': 2})
+FLAGS['tpvh'] = {'all'}
 PHASE.update({'ccomm': 0, 'cbuf': 0, 'carr': 0, 'ctypes': 0, 'caints': 0, 'creq': 3, 'op': 1})
 # Classes with no check of their own (converted only, or checked with
 # the argument they describe).
@@ -348,6 +420,7 @@ PLAIN = {'count', 'size', 'rank', 'tag', 'int', 'count64', 'len', 'aint', 'addr'
 PLAIN |= {'offset'}   # MPI-IO
 PLAIN |= {'sink', 'sinklen'}   # the rest chapter's
 PLAIN |= {'ccount', 'cdt', 'croot'}
+PLAIN |= {'spawnarg'}   # checked with spcmd
 
 
 class Arg:
@@ -369,6 +442,8 @@ class Arg:
             return HIO[self.kind]
         if self.cls == 'elem':
             return 'const void *' if self.dir == 'in' else 'void *'
+        if self.cls == 'tval' and self.dir == 'in':
+            return 'const void *'
         return CTYPE[self.cls]
 
 
@@ -411,6 +486,8 @@ def classify(e):
     ps = params(e)
     if e['name'][4:] in COLL:
         return classify_coll(e['name'], ps)
+    if e['name'].startswith('MPI_T_'):
+        return classify_t(e['name'], ps)
     if [p['kind'] for p in ps[:4]] == ['BUFFER', 'BUFFER', 'POLYXFER_NUM_ELEM_NNI', 'DATATYPE']:
         # Two buffers of one count and datatype (MPI_Reduce_local).
         return [Arg(0, ps[0], 'buf', 2, 3), Arg(1, ps[1], 'buf', 2, 3), Arg(2, ps[2], 'count'),
@@ -655,4 +732,64 @@ def classify_coll(proc, ps):
         else:
             raise Unclassified('%s: %s (%s, %s)' % (proc, p['name'], k, d))
         out.append(Arg(i, p, c))
+    return out
+
+
+# ---- the MPI tool information interface ----------------------------------------
+T_INDEX = {'CVAR_INDEX', 'CVAR_INDEX_SPECIAL', 'PVAR_INDEX', 'CAT_INDEX'}
+
+
+def classify_t(proc, ps):
+    """The classes of an MPI_T procedure's parameters (args.txt lines
+    apply too: a phase or a flag)."""
+    out = []
+    idx = {p['name']: i for i, p in enumerate(ps)}
+    for i, p in enumerate(ps):
+        k, d = p['kind'], p['param_direction']
+        nxt = ps[i + 1]['kind'] if i + 1 < len(ps) else ''
+        n = None
+        if k in T_INDEX and d == 'in':
+            c = 'tindex'
+        elif k == 'STRING' and d == 'out' and nxt == 'STRING_LENGTH':
+            c, n = 'tname', i + 1
+        elif k == 'STRING_LENGTH' and d == 'inout':
+            c = 'tnamelen'
+        elif k == 'STRING' and d == 'in':
+            c = 'str'
+        elif k == 'TOOLS_ENUM' and d == 'in':
+            c = 'tenum'
+        elif k == 'CVAR':
+            c = {'in': 'tcvh', 'inout': 'tcvh_io', 'out': 'out'}[d]
+        elif k == 'PVAR_SESSION':
+            c = {'in': 'tsess', 'inout': 'tsess_io', 'out': 'out'}[d]
+        elif k == 'PVAR':
+            c = {'in': 'tpvh', 'inout': 'tpvh_io', 'out': 'out'}[d]
+        elif k == 'BUFFER':
+            c = 'tval'
+        elif k == 'TOOL_MPI_OBJ' and d == 'in':
+            c = 'tobj'
+        elif k == 'ARRAY_LENGTH' and d == 'in':
+            c = 'tlen'
+        elif d == 'out' and p['length'] in idx:
+            c, n = 'tarr', idx[p['length']]
+        elif d == 'out' and p['length'] is None and re.search(r'get_info|get_item', proc):
+            c = 'tout'   # the queries' outputs may be NULL
+        elif d == 'out' and p['length'] is None:
+            c = 'out'
+        elif d == 'in' and p['length'] is None and not p['pointer']:
+            c = 'int'
+        else:
+            raise Unclassified('%s: %s (%s, %s)' % (proc, p['name'], k, d))
+        a = Arg(i, p, c, n)
+        o = _OVER.get((proc, p['name']))
+        if o:
+            if o[0] != c:
+                raise SystemExit('args.txt: %s %s: an MPI_T class is %s' % (proc, p['name'], c))
+            a.phase, a.flags = o[2], o[3]
+        out.append(a)
+    # The value's variable, the handle's session: the handle argument before.
+    for a in out:
+        if a.cls in ('tval', 'tpvh', 'tpvh_io'):
+            want = ('tcvh', 'tpvh') if a.cls == 'tval' else ('tsess',)
+            a.n = [b.i for b in out[:a.i] if b.cls in want][-1]
     return out
