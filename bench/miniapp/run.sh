@@ -17,6 +17,9 @@
 # rank's best of REPS solves).  Environment:
 #   MPI=openmpi|mpich  RUNS=5 (rounds)  REPS=3 (solves per run)
 #   NX=48 (box per rank)  ITERS=50  NPS="1 2"  MINI_REPORT=path
+#   MINI_BASELINE=path  another mpiwasm binary (e.g. one built from an older
+#                       commit): it runs the O2 build too, as a fourth build
+#                       in each round, so before and after share one run
 set -u
 check=0
 if [ "${1:-}" = --check ]; then check=1; shift; fi
@@ -39,6 +42,16 @@ trap 'rm -rf "$T"' EXIT
 export MPIWASM_CACHE_DIR=$T/cache
 # A private copy of the engine: others may relink $B/mpiwasm meanwhile.
 cp "$B/mpiwasm" "$T/mpiwasm" || die "cannot copy $B/mpiwasm"
+BUILDS="native O2 simd"
+NAMES="native -O3 -march=native|mpiwasm-cc -O2|mpiwasm-cc -O3 -msimd128"
+PNAMES="native|-O2|SIMD"
+if [ -n "${MINI_BASELINE:-}" ]; then
+	cp "$MINI_BASELINE" "$T/mpiwasm-base" || die "cannot copy $MINI_BASELINE"
+	BUILDS="$BUILDS O2base"
+	NAMES="$NAMES|mpiwasm-cc -O2, baseline engine"
+	PNAMES="$PNAMES|-O2 baseline"
+fi
+NB=$(echo $BUILDS | wc -w)
 
 COMMON="-std=gnu11 -ffp-contract=off -Wall -Wextra -Wshadow"
 NATIVE_FLAGS="$COMMON -O3 -march=native"
@@ -51,12 +64,16 @@ $NCC $NATIVE_FLAGS -o "$OUT/minihpcg" "$src" || die "native build failed"
 for v in O2 simd; do   # compile before timing: cold compile is measured elsewhere
 	"$T/mpiwasm" compile -q "$OUT/minihpcg.$v.wasm" || die "mpiwasm compile minihpcg.$v.wasm failed"
 done
+if [ -n "${MINI_BASELINE:-}" ]; then
+	"$T/mpiwasm-base" compile -q "$OUT/minihpcg.O2.wasm" || die "baseline: mpiwasm compile minihpcg.O2.wasm failed"
+fi
 
 # run NP BUILD ARGS...: the BENCH and MINIHPCG lines of one job into $T/line
 # (BUILD native, O2 or simd); fails with the reason in $T/line.
 run() {
 	np=$1; b=$2; shift 2
 	if [ "$b" = native ]; then cmd="$OUT/minihpcg"
+	elif [ "$b" = O2base ]; then cmd="$T/mpiwasm-base -q $OUT/minihpcg.O2.wasm"
 	else cmd="$T/mpiwasm -q $OUT/minihpcg.$b.wasm"; fi
 	# shellcheck disable=SC2086 # LAUNCH and cmd are command lines
 	if timeout 900 $LAUNCH "$np" $cmd "$@" >"$T/o" 2>"$T/e" &&
@@ -98,7 +115,7 @@ for np in $NPS; do
 	while [ $i -lt "$RUNS" ]; do
 		i=$((i + 1))
 		row="$np"
-		for b in native O2 simd; do
+		for b in $BUILDS; do
 			run "$np" $b "$REPS" "$NX" "$ITERS" || die "$(cat "$T/line")"
 			row="$row $(field best_s) $(field cpu_s) $(field checksum) $(field spmv_s) $(field symgs_s) $(field halo_s) $(field dot_s)"
 		done
@@ -112,21 +129,21 @@ cp "$T/rows" "$OUT/rows.txt"
 
 # rows: np, then per build (native O2 simd) wall cpu checksum spmv symgs halo dot
 summary() {
-	awk -v np="$1" -v it="$ITERS" '
+	awk -v np="$1" -v it="$ITERS" -v nb="$NB" -v names="$NAMES" '
 	function med(a, n,   i, j, t, b) { for (i = 1; i <= n; i++) b[i] = a[i]
 		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (b[j] < b[i]) { t = b[i]; b[i] = b[j]; b[j] = t }
 		return n % 2 ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2 }
 	function lo(a, n,   i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] < m) m = a[i]; return m }
 	function hi(a, n,   i, m) { m = a[1]; for (i = 2; i <= n; i++) if (a[i] > m) m = a[i]; return m }
 	$1 == np { n++
-		for (b = 0; b < 3; b++) { o = 2 + 7 * b
+		for (b = 0; b < nb; b++) { o = 2 + 7 * b
 			w[b, n] = $o; c[b, n] = $(o + 1)
 			if ($(o + 2) != $4) bad = 1
 			rw[b, n] = $o / $2; rc[b, n] = $(o + 1) / $3 }
 	}
 	END {
-		split("native -O3 -march=native|mpiwasm-cc -O2|mpiwasm-cc -O3 -msimd128", name, "|")
-		for (b = 0; b < 3; b++) {
+		split(names, name, "|")
+		for (b = 0; b < nb; b++) {
 			for (i = 1; i <= n; i++) { x[i] = w[b, i]; y[i] = c[b, i]; p[i] = rw[b, i]; q[i] = rc[b, i] }
 			r1 = b ? sprintf("**%.3f** (%.3f-%.3f)", med(p, n), lo(p, n), hi(p, n)) : ""
 			r2 = b ? sprintf("**%.3f** (%.3f-%.3f)", med(q, n), lo(q, n), hi(q, n)) : ""
@@ -138,12 +155,12 @@ summary() {
 }
 # Median phase times of rank 0's best solve, per build.
 phases() {
-	awk -v np="$1" '
+	awk -v np="$1" -v nb="$NB" -v names="$PNAMES" '
 	function med(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
 		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-	$1 == np { n++; for (b = 0; b < 3; b++) for (k = 0; k < 4; k++) v[b, k, n] = $(5 + 7 * b + k) }
-	END { split("native|-O2|SIMD", name, "|")
-		for (b = 0; b < 3; b++) {
+	$1 == np { n++; for (b = 0; b < nb; b++) for (k = 0; k < 4; k++) v[b, k, n] = $(5 + 7 * b + k) }
+	END { split(names, name, "|")
+		for (b = 0; b < nb; b++) {
 			line = "| " np " | " name[b + 1] " |"
 			for (k = 0; k < 4; k++) { for (i = 1; i <= n; i++) a[i] = v[b, k, i]; line = line sprintf(" %.4f |", med(a, n)) }
 			print line } }' "$T/rows"
@@ -162,8 +179,9 @@ phases() {
 	echo "- native: \`$NCC $NATIVE_FLAGS\` ($(${NCC} --version | head -n 1))"
 	echo "- wasm: \`mpiwasm-cc $O2_FLAGS\` and \`mpiwasm-cc $SIMD_FLAGS\`, run by \`mpiwasm -q\`"
 	echo "  ($("$T/mpiwasm" --version 2>/dev/null | head -n 1)), cache filled before timing"
+	[ -n "${MINI_BASELINE:-}" ] && echo "- baseline: the -O2 build run by \`$MINI_BASELINE\` ($("$T/mpiwasm-base" --version 2>/dev/null | head -n 1)), a fourth build in every round"
 	echo "- each run: \`$LAUNCH NP ... $REPS $NX $ITERS\`, the slowest rank's best of $REPS solves;"
-	echo "  $RUNS rounds of native, O2, SIMD in turn per rank count; ratio = wasm / native in the"
+	echo "  $RUNS rounds of native, O2, SIMD (and the baseline) in turn per rank count; ratio = wasm / native in the"
 	echo "  same round, median of the rounds (range in brackets); CPU = CLOCK_PROCESS_CPUTIME_ID"
 	echo "  (on a loaded machine the steadier figure; it includes MPI's polling in waits)"
 	echo "- checksum: bits of r.r after the last iteration and of a weighted sum of the solution;"

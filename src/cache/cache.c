@@ -1573,6 +1573,7 @@ int cache_begin(cache **cp, const uint8_t *bytes, size_t size, const char *filen
 		c->optflags, opt->extra_cflags ? opt->extra_cflags : "",
 		c->ccpath, c->ccargs, c->ccid,
 		opt->no_loop_versioning ? "no-loop-versioning" : "loop-versioning",
+		opt->terminal_traps ? "terminal-traps" : "exact-traps",
 		opt->tier0 ? "tier0" : "" };
 	cache_sha256_init(&s);
 	cache_sha256_update(&s, &abi, sizeof abi);

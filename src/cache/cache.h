@@ -43,6 +43,7 @@ typedef struct cache_options {
 	bool quiet;               /* no "compiling ..." or "damaged" line */
 	unsigned jobs;            /* parallel compiler processes; 0 = online CPUs */
 	bool no_loop_versioning;  /* xlate_options.no_loop_versioning (in the key) */
+	bool terminal_traps;      /* xlate_options.terminal_traps (in the key) */
 	/* Tier 0 of a tiered start (src/load): units of xlate_options.tier0,
 	 * compiled at -O0 (CACHE_TIER0_FLAGS) by $MPIWASM_TIER0_CC, else
 	 * clang-19 or clang if found, else the tier-1 compiler (always that one

@@ -349,8 +349,10 @@ static void load(const char *file, const cli *c, load_module *cm)
 	static char err[8192];
 	const uint8_t *bytes;
 	size_t size;
+	/* a trap ends this process (and the job): xlate_options.terminal_traps */
 	load_options opt = { .cache = { .dir = c->cache_dir, .quiet = c->quiet,
-	                                .no_loop_versioning = c->no_loopver },
+	                                .no_loop_versioning = c->no_loopver,
+	                                .terminal_traps = true },
 	                     .check_host_imports = true, .tier = c->tier,
 	                     .tier_verbose = c->timings };
 	bytes = map_module(file, &size);

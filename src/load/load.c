@@ -435,7 +435,8 @@ static int load_miss(cache *c, bool busy, const uint8_t *bytes, size_t size,
 	bool may_tier = opt->tier != LOAD_TIER_ONE && (busy || !cache_is_private(c));
 	werr = (wasm_error){ .func = UINT32_MAX };
 	xlate_options xopt = { .stable_units = true,
-	                       .no_loop_versioning = opt->cache.no_loop_versioning };
+	                       .no_loop_versioning = opt->cache.no_loop_versioning,
+	                       .terminal_traps = opt->cache.terminal_traps };
 	rc = xlate_module(&out->mod, &xopt, &xo, &werr);
 	out->t.translate += lap(mark);
 	if (rc) {

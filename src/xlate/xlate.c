@@ -326,6 +326,7 @@ typedef struct fx {
 	bool wide;                 /* one that rereads an array: MW_WIDE too */
 	bool fastcheck;            /* a fast copy's check reads mm<k> */
 	bool versioning;           /* make fast copies (xlate_options) */
+	bool terminal;             /* xlate_options.terminal_traps */
 	uint32_t nframes, nexns;   /* eh<k> and ex<k> used (ctl.frame, ctl.exn) */
 	bool has_try, has_rethrow; /* in this function (translate_func's scan) */
 	ctables *ct;               /* tables no instruction writes (ctables_find) */
@@ -1306,9 +1307,13 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 	xb_printf(o, "    const int64_t fh%u = fk%u - %lld;\n", id, id,
 	          p->exit == LOOP_NE ? s : 1);
 	/* one range check per (base, k, memory): the lowest address must not
-	 * be negative, the highest end must be inside the memory */
+	 * be negative (one test of the sign of all of them or'ed), the highest
+	 * end must be inside the memory; with terminal traps (xlate_options)
+	 * and a memory that is not shared, the highest address must only stay
+	 * below 2^32, where it equals WebAssembly's, and an access past the
+	 * memory's end faults in its reservation like the ordinary one */
 	uint32_t n = p->end - p->start, ng = 0;
-	struct grp { uint8_t inv; int64_t k, lo, hi; uint32_t mem; } *g = malloc(n * sizeof *g);
+	struct grp { uint8_t inv; int64_t k, lo, hi, amax; uint32_t mem; } *g = malloc(n * sizeof *g);
 	if (!g) {
 		x->rc = WASM_ERR_NOMEM;
 		return;
@@ -1322,11 +1327,13 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 		while (k < ng && !(g[k].inv == a->inv && g[k].k == a->k && g[k].mem == a->mem))
 			k++;
 		if (k == ng) {
-			g[ng++] = (struct grp){ a->inv, a->k, a->c, end, a->mem };
+			g[ng++] = (struct grp){ a->inv, a->k, a->c, end, a->c, a->mem };
 			continue;
 		}
 		if (a->c < g[k].lo)
 			g[k].lo = a->c;
+		if (a->c > g[k].amax)
+			g[k].amax = a->c;
 		if (end > g[k].hi)
 			g[k].hi = end;
 	}
@@ -1337,11 +1344,23 @@ static void emit_fast_loop(fx *x, const loop_plan *p, uint32_t id)
 			snprintf(base, sizeof base, "fb%u_%u", id, g[k].inv);
 		/* fv is the first iv, fh the last: the lower one when counting up */
 		bool up = (g[k].k >= 0) == (s > 0);
-		const char *lo = up ? "fv" : "fh", *hi = up ? "fh" : "fv";
-		xb_printf(o, "\n        && %s + %lld * %s%u + %lld >= 0"
-		          " && mw_fits(&mz%u, mm%u, %s + %lld * %s%u + %lld)",
-		          base, (long long)g[k].k, lo, id, (long long)g[k].lo,
-		          g[k].mem, g[k].mem, base, (long long)g[k].k, hi, id, (long long)g[k].hi);
+		xb_printf(o, "%s(%s + %lld * %s%u + %lld)", k ? " | " : "\n        && (",
+		          base, (long long)g[k].k, up ? "fv" : "fh", id, (long long)g[k].lo);
+	}
+	if (ng)
+		xb_puts(o, ") >= 0");
+	for (uint32_t k = 0; k < ng; k++) {
+		char base[24] = "0";
+		if (g[k].inv < LOOP_MAXINV)
+			snprintf(base, sizeof base, "fb%u_%u", id, g[k].inv);
+		bool up = (g[k].k >= 0) == (s > 0);
+		const char *hi = up ? "fh" : "fv";
+		if (x->terminal && !x->m->mems[g[k].mem].lim.shared)
+			xb_printf(o, "\n        && %s + %lld * %s%u + %lld <= 0xffffffffll",
+			          base, (long long)g[k].k, hi, id, (long long)g[k].amax);
+		else
+			xb_printf(o, "\n        && mw_fits(&mz%u, mm%u, %s + %lld * %s%u + %lld)",
+			          g[k].mem, g[k].mem, base, (long long)g[k].k, hi, id, (long long)g[k].hi);
 	}
 	free(g);
 	xb_puts(o, ") {\n");
@@ -2071,7 +2090,7 @@ static int translate_body(fx *x)
 }
 
 /* Translates defined function fi into out (prototype + body). */
-static int translate_func(const wasm_module *m, uint32_t fi, bool versioning,
+static int translate_func(const wasm_module *m, uint32_t fi, bool versioning, bool terminal,
                           bool redirect, ctables *ct, xbuf *out,
                           uint32_t **callees, uint32_t *ncallees,
                           uint64_t **arrays, uint32_t *narrays, wasm_error *err)
@@ -2084,6 +2103,7 @@ static int translate_func(const wasm_module *m, uint32_t fi, bool versioning,
 	x.fi = fi;
 	x.err = err;
 	x.versioning = versioning;
+	x.terminal = terminal;
 	x.ct = ct;
 	xbuf body = {0};
 	bool *vol = NULL;
@@ -2580,6 +2600,7 @@ int xlate_module(const wasm_module *m, const xlate_options *opt,
 	size_t total = 0;
 	for (uint32_t i = 0; i < ndef; i++) {
 		rc = translate_func(m, m->nfunc_imports + i, !(opt && opt->no_loop_versioning),
+		                    opt && opt->terminal_traps,
 		                    opt && opt->tier0, &ct, &fb[i], &callees[i],
 		                    &ncallees[i], &arrays[i], &narrays[i], err);
 		if (rc)

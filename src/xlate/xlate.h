@@ -14,7 +14,7 @@
 #include "../wasm/wasm.h"
 
 /* Bumped whenever the generated code changes; part of the cache key. */
-#define XLATE_VERSION "mpiwasm-xlate-14"
+#define XLATE_VERSION "mpiwasm-xlate-15"
 
 /* Flags generated code needs from the C compiler, whatever the -O level:
  * no FMA contraction (WebAssembly rounds every operation), no errno from
@@ -49,6 +49,18 @@ typedef struct xlate_options {
 	size_t unit_target_bytes; /* split into units of about this size; 0 = default */
 	unsigned max_units;       /* 0 = number of online CPUs */
 	bool no_loop_versioning;  /* no fast loop copies (src/xlate/loop.h) */
+	/* A trap ends the process (mpiwasm run; not the spec harness, which
+	 * goes on after one and reads memory).  Then a fast loop copy over a
+	 * memory that is not shared checks only that no address wraps (the
+	 * 32-bit integer of every access stays below 2^32), not that every
+	 * access ends inside the memory: an access past the end lands in the
+	 * memory's 8 GiB reservation (RT_MEM_RESERVE: any 32-bit address plus
+	 * any 32-bit offset), whose guard pages trap, only not necessarily at
+	 * the iteration WebAssembly would (stores of the vectorized copy's
+	 * iterations before it may be lost), which nothing can observe once
+	 * the process is gone.  A shared memory is always checked exactly:
+	 * another thread sees its stores.  Off: exact trap positions. */
+	bool terminal_traps;
 	/* Units cut at functions chosen by their index and the units' sizes
 	 * (split_stable in xlate.c): a function whose C changes changes its
 	 * own unit's text and, unless its length carries a unit across a size

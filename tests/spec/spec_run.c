@@ -1,7 +1,11 @@
 /* spec_run.c - runs one wast2json-converted WebAssembly spec test file.
  *
- *   spec_run [-v] [-c CACHEDIR] [-s SKIPFILE] [-n NAME] FILE.json
+ *   spec_run [-v] [-t] [-c CACHEDIR] [-s SKIPFILE] [-n NAME] FILE.json
  *
+ * -t translates as `mpiwasm run` does, for a trap that ends the process
+ * (xlate_options.terminal_traps): a loop may then trap at another
+ * iteration than WebAssembly's, so only for files whose assertions do
+ * not read what a trapping loop wrote (src/xlate/test/terminal.wast).
  * NAME (default: FILE without directory and extension) names the file in
  * messages and in the skip list, e.g. "threads/atomic". *
  * Every binary module goes through the production path (load_wasm:
@@ -340,6 +344,8 @@ static struct {
 	const char *dir;          /* where its .wasm files are */
 	const char *wast;         /* "address.wast", for messages */
 	const char *cachedir;
+	bool terminal;            /* -t: translate as mpiwasm run does
+	                             (xlate_options.terminal_traps) */
 	bool verbose;
 	bool quiet_cmd;           /* replaying: no output, no verdicts */
 	jv root;
@@ -768,7 +774,8 @@ static int sr_compile(const char *filename, sr_mod *m, char *err, size_t errlen)
 		return -1;
 	}
 	load_options opt = {
-		.cache = { .dir = S.cachedir, .quiet = true, .jobs = 1 },
+		.cache = { .dir = S.cachedir, .quiet = true, .jobs = 1,
+		           .terminal_traps = S.terminal },
 		.check_host_imports = false,
 	};
 	int rc = load_wasm(m->bytes, size, filename, &opt, &m->cm, err, errlen);
@@ -1368,7 +1375,7 @@ static int sr_load_skips(const char *path, const char *name)
 
 static void sr_usage(void)
 {
-	fprintf(stderr, "usage: spec_run [-v] [-c CACHEDIR] [-s SKIPFILE] [-n NAME] FILE.json\n");
+	fprintf(stderr, "usage: spec_run [-v] [-t] [-c CACHEDIR] [-s SKIPFILE] [-n NAME] FILE.json\n");
 	exit(2);
 }
 
@@ -1378,8 +1385,9 @@ int main(int argc, char **argv)
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int opt;
-	while ((opt = getopt(argc, argv, "vc:s:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "vtc:s:n:")) != -1) {
 		switch (opt) {
+		case 't': S.terminal = true; break;
 		case 'n': optname = optarg; break;
 		case 'v': S.verbose = true; break;
 		case 'c': S.cachedir = optarg; break;
