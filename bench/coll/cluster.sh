@@ -13,7 +13,8 @@
 #   3. one-way ping-pongs of 8 B .. 4 MiB inside a host and across hosts
 #      (bench/coll/pingfit.c), then the model's predictions from the
 #      .model figures and each level's one-way alpha and beta fitted to
-#      those ping-pongs (collmodel.c);
+#      those ping-pongs (collmodel.c; model0.PROFILE.txt: the same from
+#      the .model figures alone, the model before the one-way hops);
 #   4. the application kernel (bench/coll/appkernel.c), default and tuned
 #      jobs alternating, REPEATS times.
 # Writes bench/coll/CLUSTER.md (bench/coll/cluster_report.py: tables,
@@ -113,8 +114,9 @@ measure() {
 		launch "$OUT/pingfit" > "$OUT/pingpong.$prof.txt" 2> "$OUT/err" ||
 			die "$prof: pingfit failed: $(head -3 "$OUT/err")"
 		"$OUT/collmodel" "$OUT/tune.$prof.model" "$OUT/tune.$prof.rules" "$np" \
-			"$OUT/pingpong.$prof.txt" > "$OUT/model.$prof.txt" ||
-			die "collmodel failed"
+			"$OUT/pingpong.$prof.txt" > "$OUT/model.$prof.txt" &&
+		"$OUT/collmodel" "$OUT/tune.$prof.model" "$OUT/tune.$prof.rules" "$np" \
+			> "$OUT/model0.$prof.txt" || die "collmodel failed"
 		echo "bench/coll/cluster: $prof: tuned in $(($(date +%s) - t0)) s"
 		for op in $OPS; do
 			rep=1

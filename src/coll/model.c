@@ -20,7 +20,11 @@
  * inside a host, else the network, whose bandwidth the ranks of one host
  * that cross in that round share (beta times their number).  With one
  * rank per host every round crosses once per host: the one-level Hockney
- * model on the network's alpha and beta.
+ * model on the network's alpha and beta.  Each level has two pairs: the
+ * exchange rounds' (every rank sends and receives at once: recursive
+ * doubling and halving, rings, Bruck, pairwise) and, where measured, the
+ * one-way pair of a ping-pong (trees, chains, linear steps: a rank only
+ * sends or only receives in the hop).
  *
  * The formulas follow each algorithm's message pattern (documented at each
  * case); they ignore memory-copy costs and contention inside a host, which
