@@ -10,7 +10,11 @@
 #      by round inside the job) alternating with jobs that run under the
 #      rules file tune wrote (set the way `mpiwasm` sets it: coll_apply),
 #      REPEATS times each; every result checked;
-#   3. the model's predictions from the .model figures (collmodel.c);
+#   3. one-way ping-pongs of 8 B .. 4 MiB inside a host and across hosts
+#      (bench/coll/pingfit.c), then the model's predictions from the
+#      .model figures and each level's one-way alpha and beta fitted to
+#      those ping-pongs (collmodel.c; model0.PROFILE.txt: the same from
+#      the .model figures alone, the model before the one-way hops);
 #   4. the application kernel (bench/coll/appkernel.c), default and tuned
 #      jobs alternating, REPEATS times.
 # Writes bench/coll/CLUSTER.md (bench/coll/cluster_report.py: tables,
@@ -66,6 +70,7 @@ measure() {
 	why=$(ec_capable) || die "cannot make network namespaces here: $why"
 	[ -x "$B/mpiwasm" ] || die "no $B/mpiwasm (make first)"
 	mpicc.openmpi -O2 -o "$OUT/collsweep" "$here/collsweep.c" || die "mpicc collsweep failed"
+	mpicc.openmpi -O2 -o "$OUT/pingfit" "$here/pingfit.c" || die "mpicc pingfit failed"
 	mpicc.openmpi -O2 -o "$OUT/appkernel" "$here/appkernel.c" -lm || die "mpicc appkernel failed"
 	cc -std=gnu11 -O2 -I"$top/src" -o "$OUT/collmodel" "$here/collmodel.c" "$top/src/coll/model.c" -lm ||
 		die "cc collmodel failed"
@@ -106,8 +111,12 @@ measure() {
 		h0=$(ec_hostname 0)
 		rules=$(ls "$EC_DIR/hosts/$h0/cache/coll/$h0-np$np-"*.rules) || die "$prof: no rules file on $h0"
 		cp "$rules" "$OUT/tune.$prof.rules" && cp "$rules.model" "$OUT/tune.$prof.model" || die "copy"
-		"$OUT/collmodel" "$OUT/tune.$prof.model" "$OUT/tune.$prof.rules" "$np" > "$OUT/model.$prof.txt" ||
-			die "collmodel failed"
+		launch "$OUT/pingfit" > "$OUT/pingpong.$prof.txt" 2> "$OUT/err" ||
+			die "$prof: pingfit failed: $(head -3 "$OUT/err")"
+		"$OUT/collmodel" "$OUT/tune.$prof.model" "$OUT/tune.$prof.rules" "$np" \
+			"$OUT/pingpong.$prof.txt" > "$OUT/model.$prof.txt" &&
+		"$OUT/collmodel" "$OUT/tune.$prof.model" "$OUT/tune.$prof.rules" "$np" \
+			> "$OUT/model0.$prof.txt" || die "collmodel failed"
 		echo "bench/coll/cluster: $prof: tuned in $(($(date +%s) - t0)) s"
 		for op in $OPS; do
 			rep=1

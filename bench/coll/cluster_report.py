@@ -4,7 +4,8 @@
 Reads the raw data cluster.sh left in --out (raw.txt: "profile variant
 repeat op alg bytes round us"; model.PROFILE.txt from collmodel; the tune
 logs; app.txt; load.txt) and writes the markdown report (--report) and one
-gnuplot PNG per profile (--pngdir/cluster-PROFILE.png).  Figures are
+gnuplot PNG per profile (--pngdir/cluster-PROFILE.png; cluster-HOSTSxPPN-PROFILE.png
+for other layouts than 4 hosts x 1 rank).  Figures are
 medians over every round of every job of a kind (default / tuned); the
 noise is the relative half interquartile range of those timings, and the
 job-to-job difference of the medians of the repeated default jobs.
@@ -57,6 +58,14 @@ def fmt(us):
     return "%.1f" % us if us >= 10 else "%.2f" % us
 
 
+def size_name(n):
+    """8 B, 4 KiB, 1 MiB."""
+    for unit, f in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= f and n % f == 0:
+            return "%d %s" % (n // f, unit)
+    return "%d B" % n
+
+
 def load(args):
     raw = {}      # (prof, variant, op, alg, bytes) -> [us]
     byrep = {}    # (prof, variant, op, alg, bytes, rep) -> [us]
@@ -70,7 +79,15 @@ def load(args):
             raw.setdefault(key, []).append(float(us))
             byrep.setdefault(key + (rep,), []).append(float(us))
     model, choice, rule = {}, {}, {}
+    global model0
+    model0 = {}   # the same model without the one-way figures (model0.PROFILE.txt)
     for prof in args.profiles.split():
+        path = os.path.join(args.out, "model0.%s.txt" % prof)
+        if os.path.exists(path):
+            for line in open(path):
+                w = line.split()
+                if w and w[0] == "model":
+                    model0[(prof, w[1], int(w[2]), int(w[3]))] = float(w[4])
         path = os.path.join(args.out, "model.%s.txt" % prof)
         if not os.path.exists(path):
             continue
@@ -122,7 +139,9 @@ def plot(args, prof, table, pngdir, out):
     ops = [op for op in args.ops.split() if table.get(op) and op != "barrier"]
     if not ops:
         return None
-    png = os.path.join(pngdir, "cluster-%s.png" % prof)
+    # 4 hosts x 1 rank: cluster-PROFILE.png; other layouts name theirs
+    layout = "" if args.ppn == 1 and args.hosts == 4 else "%dx%d-" % (args.hosts, args.ppn)
+    png = os.path.join(pngdir, "cluster-%s%s.png" % (layout, prof))
     data = os.path.join(out, "plot.%s" % prof)
     cols = 3
     nrow = (len(ops) + cols - 1) // cols
@@ -205,6 +224,27 @@ def main():
             if "alpha" in line or "two levels" in line:
                 w("    " + line)
         w("")
+        pts = {}
+        for line in readf("pingpong.%s.txt" % prof).splitlines():
+            f = line.split()
+            if len(f) == 4 and f[0] == "pingpong":
+                pts.setdefault(f[1], []).append((int(f[2]), float(f[3])))
+        fits = {}
+        path = os.path.join(args.out, "model.%s.txt" % prof)
+        if os.path.exists(path):
+            for line in open(path):
+                f = line.split()
+                if f and f[0] == "oneway":
+                    fits[f[1]] = (float(f[2]), float(f[3]))
+        for lv, title in (("net", "across hosts"), ("shm", "inside a host")):
+            if lv not in pts:
+                continue
+            w("One-way ping-pong %s (bench/coll/pingfit.c, half the median round trip; "
+              "the model's one-way hops use the fit): %s%s." % (
+                  title, ", ".join("%s %.1f us" % (size_name(n), us) for n, us in pts[lv]),
+                  "; fitted alpha %.1f us, beta %.3f ns/B (%.2f GB/s)" % (
+                      fits[lv][0], fits[lv][1], 1 / fits[lv][1]) if lv in fits else ""))
+            w("")
         for op in args.ops.split():
             rows = rows_of(args, raw, byrep, model, choice, rule, prof, op)
             if not rows:
@@ -315,6 +355,29 @@ def main():
           "percentile %.2f, 90th %.2f)." % (
               sum(abs(x - 1) <= GOAL_MODEL for x in cr), len(cr), statistics.median(cr),
               cr[int(0.1 * (len(cr) - 1))], cr[int(0.9 * (len(cr) - 1))]))
+    # every forced algorithm at every size, both models
+    for label, mk in (("the one-way hops fitted to the ping-pongs (this model)", "model"),
+                      ("tune's exchange-round figures alone for every hop (the model before)",
+                       "model0")):
+        md = model if mk == "model" else model0
+        rs, per = [], {}
+        for (prof, var, op, alg, nb), v in raw.items():
+            pred = md.get((prof, op, alg, nb))
+            if var != "default" or not alg or pred is None or not v:
+                continue
+            x = pred / statistics.median(v)
+            rs.append(x)
+            per.setdefault(op, []).append(x)
+        if not rs:
+            continue
+        rs.sort()
+        w("- Every forced algorithm at every size, predicted with %s: %d of %d within 25%%, "
+          "predicted/measured median %.2f (10th percentile %.2f, 90th %.2f); per collective "
+          "(within 25%%, median): %s." % (
+              label, sum(abs(x - 1) <= GOAL_MODEL for x in rs), len(rs), statistics.median(rs),
+              rs[int(0.1 * (len(rs) - 1))], rs[int(0.9 * (len(rs) - 1))],
+              ", ".join("%s %d/%d %.2f" % (op, sum(abs(x - 1) <= GOAL_MODEL for x in v), len(v),
+                                          statistics.median(v)) for op, v in sorted(per.items()))))
     if allrows:
         w("- Noise: median relative half-IQR of the timings %.0f%% (90th percentile %.0f%%); "
           "median difference between the repeated default jobs %.0f%%." % (

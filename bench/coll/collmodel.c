@@ -8,9 +8,13 @@
  *   choice OP BYTES ALG SEG US  the model's own choice (coll_choose)
  *   rule OP BYTES ALG SEG       what the rules file says for that call
  *                               (0: Open MPI's fixed decision)
+ * With a fourth argument, bench/coll/pingfit's output: each level's
+ * one-way alpha and beta fitted to its ping-pong points (coll_fit), used
+ * for the model's one-way hops (trees, chains, linear steps), and printed
+ *   oneway shm|net ALPHA_US BETA_NS_PER_B
  * Built natively against src/coll/model.c:
  *   cc -Isrc bench/coll/collmodel.c src/coll/model.c -lm
- *   collmodel FILE.rules.model FILE.rules P */
+ *   collmodel FILE.rules.model FILE.rules P [PINGPONG.txt] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,10 +70,56 @@ static long lookup(const long *v, int nv, long coll, long p, long bytes, long *s
 	return alg;
 }
 
+/* The one-way figures of each level from pingfit's lines
+ * "pingpong shm|net BYTES US"; a level without points keeps 0 (the
+ * exchange figures stand in).  0, or 1 with a message. */
+static int oneway_fit(const char *path, coll_net *net)
+{
+	double n[2][64], t[2][64];
+	int m[2] = { 0, 0 };
+	char lv[8];
+	double bytes, us;
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(stderr, "collmodel: cannot read %s\n", path);
+		return 1;
+	}
+	while (fscanf(f, " pingpong %7s %lf %lf", lv, &bytes, &us) == 3) {
+		int k = !strcmp(lv, "net");
+		if (m[k] < 64) {
+			n[k][m[k]] = bytes;
+			t[k][m[k]++] = us * 1e-6;
+		}
+	}
+	fclose(f);
+	if (!m[1]) {
+		fprintf(stderr, "collmodel: %s: no 'pingpong net BYTES US' line\n", path);
+		return 1;
+	}
+	for (int k = 0; k < 2; k++) {
+		double a, b;
+		if (!m[k])
+			continue;
+		if (coll_fit(n[k], t[k], m[k], &a, &b)) {
+			fprintf(stderr, "collmodel: %s: cannot fit the %s points\n", path, k ? "net" : "shm");
+			return 1;
+		}
+		if (k) {
+			net->alpha_1 = a;
+			net->beta_1 = b;
+		} else {
+			net->alpha_1shm = a;
+			net->beta_1shm = b;
+		}
+		printf("oneway %s %.3f %.4f\n", k ? "net" : "shm", a * 1e6, b * 1e9);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: collmodel FILE.rules.model FILE.rules P\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: collmodel FILE.rules.model FILE.rules P [PINGPONG.txt]\n");
 		return 2;
 	}
 	coll_net net = { 0 };
@@ -82,6 +132,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fclose(f);
+	if (argc == 5 && oneway_fit(argv[4], &net))
+		return 1;
 	static long v[1 << 16];
 	f = fopen(argv[2], "r");
 	if (!f) {

@@ -36,6 +36,12 @@ typedef struct coll_net {
 	double gamma;    /* MPI_SUM of doubles, per byte */
 	int ppn;         /* ranks per host (block placement); <= 1: one level */
 	double alpha_shm, beta_shm;   /* the same inside a host */
+	/* One-way figures (a ping-pong's half round trip: the sender only
+	 * sends, the receiver only receives), for the hops of trees, chains
+	 * and linear steps; alpha, beta above are exchange rounds' (every rank
+	 * sends and receives at once: rings, recursive doubling).  0: not
+	 * measured, the exchange figures stand in. */
+	double alpha_1, beta_1, alpha_1shm, beta_1shm;
 	int local;       /* ranks on the measuring rank's host: with the rank
 	                    count, the rules file's key (not part of the model) */
 } coll_net;
@@ -147,6 +153,13 @@ double coll_cost(int coll_id, int alg, int p, double n, int fanout, int segsize,
  * and n bytes.  Ties (within 2%) go to the earlier entry of a fixed
  * preference order (the simpler, unsegmented algorithms first). */
 coll_choice coll_choose(int coll_id, int p, double n, const coll_net *net);
+
+/* alpha, beta of t = alpha + n*beta over m points minimizing the relative
+ * error sum(((alpha + n_i beta) - t_i) / t_i)^2 (a plain fit would be all
+ * large messages); a negative alpha is clamped to the smallest t, a
+ * negative beta to 1e-12 s/B.  -1 for fewer than 2 points or equal sizes,
+ * else 0. */
+int coll_fit(const double *n, const double *t, int m, double *alpha, double *beta);
 
 /* Writes an Open MPI (4.x classic format) dynamic-rules file for the
  * COLL_NCOLLS collectives, from the model alone: one communicator-size section for each

@@ -20,12 +20,17 @@
  * inside a host, else the network, whose bandwidth the ranks of one host
  * that cross in that round share (beta times their number).  With one
  * rank per host every round crosses once per host: the one-level Hockney
- * model on the network's alpha and beta.
+ * model on the network's alpha and beta.  Each level has two pairs: the
+ * exchange rounds' (every rank sends and receives at once: recursive
+ * doubling and halving, rings, Bruck, pairwise) and, where measured, the
+ * one-way pair of a ping-pong (trees, chains, linear steps: a rank only
+ * sends or only receives in the hop).
  *
  * The formulas follow each algorithm's message pattern (documented at each
  * case); they ignore memory-copy costs and contention inside a host, which
  * is what the verification in verify.c is for. */
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 #include "coll/coll.h"
 
@@ -142,6 +147,16 @@ typedef struct hop {
 	double alpha, beta;
 } hop;
 
+/* A one-way hop (tree, chain, linear step) inside a host or across:
+ * the ping-pong figures where measured, else the exchange rounds'. */
+static hop oneway(const coll_net *w, bool shm)
+{
+	if (shm)
+		return w->alpha_1shm > 0 ? (hop){ w->alpha_1shm, w->beta_1shm }
+		                         : (hop){ w->alpha_shm, w->beta_shm };
+	return w->alpha_1 > 0 ? (hop){ w->alpha_1, w->beta_1 } : (hop){ w->alpha, w->beta };
+}
+
 /* The partner patterns of a round at distance d. */
 enum pattern {
 	XOR,     /* every rank r with r ^ d (recursive doubling and halving) */
@@ -173,6 +188,10 @@ static hop round_hop(const coll_net *w, int p, enum pattern pat, int d)
 		if (peer < p && peer >= ppn)
 			crossing++;
 	}
+	if (pat == TREE) {   /* one-way: the parent sends, the child receives */
+		hop h = oneway(w, !crossing);
+		return (hop){ h.alpha, h.beta * (crossing ? crossing : 1) };
+	}
 	if (!crossing)
 		return (hop){ w->alpha_shm, w->beta_shm };
 	return (hop){ w->alpha, w->beta * crossing };
@@ -182,9 +201,7 @@ static hop round_hop(const coll_net *w, int p, enum pattern pat, int d)
  * the slowest hop, the network as soon as the job spans hosts. */
 static hop pipe_hop(const coll_net *w, int p)
 {
-	if (ranks_per_host(w, p) >= p)
-		return (hop){ w->alpha_shm, w->beta_shm };
-	return (hop){ w->alpha, w->beta };
+	return oneway(w, ranks_per_host(w, p) >= p);
 }
 
 static double on(hop l, double m)
@@ -200,8 +217,8 @@ static hop knomial_hop(const coll_net *w, int p, int d)
 	for (int r = 0; r < ppn; r += KNOMIAL_RADIX * d)
 		for (int i = 1; i < KNOMIAL_RADIX; i++)
 			if (r + i * d < p && r + i * d >= ppn)
-				return (hop){ w->alpha, w->beta };
-	return (hop){ w->alpha_shm, w->beta_shm };
+				return oneway(w, false);
+	return oneway(w, true);
 }
 
 /* One round of the pattern at distance d carrying m bytes. */
@@ -215,8 +232,7 @@ static double round_cost(const coll_net *w, int p, enum pattern pat, int d, doub
 static double linear(const coll_net *w, int p, double m)
 {
 	int local = ranks_per_host(w, p) - 1;
-	return local * on((hop){ w->alpha_shm, w->beta_shm }, m) +
-	       (p - 1 - local) * on((hop){ w->alpha, w->beta }, m);
+	return local * on(oneway(w, true), m) + (p - 1 - local) * on(oneway(w, false), m);
 }
 
 /* A binomial tree's rounds (distances 1, 2, 4, ... < p), m bytes each,
@@ -657,4 +673,31 @@ coll_choice coll_choose(int coll_id, int p, double n, const coll_net *net)
 			break;
 		}
 	return r;
+}
+
+int coll_fit(const double *n, const double *t, int m, double *alpha, double *beta)
+{
+	double sw = 0, swn = 0, swnn = 0, swt = 0, swnt = 0, tmin = INFINITY;
+	for (int i = 0; i < m; i++) {
+		if (!(t[i] > 0))
+			return -1;
+		double w = 1 / (t[i] * t[i]);
+		sw += w;
+		swn += w * n[i];
+		swnn += w * n[i] * n[i];
+		swt += w * t[i];
+		swnt += w * n[i] * t[i];
+		if (t[i] < tmin)
+			tmin = t[i];
+	}
+	double det = sw * swnn - swn * swn;
+	if (m < 2 || !(det > 1e-9 * sw * swnn))
+		return -1;
+	*alpha = (swt * swnn - swn * swnt) / det;
+	*beta = (sw * swnt - swn * swt) / det;
+	if (!(*alpha > 0))
+		*alpha = tmin;
+	if (!(*beta > 0))
+		*beta = 1e-12;
+	return 0;
 }

@@ -182,7 +182,7 @@ int coll_tune(const char *cache_dir, const char *lib, coll_tune_fn measure, bool
 		return fail(err, errlen, "collective tuning supports Open MPI and MPICH; this "
 		            "mpiwasm's bridge is built for %s: nothing measured or written", lib);
 	bool mpich = coll_library_mpich(lib);
-	coll_net net;
+	coll_net net = { 0 };
 	int np, rank, writer, nplans = 0;
 	static coll_plan plans[COLL_NCOLLS];
 	char why[512] = "", host[256], path[4096];

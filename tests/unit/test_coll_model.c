@@ -404,9 +404,77 @@ static void paths_and_env(void)
 		      coll_slurm_tasks_on_node(sl[i].list, sl[i].node), sl[i].want);
 }
 
+/* One-way figures beside the exchange rounds' (4 hosts x 2 ranks as TWO):
+ * network exchange 10 us and 100 MB/s, one-way 4 us and 50 MB/s (beta
+ * 2e-8); shared memory exchange 1 us and 1 GB/s, one-way 0.5 us and
+ * 2 GB/s.  Trees, chains and linear steps take the one-way figures;
+ * recursive doubling, rings and Bruck keep the exchange ones.  Each
+ * expected value is worked out hop by hop. */
+static const coll_net ONEWAY = { .alpha = 10e-6, .beta = 1e-8, .gamma = 1e-10, .ppn = 2,
+                                 .alpha_shm = 1e-6, .beta_shm = 1e-9,
+                                 .alpha_1 = 4e-6, .beta_1 = 2e-8,
+                                 .alpha_1shm = 0.5e-6, .beta_1shm = 0.5e-9 };
+
+static void one_way(void)
+{
+	double a = ONEWAY.alpha, b = ONEWAY.beta, g = ONEWAY.gamma, as = ONEWAY.alpha_shm,
+	       bs = ONEWAY.beta_shm, a1 = ONEWAY.alpha_1, b1 = ONEWAY.beta_1,
+	       a1s = ONEWAY.alpha_1shm, b1s = ONEWAY.beta_1shm, n = 1 << 20;
+	/* binomial bcast on 8: distance 1 (0->1) inside the host, one-way;
+	 * distances 2 and 4 cross with one rank of the host (rank 0): 4 us
+	 * + n * 2e-8 each */
+	CHECK(near(coll_cost(COLL_ID_BCAST, COLL_BC_BINOMIAL, 8, n, 0, 0, &ONEWAY),
+	           (a1s + n * b1s) + 2 * (a1 + n * b1)), "one-way binomial bcast");
+	/* 8 B: 0.5 + 2 * 4 us plus the bytes */
+	CHECK(near(coll_cost(COLL_ID_BCAST, COLL_BC_BINOMIAL, 8, 8, 0, 0, &ONEWAY),
+	           a1s + 8 * b1s + 2 * (a1 + 8 * b1)), "one-way binomial bcast 8 B");
+	/* linear bcast: the root's one host mate, then 6 ranks elsewhere */
+	CHECK(near(coll_cost(COLL_ID_BCAST, COLL_BC_LINEAR, 8, n, 0, 0, &ONEWAY),
+	           (a1s + n * b1s) + 6 * (a1 + n * b1)), "one-way linear bcast");
+	/* pipeline of 32 segments over 7 hops: 38 network one-way steps */
+	CHECK(near(coll_cost(COLL_ID_BCAST, COLL_BC_PIPELINE, 8, n, 1, 32768, &ONEWAY),
+	           38 * (a1 + 32768 * b1)), "one-way pipeline");
+	/* binomial reduce: the bcast's hops, each segment reduced */
+	CHECK(near(coll_cost(COLL_ID_REDUCE, COLL_RED_BINOMIAL, 8, n, 0, 0, &ONEWAY),
+	           (a1s + n * b1s) + 2 * (a1 + n * b1) + 3 * n * g), "one-way binomial reduce");
+	/* linear barrier: 1 + 6 zero-byte one-way messages, in and out */
+	CHECK(near(coll_cost(COLL_ID_BARRIER, COLL_BAR_LINEAR, 8, 0, 0, 0, &ONEWAY),
+	           2 * (a1s + 6 * a1)), "one-way linear barrier");
+	/* exchanges keep the exchange figures: recursive doubling as in TWO */
+	CHECK(near(coll_cost(COLL_ID_ALLREDUCE, COLL_AR_RDBL, 8, n, 0, 0, &ONEWAY),
+	           (as + n * bs + n * g) + 2 * (a + 2 * n * b + n * g)), "exchange rdbl unchanged");
+	CHECK(near(coll_cost(COLL_ID_ALLGATHER, COLL_AG_RING, 8, n, 0, 0, &ONEWAY),
+	           7 * (a + n / 8 * b)), "exchange ring unchanged");
+	/* without one-way figures the exchange ones stand in (TWO's binomial) */
+	CHECK(near(coll_cost(COLL_ID_BCAST, COLL_BC_BINOMIAL, 8, n, 0, 0, &TWO),
+	           coll_cost(COLL_ID_BCAST, COLL_BC_BINOMIAL, 8, n, 0, 0, &(coll_net){
+	                     .alpha = 10e-6, .beta = 1e-8, .gamma = 1e-10, .ppn = 2,
+	                     .alpha_shm = 1e-6, .beta_shm = 1e-9 })), "no one-way figures");
+
+	/* coll_fit: points on t = 20 us + n * 1 ns/B come back exactly */
+	double pn[] = { 8, 512, 32768, 1048576, 4194304 }, pt[5], fa = 0, fb = 0;
+	for (int i = 0; i < 5; i++)
+		pt[i] = 20e-6 + pn[i] * 1e-9;
+	CHECK(coll_fit(pn, pt, 5, &fa, &fb) == 0 && near(fa, 20e-6) && near(fb, 1e-9),
+	      "fit of a line: alpha %g beta %g", fa, fb);
+	/* two points: the line through them, (8, 10 us) and (1008, 20 us) */
+	double qn[] = { 8, 1008 }, qt[] = { 10e-6, 20e-6 };
+	CHECK(coll_fit(qn, qt, 2, &fa, &fb) == 0 && near(fb, 1e-8) && near(fa, 10e-6 - 8e-8),
+	      "fit of two points: alpha %g beta %g", fa, fb);
+	/* falling times: beta clamped to 1e-12, alpha what the fit gives */
+	double rt[] = { 30e-6, 10e-6 };
+	CHECK(coll_fit(qn, rt, 2, &fa, &fb) == 0 && fb == 1e-12 && fa > 0, "negative slope");
+	/* one point, equal sizes, a zero time: no fit */
+	double sn[] = { 64, 64 }, st[] = { 1e-6, 2e-6 }, zt[] = { 0, 1e-6 };
+	CHECK(coll_fit(pn, pt, 1, &fa, &fb) < 0, "one point");
+	CHECK(coll_fit(sn, st, 2, &fa, &fb) < 0, "equal sizes");
+	CHECK(coll_fit(qn, zt, 2, &fa, &fb) < 0, "zero time");
+}
+
 int main(void)
 {
 	two_levels();
+	one_way();
 	all_collectives();
 	formulas();
 	choices();
