@@ -118,7 +118,8 @@ CHECK_FIRST := check-mpi-h check-gen check-unit check-xlate check-fuzz check-col
 # compares their checksums, no timing judged.  Lanes 684 and 683 s
 # on a clean clone on 2 idle cores (2026-12-02), before the first lane
 # took the second lane's last suites once its own were done
-# (run-checks.sh) and check-mpi-ob1 ran only its comparison.
+# (run-checks.sh) and check-mpi-ob1 ran only its comparison; 597 and
+# about 595 s after (990 CPU s in all, was 1107).
 CHECK_BESIDE := check-unit check-xlate check-fuzz check-fuzz-bridge check-wasi \
   check-examples check-spec check-eh check-toolchain check-asan \
   check-bench-kernels check-miniapp check-omp check-threads check-coll check-mpib-jobs
