@@ -20,9 +20,11 @@ check-mpi: toolchain $(B)/mpiwasm
 check-mpi-ob1: toolchain $(B)/mpiwasm
 	@$(MPI_TEST_ENV) MCA="--mca pml ob1" NPS="2 4" PARTS=compare timeout 1800 sh tests/mpi/run.sh
 
+# MPICH runs the comparison on 1, 2 and 4 ranks (one, a pair, more peers
+# than cores); 3 ranks are check-mpi's (about 35 CPU seconds less).
 check-mpi-mpich:
 	$(MPICH_BUILD)
-	@B=build-mpich MPI=mpich KEEP=$(abspath $(B))/tests/mpi/keep timeout 1800 sh tests/mpi/run.sh
+	@B=build-mpich MPI=mpich NPS="1 2 4" KEEP=$(abspath $(B))/tests/mpi/keep timeout 1800 sh tests/mpi/run.sh
 
 CHECKS += check-mpi check-mpi-ob1 check-mpi-mpich
 .PHONY: check-mpi check-mpi-ob1 check-mpi-mpich
