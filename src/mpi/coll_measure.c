@@ -74,6 +74,31 @@ static int pairs_at(const int *host, int np, int d)
 	return inside && !across ? 1 : across && !inside ? 2 : 0;
 }
 
+/* alpha, beta minimizing the relative error sum((alpha + n*beta - t) / t)^2
+ * (a plain least-squares fit would be all large messages). */
+static void fit(const double *n, const double *t, int m, double *alpha, double *beta)
+{
+	double sw = 0, swn = 0, swnn = 0, swt = 0, swnt = 0, tmin = INFINITY;
+	for (int i = 0; i < m; i++) {
+		double w = 1 / (t[i] * t[i]);
+		sw += w;
+		swn += w * n[i];
+		swnn += w * n[i] * n[i];
+		swt += w * t[i];
+		swnt += w * n[i] * t[i];
+		if (t[i] < tmin)
+			tmin = t[i];
+	}
+	double det = sw * swnn - swn * swn;
+	*alpha = (swt * swnn - swn * swnt) / det;
+	*beta = (sw * swnt - swn * swt) / det;
+	/* A negative intercept or slope is noise: clamp to what was seen. */
+	if (!(*alpha > 0))
+		*alpha = tmin;
+	if (!(*beta > 0))
+		*beta = 1e-12;
+}
+
 /* ---- verification: the model's candidates against Open MPI's own ------- */
 
 /* The collectives tuned, their MCA names (coll_tuned_<name>_algorithm)
@@ -606,11 +631,7 @@ int mpib_coll_tune(coll_net *net, int *np, int *rank, int *writer, coll_plan *pl
 				        "%.3f us\n", d, level ? "inside the hosts" : "across hosts",
 				        pp_sizes[s], pt[s] * 1e6);
 		}
-		/* alpha, beta minimizing the relative error (src/coll/model.c);
-		 * times that cannot be fitted (a clock that did not move): the
-		 * smallest message's time as alpha, no beta */
-		if (coll_fit(pn, pt, NSIZES, &ab[2 * level], &ab[2 * level + 1]))
-			ab[2 * level] = pt[0], ab[2 * level + 1] = 1e-12;
+		fit(pn, pt, NSIZES, &ab[2 * level], &ab[2 * level + 1]);
 	}
 	if (has_net)
 		ab[1] /= ppn;   /* the ppn ranks of a host crossed at once */
